@@ -1,0 +1,51 @@
+// swift-tools-version:6.1
+// Retention: an image-cache memory manager and the lab that measures it.
+// Dependencies point one way: RetentionCLI → Lab → {Retention, Visibility, MemoryProbe},
+// Retention → Imaging → CPNG, MemoryProbe → CMemoryShim. Visibility and MemoryProbe depend
+// on no other module of ours.
+import PackageDescription
+
+let package = Package(
+    name: "Retention",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Imaging", targets: ["Imaging"]),
+        .library(name: "Retention", targets: ["Retention"]),
+        .library(name: "Visibility", targets: ["Visibility"]),
+        .library(name: "MemoryProbe", targets: ["MemoryProbe"]),
+        .library(name: "Lab", targets: ["Lab"]),
+        .executable(name: "retention", targets: ["RetentionCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(
+            name: "CPNG",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+        ),
+        .target(name: "Imaging", dependencies: ["CPNG"]),
+        .target(name: "Retention", dependencies: ["Imaging"]),
+        .target(name: "Visibility"),
+        .target(name: "CMemoryShim"),
+        .target(name: "MemoryProbe", dependencies: ["CMemoryShim"]),
+        .target(name: "Lab", dependencies: ["Retention", "Visibility", "MemoryProbe", "Imaging"]),
+        .executableTarget(
+            name: "RetentionCLI",
+            dependencies: [
+                "Lab", "Imaging",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Runs memory measurements alone in a child process for the tests (see its main.swift).
+        .executableTarget(name: "MemoryCheck", dependencies: ["MemoryProbe", "Imaging"]),
+        .testTarget(name: "CPNGTests", dependencies: ["CPNG"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"], exclude: ["Fixtures"]),
+        .testTarget(name: "RetentionTests", dependencies: ["Retention"]),
+        .testTarget(name: "VisibilityTests", dependencies: ["Visibility"]),
+        .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab"]),
+        .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,163 @@
+// CPNG: the only code in Retention that sees libpng's setjmp/longjmp.
+//
+// libpng reports errors by longjmp, and Swift cannot call setjmp, so every function here
+// sets its own jump buffer before it calls libpng and returns a status code with the
+// message copied out. No Swift frame ever sits between a setjmp and its longjmp: the read
+// callback is C, the error callback is C, and Swift only sees whole operations.
+//
+// Every symbol carries the prefix `rtn_png_`.
+#ifndef RTN_CPNG_H
+#define RTN_CPNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Status codes returned by every function that can fail.
+typedef enum {
+    RTN_PNG_OK = 0,
+    /// The signature is not PNG's.
+    RTN_PNG_NOT_PNG = 1,
+    /// The data ended before the image did.
+    RTN_PNG_TRUNCATED = 2,
+    /// libpng rejected the data; the message says why.
+    RTN_PNG_CORRUPT = 3,
+    /// A libpng user limit (width, height, chunk cache, chunk malloc) was exceeded.
+    RTN_PNG_LIMIT = 4,
+    /// An allocation inside libpng failed.
+    RTN_PNG_NO_MEMORY = 5,
+    /// A file could not be opened or read; `sys_errno` holds errno.
+    RTN_PNG_IO = 6,
+    /// The caller misused the API (wrong buffer size, call out of order).
+    RTN_PNG_USAGE = 7
+} rtn_png_status;
+
+/// Header facts, read without touching pixel data.
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;
+    int color_type;
+    int interlaced;
+    /// 1 when the file has a tRNS chunk.
+    int has_trns;
+    /// Number of passes libpng makes (1, or 7 for Adam7).
+    int passes;
+} rtn_png_header;
+
+/// libpng's own limits, applied while reading (0 keeps libpng's default).
+typedef struct {
+    uint32_t max_width;
+    uint32_t max_height;
+    /// Maximum number of ancillary chunks cached (png_set_chunk_cache_max).
+    uint32_t chunk_cache_max;
+    /// Maximum bytes for one chunk's decompressed data (png_set_chunk_malloc_max).
+    size_t chunk_malloc_max;
+} rtn_png_limits;
+
+/// An error's details, copied out of libpng before the jump.
+typedef struct {
+    rtn_png_status status;
+    int sys_errno;
+    char message[256];
+} rtn_png_error;
+
+/// An open reader: header read, ready to hand out RGBA8 rows. Opaque.
+typedef struct rtn_png_reader rtn_png_reader;
+
+/// Opens a reader over memory the caller keeps alive until `rtn_png_reader_close`.
+/// Reads the signature and every chunk up to the first IDAT and fills `header`; allocates
+/// nothing proportional to the image, so limits can be checked before `rtn_png_reader_start`.
+/// Returns NULL on failure with `err` filled.
+rtn_png_reader *rtn_png_reader_open_memory(const uint8_t *data, size_t size,
+                                           const rtn_png_limits *limits,
+                                           rtn_png_header *header, rtn_png_error *err);
+
+/// Opens a reader over a file, streamed through a small stdio buffer so the compressed
+/// bytes are never held whole. Otherwise as `rtn_png_reader_open_memory`.
+rtn_png_reader *rtn_png_reader_open_file(const char *path, const rtn_png_limits *limits,
+                                         rtn_png_header *header, rtn_png_error *err);
+
+/// Sets the transforms to RGBA8 (expand palette and low bit depths, gray to RGB, tRNS to
+/// alpha, 16 to 8 bits with rounding, opaque filler; no gamma or color conversion) and lets
+/// libpng allocate its row buffers (a few rows' worth). Call once, after the header checks.
+rtn_png_status rtn_png_reader_start(rtn_png_reader *reader, rtn_png_error *err);
+
+/// Decodes the whole image (any interlace) into `dst`, `height` rows of `stride` bytes,
+/// each row width*4 bytes of RGBA8, then reads the chunks after the image data.
+/// Call at most once, and not after `rtn_png_reader_read_rows`.
+rtn_png_status rtn_png_reader_read_image(rtn_png_reader *reader, uint8_t *dst, size_t stride,
+                                         rtn_png_error *err);
+
+/// Decodes the next `count` rows of a non-interlaced image into `dst` (rows `stride` apart).
+/// After the last row it reads the chunks after the image data. Interlaced images return
+/// RTN_PNG_USAGE: they cannot stream and need `rtn_png_reader_read_image`.
+rtn_png_status rtn_png_reader_read_rows(rtn_png_reader *reader, uint8_t *dst, size_t stride,
+                                        uint32_t count, rtn_png_error *err);
+
+/// Number of warnings libpng reported so far (warnings are counted, never printed).
+int rtn_png_reader_warning_count(const rtn_png_reader *reader);
+
+/// Closes the reader and frees every libpng structure it owns. NULL is ignored.
+void rtn_png_reader_close(rtn_png_reader *reader);
+
+/// Filter choices for the encoder.
+typedef enum {
+    RTN_PNG_FILTER_NONE = 0,
+    RTN_PNG_FILTER_SUB = 1,
+    RTN_PNG_FILTER_UP = 2,
+    RTN_PNG_FILTER_AVERAGE = 3,
+    RTN_PNG_FILTER_PAETH = 4,
+    /// libpng's adaptive choice over all five filters per row.
+    RTN_PNG_FILTER_ADAPTIVE = 5
+} rtn_png_filter;
+
+/// What to encode: rows of samples as they will be stored in the file.
+typedef struct {
+    /// `height` rows, `stride` bytes apart. For color type 2 with `strip_filler`, each pixel
+    /// is 4 bytes in memory (RGBA8) and the 4th is dropped; otherwise rows hold exactly the
+    /// samples of `color_type` at `bit_depth` (packed for depths below 8).
+    const uint8_t *pixels;
+    uint32_t width;
+    uint32_t height;
+    size_t stride;
+    /// PNG color type: 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA.
+    int color_type;
+    /// 1, 2, 4, 8 or 16 (as the PNG specification allows for the color type).
+    int bit_depth;
+    /// Color type 2 only: input rows are RGBA8 and the alpha byte is stripped.
+    int strip_filler;
+    /// Color type 3 only: `palette_count` RGB triples.
+    const uint8_t *palette;
+    int palette_count;
+    /// Optional tRNS: alpha per palette entry (type 3), or one 16-bit gray (type 0,
+    /// `trns_count` 1) or RGB (type 2, 3 values) key color given in `trns_color`.
+    const uint8_t *trns_alpha;
+    int trns_count;
+    uint16_t trns_color[3];
+    /// 1 writes Adam7 interlaced.
+    int interlaced;
+    /// zlib level 0–9.
+    int level;
+    rtn_png_filter filter;
+} rtn_png_encode_params;
+
+/// Encodes `params` as PNG. On success `*out` is a malloc'd buffer of `*out_size` bytes that
+/// the caller frees with `rtn_png_free`.
+rtn_png_status rtn_png_encode(const rtn_png_encode_params *params, uint8_t **out,
+                              size_t *out_size, rtn_png_error *err);
+
+/// Frees a buffer returned by `rtn_png_encode_rgba8`.
+void rtn_png_free(void *buffer);
+
+/// The libpng version string this shim runs against (e.g. "1.6.39").
+const char *rtn_png_libpng_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RTN_CPNG_H */

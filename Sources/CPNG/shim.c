@@ -1,0 +1,501 @@
+// CPNG shim: whole operations over libpng, each with its own setjmp.
+//
+// Rules kept here (see STYLE.md, "libpng from Swift"):
+// - every exported function sets the jump buffer before its first libpng call, so the
+//   longjmp from `rtn_error_fn` lands in a C frame of the same call;
+// - the read and write callbacks are C and may call png_error; Swift never sees them;
+// - the reader owns its libpng structs and frees them only in `rtn_png_reader_close`,
+//   so Swift can never hold a pointer to a destroyed struct;
+// - warnings are counted, never printed (a library does not write to stderr).
+#include "CPNG.h"
+
+#include <errno.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(sizeof(png_byte) == 1, "libpng bytes are octets");
+
+struct rtn_png_reader {
+    png_structp png;
+    png_infop info;
+    // Memory source.
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+    // File source (owned).
+    FILE *file;
+    // Row pointers for whole-image reads (owned, freed on close).
+    png_bytep *rows;
+    uint32_t width;
+    uint32_t height;
+    uint32_t rows_read;
+    int passes;
+    int started;
+    int finished;
+    int warnings;
+    // Why the last longjmp happened.
+    rtn_png_status pending_status;
+    int pending_errno;
+    char message[256];
+    // The latest warning: libpng explains an IHDR rejection in a warning before the error.
+    char last_warning[128];
+};
+
+static void rtn_copy_message(char *dst, size_t cap, const char *msg) {
+    if (cap == 0) return;
+    if (msg == NULL) msg = "unknown libpng error";
+    size_t n = strlen(msg);
+    if (n >= cap) n = cap - 1;
+    memcpy(dst, msg, n);
+    dst[n] = '\0';
+}
+
+static void rtn_set_error(rtn_png_error *err, rtn_png_status status, int sys_errno,
+                          const char *msg) {
+    if (err == NULL) return;
+    err->status = status;
+    err->sys_errno = sys_errno;
+    rtn_copy_message(err->message, sizeof err->message, msg);
+}
+
+// libpng's error callback: record the message and jump back to the operation's setjmp.
+static void rtn_error_fn(png_structp png, png_const_charp msg) {
+    struct rtn_png_reader *reader = (struct rtn_png_reader *)png_get_error_ptr(png);
+    if (reader != NULL) {
+        if (reader->pending_status == RTN_PNG_OK) {
+            reader->pending_status = RTN_PNG_CORRUPT;
+            // libpng phrases user-limit failures like this; report them as limits.
+            if (msg != NULL && (strstr(msg, "exceeds user limit") != NULL ||
+                                strstr(msg, "chunk data is too large") != NULL ||
+                                strstr(msg, "too many") != NULL)) {
+                reader->pending_status = RTN_PNG_LIMIT;
+            }
+            if (msg != NULL && strstr(msg, "out of memory") != NULL) {
+                reader->pending_status = RTN_PNG_NO_MEMORY;
+            }
+            rtn_copy_message(reader->message, sizeof reader->message, msg);
+            // "Invalid IHDR data" alone does not say which field; the warning before it does.
+            if (msg != NULL && strcmp(msg, "Invalid IHDR data") == 0 && reader->last_warning[0] != '\0') {
+                snprintf(reader->message, sizeof reader->message, "%s: %s", msg, reader->last_warning);
+                if (strstr(reader->last_warning, "exceeds user limit") != NULL) {
+                    reader->pending_status = RTN_PNG_LIMIT;
+                }
+            }
+        }
+    }
+    png_longjmp(png, 1);
+}
+
+static void rtn_warning_fn(png_structp png, png_const_charp msg) {
+    struct rtn_png_reader *reader = (struct rtn_png_reader *)png_get_error_ptr(png);
+    if (reader == NULL) return;
+    reader->warnings += 1;
+    rtn_copy_message(reader->last_warning, sizeof reader->last_warning, msg);
+}
+
+// Read callback over memory: a short read is truncation.
+static void rtn_read_memory(png_structp png, png_bytep out, size_t length) {
+    struct rtn_png_reader *reader = (struct rtn_png_reader *)png_get_io_ptr(png);
+    if (length > reader->size - reader->offset) {
+        reader->pending_status = RTN_PNG_TRUNCATED;
+        rtn_copy_message(reader->message, sizeof reader->message, "unexpected end of data");
+        png_error(png, "unexpected end of data");
+    }
+    memcpy(out, reader->data + reader->offset, length);
+    reader->offset += length;
+}
+
+// Read callback over a FILE: a short read is truncation, a stream error is I/O.
+static void rtn_read_file(png_structp png, png_bytep out, size_t length) {
+    struct rtn_png_reader *reader = (struct rtn_png_reader *)png_get_io_ptr(png);
+    size_t got = fread(out, 1, length, reader->file);
+    if (got != length) {
+        if (ferror(reader->file)) {
+            reader->pending_status = RTN_PNG_IO;
+            reader->pending_errno = errno;
+            rtn_copy_message(reader->message, sizeof reader->message, strerror(errno));
+            png_error(png, "read error");
+        }
+        reader->pending_status = RTN_PNG_TRUNCATED;
+        rtn_copy_message(reader->message, sizeof reader->message, "unexpected end of data");
+        png_error(png, "unexpected end of data");
+    }
+}
+
+static void rtn_fail_from_reader(struct rtn_png_reader *reader, rtn_png_error *err) {
+    rtn_png_status status = reader->pending_status == RTN_PNG_OK ? RTN_PNG_CORRUPT
+                                                                 : reader->pending_status;
+    rtn_set_error(err, status, reader->pending_errno, reader->message);
+}
+
+static struct rtn_png_reader *rtn_reader_alloc(rtn_png_error *err) {
+    struct rtn_png_reader *reader = calloc(1, sizeof *reader);
+    if (reader == NULL) {
+        rtn_set_error(err, RTN_PNG_NO_MEMORY, ENOMEM, "out of memory");
+        return NULL;
+    }
+    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, rtn_error_fn,
+                                         rtn_warning_fn);
+    if (reader->png != NULL) reader->info = png_create_info_struct(reader->png);
+    if (reader->png == NULL || reader->info == NULL) {
+        rtn_set_error(err, RTN_PNG_NO_MEMORY, ENOMEM, "libpng could not allocate its state");
+        rtn_png_reader_close(reader);
+        return NULL;
+    }
+    return reader;
+}
+
+// Reads the header (the signature has been consumed): every chunk up to the first IDAT.
+// Allocates nothing proportional to the image size. Must be called with the jump buffer of
+// the calling operation already set.
+static void rtn_reader_read_header(struct rtn_png_reader *reader, const rtn_png_limits *limits,
+                                   rtn_png_header *header) {
+    png_structp png = reader->png;
+    png_infop info = reader->info;
+    if (limits != NULL) {
+        if (limits->max_width != 0 || limits->max_height != 0) {
+            png_set_user_limits(png, limits->max_width ? limits->max_width : 0x7fffffffU,
+                                limits->max_height ? limits->max_height : 0x7fffffffU);
+        }
+        if (limits->chunk_cache_max != 0) png_set_chunk_cache_max(png, limits->chunk_cache_max);
+        if (limits->chunk_malloc_max != 0) png_set_chunk_malloc_max(png, limits->chunk_malloc_max);
+    }
+    png_set_sig_bytes(png, 8);
+    png_read_info(png, info);
+
+    png_uint_32 width = 0, height = 0;
+    int bit_depth = 0, color_type = 0, interlace = 0;
+    png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
+    reader->width = width;
+    reader->height = height;
+    if (header != NULL) {
+        header->width = width;
+        header->height = height;
+        header->bit_depth = bit_depth;
+        header->color_type = color_type;
+        header->interlaced = interlace != PNG_INTERLACE_NONE;
+        header->has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+        header->passes = interlace != PNG_INTERLACE_NONE ? 7 : 1;
+    }
+}
+
+rtn_png_status rtn_png_reader_start(rtn_png_reader *reader, rtn_png_error *err) {
+    if (reader == NULL || reader->started) {
+        rtn_set_error(err, RTN_PNG_USAGE, 0, "start called twice");
+        return RTN_PNG_USAGE;
+    }
+    png_structp png = reader->png;
+    png_infop info = reader->info;
+    if (setjmp(png_jmpbuf(png))) {
+        rtn_fail_from_reader(reader, err);
+        return err != NULL ? err->status : RTN_PNG_CORRUPT;
+    }
+    int bit_depth = png_get_bit_depth(png, info);
+    int color_type = png_get_color_type(png, info);
+    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    // To RGBA8, samples as stored: no gamma, no color-space conversion.
+    png_set_expand(png);                        // palette → RGB, gray < 8 → 8, tRNS → alpha
+    if (bit_depth == 16) png_set_scale_16(png); // 16 → 8 with rounding
+    if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
+    if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns) {
+        png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+    }
+    reader->passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    if (png_get_rowbytes(png, info) != (size_t)reader->width * 4) {
+        reader->pending_status = RTN_PNG_CORRUPT;
+        png_error(png, "transforms did not produce RGBA8 rows");
+    }
+    reader->started = 1;
+    return RTN_PNG_OK;
+}
+
+static const char *rtn_sig_problem(const uint8_t *sig, size_t n) {
+    // Returns NULL when `sig` (n bytes, n <= 8) is a prefix of the PNG signature.
+    return png_sig_cmp((png_const_bytep)sig, 0, n) == 0 ? NULL : "not a PNG signature";
+}
+
+rtn_png_reader *rtn_png_reader_open_memory(const uint8_t *data, size_t size,
+                                           const rtn_png_limits *limits,
+                                           rtn_png_header *header, rtn_png_error *err) {
+    size_t n = size < 8 ? size : 8;
+    if (rtn_sig_problem(data, n) != NULL) {
+        rtn_set_error(err, RTN_PNG_NOT_PNG, 0, "not a PNG signature");
+        return NULL;
+    }
+    if (size < 8) {
+        rtn_set_error(err, RTN_PNG_TRUNCATED, 0, "file ends inside the PNG signature");
+        return NULL;
+    }
+    struct rtn_png_reader *reader = rtn_reader_alloc(err);
+    if (reader == NULL) return NULL;
+    reader->data = data;
+    reader->size = size;
+    reader->offset = 8;
+    if (setjmp(png_jmpbuf(reader->png))) {
+        rtn_fail_from_reader(reader, err);
+        rtn_png_reader_close(reader);
+        return NULL;
+    }
+    png_set_read_fn(reader->png, reader, rtn_read_memory);
+    rtn_reader_read_header(reader, limits, header);
+    return reader;
+}
+
+rtn_png_reader *rtn_png_reader_open_file(const char *path, const rtn_png_limits *limits,
+                                         rtn_png_header *header, rtn_png_error *err) {
+    FILE *file = fopen(path, "rb");
+    if (file == NULL) {
+        int e = errno;
+        rtn_set_error(err, RTN_PNG_IO, e, strerror(e));
+        return NULL;
+    }
+    uint8_t sig[8];
+    size_t got = fread(sig, 1, 8, file);
+    if (got < 8 && ferror(file)) {
+        int e = errno;
+        fclose(file);
+        rtn_set_error(err, RTN_PNG_IO, e, strerror(e));
+        return NULL;
+    }
+    if (rtn_sig_problem(sig, got) != NULL) {
+        fclose(file);
+        rtn_set_error(err, RTN_PNG_NOT_PNG, 0, "not a PNG signature");
+        return NULL;
+    }
+    if (got < 8) {
+        fclose(file);
+        rtn_set_error(err, RTN_PNG_TRUNCATED, 0, "file ends inside the PNG signature");
+        return NULL;
+    }
+    struct rtn_png_reader *reader = rtn_reader_alloc(err);
+    if (reader == NULL) {
+        fclose(file);
+        return NULL;
+    }
+    reader->file = file;
+    if (setjmp(png_jmpbuf(reader->png))) {
+        rtn_fail_from_reader(reader, err);
+        rtn_png_reader_close(reader);
+        return NULL;
+    }
+    png_set_read_fn(reader->png, reader, rtn_read_file);
+    rtn_reader_read_header(reader, limits, header);
+    return reader;
+}
+
+rtn_png_status rtn_png_reader_read_image(rtn_png_reader *reader, uint8_t *dst, size_t stride,
+                                         rtn_png_error *err) {
+    if (reader == NULL || !reader->started || dst == NULL || stride < (size_t)reader->width * 4 ||
+        reader->rows_read != 0 || reader->finished) {
+        rtn_set_error(err, RTN_PNG_USAGE, 0, "read_image called out of order or with a bad buffer");
+        return RTN_PNG_USAGE;
+    }
+    if (reader->rows == NULL) {
+        reader->rows = malloc((size_t)reader->height * sizeof(png_bytep));
+        if (reader->rows == NULL) {
+            rtn_set_error(err, RTN_PNG_NO_MEMORY, ENOMEM, "out of memory for row pointers");
+            return RTN_PNG_NO_MEMORY;
+        }
+    }
+    for (uint32_t y = 0; y < reader->height; y++) reader->rows[y] = dst + (size_t)y * stride;
+    if (setjmp(png_jmpbuf(reader->png))) {
+        rtn_fail_from_reader(reader, err);
+        return err != NULL ? err->status : RTN_PNG_CORRUPT;
+    }
+    png_read_image(reader->png, reader->rows);
+    reader->rows_read = reader->height;
+    png_read_end(reader->png, NULL);
+    reader->finished = 1;
+    return RTN_PNG_OK;
+}
+
+rtn_png_status rtn_png_reader_read_rows(rtn_png_reader *reader, uint8_t *dst, size_t stride,
+                                        uint32_t count, rtn_png_error *err) {
+    if (reader == NULL || !reader->started || dst == NULL || stride < (size_t)reader->width * 4 ||
+        reader->finished ||
+        count > reader->height - reader->rows_read) {
+        rtn_set_error(err, RTN_PNG_USAGE, 0, "read_rows called out of order or past the last row");
+        return RTN_PNG_USAGE;
+    }
+    if (reader->passes != 1) {
+        rtn_set_error(err, RTN_PNG_USAGE, 0, "interlaced images cannot be read row by row");
+        return RTN_PNG_USAGE;
+    }
+    if (setjmp(png_jmpbuf(reader->png))) {
+        rtn_fail_from_reader(reader, err);
+        return err != NULL ? err->status : RTN_PNG_CORRUPT;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        png_read_row(reader->png, dst + (size_t)i * stride, NULL);
+        reader->rows_read += 1;
+    }
+    if (reader->rows_read == reader->height) {
+        png_read_end(reader->png, NULL);
+        reader->finished = 1;
+    }
+    return RTN_PNG_OK;
+}
+
+int rtn_png_reader_warning_count(const rtn_png_reader *reader) {
+    return reader == NULL ? 0 : reader->warnings;
+}
+
+void rtn_png_reader_close(rtn_png_reader *reader) {
+    if (reader == NULL) return;
+    if (reader->png != NULL) {
+        png_destroy_read_struct(&reader->png, reader->info != NULL ? &reader->info : NULL, NULL);
+    }
+    if (reader->file != NULL) fclose(reader->file);
+    free(reader->rows);
+    free(reader);
+}
+
+// ---------------------------------------------------------------------------------------
+// Encoding
+
+struct rtn_png_writer {
+    uint8_t *buffer;
+    size_t size;
+    size_t capacity;
+    rtn_png_status pending_status;
+    char message[256];
+};
+
+static void rtn_write_error_fn(png_structp png, png_const_charp msg) {
+    struct rtn_png_writer *writer = (struct rtn_png_writer *)png_get_error_ptr(png);
+    if (writer->pending_status == RTN_PNG_OK) {
+        writer->pending_status = RTN_PNG_CORRUPT;
+        rtn_copy_message(writer->message, sizeof writer->message, msg);
+    }
+    png_longjmp(png, 1);
+}
+
+static void rtn_write_warning_fn(png_structp png, png_const_charp msg) {
+    (void)png;
+    (void)msg;
+}
+
+static void rtn_write_data(png_structp png, png_bytep data, size_t length) {
+    struct rtn_png_writer *writer = (struct rtn_png_writer *)png_get_io_ptr(png);
+    if (length > writer->capacity - writer->size) {
+        size_t want = writer->capacity == 0 ? 65536 : writer->capacity;
+        while (want - writer->size < length) want *= 2;
+        uint8_t *grown = realloc(writer->buffer, want);
+        if (grown == NULL) {
+            writer->pending_status = RTN_PNG_NO_MEMORY;
+            rtn_copy_message(writer->message, sizeof writer->message, "out of memory");
+            png_error(png, "out of memory");
+        }
+        writer->buffer = grown;
+        writer->capacity = want;
+    }
+    memcpy(writer->buffer + writer->size, data, length);
+    writer->size += length;
+}
+
+static void rtn_flush_data(png_structp png) { (void)png; }
+
+static int rtn_valid_depth(int color_type, int bit_depth) {
+    switch (color_type) {
+    case 0: return bit_depth == 1 || bit_depth == 2 || bit_depth == 4 || bit_depth == 8 || bit_depth == 16;
+    case 3: return bit_depth == 1 || bit_depth == 2 || bit_depth == 4 || bit_depth == 8;
+    case 2: case 4: case 6: return bit_depth == 8 || bit_depth == 16;
+    default: return 0;
+    }
+}
+
+rtn_png_status rtn_png_encode(const rtn_png_encode_params *p, uint8_t **out, size_t *out_size,
+                              rtn_png_error *err) {
+    if (p == NULL || p->pixels == NULL || out == NULL || out_size == NULL || p->width == 0 ||
+        p->height == 0 || p->level < 0 || p->level > 9 || p->filter < RTN_PNG_FILTER_NONE ||
+        p->filter > RTN_PNG_FILTER_ADAPTIVE || !rtn_valid_depth(p->color_type, p->bit_depth) ||
+        (p->strip_filler && (p->color_type != 2 || p->bit_depth != 8)) ||
+        (p->color_type == 3 && (p->palette == NULL || p->palette_count < 1 || p->palette_count > 256))) {
+        rtn_set_error(err, RTN_PNG_USAGE, 0, "bad encode arguments");
+        return RTN_PNG_USAGE;
+    }
+    *out = NULL;
+    *out_size = 0;
+    // Heap state, so nothing the callbacks change lives in this frame across the longjmp.
+    struct rtn_png_writer *writer = calloc(1, sizeof *writer);
+    if (writer == NULL) {
+        rtn_set_error(err, RTN_PNG_NO_MEMORY, ENOMEM, "out of memory");
+        return RTN_PNG_NO_MEMORY;
+    }
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, writer, rtn_write_error_fn,
+                                              rtn_write_warning_fn);
+    png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
+    if (png == NULL || info == NULL) {
+        if (png != NULL) png_destroy_write_struct(&png, NULL);
+        free(writer);
+        rtn_set_error(err, RTN_PNG_NO_MEMORY, ENOMEM, "libpng could not allocate its state");
+        return RTN_PNG_NO_MEMORY;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        rtn_png_status status =
+            writer->pending_status == RTN_PNG_OK ? RTN_PNG_CORRUPT : writer->pending_status;
+        rtn_set_error(err, status, 0, writer->message);
+        png_destroy_write_struct(&png, &info);
+        free(writer->buffer);
+        free(writer);
+        return status;
+    }
+    png_set_write_fn(png, writer, rtn_write_data, rtn_flush_data);
+    png_set_IHDR(png, info, p->width, p->height, p->bit_depth, p->color_type,
+                 p->interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (p->color_type == 3) {
+        png_color colors[256];
+        for (int i = 0; i < p->palette_count; i++) {
+            colors[i].red = p->palette[3 * i];
+            colors[i].green = p->palette[3 * i + 1];
+            colors[i].blue = p->palette[3 * i + 2];
+        }
+        png_set_PLTE(png, info, colors, p->palette_count);
+        if (p->trns_alpha != NULL && p->trns_count > 0) {
+            png_set_tRNS(png, info, p->trns_alpha, p->trns_count, NULL);
+        }
+    } else if ((p->color_type == 0 || p->color_type == 2) && p->trns_count > 0) {
+        png_color_16 key;
+        memset(&key, 0, sizeof key);
+        key.gray = p->trns_color[0];
+        key.red = p->trns_color[0];
+        key.green = p->trns_color[1];
+        key.blue = p->trns_color[2];
+        png_set_tRNS(png, info, NULL, 0, &key);
+    }
+    png_set_compression_level(png, p->level);
+    int flags;
+    switch (p->filter) {
+    case RTN_PNG_FILTER_NONE: flags = PNG_FILTER_NONE; break;
+    case RTN_PNG_FILTER_SUB: flags = PNG_FILTER_SUB; break;
+    case RTN_PNG_FILTER_UP: flags = PNG_FILTER_UP; break;
+    case RTN_PNG_FILTER_AVERAGE: flags = PNG_FILTER_AVG; break;
+    case RTN_PNG_FILTER_PAETH: flags = PNG_FILTER_PAETH; break;
+    default: flags = PNG_ALL_FILTERS; break;
+    }
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, flags);
+    png_write_info(png, info);
+    if (p->strip_filler) png_set_filler(png, 0, PNG_FILLER_AFTER); // drop the 4th byte
+    if (p->bit_depth == 16) png_set_swap(png); // rows hold 16-bit samples in host (little) order
+    int passes = p->interlaced ? png_set_interlace_handling(png) : 1;
+    for (int pass = 0; pass < passes; pass++) {
+        for (uint32_t y = 0; y < p->height; y++) {
+            png_write_row(png, (png_const_bytep)(p->pixels + (size_t)y * p->stride));
+        }
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    *out = writer->buffer;
+    *out_size = writer->size;
+    free(writer);
+    return RTN_PNG_OK;
+}
+
+void rtn_png_free(void *buffer) { free(buffer); }
+
+const char *rtn_png_libpng_version(void) { return png_get_libpng_ver(NULL); }

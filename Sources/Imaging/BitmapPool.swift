@@ -1,0 +1,112 @@
+import Synchronization
+
+/// Free bitmap buffers kept for reuse by size class, capped in bytes (Glide's bitmap pool).
+///
+/// Size classes are the byte count rounded up to a whole page and then to the next of four
+/// steps per power of two (1, 1.25, 1.5, 1.75 × 2^k), so a buffer wastes at most 25 % and
+/// images of nearly equal size share buffers. Buffers are page-mapped: when the pool drops one
+/// (over capacity, or `trim()`), its memory leaves the process. Reused buffers are not zeroed.
+///
+/// Thread safety: the free lists and counters live in one `Mutex` — a lock, not an actor,
+/// because `take`/`give` run inside synchronous decode and deinit paths that cannot await.
+public final class BitmapPool: Sendable, Hashable {
+    /// Counters since the pool was created.
+    public struct Statistics: Sendable, Hashable {
+        /// Allocations served from a free buffer.
+        public var hits = 0
+        /// Allocations that mapped a new buffer.
+        public var misses = 0
+        /// Released buffers unmapped because keeping them would exceed the capacity.
+        public var drops = 0
+        /// Bytes of free buffers the pool holds now.
+        public var heldBytes = 0
+        /// Number of free buffers the pool holds now.
+        public var heldBuffers = 0
+    }
+
+    struct State {
+        var free: [Int: [PixelMemory]] = [:]
+        var stats = Statistics()
+    }
+
+    /// Most bytes of free buffers kept.
+    public let capacity: Int
+    private let state = Mutex(State())
+
+    /// A pool keeping at most `capacity` bytes of free buffers.
+    public init(capacity: Int) {
+        self.capacity = max(0, capacity)
+    }
+
+    deinit {
+        state.withLock { state in
+            for (size, buffers) in state.free {
+                for buffer in buffers { PageMapping.unmap(buffer.base, size) }
+            }
+            state.free = [:]
+        }
+    }
+
+    /// The pool's counters. O(1).
+    public var statistics: Statistics { state.withLock { $0.stats } }
+
+    /// Unmaps every free buffer, returning their memory to the kernel. O(buffers held).
+    public func trim() {
+        let dropped: [Int: [PixelMemory]] = state.withLock { state in
+            let all = state.free
+            state.free = [:]
+            state.stats.heldBytes = 0
+            state.stats.heldBuffers = 0
+            return all
+        }
+        for (size, buffers) in dropped {
+            for buffer in buffers { PageMapping.unmap(buffer.base, size) }
+        }
+    }
+
+    /// The size class for a request of `byteCount` bytes.
+    static func sizeClass(_ byteCount: Int) -> Int {
+        let pages = PageMapping.roundUp(byteCount)
+        var power = 1
+        while power * 2 <= pages { power *= 2 }
+        let step = max(power / 4, PageMapping.pageSize)
+        return (pages + step - 1) / step * step
+    }
+
+    func take(byteCount: Int) throws(ImagingError) -> PixelMemory {
+        let size = BitmapPool.sizeClass(byteCount)
+        let reused: PixelMemory? = state.withLock { state in
+            if var list = state.free[size], let buffer = list.popLast() {
+                state.free[size] = list.isEmpty ? nil : list
+                state.stats.hits += 1
+                state.stats.heldBytes -= size
+                state.stats.heldBuffers -= 1
+                return buffer
+            }
+            state.stats.misses += 1
+            return nil
+        }
+        if let reused { return PixelMemory(base: reused.base, reservedBytes: size, reused: true) }
+        return PixelMemory(base: try PageMapping.map(size), reservedBytes: size, reused: false)
+    }
+
+    func give(_ memory: PixelMemory) {
+        let size = memory.reservedBytes
+        let kept = state.withLock { state in
+            guard state.stats.heldBytes + size <= capacity else {
+                state.stats.drops += 1
+                return false
+            }
+            state.free[size, default: []].append(memory)
+            state.stats.heldBytes += size
+            state.stats.heldBuffers += 1
+            return true
+        }
+        if !kept { PageMapping.unmap(memory.base, size) }
+    }
+
+    /// Pools are equal only to themselves.
+    public static func == (lhs: BitmapPool, rhs: BitmapPool) -> Bool { lhs === rhs }
+    /// Hashes the pool's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

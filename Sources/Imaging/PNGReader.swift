@@ -1,0 +1,128 @@
+import CPNG
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where PNG bytes come from: memory the caller keeps alive, or a file streamed by C stdio.
+enum PNGInput {
+    case memory(UnsafeRawBufferPointer)
+    case file(String)
+
+    var path: String? {
+        if case .file(let path) = self { return path }
+        return nil
+    }
+}
+
+/// An open libpng reader: header read, limits checked by the caller, then rows.
+///
+/// A thin owner of `rtn_png_reader`; every libpng call happens inside CPNG, which turns
+/// libpng's longjmp into a status code. The reader is closed on deinit. Not Sendable: one
+/// decode, one thread.
+final class PNGReader {
+    private let handle: OpaquePointer
+    private let input: PNGInput
+    /// The header as libpng read it.
+    let header: rtn_png_header
+
+    /// Opens `input` and reads every chunk up to the image data. Allocates nothing
+    /// proportional to the image.
+    init(_ input: PNGInput, limits: DecodeLimits) throws(ImagingError) {
+        var cLimits = rtn_png_limits()
+        // Width and height are checked by DecodeLimits with full context; libpng's own
+        // width/height limit is lifted so it cannot pre-empt that check with a bare message.
+        cLimits.max_width = 0x7fff_ffff
+        cLimits.max_height = 0x7fff_ffff
+        cLimits.chunk_cache_max = UInt32(clamping: limits.maxAncillaryChunks)
+        cLimits.chunk_malloc_max = limits.maxChunkBytes
+        var header = rtn_png_header()
+        var error = rtn_png_error()
+        let opened: OpaquePointer?
+        switch input {
+        case .memory(let buffer):
+            let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            if let base {
+                opened = rtn_png_reader_open_memory(base, buffer.count, &cLimits, &header, &error)
+            } else {
+                var empty: UInt8 = 0
+                opened = rtn_png_reader_open_memory(&empty, 0, &cLimits, &header, &error)
+            }
+        case .file(let path):
+            opened = rtn_png_reader_open_file(path, &cLimits, &header, &error)
+        }
+        guard let opened else { throw PNGReader.translate(error, input: input) }
+        self.handle = opened
+        self.input = input
+        self.header = header
+    }
+
+    deinit {
+        rtn_png_reader_close(handle)
+    }
+
+    var width: Int { Int(header.width) }
+    var height: Int { Int(header.height) }
+    var isInterlaced: Bool { header.interlaced != 0 }
+    var warningCount: Int { Int(rtn_png_reader_warning_count(handle)) }
+
+    /// Sets the RGBA8 transforms; libpng allocates its row buffers here.
+    func start() throws(ImagingError) {
+        var error = rtn_png_error()
+        if rtn_png_reader_start(handle, &error) != RTN_PNG_OK {
+            throw PNGReader.translate(error, input: input)
+        }
+    }
+
+    /// Decodes the whole image into `destination` (rows `bytesPerRow` apart).
+    func readImage(into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(ImagingError) {
+        var error = rtn_png_error()
+        let status = rtn_png_reader_read_image(handle, destination.assumingMemoryBound(to: UInt8.self), bytesPerRow, &error)
+        if status != RTN_PNG_OK { throw PNGReader.translate(error, input: input) }
+    }
+
+    /// Decodes the next `count` rows of a non-interlaced image into `destination`.
+    func readRows(into destination: UnsafeMutableRawPointer, bytesPerRow: Int, count: Int) throws(ImagingError) {
+        var error = rtn_png_error()
+        let status = rtn_png_reader_read_rows(handle, destination.assumingMemoryBound(to: UInt8.self), bytesPerRow, UInt32(count), &error)
+        if status != RTN_PNG_OK { throw PNGReader.translate(error, input: input) }
+    }
+
+    /// Maps a CPNG error to `ImagingError`.
+    static func translate(_ error: rtn_png_error, input: PNGInput) -> ImagingError {
+        let message = withUnsafeBytes(of: error.message) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        switch error.status {
+        case RTN_PNG_NOT_PNG:
+            return .notPNG(looksLike: FormatSniffer.describe(leadingBytes(of: input)))
+        case RTN_PNG_TRUNCATED:
+            return .truncated(detail: message)
+        case RTN_PNG_IO:
+            return .io(path: input.path ?? "<memory>", operation: "read", errno: Int32(error.sys_errno))
+        case RTN_PNG_NO_MEMORY:
+            return .outOfMemory(bytes: 0)
+        case RTN_PNG_USAGE:
+            return .invalidArgument(message)
+        default:
+            return .corrupt(message: message)
+        }
+    }
+
+    /// The first 16 bytes of the input, for naming what a non-PNG looks like.
+    private static func leadingBytes(of input: PNGInput) -> [UInt8] {
+        switch input {
+        case .memory(let buffer):
+            return Array(buffer.prefix(16))
+        case .file(let path):
+            let fd = open(path, O_RDONLY)
+            guard fd >= 0 else { return [] }
+            defer { close(fd) }
+            var bytes = [UInt8](repeating: 0, count: 16)
+            let got = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, 16) }
+            return Array(bytes.prefix(max(0, got)))
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/// Placeholder until the lab lands.
+public enum LabModule {}

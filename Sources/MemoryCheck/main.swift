@@ -1,0 +1,94 @@
+// memory-check: measurements of this process's memory, run in a child process by the tests.
+//
+// Tests in one process run in parallel and disturb each other's resident memory, so every
+// measurement that needs a quiet process runs here, alone, and prints `key value` lines that
+// the test checks. Usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped
+import Glibc
+import Imaging
+import MemoryProbe
+
+func emit(_ key: String, _ value: Int) { print("\(key) \(value)") }
+
+func mapTouched(_ size: Int) -> UnsafeMutableRawPointer {
+    let pointer = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+    guard let pointer, pointer != MAP_FAILED else { fatalError("mmap failed: \(errno)") }
+    for offset in stride(from: 0, to: size, by: ProcessMemory.pageSize) {
+        pointer.storeBytes(of: 1, toByteOffset: offset, as: UInt8.self)
+    }
+    return pointer
+}
+
+let size = 64 << 20
+do {
+    let sampler = try ResidentMemory()
+    switch CommandLine.arguments.dropFirst().first ?? "" {
+    case "mmap":
+        let before = try sampler.residentBytes()
+        let pointer = mapTouched(size)
+        let touched = try sampler.residentBytes()
+        munmap(pointer, size)
+        let after = try sampler.residentBytes()
+        emit("size", size)
+        emit("grew", touched - before)
+        emit("dropped", touched - after)
+    case "peak-reset":
+        try ProcessMemory.resetPeak()
+        let pointer = mapTouched(size)
+        munmap(pointer, size)
+        let high = try ProcessMemory.readStatus()
+        try ProcessMemory.resetPeak()
+        let reset = try ProcessMemory.readStatus()
+        emit("size", size)
+        emit("aboveBefore", high.peakResidentBytes - high.residentBytes)
+        emit("aboveAfter", reset.peakResidentBytes - reset.residentBytes)
+    case "heap-malloc":
+        let count = 400, blockSize = 256
+        var blocks: [UnsafeMutableRawPointer?] = Array(repeating: nil, count: count)
+        let before = try ProcessMemory.heapStatistics()
+        for index in 0..<count { blocks[index] = malloc(blockSize) }
+        let allocated = try ProcessMemory.heapStatistics()
+        for index in 0..<count { free(blocks[index]) }
+        let freed = try ProcessMemory.heapStatistics()
+        emit("total", count * blockSize)
+        emit("rose", allocated.inUseBytes - before.inUseBytes)
+        emit("fell", allocated.inUseBytes - freed.inUseBytes)
+        emit("net", freed.inUseBytes - before.inUseBytes)
+    case "heap-trim":
+        let count = 401, blockSize = 64 << 10
+        var blocks: [UnsafeMutableRawPointer?] = Array(repeating: nil, count: count)
+        for index in 0..<count {
+            let block = malloc(blockSize)!
+            memset(block, 1, blockSize)
+            blocks[index] = block
+        }
+        // The last block stays live between the freed ones and the top of the heap, so free()
+        // cannot shrink the heap and the memory stays held, as in a real program.
+        let beforeFree = try ProcessMemory.heapStatistics()
+        for index in 0..<(count - 1) { free(blocks[index]) }
+        let held = try ProcessMemory.heapStatistics()
+        let residentHeld = try sampler.residentBytes()
+        let released = ProcessMemory.trimHeap()
+        let residentTrimmed = try sampler.residentBytes()
+        free(blocks[count - 1])
+        emit("total", (count - 1) * blockSize)
+        emit("released", released ? 1 : 0)
+        emit("freeHeldRose", held.freeHeldBytes - beforeFree.freeHeldBytes)
+        emit("residentDropped", residentHeld - residentTrimmed)
+    case "bitmap-page-mapped":
+        // A 64 MB bitmap (4096 × 4096 RGBA8) from the page-mapped allocator.
+        let before = try sampler.residentBytes()
+        var bitmap: Bitmap? = try Bitmap(width: 4096, height: 4096, allocator: .pageMapped)
+        let allocated = try sampler.residentBytes()
+        emit("size", bitmap!.byteCount)
+        bitmap = nil
+        let after = try sampler.residentBytes()
+        emit("grew", allocated - before)
+        emit("dropped", allocated - after)
+    default:
+        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped")
+        exit(2)
+    }
+} catch {
+    print("error \(error)")
+    exit(1)
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Imaging
+import Lab
+
+/// `retention assets …`: the images and scenarios experiments run on.
+struct Assets: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Generate the procedural PNG images that experiments run on.",
+        subcommands: [Generate.self]
+    )
+
+    /// `retention assets generate DIR [--seed N] [--large]`.
+    struct Generate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write deterministic photo-like, UI-like, alpha, grayscale and palette PNGs.",
+            discussion: """
+                Writes the default set (8 photo-600x400, 8 photo-1200x900, UI, alpha, grayscale \
+                and palette images; the set committed in assets/images/) and MANIFEST.tsv into \
+                DIR. The same seed gives byte-identical files. Each file is written atomically.
+                """
+        )
+
+        @Argument(help: "Folder to write into (created if missing).")
+        var directory: String
+
+        @Option(help: "Seed that fixes every image.")
+        var seed: UInt64 = 1
+
+        @Flag(help: "Also make photo-4000x3000-01.png and photo-8000x8000-01.png (about 60 MB, never committed).")
+        var large = false
+
+        @Option(help: ArgumentHelp("Make only this image (a file name from the default or large set); repeatable.", valueName: "name"))
+        var only: [String] = []
+
+        @Flag(help: "Print one JSON object per file written.")
+        var json = false
+
+        func validate() throws {
+            let known = Set((AssetSpec.defaultSet + AssetSpec.largeSet).map(\.fileName))
+            for name in only where !known.contains(name) {
+                throw ValidationError("unknown image '\(name)'; names look like photo-600x400-01.png (see assets/images/MANIFEST.tsv)")
+            }
+        }
+
+        /// One written file, as JSON.
+        struct Written: Encodable {
+            var file: String
+            var width: Int
+            var height: Int
+            var bytes: Int
+        }
+
+        func run() throws {
+            var specs = AssetSpec.defaultSet + (large ? AssetSpec.largeSet : [])
+            if !only.isEmpty { specs = (AssetSpec.defaultSet + AssetSpec.largeSet).filter { only.contains($0.fileName) } }
+            let generator = AssetGenerator(seed: seed)
+            do {
+                _ = try generator.generate(specs, into: directory) { spec, bytes in
+                    if json {
+                        print(Output.jsonLine(Written(file: directory + "/" + spec.fileName, width: spec.width, height: spec.height, bytes: bytes)))
+                    } else {
+                        print("wrote \(directory)/\(spec.fileName)  \(spec.width)x\(spec.height)  \(bytes) bytes")
+                    }
+                }
+            } catch {
+                Output.error("error: \(error)")
+                throw ExitCode(1)
+            }
+        }
+    }
+}

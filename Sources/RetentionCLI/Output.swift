@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Printing helpers shared by the subcommands.
+enum Output {
+    /// Writes `text` and a newline to standard error.
+    static func error(_ text: String) {
+        var line = text + "\n"
+        line.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+
+    /// True when standard error is a terminal (progress lines go there).
+    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// One JSON object on one line (sorted keys, so output is stable).
+    static func jsonLine<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `1234567` → `1.2 MB` (decimal units, one decimal).
+    static func megabytes(_ bytes: Int) -> String {
+        let mb = Double(bytes) / 1_000_000
+        return formatOneDecimal(mb) + " MB"
+    }
+
+    /// One decimal place without Foundation's formatters.
+    static func formatOneDecimal(_ value: Double) -> String {
+        let scaled = (value * 10).rounded()
+        let negative = scaled < 0
+        let magnitude = Int(abs(scaled))
+        return (negative ? "-" : "") + "\(magnitude / 10).\(magnitude % 10)"
+    }
+
+    /// Milliseconds with two decimals.
+    static func milliseconds(_ duration: Duration) -> String {
+        let ms = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        let scaled = Int((ms * 100).rounded())
+        let frac = scaled % 100
+        return "\(scaled / 100).\(frac < 10 ? "0" : "")\(frac) ms"
+    }
+}

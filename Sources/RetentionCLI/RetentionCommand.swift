@@ -1,0 +1,21 @@
+import ArgumentParser
+
+/// The `retention` tool: memory experiments, image inspection and generated assets.
+/// Thin by design: it parses, calls Lab or Imaging, and prints.
+@main
+struct RetentionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "retention",
+        abstract: "Measure what image rows cost in memory under different retention strategies.",
+        discussion: """
+            Retention decodes PNG rows with libpng, keeps them in a cache under a retention \
+            strategy, scrolls a simulated lazy list, and measures resident memory, decode work \
+            and dropped frames. Run `retention compare` for the default experiment.
+            """,
+        version: RetentionCommand.version,
+        subcommands: [Compare.self, Inspect.self, Assets.self]
+    )
+
+    /// The tool's version, printed by `--version`.
+    static let version = "0.1.0"
+}

@@ -1,0 +1,2 @@
+/// Placeholder until the visibility simulator lands.
+public enum VisibilityModule {}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import Imaging
+
+@Suite("Bitmap and allocators")
+struct BitmapTests {
+    @Test("byte counts are exact and the reservation is what each allocator rounds to", arguments: ["system", "pageMapped", "pooled:0"])
+    func byteCounts(allocatorName: String) throws {
+        let allocator = BitmapAllocator(parsing: allocatorName)!
+        let bitmap = try Bitmap(width: 301, height: 7, allocator: allocator, fill: RGBA(1, 2, 3, 4))
+        #expect(bitmap.byteCount == 301 * 7 * 4)
+        #expect(bitmap.bytesPerRow == 1204)
+        #expect(bitmap.pixel(x: 300, y: 6) == RGBA(1, 2, 3, 4))
+        switch allocatorName {
+        case "system": #expect(bitmap.reservedBytes == bitmap.byteCount)
+        default: #expect(bitmap.reservedBytes % 4096 == 0 && bitmap.reservedBytes >= bitmap.byteCount)
+        }
+    }
+
+    @Test("a pool reuses buffers by size class, counts hits and misses, and respects its capacity")
+    func pool() throws {
+        let allocator = BitmapAllocator.pooled(capacity: 3_000_000)
+        let pool = allocator.pool!
+        do { _ = try Bitmap(width: 600, height: 400, allocator: allocator) }
+        #expect(pool.statistics.misses == 1 && pool.statistics.heldBuffers == 1)
+        // A slightly different size shares the class.
+        do { _ = try Bitmap(width: 590, height: 400, allocator: allocator) }
+        #expect(pool.statistics.hits == 1 && pool.statistics.heldBuffers == 1)
+        // Two live 1 MB bitmaps, then both released: only what fits under the cap is kept.
+        var live = [try Bitmap(width: 600, height: 400, allocator: allocator), try Bitmap(width: 600, height: 400, allocator: allocator),
+                    try Bitmap(width: 600, height: 400, allocator: allocator), try Bitmap(width: 600, height: 400, allocator: allocator)]
+        live.removeAll()
+        #expect(pool.statistics.heldBytes <= 3_000_000)
+        #expect(pool.statistics.drops >= 1)
+        pool.trim()
+        #expect(pool.statistics.heldBytes == 0 && pool.statistics.heldBuffers == 0)
+    }
+
+    @Test("size classes waste at most a quarter")
+    func sizeClasses() {
+        for bytes in stride(from: 1, to: 50_000_000, by: 999_983) {
+            let size = BitmapPool.sizeClass(bytes)
+            #expect(size >= bytes)
+            #expect(Double(size) <= Double(max(bytes, 4096)) * 1.25 + 4096)
+        }
+    }
+
+    @Test("allocator names parse, and bad ones do not")
+    func parsing() {
+        #expect(BitmapAllocator(parsing: "system") == .system)
+        #expect(BitmapAllocator(parsing: "mmap") == .pageMapped)
+        #expect(BitmapAllocator(parsing: "pooled:1024")?.pool?.capacity == 1024)
+        #expect(BitmapAllocator(parsing: "pooled") == nil)
+        #expect(BitmapAllocator(parsing: "jemalloc") == nil)
+    }
+
+    @Test("zero or negative sizes are rejected")
+    func badSize() {
+        let error = #expect(throws: ImagingError.self) { try Bitmap(width: 0, height: 5) }
+        #expect(error?.description == "invalid argument: bitmap size must be positive, got 0x5")
+    }
+
+    @Test("header info comes without a decode")
+    func imageInfo() throws {
+        let data = try PNGEncoder(colorMode: .rgba).encode(sampleBitmap(width: 12, height: 5))
+        let info = try ImageInfo(data: data)
+        #expect(info.width == 12 && info.height == 5 && info.bitDepth == 8 && info.colorType == .rgba)
+        #expect(!info.interlaced && !info.hasTransparencyChunk)
+        #expect(info.decodedByteCount == 240)
+    }
+
+    @Test("limits name the cap that was exceeded", arguments: DecodeLimits.Limit.allCases)
+    func limits(limit: DecodeLimits.Limit) {
+        var limits = DecodeLimits()
+        let (w, h): (Int, Int)
+        switch limit {
+        case .width: (w, h) = (40_000, 10)
+        case .height: (w, h) = (10, 40_000)
+        case .pixels: (w, h) = (30_000, 30_000)
+        case .decodedBytes: limits.maxDecodedBytes = 1000; (w, h) = (100, 100)
+        }
+        let error = #expect(throws: ImagingError.self) { try limits.check(width: w, height: h) }
+        guard case .limitExceeded(let which, _, _) = error else { Issue.record("wrong error \(String(describing: error))"); return }
+        #expect(which == limit)
+        #expect(error!.description.contains(limit.noun))
+    }
+}
