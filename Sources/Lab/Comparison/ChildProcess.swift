@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a child process with posix_spawn and collects its output, without Foundation.
+///
+/// Used by `Comparison` to measure each strategy in a fresh process (an allocator's history
+/// contaminates the next measurement). Both pipes are drained with `poll` while the child
+/// runs, so a chatty child never blocks; a child past its deadline gets SIGKILL.
+public struct ChildProcess: Sendable {
+    /// What a finished child left behind.
+    public struct Outcome: Sendable {
+        /// Exit status when it exited; nil when a signal ended it.
+        public var exitStatus: Int32?
+        /// The signal that ended it, if any.
+        public var signal: Int32?
+        /// True when it was killed for running past the deadline.
+        public var timedOut: Bool
+        /// Everything written to standard output.
+        public var stdout: [UInt8]
+        /// Everything written to standard error.
+        public var stderr: [UInt8]
+
+        /// The last `lines` lines of standard error, for reports.
+        public func stderrTail(lines: Int = 5) -> String {
+            let text = String(decoding: stderr, as: UTF8.self)
+            return text.split(separator: "\n", omittingEmptySubsequences: true).suffix(lines).joined(separator: "\n")
+        }
+    }
+
+    /// The program's path.
+    public var executable: String
+    /// Arguments after the program name.
+    public var arguments: [String]
+    /// Seconds before the child is killed.
+    public var timeoutSeconds: Double
+
+    /// A child to run.
+    public init(executable: String, arguments: [String], timeoutSeconds: Double = 600) {
+        self.executable = executable
+        self.arguments = arguments
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// Starts the child, waits for it, and returns what it printed. Throws `LabError.spawn`
+    /// when it cannot start. Costs one fork/exec plus the child's run time.
+    public func run() throws(LabError) -> Outcome {
+        var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw .spawn(executable, errno) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        close(outPipe[1])
+        close(errPipe[1])
+        guard status == 0 else {
+            close(outPipe[0])
+            close(errPipe[0])
+            throw .spawn(executable, status)
+        }
+        var outcome = Outcome(exitStatus: nil, signal: nil, timedOut: false, stdout: [], stderr: [])
+        drain(out: outPipe[0], err: errPipe[0], pid: pid, into: &outcome)
+        close(outPipe[0])
+        close(errPipe[0])
+        var wstatus: Int32 = 0
+        while waitpid(pid, &wstatus, 0) < 0 && errno == EINTR {}
+        if wstatus & 0x7f == 0 { outcome.exitStatus = (wstatus >> 8) & 0xff } else { outcome.signal = wstatus & 0x7f }
+        return outcome
+    }
+
+    private func drain(out: Int32, err: Int32, pid: pid_t, into outcome: inout Outcome) {
+        let deadline = monotonicSeconds() + timeoutSeconds
+        var open = [out, err]
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !open.isEmpty {
+            let remaining = deadline - monotonicSeconds()
+            if remaining <= 0 {
+                kill(pid, SIGKILL)
+                outcome.timedOut = true
+                return
+            }
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&fds, nfds_t(fds.count), Int32(min(remaining, 1) * 1000))
+            if ready < 0 && errno != EINTR { return }
+            for entry in fds where entry.revents != 0 {
+                let n = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+                if n > 0 {
+                    if entry.fd == out { outcome.stdout += buffer[0..<n] } else { outcome.stderr += buffer[0..<n] }
+                } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
+                    open.removeAll { $0 == entry.fd }
+                }
+            }
+        }
+    }
+}
+
+/// Seconds on the monotonic clock.
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}

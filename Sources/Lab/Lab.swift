@@ -1,2 +1,0 @@
-/// Placeholder until the lab lands.
-public enum LabModule {}

@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An error from the lab: a scenario that cannot run, a child that cannot start, a file that
+/// cannot be written. `description` is one line that names the problem.
+public enum LabError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// A child process could not be started.
+    case spawn(String, Int32)
+    /// The scenario's images could not be resolved or read.
+    case images(String)
+    /// A strategy name is neither a preset nor defined in the scenario.
+    case unknownStrategy(String, known: [String])
+    /// A file could not be written or read.
+    case io(path: String, operation: String, errno: Int32)
+    /// Anything else that stops a run, with its reason.
+    case failed(String)
+
+    /// One line naming the problem.
+    public var description: String {
+        switch self {
+        case .spawn(let program, let code):
+            return "cannot start \(program): \(String(cString: strerror(code)))"
+        case .images(let reason):
+            return reason
+        case .unknownStrategy(let name, let known):
+            return "unknown strategy '\(name)' (known: \(known.joined(separator: ", ")))"
+        case .io(let path, let operation, let code):
+            return "cannot \(operation) \(path): \(String(cString: strerror(code)))"
+        case .failed(let reason):
+            return reason
+        }
+    }
+}

@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import Visibility
+
+extension Scenario {
+    /// Reads and decodes the scenario file at `path`; a missing `name` becomes the file's base name.
+    /// Throws `ScenarioError` (unreadable, malformed JSON, invalid). O(file size).
+    public static func load(contentsOf path: String) throws(ScenarioError) -> Scenario {
+        let bytes = try readFile(path)
+        return try decode(bytes, source: path)
+    }
+
+    /// Decodes a scenario document; `source` names it in errors and, without a `name` key, gives
+    /// the scenario its name (the base name without `.json`). O(size).
+    public static func decode(_ data: Data, source: String) throws(ScenarioError) -> Scenario {
+        try decode([UInt8](data), source: source)
+    }
+
+    static func decode(_ bytes: [UInt8], source: String) throws(ScenarioError) -> Scenario {
+        let tree: JSONValue
+        do {
+            tree = try JSONParser.parse(bytes)
+        } catch {
+            throw .malformedJSON(source: source, line: error.line, column: error.column, reason: error.reason)
+        }
+        var scenario: Scenario
+        do {
+            scenario = try JSONDecoder().decode(Scenario.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw scenarioError(from: error, tree: tree, source: source)
+        } catch {
+            throw .invalid(source: source, path: "", message: String(describing: error))
+        }
+        try scenario.validate(source: source)
+        if scenario.name.isEmpty { scenario.name = baseName(of: source) }
+        return scenario
+    }
+
+    /// Turns a decoding error into a one-line `ScenarioError`, appending the value found at the
+    /// path when the message states an expectation. O(path depth).
+    static func scenarioError(from error: DecodingError, tree: JSONValue, source: String) -> ScenarioError {
+        var path: [any CodingKey]
+        var message: String
+        switch error {
+        case .keyNotFound(let key, let context):
+            path = context.codingPath + [key]
+            let expectation = context.debugDescription
+            message = "required key is missing"
+                + (expectation.hasPrefix("expected ") ? " (\(expectation))" : "")
+            return .invalid(source: source, path: pathText(path), message: message)
+        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+            path = context.codingPath
+            message = context.debugDescription
+        @unknown default:
+            return .invalid(source: source, path: "", message: String(describing: error))
+        }
+        if message.hasPrefix("expected "), let found = tree.value(at: path) {
+            message += ", found \(found.summary)"
+        }
+        return .invalid(source: source, path: pathText(path), message: message)
+    }
+
+    /// `rows.count`, `script[3].scrollTo.row`: keys joined by dots, indices in brackets. O(depth).
+    static func pathText(_ path: [any CodingKey]) -> String {
+        var text = ""
+        for key in path {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : "." + key.stringValue
+            }
+        }
+        return text
+    }
+
+    private static func baseName(of path: String) -> String {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        return file.hasSuffix(".json") ? String(file.dropLast(5)) : file
+    }
+
+    /// The whole file, or `unreadable` with the system's reason. O(file size).
+    private static func readFile(_ path: String) throws(ScenarioError) -> [UInt8] {
+        guard let file = fopen(path, "rb") else {
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            bytes.append(contentsOf: chunk[..<count])
+            if count < chunk.count {
+                if ferror(file) != 0 {
+                    throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+                }
+                return bytes
+            }
+        }
+    }
+}

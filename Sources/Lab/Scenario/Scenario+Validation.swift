@@ -1,0 +1,30 @@
+import Visibility
+
+extension Scenario {
+    /// Checks what decoding cannot see alone: every `scrollTo` and `navigate` row exists among the
+    /// initial `rows.count` rows (rows a `loadMore` may append later are not counted), inside
+    /// `repeat` too. Throws `ScenarioError.invalid` naming the step's path. O(script steps).
+    public func validate(source: String = "scenario") throws(ScenarioError) {
+        try Self.checkRows(in: script, path: "script", rowCount: rows.count, source: source)
+    }
+
+    private static func checkRows(
+        in steps: [ScriptStep], path: String, rowCount: Int, source: String
+    ) throws(ScenarioError) {
+        for (index, step) in steps.enumerated() {
+            let stepPath = "\(path)[\(index)].\(step.name)"
+            switch step {
+            case .scrollTo(let row, _), .navigate(let row):
+                guard row < rowCount else {
+                    throw .invalid(
+                        source: source, path: stepPath + ".row",
+                        message: "row \(row) is past the end (\(rowCount) rows)")
+                }
+            case .repeat(_, let inner):
+                try checkRows(in: inner, path: stepPath + ".steps", rowCount: rowCount, source: source)
+            default:
+                continue
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Visibility
+
+/// One experiment described in one JSON file: the list (container, rows, viewport, frame rate)
+/// and the scroll script, plus the keys later issues define, kept raw for now.
+///
+/// ```json
+/// { "name": "…", "frameRate": 60,
+///   "viewport": {"width": 390, "height": 844, "scale": 3},
+///   "container": {"kind": "list", "prefetchRows": 2},
+///   "rows": {"count": 100, "height": 200, "explicitID": false, "destination": "none"},
+///   "script": [ {"scroll": {"by": 20000, "frames": 600}}, {"destroyContainer": {}} ] }
+/// ```
+/// Load one with `Scenario.load(contentsOf:)`; every problem is a one-line `ScenarioError`.
+public struct Scenario: Sendable, Hashable {
+    /// Every top-level key accepted, in documentation order.
+    public static let keys = [
+        "name", "frameRate", "viewport", "container", "rows", "script",
+        "images", "display", "strategies", "decodeWorkers", "sourceLatencyMs",
+    ]
+
+    /// A label for reports; defaults to the file's base name.
+    public var name: String
+    /// Virtual frames per second; default 60.
+    public var frameRate: FrameRate
+    /// The visible window (required).
+    public var viewport: Viewport
+    /// The container kind and prefetch buffer (required).
+    public var container: ContainerConfiguration
+    /// The rows (required).
+    public var rows: RowsConfiguration
+    /// The scroll script; default empty.
+    public var script: [ScriptStep]
+    /// Images per row (a later issue); kept raw.
+    public var images: JSONValue?
+    /// Display size and decode options (a later issue); kept raw.
+    public var display: JSONValue?
+    /// Retention strategies to compare (a later issue); kept raw.
+    public var strategies: JSONValue?
+    /// Decode worker count (a later issue); kept raw.
+    public var decodeWorkers: JSONValue?
+    /// Simulated source latency in milliseconds (a later issue); kept raw.
+    public var sourceLatencyMs: JSONValue?
+
+    /// Creates a scenario. O(1).
+    public init(
+        name: String,
+        frameRate: FrameRate = .hz60,
+        viewport: Viewport,
+        container: ContainerConfiguration,
+        rows: RowsConfiguration,
+        script: [ScriptStep] = [],
+        images: JSONValue? = nil,
+        display: JSONValue? = nil,
+        strategies: JSONValue? = nil,
+        decodeWorkers: JSONValue? = nil,
+        sourceLatencyMs: JSONValue? = nil
+    ) {
+        self.name = name
+        self.frameRate = frameRate
+        self.viewport = viewport
+        self.container = container
+        self.rows = rows
+        self.script = script
+        self.images = images
+        self.display = display
+        self.strategies = strategies
+        self.decodeWorkers = decodeWorkers
+        self.sourceLatencyMs = sourceLatencyMs
+    }
+
+    /// What the visibility simulator needs from the scenario. O(1).
+    public var simulation: SimulationConfiguration {
+        SimulationConfiguration(container: container, rows: rows, viewport: viewport, frameRate: frameRate)
+    }
+}

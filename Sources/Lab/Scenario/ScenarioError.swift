@@ -1,0 +1,31 @@
+/// Why a scenario could not be loaded. Its `description` is one line a person can act on.
+public enum ScenarioError: Error, CustomStringConvertible, Sendable, Hashable {
+    /// The file could not be read: `cannot read scenario file <path>: <reason>`.
+    case unreadable(path: String, reason: String)
+    /// The file is not JSON: `malformed JSON at line L, column C: <reason>`.
+    case malformedJSON(source: String, line: Int, column: Int, reason: String)
+    /// The JSON does not describe a valid scenario: `<json path>: <message>`, where the path is
+    /// dotted and indexed (`script[3].scrollTo.row`) and the message says what was expected and,
+    /// where there was a value, what was found.
+    case invalid(source: String, path: String, message: String)
+
+    /// The one-line message. O(length).
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            "cannot read scenario file \(path): \(reason)"
+        case .malformedJSON(_, let line, let column, let reason):
+            "malformed JSON at line \(line), column \(column): \(reason)"
+        case .invalid(_, let path, let message):
+            "\(path.isEmpty ? "(top level)" : path): \(message)"
+        }
+    }
+
+    /// The file or label the scenario came from. O(1).
+    public var source: String {
+        switch self {
+        case .unreadable(let path, _): path
+        case .malformedJSON(let source, _, _, _), .invalid(let source, _, _): source
+        }
+    }
+}

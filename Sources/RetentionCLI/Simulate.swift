@@ -1,0 +1,65 @@
+import ArgumentParser
+import Lab
+import Visibility
+
+/// `simulate SCENARIO [--trace] [--json]`: runs a scenario's scroll script through the visibility
+/// simulator and prints a summary per container lifetime, or every event.
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Run a scenario's scroll script and report which rows are built, appear and disappear.",
+        discussion: """
+            Without --trace, prints one line per container lifetime (rows built, max rows alive \
+            = most rows appeared at once, appear/disappear/release counts, frames) and a total line. \
+            With --trace, prints one line per event: <frame> TAB <event> TAB <row>, where the third \
+            column is the row, the number of rows for rowsAppended, the name for checkpoint, or '-'. \
+            --json prints the same as JSON lines. A scenario that does not validate exits with \
+            status 1 and a one-line message.
+            """)
+
+    @Argument(help: "Path to the scenario JSON file.")
+    var scenario: String
+
+    @Flag(help: "Print every event, one per line, in order.")
+    var trace = false
+
+    @Flag(help: "Print JSON lines instead of text.")
+    var json = false
+
+    func run() throws {
+        let scenario = try Scenario.load(contentsOf: scenario)
+        var simulator = VisibilitySimulator(configuration: scenario.simulation)
+        var output = LineBuffer()
+        if trace {
+            let json = self.json
+            simulator.run(script: scenario.script, onEvent: { event in
+                output.write(json ? event.jsonLine : event.traceLine)
+            })
+        } else {
+            var summary = SimulationSummary()
+            simulator.run(
+                script: scenario.script,
+                onEvent: { summary.record($0) },
+                onFrameEnd: { summary.recordFrameEnd($0) })
+            for line in json ? summary.jsonLines : summary.lines { output.write(line) }
+        }
+        output.flush()
+    }
+}
+
+/// Collects output lines and prints them in large chunks (a trace can have millions of lines).
+private struct LineBuffer {
+    private var text = ""
+
+    mutating func write(_ line: String) {
+        text += line
+        text += "\n"
+        if text.utf8.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !text.isEmpty else { return }
+        print(text, terminator: "")
+        text.removeAll(keepingCapacity: true)
+    }
+}

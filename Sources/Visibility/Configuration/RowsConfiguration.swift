@@ -1,0 +1,102 @@
+/// The rows of the list: how many, how tall, and the seed options that change how they are built.
+public struct RowsConfiguration: Sendable, Hashable {
+    /// The largest row count accepted (100 million): the simulator keeps one bit per row.
+    public static let maximumCount = 100_000_000
+
+    /// Number of rows when the container is first created; `loadMore` appends more. Row `i`'s
+    /// identity is `i`.
+    public var count: Int
+    /// Row heights in points.
+    public var height: RowHeight
+    /// `.id(...)` on every row (seed 000): in a `list`, every row is initialized at creation.
+    public var explicitID: Bool
+    /// A ForEach element that can produce a variable number of views, a conditional or AnyView
+    /// (seed 002): in a `list`, every row is initialized at creation to learn its identifiers.
+    public var variableViewsPerElement: Bool
+    /// NavigationLink destinations per row (seed 003).
+    public var destination: DestinationKind
+    /// An infinite feed appending rows near the end (seed 000), or nil for a fixed list.
+    public var loadMore: LoadMore?
+
+    /// Creates a rows configuration. O(1).
+    ///
+    /// - Precondition: `0 <= count <= maximumCount`; every height is finite and positive.
+    ///   O(height pattern).
+    public init(
+        count: Int,
+        height: RowHeight,
+        explicitID: Bool = false,
+        variableViewsPerElement: Bool = false,
+        destination: DestinationKind = .none,
+        loadMore: LoadMore? = nil
+    ) {
+        precondition(count >= 0 && count <= Self.maximumCount, "row count out of range")
+        precondition(!height.pattern.isEmpty && height.pattern.allSatisfy { $0.isFinite && $0 > 0 },
+                     "row heights must be positive")
+        self.count = count
+        self.height = height
+        self.explicitID = explicitID
+        self.variableViewsPerElement = variableViewsPerElement
+        self.destination = destination
+        self.loadMore = loadMore
+    }
+}
+
+/// Row heights: one value for every row, or a list cycled over the rows.
+public enum RowHeight: Sendable, Hashable {
+    /// Every row has this height (points, positive).
+    case fixed(Double)
+    /// Row `i` has height `heights[i % heights.count]` (points, positive, non-empty).
+    case cycled([Double])
+
+    /// The repeating pattern of heights: one element for `.fixed`. O(1).
+    public var pattern: [Double] {
+        switch self {
+        case .fixed(let height): [height]
+        case .cycled(let heights): heights
+        }
+    }
+
+    /// The height of row `row`. O(1).
+    public func height(ofRow row: Int) -> Double {
+        switch self {
+        case .fixed(let height): height
+        case .cycled(let heights): heights[row % heights.count]
+        }
+    }
+}
+
+/// What a row's NavigationLink destination costs (seed 003).
+public enum DestinationKind: String, Sendable, Hashable, CaseIterable {
+    /// Rows have no destination.
+    case none
+    /// `NavigationLink(destination:)`: every built row constructs its destination at once
+    /// (`destinationInitialized` right after `initialized`), kept until the row is released.
+    case eager
+    /// The destination wrapped in a lazy view: constructed on `navigate`; the previous one is
+    /// released when another is opened (after the new one is initialized, as seed 003 logs it).
+    case lazy
+}
+
+/// An infinite feed (seed 000's `DynamicDataSource`): when a row within `threshold` of the end is
+/// reached (laid out), `batch` rows are appended `delayFrames` frames later; one load at a time.
+/// The data source outlives the container: a load in flight arrives even if it was destroyed.
+public struct LoadMore: Sendable, Hashable {
+    /// Rows from the end that trigger a load: reaching row `i` with `i >= count - threshold`
+    /// (seed 000 checks the index it advances to). Default 10 (seed 000). Positive.
+    public var threshold: Int
+    /// Rows appended per load. Default 30 (seed 000). Positive.
+    public var batch: Int
+    /// Frames between the trigger and the append. Default 90 (seed 000's 1.5 s at 60 Hz). Positive.
+    public var delayFrames: Int
+
+    /// Creates a load-more policy. O(1).
+    ///
+    /// - Precondition: `threshold > 0`, `batch > 0`, `delayFrames > 0`.
+    public init(threshold: Int = 10, batch: Int = 30, delayFrames: Int = 90) {
+        precondition(threshold > 0 && batch > 0 && delayFrames > 0, "invalid loadMore")
+        self.threshold = threshold
+        self.batch = batch
+        self.delayFrames = delayFrames
+    }
+}

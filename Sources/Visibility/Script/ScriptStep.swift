@@ -1,0 +1,80 @@
+/// One step of a scroll script.
+///
+/// Every step but `checkpoint` and `repeat` takes frames; each frame increments the frame number.
+/// Steps that act instantly (`scrollTo`, `navigate`, `back`, `memoryWarning`, `destroyContainer`,
+/// `recreateContainer`) take exactly one frame, so what they cause is on a frame of its own.
+public enum ScriptStep: Sendable, Hashable {
+    /// Scroll by `by` points (positive is down) spread evenly over `frames` frames (at least 1).
+    /// The offset is clamped to the content; rows appended meanwhile extend the content.
+    case scroll(by: Double, frames: Int)
+    /// A flick released at `velocity` points per second (positive is down). Each frame moves by
+    /// velocity × frame duration, then velocity decays by `deceleration` per millisecond (UIKit's
+    /// `decelerationRate`: 0.998 normal, 0.99 fast). Ends after the frame where speed falls below
+    /// `ScriptStep.flingStopVelocity` or the offset reaches an edge; no frames if it starts below.
+    case fling(velocity: Double, deceleration: Double)
+    /// Jump so row `row` sits at `anchor` of the viewport (clamped to the content), in one frame:
+    /// rows passed over produce no events.
+    case scrollTo(row: Int, anchor: ScrollAnchor)
+    /// Let `frames` frames pass without moving (zero or more); pending loads still arrive.
+    case pause(frames: Int)
+    /// Open row `row`'s destination (one frame). Only `lazy` destinations react: the new one is
+    /// initialized, then the previous one, if any, is released. Re-opening the open one does nothing.
+    case navigate(row: Int)
+    /// Return from a destination (one frame). Emits nothing: seed 003 shows the destination
+    /// outlives the return until another is opened.
+    case back
+    /// The system's memory warning (one frame): emits `memoryWarning`.
+    case memoryWarning
+    /// Destroy the container (one frame): every appeared row disappears, every built row and
+    /// destination is released, then `containerDestroyed`. Nothing happens if already destroyed.
+    case destroyContainer
+    /// Create the container anew at offset 0 (one frame), destroying the live one first if any.
+    case recreateContainer
+    /// Mark a point in the script (no frames): emits `checkpoint(name)` stamped with the last frame.
+    case checkpoint(name: String)
+    /// Run `steps` `times` times (zero or more).
+    case `repeat`(times: Int, steps: [ScriptStep])
+
+    /// Speed below which a fling stops, in points per second: 10.
+    public static let flingStopVelocity = 10.0
+
+    /// UIKit's normal deceleration rate per millisecond, the default for `fling`: 0.998.
+    public static let defaultDeceleration = 0.998
+
+    /// The accepted range for a fling's `deceleration`: 0.5 ... 0.9999 (per millisecond), so a
+    /// fling always ends within a few thousand frames.
+    public static let decelerationRange = 0.5...0.9999
+
+    /// The step's name in scenario files (`scroll`, `fling`, …). O(1).
+    public var name: String {
+        switch self {
+        case .scroll: "scroll"
+        case .fling: "fling"
+        case .scrollTo: "scrollTo"
+        case .pause: "pause"
+        case .navigate: "navigate"
+        case .back: "back"
+        case .memoryWarning: "memoryWarning"
+        case .destroyContainer: "destroyContainer"
+        case .recreateContainer: "recreateContainer"
+        case .checkpoint: "checkpoint"
+        case .repeat: "repeat"
+        }
+    }
+
+    /// Every step name, in documentation order. O(1).
+    public static let names = [
+        "scroll", "fling", "scrollTo", "pause", "navigate", "back", "memoryWarning",
+        "destroyContainer", "recreateContainer", "repeat", "checkpoint",
+    ]
+}
+
+/// Where `scrollTo` places its row in the viewport.
+public enum ScrollAnchor: String, Sendable, Hashable, CaseIterable {
+    /// The row's top at the viewport's top (the default).
+    case top
+    /// The row's center at the viewport's center.
+    case center
+    /// The row's bottom at the viewport's bottom.
+    case bottom
+}

@@ -1,2 +1,0 @@
-/// Placeholder until the visibility simulator lands.
-public enum VisibilityModule {}

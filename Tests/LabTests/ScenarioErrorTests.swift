@@ -1,0 +1,126 @@
+import Testing
+@testable import Lab
+
+/// Every kind of bad input, checked against its exact one-line message.
+@Suite("Scenario errors")
+struct ScenarioErrorTests {
+    // MARK: - Wrong values
+
+    @Test("a wrong type names the path, what was expected and what was found")
+    func wrongType() {
+        #expect(errorMessage(document(rows: #"{"count": "ten", "height": 200}"#))
+            == #"rows.count: expected a non-negative integer, found "ten""#)
+        #expect(errorMessage(document(rows: #"{"count": 10, "height": 200, "explicitID": "yes"}"#))
+            == #"rows.explicitID: expected true or false, found "yes""#)
+        #expect(errorMessage(document(viewport: "[390, 844]"))
+            == "viewport: expected an object, found an array")
+        #expect(errorMessage(document(script: #"{"scroll": {}}"#))
+            == "script: expected an array, found an object")
+    }
+
+    @Test("a negative count is rejected with the value found")
+    func negativeCount() {
+        #expect(errorMessage(document(rows: #"{"count": -5, "height": 200}"#))
+            == "rows.count: expected a non-negative integer, found -5")
+        #expect(errorMessage(document(rows: #"{"count": 2.5, "height": 200}"#))
+            == "rows.count: expected a non-negative integer, found 2.5")
+    }
+
+    @Test("bad heights name the element")
+    func badHeights() {
+        #expect(errorMessage(document(rows: #"{"count": 10, "height": [100, 0]}"#))
+            == "rows.height[1]: expected a positive number, found 0")
+        #expect(errorMessage(document(rows: #"{"count": 10, "height": []}"#))
+            == "rows.height: expected a positive number or a non-empty array of positive numbers, found an array")
+    }
+
+    @Test("an unknown container kind lists the kinds")
+    func badKind() {
+        #expect(errorMessage(document(container: #"{"kind": "grid"}"#))
+            == #"container.kind: expected one of list, lazyVStack, lazyVGrid, vStack, found "grid""#)
+        #expect(errorMessage(document(container: #"{"kind": "lazyVGrid"}"#))
+            == "container.columns: required key is missing (expected a positive integer)")
+        #expect(errorMessage(document(container: #"{"kind": "lazyVStack", "disappearEdges": "top"}"#))
+            == #"container.disappearEdges: expected one of bottom, both, found "top""#)
+    }
+
+    @Test("frame rate and fling deceleration ranges")
+    func ranges() {
+        #expect(errorMessage(document(extra: #", "frameRate": 90"#)) != nil)
+        #expect(errorMessage(#"{"frameRate": 90, "viewport": {"width": 1, "height": 1}, "container": {"kind": "list"}, "rows": {"count": 1, "height": 1}}"#)
+            == "frameRate: expected 60 or 120, found 90")
+        #expect(errorMessage(document(script: #"[{"fling": {"velocity": 100, "deceleration": 1.5}}]"#))
+            == "script[0].fling.deceleration: expected a number from 0.5 to 0.9999, found 1.5")
+        #expect(errorMessage(document(script: #"[{"scroll": {"by": 100, "frames": 0}}]"#))
+            == "script[0].scroll.frames: expected a positive integer, found 0")
+    }
+
+    // MARK: - Keys
+
+    @Test("unknown keys are rejected with the keys that are accepted")
+    func unknownKeys() {
+        #expect(errorMessage(document(rows: #"{"count": 10, "hieght": 200}"#))
+            == "rows.hieght: unknown key (expected one of count, height, explicitID, variableViewsPerElement, destination, loadMore)")
+        #expect(errorMessage(document(extra: #", "strategy": []"#))
+            == "strategy: unknown key (expected one of name, frameRate, viewport, container, rows, script, images, display, strategies, decodeWorkers, sourceLatencyMs)")
+        #expect(errorMessage(document(container: #"{"kind": "list", "columns": 3}"#))
+            == "container.columns: unknown key for kind list (expected one of kind, prefetchRows)")
+        #expect(errorMessage(document(script: #"[{"pause": {"frames": 1, "seconds": 2}}]"#))
+            == "script[0].pause.seconds: unknown key for step pause (expected one of frames)")
+    }
+
+    @Test("a missing required key names it")
+    func missingKey() {
+        #expect(errorMessage(document(rows: #"{"height": 200}"#))
+            == "rows.count: required key is missing (expected a non-negative integer)")
+        #expect(errorMessage(#"{"container": {"kind": "list"}, "rows": {"count": 1, "height": 1}}"#)
+            == "viewport: required key is missing (expected an object)")
+    }
+
+    @Test("script steps: unknown names and objects with more than one key")
+    func badSteps() {
+        #expect(errorMessage(document(script: #"[{"pause": {"frames": 1}}, {"scrol": {"by": 1}}]"#))
+            == "script[1].scrol: unknown step (expected one of scroll, fling, scrollTo, pause, navigate, back, memoryWarning, destroyContainer, recreateContainer, repeat, checkpoint)")
+        #expect(errorMessage(document(script: #"[{"back": {}, "pause": {"frames": 1}}]"#))
+            == "script[0]: expected an object with exactly one key, one of scroll, fling, scrollTo, pause, navigate, back, memoryWarning, destroyContainer, recreateContainer, repeat, checkpoint, found an object")
+        #expect(errorMessage(document(script: #"[{"back": true}]"#))
+            == "script[0].back: expected an empty object, found true")
+    }
+
+    // MARK: - Whole-scenario checks
+
+    @Test("a scrollTo past the end names the step, also inside repeat")
+    func scrollToPastTheEnd() {
+        let steps = #"[{"pause": {"frames": 1}}, {"pause": {"frames": 1}}, {"pause": {"frames": 1}}, {"scrollTo": {"row": 250}}]"#
+        #expect(errorMessage(document(script: steps)) == "script[3].scrollTo.row: row 250 is past the end (100 rows)")
+        let nested = #"[{"repeat": {"times": 2, "steps": [{"back": {}}, {"navigate": {"row": 100}}]}}]"#
+        #expect(errorMessage(document(script: nested))
+            == "script[0].repeat.steps[1].navigate.row: row 100 is past the end (100 rows)")
+    }
+
+    // MARK: - Files and syntax
+
+    @Test("malformed JSON reports line and column")
+    func malformedJSON() {
+        let json = """
+            {"viewport": {"width": 390, "height": 844},
+              "container": {"kind": "list"}
+              "rows": {"count": 100, "height": 100}}
+            """
+        #expect(errorMessage(json) == "malformed JSON at line 3, column 3: expected ',' or '}' after an object member")
+        #expect(errorMessage("") == "malformed JSON at line 1, column 1: unexpected end of input, expected a value")
+        #expect(errorMessage(#"{"a": 1, "a": 2}"#) == #"malformed JSON at line 1, column 10: duplicate key "a""#)
+        #expect(errorMessage(#"{"a": tru}"#) == "malformed JSON at line 1, column 10: invalid literal, expected true")
+        #expect(errorMessage("[1] x") == "malformed JSON at line 1, column 5: unexpected content after the JSON value")
+        #expect(errorMessage("[1]") == "(top level): expected an object, found an array")
+    }
+
+    @Test("a missing file names the path and the reason")
+    func missingFile() {
+        #expect(throws: ScenarioError.unreadable(path: "/nonexistent/x.json", reason: "No such file or directory")) {
+            try Scenario.load(contentsOf: "/nonexistent/x.json")
+        }
+        #expect(ScenarioError.unreadable(path: "/nonexistent/x.json", reason: "No such file or directory").description
+            == "cannot read scenario file /nonexistent/x.json: No such file or directory")
+    }
+}

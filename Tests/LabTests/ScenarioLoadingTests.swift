@@ -1,0 +1,71 @@
+import FoundationEssentials
+import Testing
+import Visibility
+@testable import Lab
+
+/// Loading, defaults, round trips, and every shipped example scenario.
+@Suite("Scenario loading")
+struct ScenarioLoadingTests {
+    @Test("every scenario in assets/scenarios loads and runs")
+    func shippedScenarios() throws {
+        let folder = packageRoot + "/assets/scenarios"
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }
+        #expect(names.count >= 12)
+        for name in names.sorted() {
+            let scenario = try Scenario.load(contentsOf: folder + "/" + name)
+            #expect(scenario.name + ".json" == name)
+            var simulator = VisibilitySimulator(configuration: scenario.simulation)
+            var summary = SimulationSummary()
+            simulator.run(script: scenario.script, onEvent: { summary.record($0) })
+            #expect(!summary.lifetimes.isEmpty, "\(name)")
+        }
+    }
+
+    @Test("the issue's example decodes to the expected values, with defaults filled in")
+    func issueExample() throws {
+        let scenario = try Scenario.decode(Data(document(script: #"[{"scroll": {"by": 20000, "frames": 600}}, {"destroyContainer": {}}]"#).utf8), source: "x.json")
+        #expect(scenario.name == "test")
+        #expect(scenario.frameRate == .hz60)
+        #expect(scenario.viewport == Viewport(width: 390, height: 844, scale: 3))
+        #expect(scenario.container == ContainerConfiguration(kind: .list, prefetchRows: 2))
+        #expect(scenario.rows == RowsConfiguration(count: 100, height: .fixed(200)))
+        #expect(scenario.script == [.scroll(by: 20000, frames: 600), .destroyContainer])
+        #expect(scenario.images == nil)
+    }
+
+    @Test("a scenario without a name takes the file's base name")
+    func nameFromFile() throws {
+        let json = #"{"viewport": {"width": 1, "height": 1}, "container": {"kind": "vStack"}, "rows": {"count": 1, "height": 1}}"#
+        #expect(try Scenario.decode(Data(json.utf8), source: "/a/b/my-list.json").name == "my-list")
+    }
+
+    @Test("keys of later issues are kept raw, and everything survives a round trip")
+    func roundTrip() throws {
+        let json = document(
+            container: #"{"kind": "lazyVGrid", "columns": 3, "prefetchRows": 1, "disappearEdges": "both"}"#,
+            rows: #"{"count": 40, "height": [100, 150.5], "explicitID": true, "destination": "lazy", "loadMore": {"batch": 5}}"#,
+            script: #"""
+                [{"fling": {"velocity": -300}}, {"scrollTo": {"row": 3, "anchor": "center"}}, {"navigate": {"row": 2}},
+                 {"repeat": {"times": 2, "steps": [{"pause": {"frames": 3}}, {"back": {}}, {"memoryWarning": {}}]}},
+                 {"checkpoint": {"name": "all-loaded"}}, {"destroyContainer": {}}, {"recreateContainer": {}}]
+                """#,
+            extra: #", "images": {"count": 3, "sizes": [1, 2.5, "x", null, true]}, "decodeWorkers": 2, "sourceLatencyMs": null"#)
+        let scenario = try Scenario.decode(Data(json.utf8), source: "x.json")
+        #expect(scenario.images == .object([
+            "count": .number(3), "sizes": .array([.number(1), .number(2.5), .string("x"), .null, .bool(true)]),
+        ]))
+        #expect(scenario.decodeWorkers == .number(2))
+        #expect(scenario.sourceLatencyMs == nil)
+        #expect(scenario.rows.loadMore == LoadMore(threshold: 10, batch: 5, delayFrames: 90))
+        #expect(scenario.script[0] == .fling(velocity: -300, deceleration: 0.998))
+        let encoded = try JSONEncoder().encode(scenario)
+        #expect(try Scenario.decode(encoded, source: "x.json") == scenario)
+    }
+
+    @Test("JSON escapes and unicode survive parsing")
+    func parserStrings() throws {
+        let value = try JSONParser.parse(Array(#"{"s": "a\"b\\c\n\u00e9\ud83d\ude00/", "n": [-0.5e2, 0, 12]}"#.utf8))
+        #expect(value["s"] == .string("a\"b\\c\né😀/"))
+        #expect(value["n"] == .array([.number(-50), .number(0), .number(12)]))
+    }
+}

@@ -1,6 +1,0 @@
-import Testing
-@testable import Visibility
-
-@Test("the Visibility module links") func visibilityLinks() {
-    #expect(String(describing: VisibilityModule.self) == "VisibilityModule")
-}

@@ -1,0 +1,60 @@
+@testable import Visibility
+
+/// A configuration for small exact-sequence tests: rows of 100 points, a 300-point viewport
+/// (three rows visible at offset 0), no prefetch unless asked.
+func makeConfiguration(
+    _ kind: ContainerKind = .list,
+    rows: Int = 10,
+    height: RowHeight = .fixed(100),
+    viewportHeight: Double = 300,
+    prefetch: Int = 0,
+    explicitID: Bool = false,
+    variableViews: Bool = false,
+    destination: DestinationKind = .none,
+    loadMore: LoadMore? = nil
+) -> SimulationConfiguration {
+    SimulationConfiguration(
+        container: ContainerConfiguration(kind: kind, prefetchRows: prefetch),
+        rows: RowsConfiguration(
+            count: rows, height: height, explicitID: explicitID,
+            variableViewsPerElement: variableViews, destination: destination, loadMore: loadMore),
+        viewport: Viewport(width: 390, height: viewportHeight, scale: 3))
+}
+
+/// Events as compact strings: `"0 initialized 3"`, `"0 containerCreated -"`, `"5 rowsAppended 30"`.
+func compact(_ events: [VisibilityEvent]) -> [String] {
+    events.map { "\($0.frame) \($0.kind.name) \($0.traceArgument)" }
+}
+
+/// Runs `script` on a new simulator and returns the compact events.
+func trace(_ configuration: SimulationConfiguration, _ script: [ScriptStep]) -> [String] {
+    var simulator = VisibilitySimulator(configuration: configuration)
+    return compact(simulator.runCollectingEvents(script: script))
+}
+
+/// `"f event r"` for each row of `rows`, for building expected sequences.
+func each(_ frame: Int, _ event: String, _ rows: some Sequence<Int>) -> [String] {
+    rows.map { "\(frame) \(event) \($0)" }
+}
+
+/// Per row, `initialized` then `appeared`, ascending: what a lazy container does for new rows.
+func builtAndAppeared(_ frame: Int, _ rows: some Sequence<Int>) -> [String] {
+    rows.flatMap { ["\(frame) initialized \($0)", "\(frame) appeared \($0)"] }
+}
+
+/// A small deterministic PRNG (SplitMix64) for property tests.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
