@@ -1,0 +1,66 @@
+/// What ``ImageCache/appeared(_:)`` did on the caller's thread.
+///
+/// A lab charges ``callerThreadCost`` to the frame in which the row appeared: the real time
+/// spent reading and decoding plus the source's simulated latency, which a synchronous
+/// appearance does not sleep for.
+public struct AppearOutcome: Sendable, Hashable {
+    /// What happened to the row's image.
+    public enum Status: Sendable, Hashable {
+        /// The image was already stored; the row shows it at once.
+        case hit
+        /// The image was read and decoded on the caller's thread (`synchronous` mode).
+        case decoded
+        /// A load was queued (or one was in flight); the row shows a placeholder meanwhile.
+        case pending
+        /// The key's load failed (now or earlier); no retry until the row is released.
+        case failed
+        /// The row was already visible; nothing changed.
+        case alreadyVisible
+    }
+
+    /// What happened.
+    public var status: Status
+    /// Real time spent reading the source on the caller's thread.
+    public var readDuration: Duration
+    /// Real time spent decoding on the caller's thread.
+    public var decodeDuration: Duration
+    /// The source's simulated latency for a read made on the caller's thread (not slept).
+    public var sourceLatency: Duration
+
+    /// An outcome; durations default to zero. O(1).
+    public init(status: Status, readDuration: Duration = .zero, decodeDuration: Duration = .zero, sourceLatency: Duration = .zero) {
+        self.status = status
+        self.readDuration = readDuration
+        self.decodeDuration = decodeDuration
+        self.sourceLatency = sourceLatency
+    }
+
+    /// `readDuration + decodeDuration + sourceLatency`: the main-thread time this appearance
+    /// costs.
+    public var callerThreadCost: Duration { readDuration + decodeDuration + sourceLatency }
+}
+
+/// A finished load, reported to the `onLoadCompleted` hook given to ``ImageCache/init(source:policy:mode:allocator:decodeLimits:onLoadCompleted:)``.
+///
+/// Reported for every load that ran to the end (decoded or failed), on the thread that ran it
+/// (a decode worker, or the appearing thread in `synchronous` mode), after the cache's lock
+/// was released and the result stored. Cancelled loads are not reported (see
+/// ``CacheMetrics/cancelledLoads``).
+public struct LoadCompletion<Key: Hashable & Sendable>: Sendable {
+    /// The key loaded.
+    public let key: Key
+    /// The decoded bitmap's `byteCount`, or nil when the load failed.
+    public let byteCount: Int?
+    /// The error when the load failed: an `ImagingError` from the decoder or the source's error.
+    public let error: (any Error)?
+    /// Real time reading the source (zero when the compressed bytes were cached).
+    public let readDuration: Duration
+    /// Real time decoding.
+    public let decodeDuration: Duration
+    /// True when the bytes came from the source, false when from the compressed tier.
+    public let readFromSource: Bool
+    /// Simulated latency slept on the worker before the read (zero on the caller's thread).
+    public let sleptLatency: Duration
+    /// True when the load ran on the appearing thread (`synchronous` mode).
+    public let onCallerThread: Bool
+}

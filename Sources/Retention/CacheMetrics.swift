@@ -1,0 +1,72 @@
+/// Counters an ``ImageCache`` keeps from its creation; read a snapshot with
+/// ``ImageCache/metrics`` (O(1), one lock acquisition, no allocation).
+///
+/// Hits and misses are counted where a bitmap is looked for (`appeared`, `cachedImage(for:)`,
+/// `image(for:)`) against the tier the policy displays (decoded or thumbnail), and where a
+/// load looks for compressed bytes before reading the source.
+public struct CacheMetrics: Sendable, Hashable {
+    /// Why bytes left the cache.
+    public struct Evictions: Sendable, Hashable {
+        /// Representations dropped by the LRU budget, count limit or admission cap.
+        public var budget = 0
+        /// Representations dropped by ``ImageCache/memoryWarning(_:)``.
+        public var memoryWarning = 0
+        /// Representations dropped because the policy releases them on disappear, or the row
+        /// was released or its container destroyed.
+        public var release = 0
+        /// Bytes dropped by the budget.
+        public var budgetBytes = 0
+        /// Bytes dropped by memory warnings.
+        public var memoryWarningBytes = 0
+        /// Bytes dropped by release.
+        public var releaseBytes = 0
+
+        /// All evictions.
+        public var total: Int { budget + memoryWarning + release }
+    }
+
+    /// Lookups that found a decoded bitmap (policies showing `decoded` or `compressedAndDecoded`).
+    public var decodedHits = 0
+    /// Lookups of a decoded bitmap that found none.
+    public var decodedMisses = 0
+    /// Lookups that found a thumbnail (policies showing `thumbnail`).
+    public var thumbnailHits = 0
+    /// Lookups of a thumbnail that found none.
+    public var thumbnailMisses = 0
+    /// Loads that found the compressed bytes in the cache (no source read).
+    public var compressedHits = 0
+    /// Loads that had to read the source.
+    public var compressedMisses = 0
+    /// Loads started (each ends decoded, failed or cancelled).
+    public var loads = 0
+    /// Successful decodes (full decodes or thumbnails).
+    public var decodes = 0
+    /// Time spent decoding in successful decodes, summed over all threads.
+    public var decodeTime: Duration = .zero
+    /// Time spent reading the source (excluding simulated latency), summed over all threads.
+    public var readTime: Duration = .zero
+    /// Decodes that failed; the key's failure is recorded until the row is released.
+    public var failedDecodes = 0
+    /// Source reads that failed; recorded per key like failed decodes.
+    public var failedReads = 0
+    /// Requests that joined a load already in flight instead of starting one.
+    public var coalescedRequests = 0
+    /// Loads cancelled because their last requester went away.
+    public var cancelledLoads = 0
+    /// `cachedImage(for:)` calls for a visible row whose image was not ready (a placeholder frame).
+    public var placeholderLookups = 0
+    /// Bitmaps or compressed entries refused by the admission cap on their way to an LRU.
+    public var admissionRejections = 0
+    /// Evictions by cause.
+    public var evictions = Evictions()
+    /// The most bytes (all representations, all states) the cache has held at once.
+    public var peakBytes = 0
+
+    /// A zeroed set of counters. O(1).
+    public init() {}
+
+    /// Hits on the displayed bitmap tier, decoded or thumbnail.
+    public var bitmapHits: Int { decodedHits + thumbnailHits }
+    /// Misses on the displayed bitmap tier.
+    public var bitmapMisses: Int { decodedMisses + thumbnailMisses }
+}

@@ -1,0 +1,69 @@
+/// Bytes of actual storage by representation: `Bitmap.byteCount` for bitmaps, `Data.count`
+/// for compressed bytes.
+public struct ByteBreakdown: Sendable, Hashable {
+    /// Full decoded bitmaps.
+    public var decoded = 0
+    /// Thumbnails.
+    public var thumbnail = 0
+    /// Compressed PNG bytes.
+    public var compressed = 0
+
+    /// A zero breakdown. O(1).
+    public init() {}
+
+    /// A breakdown with the given byte counts. O(1).
+    public init(decoded: Int, thumbnail: Int, compressed: Int) {
+        self.decoded = decoded
+        self.thumbnail = thumbnail
+        self.compressed = compressed
+    }
+
+    /// Decoded plus thumbnail bytes.
+    public var bitmaps: Int { decoded + thumbnail }
+    /// Everything.
+    public var total: Int { decoded + thumbnail + compressed }
+}
+
+/// What an ``ImageCache`` holds right now, by state and by representation; read with
+/// ``ImageCache/usage`` (O(1), one lock acquisition, no allocation).
+///
+/// States partition the bytes: every stored representation is in exactly one of `active`,
+/// `rowHeld` or `lru`, so `active.total + rowHeld.total + lru.total == totalBytes`.
+public struct CacheUsage: Sendable, Hashable {
+    /// Held for visible rows: never evicted.
+    public var active = ByteBreakdown()
+    /// Held for rows that are not visible until they are released (`keepUntilReleased`).
+    public var rowHeld = ByteBreakdown()
+    /// In the app-level LRUs: bitmaps in the bitmap LRU, compressed bytes in the compressed LRU.
+    public var lru = ByteBreakdown()
+    /// Keys with an entry (anything stored, visible, loading or a recorded failure).
+    public var entryCount = 0
+    /// Rows currently visible.
+    public var visibleCount = 0
+    /// Bitmaps in the bitmap LRU.
+    public var evictableCount = 0
+    /// Entries in the compressed LRU.
+    public var compressedLRUCount = 0
+    /// Loads in flight (queued or running).
+    public var loadsInFlight = 0
+
+    /// A zero usage. O(1).
+    public init() {}
+
+    /// Bytes by representation over all states.
+    public var byRepresentation: ByteBreakdown {
+        ByteBreakdown(decoded: active.decoded + rowHeld.decoded + lru.decoded,
+                      thumbnail: active.thumbnail + rowHeld.thumbnail + lru.thumbnail,
+                      compressed: active.compressed + rowHeld.compressed + lru.compressed)
+    }
+    /// Everything the cache holds.
+    public var totalBytes: Int { active.total + rowHeld.total + lru.total }
+    /// Bytes held for visible rows.
+    public var activeBytes: Int { active.total }
+    /// Bytes held until rows are released.
+    public var rowHeldBytes: Int { rowHeld.total }
+    /// Bitmap bytes the budget may evict.
+    public var evictableBytes: Int { lru.bitmaps }
+    /// Compressed bytes in the compressed LRU.
+    public var compressedLRUBytes: Int { lru.compressed }
+}

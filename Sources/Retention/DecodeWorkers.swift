@@ -1,0 +1,122 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A bounded pool of decode workers: `limit` long-lived threads pulling jobs from one FIFO.
+///
+/// Blocking work (libpng, file reads, simulated latency) runs here, never on Swift's
+/// cooperative pool and never on Dispatch's global queues, whose width on Linux is the core
+/// count: a few blocked decodes there would stall unrelated work. Threads start on the first
+/// submission and end when the owning cache goes away (``shutdown()``). Submitting is O(1)
+/// amortized: one lock, one array append, one semaphore signal.
+final class DecodeWorkers: Sendable {
+    typealias Work = @Sendable () -> Void
+
+    private struct Queue {
+        var jobs: [Work?] = []
+        var head = 0
+        var started = false
+
+        mutating func pop() -> Work? {
+            guard head < jobs.count else { return nil }
+            let work = jobs[head]
+            jobs[head] = nil
+            head += 1
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return work
+        }
+    }
+
+    /// The number of worker threads.
+    let limit: Int
+    private let queue = Mutex(Queue())
+    /// Signalled once per job, and once per thread at shutdown.
+    private let available = DispatchSemaphore(value: 0)
+    /// Entered per submitted job, left when the job (and its completion hooks) returned.
+    private let pending = DispatchGroup()
+
+    init(limit: Int) {
+        precondition(limit > 0, "a decode pool needs at least one worker, got \(limit)")
+        self.limit = limit
+    }
+
+    /// Queues `work`; the first call starts the threads. O(1) amortized.
+    func submit(_ work: @escaping Work) {
+        pending.enter()
+        let start = queue.withLock { queue -> Bool in
+            queue.jobs.append(work)
+            defer { queue.started = true }
+            return !queue.started
+        }
+        if start {
+            for _ in 0..<limit { WorkerThread.start { [self] in run() } }
+        }
+        available.signal()
+    }
+
+    /// Stops the threads once the queue is empty (the owner calls it from its deinit, when
+    /// no job can be queued any more because every job retains the owner).
+    func shutdown() {
+        guard queue.withLock({ $0.started }) else { return }
+        for _ in 0..<limit { available.signal() }
+    }
+
+    private func run() {
+        while true {
+            available.wait()
+            guard let work = queue.withLock({ $0.pop() }) else { return }
+            work()
+            pending.leave()
+        }
+    }
+
+    /// Blocks until every submitted job has finished.
+    func waitForIdle() {
+        pending.wait()
+    }
+
+    /// Suspends until every submitted job has finished.
+    func idle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            pending.notify(queue: .global()) { continuation.resume() }
+        }
+    }
+}
+
+/// A detached POSIX thread running one closure.
+enum WorkerThread {
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(run: @escaping @Sendable () -> Void) {
+            self.run = run
+        }
+    }
+
+    /// Starts a detached thread running `body`.
+    static func start(_ body: @escaping @Sendable () -> Void) {
+        let context = Unmanaged.passRetained(Body(run: body)).toOpaque()
+        #if canImport(Glibc)
+        var thread = pthread_t()
+        #else
+        var thread: pthread_t?
+        #endif
+        let status = pthread_create(&thread, nil, { raw in
+            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+            body.run()
+            return nil
+        }, context)
+        precondition(status == 0, "cannot start a decode worker thread: error \(status)")
+        #if canImport(Glibc)
+        pthread_detach(thread)
+        #else
+        pthread_detach(thread!)
+        #endif
+    }
+}

@@ -1,0 +1,89 @@
+/// The lifecycle API a list calls: rows appearing, disappearing and being released, the
+/// container going away, memory warnings and prefetching. Each call is synchronous and
+/// takes effect before it returns.
+extension ImageCache {
+    /// A row showing `key` appeared.
+    ///
+    /// Its stored representations become active (never evicted while it is visible). If it
+    /// has no bitmap, a load starts — unless one is in flight (the row joins it) or the key's
+    /// last load failed (no retry until ``released(_:)``). In `synchronous` mode the load
+    /// runs here, on the caller's thread, and the outcome says how long it took; in
+    /// `asynchronous` mode it is queued and this returns at once.
+    ///
+    /// - Complexity: O(1) plus evictions, plus a read and a decode in `synchronous` mode.
+    @discardableResult
+    public func appeared(_ key: Key) -> AppearOutcome {
+        switch locked({ $0._appear(key) }) {
+        case .hit: return AppearOutcome(status: .hit)
+        case .alreadyVisible: return AppearOutcome(status: .alreadyVisible)
+        case .pending: return AppearOutcome(status: .pending)
+        case .failed: return AppearOutcome(status: .failed)
+        case .start(let job):
+            switch mode {
+            case .synchronous:
+                return runOnCallerThread(job)
+            case .asynchronous:
+                submit(job)
+                return AppearOutcome(status: .pending)
+            }
+        }
+    }
+
+    /// The row showing `key` disappeared (left the laid-out region).
+    ///
+    /// Its bitmap is kept, released or made evictable as the policy says; compressed bytes
+    /// follow the compressed tier. A load still in flight that no prefetch or `image(for:)`
+    /// caller wants is cancelled and leaves no entry.
+    ///
+    /// - Complexity: O(1) plus evictions.
+    public func disappeared(_ key: Key) {
+        locked { $0._disappear(key) }
+    }
+
+    /// The row showing `key` was released by its container (its state is gone).
+    ///
+    /// What the row held until release (`keepUntilReleased`) is dropped; LRU contents stay.
+    /// A recorded load failure is forgotten, so the next appearance retries. A visible row is
+    /// treated as disappearing first.
+    ///
+    /// - Complexity: O(1) plus evictions.
+    public func released(_ key: Key) {
+        locked { $0._release(key) }
+    }
+
+    /// The list was destroyed: every row is released. Afterwards no bytes are active or
+    /// row-held; the LRUs (app-level caches, like Nuke's or Glide's, that outlive one list)
+    /// keep what fits their budgets.
+    ///
+    /// - Complexity: O(entries).
+    public func containerDestroyed() {
+        locked { $0._containerDestroyed() }
+    }
+
+    /// Gives memory back: `moderate` trims each LRU to at most half its budget, `critical`
+    /// empties both. Visible rows keep their images, and row-held bytes stay (they belong to
+    /// the rows' state, as SwiftUI's `@State` does not shrink on a warning).
+    ///
+    /// - Complexity: O(evicted entries).
+    public func memoryWarning(_ level: MemoryWarningLevel) {
+        locked { $0._memoryWarning(level) }
+    }
+
+    /// Starts background loads for `keys` that have no bitmap, no load in flight and no
+    /// recorded failure (Nuke's prefetcher). A prefetched image of a row that is not visible is
+    /// stored as if the row had disappeared (so `release` policies keep nothing but compressed
+    /// bytes their tier keeps).
+    ///
+    /// - Complexity: O(keys) here; the loads run on the decode workers.
+    public func prefetch<S: Sequence<Key>>(_ keys: S) {
+        let jobs = locked { $0._prefetch(keys) }
+        for job in jobs { submit(job) }
+    }
+
+    /// Withdraws prefetch requests for `keys`; loads nobody else wants are cancelled.
+    ///
+    /// - Complexity: O(keys).
+    public func cancelPrefetch<S: Sequence<Key>>(_ keys: S) {
+        locked { $0._cancelPrefetch(keys) }
+    }
+}

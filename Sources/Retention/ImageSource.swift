@@ -1,0 +1,119 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Imaging
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where an ``ImageCache`` gets a key's compressed PNG bytes: a closure, with helpers for
+/// files and memory.
+///
+/// `latency` simulates a slow source (network, slow disk) for experiments. The cache sleeps
+/// for it, on a decode worker, only in asynchronous loads (`DisplayMode.asynchronous`,
+/// `prefetch`, `image(for:)`); a synchronous appearance never sleeps, and reports the latency
+/// in ``AppearOutcome/sourceLatency`` so a lab can charge it to the frame virtually.
+public struct ImageSource<Key: Hashable & Sendable>: Sendable {
+    /// Simulated time one read takes, on top of the real read. Default zero.
+    public let latency: Duration
+    private let read: @Sendable (Key) throws -> Data
+
+    /// A source reading with `read`; it is called on a decode worker or the thread that
+    /// appears a row, never while the cache's lock is held.
+    public init(latency: Duration = .zero, _ read: @escaping @Sendable (Key) throws -> Data) {
+        self.latency = latency
+        self.read = read
+    }
+
+    /// The compressed bytes for `key` (no latency applied). Costs what the closure costs.
+    public func data(for key: Key) throws -> Data {
+        try read(key)
+    }
+
+    /// A copy of this source with another simulated latency. O(1).
+    public func withLatency(_ latency: Duration) -> ImageSource {
+        ImageSource(latency: latency, read)
+    }
+
+    /// Bytes held in memory; an unknown key throws ``ImageSourceError/unknownKey(_:)``.
+    /// O(1) per read (the `Data` is shared, not copied).
+    public static func memory(_ items: [Key: Data], latency: Duration = .zero) -> ImageSource {
+        ImageSource(latency: latency) { key in
+            guard let data = items[key] else { throw ImageSourceError.unknownKey(String(describing: key)) }
+            return data
+        }
+    }
+
+    /// Files named by a table; an unknown key throws ``ImageSourceError/unknownKey(_:)``,
+    /// an unreadable file `ImagingError.io`. Each read costs one open, fstat and read.
+    public static func files(paths: [Key: String], latency: Duration = .zero) -> ImageSource {
+        ImageSource(latency: latency) { key in
+            guard let path = paths[key] else { throw ImageSourceError.unknownKey(String(describing: key)) }
+            return try FileBytes.read(path)
+        }
+    }
+
+    /// Files named by `path(key)`; an unreadable file throws `ImagingError.io`.
+    public static func files(latency: Duration = .zero, path: @escaping @Sendable (Key) -> String) -> ImageSource {
+        ImageSource(latency: latency) { key in try FileBytes.read(path(key)) }
+    }
+}
+
+/// An error from an ``ImageSource`` helper.
+public enum ImageSourceError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The source has no bytes for the key (its `description` is given).
+    case unknownKey(String)
+
+    /// A sentence a person understands.
+    public var description: String {
+        switch self {
+        case .unknownKey(let key): return "the image source has no image for key \(key)"
+        }
+    }
+}
+
+/// `read(2)`, named apart from `FileBytes.read`.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.read(fd, buffer, count)
+    #else
+    return Darwin.read(fd, buffer, count)
+    #endif
+}
+
+/// Whole-file reads with POSIX calls, reporting errors as `ImagingError.io`.
+enum FileBytes {
+    /// The whole file. Sized by `fstat` (read exactly that much), or grown when the file reports no size (as files
+    /// in `/proc` and `/sys` do). Costs one open, fstat and read per 64 KiB or the file size.
+    static func read(_ path: String) throws(ImagingError) -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
+        var data = Data(count: info.st_size > 0 ? Int(info.st_size) : 4096)
+        let sized = info.st_size > 0
+        var filled = 0
+        while true {
+            if filled == data.count {
+                if sized { break }
+                data.count *= 2
+            }
+            let n = data.withUnsafeMutableBytes { buffer in
+                systemRead(fd, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, operation: "read", errno: errno)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        data.count = filled
+        return data
+    }
+}

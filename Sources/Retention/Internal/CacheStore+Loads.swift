@@ -1,0 +1,177 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Imaging
+
+/// What `appeared` must do after the lock is released.
+enum AppearPlan<Key: Hashable & Sendable>: Sendable {
+    case hit
+    case alreadyVisible
+    case pending
+    case failed
+    case start(LoadJob<Key>)
+}
+
+/// What `image(for:)` must do after the lock is released.
+enum RequestPlan<Key: Hashable & Sendable>: Sendable {
+    case done(Result<Bitmap, any Error>)
+    case wait
+    case start(LoadJob<Key>)
+}
+
+/// What a finished load did, for the caller to report after the lock is released.
+struct LoadSettlement: Sendable {
+    /// Callers of `image(for:)` to resume with the result.
+    var waiters: [CheckedContinuation<Bitmap, any Error>] = []
+    /// False when the load had been cancelled (its result was thrown away).
+    var delivered = false
+}
+
+/// Loads: starting, coalescing, cancelling and completing them. Every method runs with the
+/// lock held (see `CacheStore`); the read and decode themselves run outside it.
+extension CacheStore {
+    /// A row appeared: its representations become active; a missing bitmap starts a load
+    /// unless one is in flight or the key's last load failed. O(1) plus evictions.
+    mutating func _appear(_ key: Key) -> AppearPlan<Key> {
+        let i = _slot(for: key)
+        if slots[Int(i)].visible { return .alreadyVisible }
+        slots[Int(i)].visible = true
+        visibleCount += 1
+        _settle(i)
+        if slots[Int(i)].bitmap != nil {
+            _recordLookup(hit: true)
+            _enforceBudgets()
+            return .hit
+        }
+        _recordLookup(hit: false)
+        if slots[Int(i)].failure != nil { return .failed }
+        if slots[Int(i)].load != nil {
+            metrics.coalescedRequests += 1
+            return .pending
+        }
+        return .start(_startLoad(i))
+    }
+
+    /// Registers a load for slot `i`, using its compressed bytes when stored. O(1).
+    mutating func _startLoad(_ i: Int32) -> LoadJob<Key> {
+        nextLoadID &+= 1
+        let compressed = slots[Int(i)].compressed
+        if compressed != nil {
+            metrics.compressedHits += 1
+        } else {
+            metrics.compressedMisses += 1
+        }
+        metrics.loads += 1
+        loadsInFlight += 1
+        let job = LoadJob(key: slots[Int(i)].key!, id: nextLoadID, compressed: compressed)
+        slots[Int(i)].load = InFlight(job: job)
+        return job
+    }
+
+    /// Cancels slot `i`'s load when no visible row, prefetch or waiter wants it any more.
+    mutating func _cancelLoadIfUnrequested(_ i: Int32) {
+        guard let load = slots[Int(i)].load, load.waiters.isEmpty,
+              !slots[Int(i)].visible, !slots[Int(i)].prefetching else { return }
+        load.job.cancel()
+        slots[Int(i)].load = nil
+        loadsInFlight -= 1
+        metrics.cancelledLoads += 1
+    }
+
+    /// Records a finished load. A cancelled (or superseded) load's result is discarded; a
+    /// success is stored where the policy wants it; a failure is recorded for the key. O(1)
+    /// plus evictions and waiters.
+    mutating func _complete(_ job: LoadJob<Key>, _ outcome: LoadOutcome) -> LoadSettlement {
+        guard let i = index[job.key], let load = slots[Int(i)].load, load.job === job else {
+            return LoadSettlement()
+        }
+        slots[Int(i)].load = nil
+        slots[Int(i)].prefetching = false
+        loadsInFlight -= 1
+        metrics.readTime += outcome.readDuration
+        switch outcome.result {
+        case .success(let bitmap):
+            metrics.decodes += 1
+            metrics.decodeTime += outcome.decodeDuration
+            if let data = outcome.sourceData { _installCompressed(i, data) }
+            _installBitmap(i, bitmap)
+            _enforceBudgets()
+        case .failure(let failure):
+            switch failure {
+            case .decode: metrics.failedDecodes += 1
+            case .read: metrics.failedReads += 1
+            }
+            slots[Int(i)].failure = failure.error
+        }
+        _removeIfUnused(i)
+        return LoadSettlement(waiters: Array(load.waiters.values), delivered: true)
+    }
+
+    /// `image(for:)`: a stored bitmap or recorded failure at once, else wait on the load in
+    /// flight (coalesced) or start one. O(1).
+    mutating func _request(_ key: Key, waiter id: UInt64, _ continuation: CheckedContinuation<Bitmap, any Error>) -> RequestPlan<Key> {
+        if let i = index[key] {
+            if let bitmap = slots[Int(i)].bitmap {
+                _recordLookup(hit: true)
+                if slots[Int(i)].bitmapHold == .lru { _moveToFront(.bitmap, i) }
+                return .done(.success(bitmap))
+            }
+            _recordLookup(hit: false)
+            if let failure = slots[Int(i)].failure { return .done(.failure(failure)) }
+            if slots[Int(i)].load != nil {
+                metrics.coalescedRequests += 1
+                slots[Int(i)].load!.waiters[id] = continuation
+                return .wait
+            }
+        } else {
+            _recordLookup(hit: false)
+        }
+        let i = _slot(for: key)
+        let job = _startLoad(i)
+        slots[Int(i)].load!.waiters[id] = continuation
+        return .start(job)
+    }
+
+    /// A waiting `image(for:)` was cancelled: its continuation (to resume with
+    /// `CancellationError`), and the load cancelled if nobody else wants it. O(1).
+    mutating func _cancelWaiter(_ key: Key, waiter id: UInt64) -> CheckedContinuation<Bitmap, any Error>? {
+        guard let i = index[key], let continuation = slots[Int(i)].load?.waiters.removeValue(forKey: id) else {
+            return nil
+        }
+        _cancelLoadIfUnrequested(i)
+        _removeIfUnused(i)
+        return continuation
+    }
+
+    /// Starts loads for keys that have no bitmap, no failure and no load yet; marks loads in
+    /// flight as prefetched. O(keys).
+    mutating func _prefetch<S: Sequence<Key>>(_ keys: S) -> [LoadJob<Key>] {
+        var jobs: [LoadJob<Key>] = []
+        for key in keys {
+            let i = _slot(for: key)
+            if slots[Int(i)].bitmap != nil || slots[Int(i)].failure != nil {
+                _removeIfUnused(i)
+                continue
+            }
+            slots[Int(i)].prefetching = true
+            if slots[Int(i)].load != nil {
+                metrics.coalescedRequests += 1
+            } else {
+                jobs.append(_startLoad(i))
+            }
+        }
+        return jobs
+    }
+
+    /// Withdraws the prefetch request for keys; loads nobody else wants are cancelled. O(keys).
+    mutating func _cancelPrefetch<S: Sequence<Key>>(_ keys: S) {
+        for key in keys {
+            guard let i = index[key], slots[Int(i)].prefetching else { continue }
+            slots[Int(i)].prefetching = false
+            _cancelLoadIfUnrequested(i)
+            _removeIfUnused(i)
+        }
+    }
+}

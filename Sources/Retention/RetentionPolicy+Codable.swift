@@ -1,0 +1,197 @@
+/// Policies in scenario files: a flat JSON object, starting from a preset (`base`) or from the
+/// defaults, overriding only the keys given.
+///
+/// ```json
+/// {"name": "my-lru", "base": "decoded-lru", "decodedBudget": "64MB"}
+/// ```
+///
+/// Keys: `name` (required), `base` (a preset name), `visible` (`"decoded"`,
+/// `"compressedAndDecoded"`, `"thumbnail"`), `maxPixelSize` (thumbnail only; default 256),
+/// `onDisappear` (`"keepUntilReleased"`, `"release"`, `"evictable"`), `decodedBudget`,
+/// `thumbnailBudget`, `compressed` (`"none"`, `"keepUntilReleased"`, `"lru"`),
+/// `compressedBudget` (`"lru"` only; default 32MB), `countActiveInBudget` (bool),
+/// `countLimit` (entries, or null), `admissionCap` (a size, or null for a quarter of the
+/// budget), `allocator` (`"system"`, `"pageMapped"`, `"pooled:BYTES"`). Sizes are integers
+/// (bytes) or strings like `"64MB"` (see ``ByteSize``). Unknown keys and bad values throw
+/// `DecodingError.dataCorrupted` whose `codingPath` ends at the key and whose
+/// `debugDescription` says what was expected. Encoding writes every key but `base`, so a
+/// decoded policy encodes and decodes back equal.
+extension RetentionPolicy: Codable {
+    enum Field: String, CodingKey, CaseIterable {
+        case name, base, visible, maxPixelSize, onDisappear, decodedBudget, thumbnailBudget
+        case compressed, compressedBudget, countActiveInBudget, countLimit, admissionCap, allocator
+    }
+
+    /// Any key, to find the ones a policy does not know.
+    struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The thumbnail size used when a file says `"visible": "thumbnail"` without a size.
+    public static let defaultThumbnailPixelSize = 256
+
+    enum Expect {
+        static let name = "expected a non-empty policy name"
+        static let base = "expected a preset name: " + RetentionPolicy.presets.map { $0.name }.joined(separator: ", ")
+        static let visible = #"expected "decoded", "compressedAndDecoded" or "thumbnail""#
+        static let onDisappear = #"expected "keepUntilReleased", "release" or "evictable""#
+        static let compressed = #"expected "none", "keepUntilReleased" or "lru""#
+        static let allocator = #"expected "system", "pageMapped" or "pooled:BYTES" (like "pooled:64MB")"#
+        static let pixelSize = "expected a positive pixel count like 256"
+        static let pixelSizeNeedsThumbnail = #"maxPixelSize applies only when visible is "thumbnail""#
+        static let budgetNeedsLRU = #"compressedBudget applies only when compressed is "lru""#
+        static let bool = "expected true or false"
+        static let count = "expected a positive entry count, or null for no limit"
+        static let cap = ByteSize.expectation + ", or null for a quarter of the budget"
+        static func unknownKey(_ key: String) -> String {
+            "unknown key \"\(key)\"; expected one of: " + Field.allCases.map(\.rawValue).joined(separator: ", ")
+        }
+    }
+
+    /// Decodes a policy file object; see the extension's documentation for keys and errors.
+    /// O(number of keys).
+    public init(from decoder: any Decoder) throws {
+        let raw = try decoder.container(keyedBy: AnyKey.self)
+        for key in raw.allKeys where Field(stringValue: key.stringValue) == nil {
+            throw DecodingError.dataCorrupted(.init(codingPath: raw.codingPath + [key], debugDescription: Expect.unknownKey(key.stringValue)))
+        }
+        let c = try decoder.container(keyedBy: Field.self)
+        let name = try Self.value(String.self, .name, in: c, expected: Expect.name)
+        guard let name, !name.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: .name, in: c, debugDescription: Expect.name)
+        }
+        var policy = RetentionPolicy(name: name)
+        if let base = try Self.value(String.self, .base, in: c, expected: Expect.base) {
+            guard let preset = RetentionPolicy.named(base) else {
+                throw DecodingError.dataCorruptedError(forKey: .base, in: c, debugDescription: Expect.base)
+            }
+            policy = preset
+            policy.name = name
+        }
+        try policy.decodeRepresentation(from: c)
+        if let word = try Self.value(String.self, .onDisappear, in: c, expected: Expect.onDisappear) {
+            guard let action = DisappearAction(rawValue: word) else {
+                throw DecodingError.dataCorruptedError(forKey: .onDisappear, in: c, debugDescription: Expect.onDisappear)
+            }
+            policy.onDisappear = action
+        }
+        if let size = try Self.value(ByteSize.self, .decodedBudget, in: c, expected: ByteSize.expectation) {
+            policy.decodedBudget = size
+        }
+        if let size = try Self.value(ByteSize.self, .thumbnailBudget, in: c, expected: ByteSize.expectation) {
+            policy.thumbnailBudget = size
+        }
+        try policy.decodeCompressedTier(from: c)
+        if let flag = try Self.value(Bool.self, .countActiveInBudget, in: c, expected: Expect.bool) {
+            policy.countActiveInBudget = flag
+        }
+        if c.contains(.countLimit) {
+            policy.countLimit = try Self.nullable(Int.self, .countLimit, in: c, expected: Expect.count)
+            if let limit = policy.countLimit, limit <= 0 {
+                throw DecodingError.dataCorruptedError(forKey: .countLimit, in: c, debugDescription: Expect.count)
+            }
+        }
+        if c.contains(.admissionCap) {
+            policy.admissionCap = try Self.nullable(ByteSize.self, .admissionCap, in: c, expected: Expect.cap)
+        }
+        if let word = try Self.value(String.self, .allocator, in: c, expected: Expect.allocator) {
+            guard let allocator = Allocator(parsing: word) else {
+                throw DecodingError.dataCorruptedError(forKey: .allocator, in: c, debugDescription: Expect.allocator)
+            }
+            policy.allocator = allocator
+        }
+        self = policy
+    }
+
+    /// `visible` and `maxPixelSize`.
+    private mutating func decodeRepresentation(from c: KeyedDecodingContainer<Field>) throws {
+        if let word = try Self.value(String.self, .visible, in: c, expected: Expect.visible) {
+            switch word {
+            case "decoded": visible = .decoded
+            case "compressedAndDecoded": visible = .compressedAndDecoded
+            case "thumbnail":
+                if case .thumbnail = visible { break }
+                visible = .thumbnail(maxPixelSize: Self.defaultThumbnailPixelSize)
+            default:
+                throw DecodingError.dataCorruptedError(forKey: .visible, in: c, debugDescription: Expect.visible)
+            }
+        }
+        if let size = try Self.value(Int.self, .maxPixelSize, in: c, expected: Expect.pixelSize) {
+            guard case .thumbnail = visible else {
+                throw DecodingError.dataCorruptedError(forKey: .maxPixelSize, in: c, debugDescription: Expect.pixelSizeNeedsThumbnail)
+            }
+            guard size > 0 else {
+                throw DecodingError.dataCorruptedError(forKey: .maxPixelSize, in: c, debugDescription: Expect.pixelSize)
+            }
+            visible = .thumbnail(maxPixelSize: size)
+        }
+    }
+
+    /// `compressed` and `compressedBudget`.
+    private mutating func decodeCompressedTier(from c: KeyedDecodingContainer<Field>) throws {
+        if let word = try Self.value(String.self, .compressed, in: c, expected: Expect.compressed) {
+            switch word {
+            case "none": compressed = .none
+            case "keepUntilReleased": compressed = .keepUntilReleased
+            case "lru":
+                if case .lru = compressed { break }
+                compressed = .lru(budget: Self.defaultCompressedBudget)
+            default:
+                throw DecodingError.dataCorruptedError(forKey: .compressed, in: c, debugDescription: Expect.compressed)
+            }
+        }
+        if let size = try Self.value(ByteSize.self, .compressedBudget, in: c, expected: ByteSize.expectation) {
+            guard case .lru = compressed else {
+                throw DecodingError.dataCorruptedError(forKey: .compressedBudget, in: c, debugDescription: Expect.budgetNeedsLRU)
+            }
+            compressed = .lru(budget: size)
+        }
+    }
+
+    /// The value at `key` if present; any failure to read it becomes `dataCorrupted` at
+    /// `key` with `expected` as its description.
+    private static func value<T: Decodable>(_ type: T.Type, _ key: Field, in c: KeyedDecodingContainer<Field>, expected: String) throws -> T? {
+        guard c.contains(key) else { return nil }
+        do {
+            return try c.decode(T.self, forKey: key)
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: expected)
+        }
+    }
+
+    /// Like `value`, but JSON `null` gives nil.
+    private static func nullable<T: Decodable>(_ type: T.Type, _ key: Field, in c: KeyedDecodingContainer<Field>, expected: String) throws -> T? {
+        if (try? c.decodeNil(forKey: key)) == true { return nil }
+        return try value(T.self, key, in: c, expected: expected)
+    }
+
+    /// Writes every key but `base`. O(number of keys).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Field.self)
+        try c.encode(name, forKey: .name)
+        switch visible {
+        case .decoded: try c.encode("decoded", forKey: .visible)
+        case .compressedAndDecoded: try c.encode("compressedAndDecoded", forKey: .visible)
+        case .thumbnail(let size):
+            try c.encode("thumbnail", forKey: .visible)
+            try c.encode(size, forKey: .maxPixelSize)
+        }
+        try c.encode(onDisappear.rawValue, forKey: .onDisappear)
+        try c.encode(decodedBudget, forKey: .decodedBudget)
+        try c.encode(thumbnailBudget, forKey: .thumbnailBudget)
+        switch compressed {
+        case .none: try c.encode("none", forKey: .compressed)
+        case .keepUntilReleased: try c.encode("keepUntilReleased", forKey: .compressed)
+        case .lru(let budget):
+            try c.encode("lru", forKey: .compressed)
+            try c.encode(budget, forKey: .compressedBudget)
+        }
+        try c.encode(countActiveInBudget, forKey: .countActiveInBudget)
+        try c.encodeIfPresent(countLimit, forKey: .countLimit)
+        try c.encodeIfPresent(admissionCap, forKey: .admissionCap)
+        try c.encode(allocator.description, forKey: .allocator)
+    }
+}

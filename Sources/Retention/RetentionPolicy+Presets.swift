@@ -1,0 +1,72 @@
+extension RetentionPolicy {
+    /// A named policy with the one-line summary the CLI prints.
+    public struct Preset: Sendable, Hashable {
+        /// The preset's name (`decoded-lru`).
+        public let name: String
+        /// One line saying what the preset keeps and what it models.
+        public let summary: String
+        /// The policy itself.
+        public let policy: RetentionPolicy
+    }
+
+    /// `@State var image: Image?` in a SwiftUI `List` (seed 000): the visible row holds the
+    /// decoded bitmap and keeps it after it disappears — setting the state to nil in
+    /// onDisappear does not give memory back — until the container is destroyed.
+    public static let swiftUIImageState = RetentionPolicy(
+        name: "swiftui-image-state", visible: .decoded, onDisappear: .keepUntilReleased, compressed: .none)
+
+    /// `@State var data: Data?` decoded at display time (seed 000): the visible row holds the
+    /// compressed bytes and the bitmap drawn from them; both are released on disappear.
+    public static let swiftUIDataState = RetentionPolicy(
+        name: "swiftui-data-state", visible: .compressedAndDecoded, onDisappear: .release, compressed: .none)
+
+    /// Release on disappear: the visible row holds the decoded bitmap, frees it when it
+    /// disappears, and re-reads and re-decodes when it comes back.
+    public static let decodedRelease = RetentionPolicy(
+        name: "decoded-release", visible: .decoded, onDisappear: .release, compressed: .none)
+
+    /// Nuke's ImageCache, Glide's active resources + LRU: visible rows' bitmaps are active
+    /// (never evicted); on disappear they become evictable in an LRU with a 64 MB budget.
+    public static let decodedLRU = RetentionPolicy(
+        name: "decoded-lru", visible: .decoded, onDisappear: .evictable, compressed: .none)
+
+    /// Fresco's bitmap + encoded caches: decoded bitmaps go to an LRU (64 MB) on disappear;
+    /// compressed bytes stay in their own LRU (32 MB), so a return after the bitmap was
+    /// evicted decodes again without reading the source.
+    public static let tiered = RetentionPolicy(
+        name: "tiered", visible: .decoded, onDisappear: .evictable,
+        compressed: .lru(budget: RetentionPolicy.defaultCompressedBudget))
+
+    /// Kingfisher's downsampling: visible rows hold a thumbnail at display size (256 px on
+    /// the longer side, made by `Imaging.Thumbnailer`); on disappear it becomes evictable in
+    /// an LRU with a 32 MB budget.
+    public static let thumbnailLRU = RetentionPolicy(
+        name: "thumbnail-lru", visible: .thumbnail(maxPixelSize: 256), onDisappear: .evictable, compressed: .none)
+
+    /// Every preset in the order DESIGN.md's table lists them, with one-line summaries.
+    public static let presets: [Preset] = [
+        Preset(name: swiftUIImageState.name,
+               summary: "decoded while visible, kept until the container is destroyed (@State Image?, seed 000)",
+               policy: swiftUIImageState),
+        Preset(name: swiftUIDataState.name,
+               summary: "compressed + decoded while visible, both released on disappear (@State Data?, seed 000)",
+               policy: swiftUIDataState),
+        Preset(name: decodedRelease.name,
+               summary: "decoded while visible, released on disappear, re-read and re-decoded on return",
+               policy: decodedRelease),
+        Preset(name: decodedLRU.name,
+               summary: "decoded while visible, evictable in a 64MB LRU on disappear (Nuke, Glide)",
+               policy: decodedLRU),
+        Preset(name: tiered.name,
+               summary: "decoded → 64MB LRU, compressed kept in a 32MB LRU (Fresco)",
+               policy: tiered),
+        Preset(name: thumbnailLRU.name,
+               summary: "256px thumbnail while visible, evictable in a 32MB LRU (Kingfisher downsampling)",
+               policy: thumbnailLRU),
+    ]
+
+    /// The preset called `name`, or nil. O(number of presets).
+    public static func named(_ name: String) -> RetentionPolicy? {
+        presets.first { $0.name == name }?.policy
+    }
+}

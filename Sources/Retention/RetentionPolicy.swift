@@ -1,0 +1,161 @@
+import Imaging
+
+/// What an ``ImageCache`` keeps for a row while it is visible, after it disappears, and in its
+/// app-level tiers.
+///
+/// A policy is plain data (Codable, Hashable), so scenario files can define custom ones and
+/// experiments can name what they ran. The defaults are fixed so experiments are comparable:
+///
+/// - decoded budget 64 MB, thumbnail budget 32 MB, compressed budget 32 MB
+///   (decimal units: 1 MB = 1,000,000 bytes, see ``ByteSize``);
+/// - admission cap one quarter of the budget that applies (Nuke's `entryCostLimit` idea: a
+///   bitmap larger than that is not admitted to the LRU, so one huge image cannot flush it);
+/// - active bytes not counted in the budget (Glide), no count limit, the `system` allocator.
+///
+/// A budget bounds *evictable* bytes only. Bitmaps of visible rows ("active") are never
+/// evicted and are reported on top of the budget; with ``countActiveInBudget`` (Fresco) the
+/// evictable allowance shrinks to `budget − active`.
+public struct RetentionPolicy: Sendable, Hashable {
+    /// What a visible row holds.
+    public enum Representation: Sendable, Hashable {
+        /// The full decoded bitmap (`width × height × 4` bytes).
+        case decoded
+        /// A bitmap no larger than `maxPixelSize` on its longer side, made by
+        /// `Imaging.Thumbnailer` (`thumbWidth × thumbHeight × 4` bytes).
+        case thumbnail(maxPixelSize: Int)
+        /// The compressed PNG bytes and, for display, the decoded bitmap (`data.count +
+        /// width × height × 4` bytes) — what a row holding `@State var data: Data?` does.
+        case compressedAndDecoded
+    }
+
+    /// What happens to a row's bitmap when the row disappears.
+    public enum DisappearAction: String, Sendable, Hashable, CaseIterable {
+        /// The row keeps it until ``ImageCache/released(_:)`` or
+        /// ``ImageCache/containerDestroyed()`` (SwiftUI `@State` in a lazy container).
+        case keepUntilReleased
+        /// It is freed at once; the row re-reads and re-decodes when it comes back.
+        case release
+        /// It moves to the LRU, where the budget may evict it (Glide's active → memory cache).
+        case evictable
+    }
+
+    /// Where compressed bytes are kept once read.
+    public enum CompressedTier: Sendable, Hashable {
+        /// Not kept (beyond what a visible `compressedAndDecoded` row holds).
+        case none
+        /// Kept by the row until it is released, visible or not.
+        case keepUntilReleased
+        /// Kept in a separate LRU bounded by `budget` (Fresco's encoded memory cache); a
+        /// visible `compressedAndDecoded` row pins its own bytes while visible.
+        case lru(budget: ByteSize)
+    }
+
+    /// Where bitmap memory comes from; each cache makes its own allocator from this.
+    public enum Allocator: Sendable, Hashable, CustomStringConvertible {
+        /// `malloc`/`free`.
+        case system
+        /// `mmap`/`munmap` per bitmap.
+        case pageMapped
+        /// A bitmap pool (one per cache) keeping at most `capacity` of free buffers.
+        case pooled(capacity: ByteSize)
+
+        /// A fresh `BitmapAllocator` for one cache (a new pool for `pooled`). O(1).
+        public func makeAllocator() -> BitmapAllocator {
+            switch self {
+            case .system: return .system
+            case .pageMapped: return .pageMapped
+            case .pooled(let capacity): return .pooled(capacity: capacity.bytes)
+            }
+        }
+
+        /// `system`, `pageMapped` or `pooled:BYTES` — the spelling policy files use.
+        public var description: String {
+            switch self {
+            case .system: return "system"
+            case .pageMapped: return "pageMapped"
+            case .pooled(let capacity): return "pooled:\(capacity.bytes)"
+            }
+        }
+
+        /// Parses ``description``'s spellings (`pooled:` also takes a size like `64MB`). O(n).
+        public init?(parsing text: String) {
+            switch text {
+            case "system": self = .system
+            case "pageMapped": self = .pageMapped
+            default:
+                guard text.hasPrefix("pooled:"), let size = ByteSize(parsing: String(text.dropFirst(7))) else { return nil }
+                self = .pooled(capacity: size)
+            }
+        }
+    }
+
+    /// The default decoded budget: 64 MB (sixteen 1000×1000 RGBA8 bitmaps).
+    public static let defaultDecodedBudget = ByteSize.megabytes(64)
+    /// The default thumbnail budget: 32 MB.
+    public static let defaultThumbnailBudget = ByteSize.megabytes(32)
+    /// The default compressed LRU budget: 32 MB.
+    public static let defaultCompressedBudget = ByteSize.megabytes(32)
+
+    /// The name reports and scenario files use (`decoded-lru`, or a custom one).
+    public var name: String
+    /// What a visible row holds. Default `.decoded`.
+    public var visible: Representation
+    /// What happens to the bitmap when its row disappears. Default `.evictable`.
+    public var onDisappear: DisappearAction
+    /// The LRU budget when bitmaps are decoded images. Default 64 MB.
+    public var decodedBudget: ByteSize
+    /// The LRU budget when bitmaps are thumbnails. Default 32 MB.
+    public var thumbnailBudget: ByteSize
+    /// Where compressed bytes are kept. Default `.none`.
+    public var compressed: CompressedTier
+    /// When true the evictable allowance is `budget − active bytes` (Fresco); when false
+    /// (the default, Glide) active bytes are reported on top of the budget.
+    public var countActiveInBudget: Bool
+    /// The most bitmaps the LRU holds; nil (the default) for no limit.
+    public var countLimit: Int?
+    /// The largest bitmap admitted to the LRU; nil (the default) for one quarter of
+    /// ``bitmapBudget``. Compressed entries are admitted up to a quarter of their budget.
+    public var admissionCap: ByteSize?
+    /// Where bitmap memory comes from. Default `.system`.
+    public var allocator: Allocator
+
+    /// A policy; every argument has the documented default (which is `decoded-lru`). O(1).
+    public init(
+        name: String,
+        visible: Representation = .decoded,
+        onDisappear: DisappearAction = .evictable,
+        decodedBudget: ByteSize = RetentionPolicy.defaultDecodedBudget,
+        thumbnailBudget: ByteSize = RetentionPolicy.defaultThumbnailBudget,
+        compressed: CompressedTier = .none,
+        countActiveInBudget: Bool = false,
+        countLimit: Int? = nil,
+        admissionCap: ByteSize? = nil,
+        allocator: Allocator = .system
+    ) {
+        self.name = name
+        self.visible = visible
+        self.onDisappear = onDisappear
+        self.decodedBudget = decodedBudget
+        self.thumbnailBudget = thumbnailBudget
+        self.compressed = compressed
+        self.countActiveInBudget = countActiveInBudget
+        self.countLimit = countLimit
+        self.admissionCap = admissionCap
+        self.allocator = allocator
+    }
+
+    /// The budget that applies to this policy's bitmaps: ``thumbnailBudget`` for thumbnails,
+    /// ``decodedBudget`` otherwise. O(1).
+    public var bitmapBudget: ByteSize {
+        if case .thumbnail = visible { return thumbnailBudget }
+        return decodedBudget
+    }
+
+    /// The admission cap in force: ``admissionCap`` or a quarter of ``bitmapBudget``. O(1).
+    public var effectiveAdmissionCap: ByteSize {
+        admissionCap ?? ByteSize(bytes: bitmapBudget.bytes / 4)
+    }
+
+    /// True when a visible row pins its compressed bytes (`compressedAndDecoded`). O(1).
+    var visibleHoldsCompressed: Bool { visible == .compressedAndDecoded }
+}

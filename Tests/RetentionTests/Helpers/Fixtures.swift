@@ -1,0 +1,149 @@
+import Dispatch
+import Foundation
+import Imaging
+import Synchronization
+import Testing
+@testable import Retention
+
+/// Small PNGs made by code, so the tests need no files and decode in microseconds.
+enum Fixtures {
+    /// Width and height of the standard test image: 64 × 48 RGBA8 = 12,288 decoded bytes.
+    static let width = 64
+    static let height = 48
+    static let decodedBytes = width * height * 4
+
+    /// A 64 × 48 PNG whose pixels depend on `seed`. O(pixels).
+    static func png(seed: Int, width: Int = width, height: Int = height) -> Data {
+        let bitmap = try! Bitmap(width: width, height: height) { buffer, bytesPerRow in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let p = y * bytesPerRow + x * 4
+                    buffer[p] = UInt8(truncatingIfNeeded: x * 4 + seed * 31)
+                    buffer[p + 1] = UInt8(truncatingIfNeeded: y * 5 + seed * 17)
+                    buffer[p + 2] = UInt8(truncatingIfNeeded: (x ^ y) + seed)
+                    buffer[p + 3] = 255
+                }
+            }
+        }
+        return try! PNGEncoder(compressionLevel: 1).encode(bitmap)
+    }
+
+    /// PNGs for keys 0..<64, made once.
+    static let images: [Int: Data] = Dictionary(uniqueKeysWithValues: (0..<64).map { ($0, png(seed: $0)) })
+
+    /// Bytes that are not a PNG.
+    static let corrupt = Data("this is not a PNG file at all".utf8)
+}
+
+/// A source over `Fixtures.images` that counts reads per key and can hold reads at a gate.
+final class TestSource: Sendable {
+    private let reads = Mutex<[Int: Int]>([:])
+    let gate: Gate?
+    let images: [Int: Data]
+
+    init(images: [Int: Data] = Fixtures.images, gate: Gate? = nil) {
+        self.images = images
+        self.gate = gate
+    }
+
+    /// The `ImageSource` reading through this object.
+    func source(latency: Duration = .zero) -> ImageSource<Int> {
+        ImageSource(latency: latency) { [self] key in
+            reads.withLock { $0[key, default: 0] += 1 }
+            gate?.pass()
+            guard let data = images[key] else { throw ImageSourceError.unknownKey("\(key)") }
+            return data
+        }
+    }
+
+    /// Reads of `key` so far.
+    func readCount(_ key: Int) -> Int { reads.withLock { $0[key, default: 0] } }
+    /// Reads of all keys so far.
+    var totalReads: Int { reads.withLock { $0.values.reduce(0, +) } }
+}
+
+/// Holds every reader until `open()`; `arrivals` counts readers that reached it.
+final class Gate: Sendable {
+    private let opened = DispatchSemaphore(value: 0)
+    private let arrived = DispatchSemaphore(value: 0)
+    private let isOpen = Atomic<Bool>(false)
+
+    /// Called by a reader: signals arrival, then blocks until the gate opens.
+    func pass() {
+        arrived.signal()
+        guard !isOpen.load(ordering: .acquiring) else { return }
+        opened.wait()
+        opened.signal()
+    }
+
+    /// Blocks until a reader has reached the gate (at most `seconds`); false on timeout.
+    @discardableResult
+    func waitForArrival(seconds: Double = 10) -> Bool {
+        arrived.wait(timeout: .now() + seconds) == .success
+    }
+
+    /// Lets every reader through, now and later.
+    func open() {
+        isOpen.store(true, ordering: .releasing)
+        opened.signal()
+    }
+}
+
+/// A cache plus its counting source, checking the invariants after every operation.
+struct Harness {
+    let cache: ImageCache<Int>
+    let reads: TestSource
+
+    init(_ policy: RetentionPolicy, mode: DisplayMode = .synchronous, images: [Int: Data] = Fixtures.images,
+         gate: Gate? = nil, latency: Duration = .zero,
+         onLoadCompleted: (@Sendable (LoadCompletion<Int>) -> Void)? = nil) {
+        reads = TestSource(images: images, gate: gate)
+        cache = ImageCache(source: reads.source(latency: latency), policy: policy, mode: mode, onLoadCompleted: onLoadCompleted)
+    }
+
+    var usage: CacheUsage { cache.usage }
+    var metrics: CacheMetrics { cache.metrics }
+
+    @discardableResult
+    func appear(_ key: Int, sourceLocation: SourceLocation = #_sourceLocation) -> AppearOutcome {
+        defer { check(sourceLocation: sourceLocation) }
+        return cache.appeared(key)
+    }
+
+    func disappear(_ key: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        cache.disappeared(key)
+        check(sourceLocation: sourceLocation)
+    }
+
+    func release(_ key: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        cache.released(key)
+        check(sourceLocation: sourceLocation)
+    }
+
+    func destroy(sourceLocation: SourceLocation = #_sourceLocation) {
+        cache.containerDestroyed()
+        check(sourceLocation: sourceLocation)
+    }
+
+    func warn(_ level: MemoryWarningLevel, sourceLocation: SourceLocation = #_sourceLocation) {
+        cache.memoryWarning(level)
+        check(sourceLocation: sourceLocation)
+    }
+
+    func lookup(_ key: Int, sourceLocation: SourceLocation = #_sourceLocation) -> Bitmap? {
+        defer { check(sourceLocation: sourceLocation) }
+        return cache.cachedImage(for: key)
+    }
+
+    /// Waits for queued loads, then checks.
+    func settle(sourceLocation: SourceLocation = #_sourceLocation) {
+        cache.waitForIdle()
+        check(sourceLocation: sourceLocation)
+    }
+
+    /// Records every broken invariant as a test issue.
+    func check(sourceLocation: SourceLocation = #_sourceLocation) {
+        let problems = cache._invariantViolations()
+        #expect(problems.isEmpty, "\(problems)", sourceLocation: sourceLocation)
+    }
+}

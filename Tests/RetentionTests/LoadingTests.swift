@@ -1,0 +1,280 @@
+import Foundation
+import Imaging
+import Synchronization
+import Testing
+@testable import Retention
+
+/// Asynchronous loading: coalescing, cancellation, failures and completion reports.
+@Suite("Loading", .timeLimit(.minutes(1)))
+struct LoadingTests {
+    /// Polls `condition` every millisecond (up to 10 s).
+    func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        for _ in 0..<10_000 {
+            if condition() { return }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        Issue.record("condition never became true", sourceLocation: sourceLocation)
+    }
+
+    // MARK: - Coalescing
+
+    @Test("100 concurrent image(for:) of one key cause exactly one read and one decode")
+    func hundredCoalesce() async throws {
+        let gate = Gate()
+        let h = Harness(.decodedLRU, mode: .asynchronous(workers: 4), gate: gate)
+        let bitmaps = try await withThrowingTaskGroup(of: Bitmap.self) { group in
+            for _ in 0..<100 { group.addTask { try await h.cache.image(for: 5) } }
+            try await eventually { h.metrics.coalescedRequests == 99 }
+            h.check()
+            gate.open()
+            var all: [Bitmap] = []
+            for try await bitmap in group { all.append(bitmap) }
+            return all
+        }
+        #expect(bitmaps.count == 100)
+        #expect(bitmaps.allSatisfy { $0 === bitmaps[0] })
+        #expect(h.metrics.decodes == 1)
+        #expect(h.metrics.loads == 1)
+        #expect(h.reads.readCount(5) == 1)
+        await h.cache.idle()
+        h.check()
+        #expect(h.usage.evictableCount == 1)
+    }
+
+    @Test("a visible row and image(for:) share one load")
+    func rowAndRequestShare() async throws {
+        let gate = Gate()
+        let h = Harness(.decodedLRU, mode: .asynchronous(workers: 2), gate: gate)
+        #expect(h.appear(4).status == .pending)
+        let request = Task { try await h.cache.image(for: 4) }
+        try await eventually { h.metrics.coalescedRequests == 1 }
+        gate.open()
+        let bitmap = try await request.value
+        await h.cache.idle()
+        h.check()
+        #expect(h.lookup(4) === bitmap)
+        #expect(h.metrics.decodes == 1)
+        #expect(h.usage.active.decoded == Fixtures.decodedBytes)
+    }
+
+    // MARK: - Cancellation
+
+    @Test("cancelling one waiter does not cancel the load others wait for")
+    func cancelOneWaiter() async throws {
+        let gate = Gate()
+        let h = Harness(.decodedLRU, mode: .asynchronous(workers: 1), gate: gate)
+        let first = Task { try await h.cache.image(for: 3) }
+        let second = Task { try await h.cache.image(for: 3) }
+        try await eventually { h.metrics.coalescedRequests == 1 }
+        first.cancel()
+        await #expect(throws: CancellationError.self) { try await first.value }
+        h.check()
+        #expect(h.usage.loadsInFlight == 1)
+        gate.open()
+        let bitmap = try await second.value
+        #expect(bitmap.width == Fixtures.width)
+        #expect(h.metrics.cancelledLoads == 0)
+        #expect(h.metrics.decodes == 1)
+        await h.cache.idle()
+        h.check()
+    }
+
+    @Test("when the last waiter is cancelled the load is cancelled and leaves no entry")
+    func cancelLastWaiter() async throws {
+        let gate = Gate()
+        let h = Harness(.decodedLRU, mode: .asynchronous(workers: 1), gate: gate)
+        let request = Task { try await h.cache.image(for: 3) }
+        try await eventually { h.reads.readCount(3) == 1 }
+        request.cancel()
+        await #expect(throws: CancellationError.self) { try await request.value }
+        h.check()
+        #expect(h.usage.entryCount == 0)
+        #expect(h.metrics.cancelledLoads == 1)
+        gate.open()
+        await h.cache.idle()
+        h.check()
+        #expect(h.metrics.decodes == 0)
+        #expect(h.usage.entryCount == 0)
+    }
+
+    @Test("a task cancelled before asking starts no load")
+    func cancelledBeforeAsking() async throws {
+        let h = Harness(.decodedLRU, mode: .asynchronous(workers: 1))
+        let request = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await h.cache.image(for: 3)
+        }
+        await #expect(throws: CancellationError.self) { try await request.value }
+        #expect(h.metrics.loads == 0)
+        h.check()
+    }
+
+    @Test("a row that disappears while its slow read runs cancels the load and leaves no entry")
+    func disappearDuringRead() async throws {
+        let gate = Gate()
+        let h = Harness(.decodedLRU, mode: .asynchronous(workers: 1), gate: gate)
+        #expect(h.appear(3).status == .pending)
+        try await eventually { h.reads.readCount(3) == 1 }
+        h.disappear(3)
+        #expect(h.usage.entryCount == 0)
+        #expect(h.metrics.cancelledLoads == 1)
+        gate.open()
+        await h.cache.idle()
+        h.check()
+        #expect(h.metrics.decodes == 0, "the read finished after cancellation; the decode never ran")
+        #expect(h.usage.entryCount == 0)
+        #expect(h.usage.totalBytes == 0)
+    }
+
+    @Test("a row that disappears during simulated latency stops the sleep early")
+    func disappearDuringLatency() async throws {
+        let h = Harness(.decodedLRU, mode: .asynchronous(workers: 1), latency: .seconds(30))
+        let clock = ContinuousClock()
+        let start = clock.now
+        h.appear(3)
+        try await Task.sleep(for: .milliseconds(20))
+        h.disappear(3)
+        await h.cache.idle()
+        #expect(start.duration(to: clock.now) < .seconds(10))
+        #expect(h.reads.totalReads == 0)
+        #expect(h.metrics.cancelledLoads == 1)
+        #expect(h.usage.entryCount == 0)
+        h.check()
+    }
+
+    @Test("a waiter cancelling while the row is visible leaves the row's load running")
+    func visibleRowKeepsLoad() async throws {
+        let gate = Gate()
+        let h = Harness(.decodedLRU, mode: .asynchronous(workers: 1), gate: gate)
+        h.appear(2)
+        let request = Task { try await h.cache.image(for: 2) }
+        try await eventually { h.metrics.coalescedRequests == 1 }
+        request.cancel()
+        await #expect(throws: CancellationError.self) { try await request.value }
+        #expect(h.usage.loadsInFlight == 1)
+        gate.open()
+        h.settle()
+        #expect(h.lookup(2) != nil)
+        #expect(h.metrics.cancelledLoads == 0)
+    }
+
+    // MARK: - Failures
+
+    @Test("a failed decode is recorded once per key and retried only after release")
+    func failedDecode() async throws {
+        var images = Fixtures.images
+        images[7] = Fixtures.corrupt
+        let h = Harness(.decodedLRU, images: images)
+        #expect(h.appear(7).status == .failed)
+        #expect(h.metrics.failedDecodes == 1)
+        h.disappear(7)
+        #expect(h.appear(7).status == .failed)
+        #expect(h.lookup(7) == nil)
+        await #expect(throws: ImagingError.self) { try await h.cache.image(for: 7) }
+        #expect(h.metrics.failedDecodes == 1, "no retry storm")
+        #expect(h.metrics.loads == 1)
+        h.check()
+        h.release(7)
+        #expect(h.appear(7).status == .failed)
+        #expect(h.metrics.failedDecodes == 2, "retried after the row was released")
+        #expect(h.usage.totalBytes == 0)
+    }
+
+    @Test("concurrent requests for a corrupt image share one failed decode and all see the ImagingError")
+    func failedDecodeConcurrent() async throws {
+        var images = Fixtures.images
+        images[7] = Fixtures.corrupt
+        let gate = Gate()
+        let h = Harness(.decodedLRU, mode: .asynchronous(workers: 2), images: images, gate: gate)
+        let errors = await withTaskGroup(of: (any Error)?.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    do {
+                        _ = try await h.cache.image(for: 7)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            try? await eventually { h.metrics.coalescedRequests == 9 }
+            gate.open()
+            var all: [(any Error)?] = []
+            for await error in group { all.append(error) }
+            return all
+        }
+        #expect(errors.count == 10)
+        #expect(errors.allSatisfy { ($0 as? ImagingError).map { if case .notPNG = $0 { true } else { false } } ?? false })
+        #expect(h.metrics.failedDecodes == 1)
+        await h.cache.idle()
+        h.check()
+    }
+
+    @Test("a source error is recorded like a failed decode and thrown as is")
+    func sourceError() async throws {
+        let h = Harness(.decodedLRU, mode: .asynchronous(workers: 1))
+        await #expect(throws: ImageSourceError.unknownKey("999")) { try await h.cache.image(for: 999) }
+        await #expect(throws: ImageSourceError.unknownKey("999")) { try await h.cache.image(for: 999) }
+        #expect(h.metrics.failedReads == 1)
+        #expect(h.metrics.loads == 1)
+        h.check()
+    }
+
+    // MARK: - Completions and sources
+
+    @Test("onLoadCompleted reports each finished load with its durations")
+    func completionHook() async throws {
+        let seen = Mutex<[LoadCompletion<Int>]>([])
+        let h = Harness(.decodedLRU, mode: .asynchronous(workers: 2)) { completion in
+            seen.withLock { $0.append(completion) }
+        }
+        for key in 0..<3 { h.appear(key) }
+        await h.cache.idle()
+        h.check()
+        let completions = seen.withLock { $0 }
+        #expect(Set(completions.map(\.key)) == [0, 1, 2])
+        #expect(completions.allSatisfy { $0.decodeDuration > .zero && !$0.onCallerThread && $0.readFromSource })
+        #expect(completions.allSatisfy { $0.byteCount == Fixtures.decodedBytes && $0.error == nil })
+        #expect(h.metrics.decodeTime == completions.map(\.decodeDuration).reduce(.zero, +))
+
+        let sync = Mutex<[LoadCompletion<Int>]>([])
+        let s = Harness(.decodedLRU) { completion in sync.withLock { $0.append(completion) } }
+        let outcome = s.appear(1)
+        #expect(sync.withLock { $0.map(\.onCallerThread) } == [true])
+        #expect(sync.withLock { $0.first?.decodeDuration } == outcome.decodeDuration)
+    }
+
+    @Test("image(for:) of a row that is not visible stores the result as the policy says")
+    func hiddenRequestFollowsPolicy() async throws {
+        let release = Harness(.decodedRelease, mode: .asynchronous(workers: 1))
+        let bitmap = try await release.cache.image(for: 1)
+        #expect(bitmap.byteCount == Fixtures.decodedBytes)
+        #expect(release.usage.totalBytes == 0)
+        #expect(release.usage.entryCount == 0)
+
+        let lru = Harness(.decodedLRU, mode: .asynchronous(workers: 1))
+        let first = try await lru.cache.image(for: 1)
+        let second = try await lru.cache.image(for: 1)
+        #expect(first === second)
+        #expect(lru.metrics.decodedHits == 1)
+        #expect(lru.usage.evictableCount == 1)
+        lru.check()
+    }
+
+    @Test("file sources read PNGs from disk and report missing files as ImagingError.io")
+    func fileSource() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retention-cache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("1.png").path
+        try Fixtures.images[1]!.write(to: URL(fileURLWithPath: path))
+        let source = ImageSource<Int>.files(paths: [1: path, 2: directory.appendingPathComponent("missing.png").path])
+        let cache = ImageCache(source: source, policy: .decodedLRU, mode: .asynchronous(workers: 1))
+        let bitmap = try await cache.image(for: 1)
+        #expect(bitmap.width == Fixtures.width && bitmap.height == Fixtures.height)
+        await #expect(throws: ImagingError.self) { try await cache.image(for: 2) }
+        await #expect(throws: ImageSourceError.self) { try await cache.image(for: 3) }
+        let mapped = ImageSource<Int>.files { _ in path }
+        #expect(try mapped.data(for: 42) == Fixtures.images[1]!)
+    }
+}

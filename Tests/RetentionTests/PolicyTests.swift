@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+@testable import Retention
+
+/// Presets, sizes and policy files.
+@Suite("Policies")
+struct PolicyTests {
+    // MARK: - Presets
+
+    @Test("presets are DESIGN.md's table, in order")
+    func presetTable() {
+        #expect(RetentionPolicy.presets.map(\.name) == [
+            "swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "tiered", "thumbnail-lru",
+        ])
+        let table: [(String, RetentionPolicy.Representation, RetentionPolicy.DisappearAction, RetentionPolicy.CompressedTier)] = [
+            ("swiftui-image-state", .decoded, .keepUntilReleased, .none),
+            ("swiftui-data-state", .compressedAndDecoded, .release, .none),
+            ("decoded-release", .decoded, .release, .none),
+            ("decoded-lru", .decoded, .evictable, .none),
+            ("tiered", .decoded, .evictable, .lru(budget: .megabytes(32))),
+            ("thumbnail-lru", .thumbnail(maxPixelSize: 256), .evictable, .none),
+        ]
+        for (name, visible, onDisappear, compressed) in table {
+            let policy = RetentionPolicy.named(name)
+            #expect(policy?.visible == visible, "\(name)")
+            #expect(policy?.onDisappear == onDisappear, "\(name)")
+            #expect(policy?.compressed == compressed, "\(name)")
+            #expect(policy?.allocator == .system)
+            #expect(policy?.countActiveInBudget == false)
+        }
+        #expect(RetentionPolicy.named("nope") == nil)
+        #expect(RetentionPolicy.presets.allSatisfy { !$0.summary.isEmpty && $0.policy.name == $0.name })
+    }
+
+    @Test("defaults are fixed: 64 MB decoded, 32 MB thumbnail, 32 MB compressed, cap a quarter")
+    func defaults() {
+        let policy = RetentionPolicy(name: "x")
+        #expect(policy.decodedBudget.bytes == 64_000_000)
+        #expect(policy.thumbnailBudget.bytes == 32_000_000)
+        #expect(RetentionPolicy.defaultCompressedBudget.bytes == 32_000_000)
+        #expect(policy.effectiveAdmissionCap.bytes == 16_000_000)
+        #expect(RetentionPolicy.thumbnailLRU.effectiveAdmissionCap.bytes == 8_000_000)
+    }
+
+    // MARK: - Sizes
+
+    @Test("sizes parse decimal and binary units, case-insensitively", arguments: [
+        ("64MB", 64_000_000), ("64 MB", 64_000_000), ("64mb", 64_000_000), ("1KB", 1_000), ("2GB", 2_000_000_000),
+        ("512", 512), ("512B", 512), ("1KiB", 1_024), ("64MiB", 67_108_864), ("1GiB", 1_073_741_824), ("0", 0),
+    ])
+    func sizes(_ text: String, _ bytes: Int) {
+        #expect(ByteSize(parsing: text)?.bytes == bytes)
+    }
+
+    @Test("bad sizes do not parse", arguments: ["", "MB", "-1", "1.5MB", "64XB", "64 ", "99999999999999999999", "9999999999999GB", " 64MB"])
+    func badSizes(_ text: String) {
+        #expect(ByteSize(parsing: text) == nil)
+    }
+
+    @Test("sizes print their shortest exact spelling")
+    func sizeDescriptions() {
+        #expect(ByteSize.megabytes(64).description == "64MB")
+        #expect(ByteSize(bytes: 1_500_000).description == "1500KB")
+        #expect(ByteSize(bytes: 12_345).description == "12345B")
+        #expect(ByteSize(bytes: 0).description == "0B")
+        #expect(ByteSize(bytes: 67_108_864).description == "67108864B")
+    }
+
+    // MARK: - Policy files
+
+    func decode(_ json: String) throws -> RetentionPolicy {
+        try JSONDecoder().decode(RetentionPolicy.self, from: Data(json.utf8))
+    }
+
+    @Test("the documented example: a preset base with one override")
+    func example() throws {
+        let policy = try decode(#"{"name": "my-lru", "base": "decoded-lru", "decodedBudget": "64MB"}"#)
+        #expect(policy == RetentionPolicy.decodedLRU.with { $0.name = "my-lru" })
+    }
+
+    @Test("every key can be set; sizes take strings or integers")
+    func everyKey() throws {
+        let policy = try decode("""
+        {"name": "custom", "base": "tiered", "visible": "thumbnail", "maxPixelSize": 128,
+         "onDisappear": "keepUntilReleased", "decodedBudget": 1000, "thumbnailBudget": "2KB",
+         "compressed": "lru", "compressedBudget": "1MiB", "countActiveInBudget": true,
+         "countLimit": 10, "admissionCap": "500B", "allocator": "pooled:64MB"}
+        """)
+        #expect(policy.name == "custom")
+        #expect(policy.visible == .thumbnail(maxPixelSize: 128))
+        #expect(policy.onDisappear == .keepUntilReleased)
+        #expect(policy.decodedBudget.bytes == 1_000)
+        #expect(policy.thumbnailBudget.bytes == 2_000)
+        #expect(policy.compressed == .lru(budget: ByteSize(bytes: 1_048_576)))
+        #expect(policy.countActiveInBudget)
+        #expect(policy.countLimit == 10)
+        #expect(policy.admissionCap?.bytes == 500)
+        #expect(policy.allocator == .pooled(capacity: .megabytes(64)))
+        #expect(policy.allocator.makeAllocator().pool?.capacity == 64_000_000)
+    }
+
+    @Test("without a base a policy starts from the defaults; null resets optional keys")
+    func noBase() throws {
+        let policy = try decode(#"{"name": "plain", "visible": "thumbnail", "countLimit": null, "admissionCap": null}"#)
+        #expect(policy == RetentionPolicy(name: "plain", visible: .thumbnail(maxPixelSize: 256)))
+        #expect(try decode(#"{"name": "t", "base": "thumbnail-lru", "compressed": "lru"}"#).compressed == .lru(budget: .megabytes(32)))
+    }
+
+    @Test("every preset and a custom policy encode and decode back equal",
+          arguments: RetentionPolicy.presets.map(\.policy) + [
+            RetentionPolicy(name: "all", visible: .thumbnail(maxPixelSize: 99), onDisappear: .release,
+                            decodedBudget: 123, thumbnailBudget: .kilobytes(7), compressed: .lru(budget: 4_096),
+                            countActiveInBudget: true, countLimit: 3, admissionCap: 77, allocator: .pageMapped),
+          ])
+    func roundTrip(_ policy: RetentionPolicy) throws {
+        let data = try JSONEncoder().encode(policy)
+        #expect(try JSONDecoder().decode(RetentionPolicy.self, from: data) == policy)
+    }
+
+    @Test("an encoded preset is readable")
+    func encodedForm() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(RetentionPolicy.tiered), as: UTF8.self)
+        #expect(text == #"{"allocator":"system","compressed":"lru","compressedBudget":"32MB","countActiveInBudget":false,"decodedBudget":"64MB","name":"tiered","onDisappear":"evictable","thumbnailBudget":"32MB","visible":"decoded"}"#)
+    }
+
+    // MARK: - Bad input
+
+    /// Decodes `json` expecting `dataCorrupted` at `path` whose description starts with `message`.
+    func expectRejected(_ json: String, at path: [String], _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            _ = try decode(json)
+            Issue.record("accepted \(json)", sourceLocation: sourceLocation)
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == path, sourceLocation: sourceLocation)
+            #expect(context.debugDescription.hasPrefix(message), "\(context.debugDescription)", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("wrong error \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("bad values are rejected at their key with what was expected")
+    func badValues() {
+        let size = #"expected a size like "64MB" or a byte count"#
+        expectRejected(#"{"name": "x", "decodedBudget": "64XB"}"#, at: ["decodedBudget"], size)
+        expectRejected(#"{"name": "x", "decodedBudget": -5}"#, at: ["decodedBudget"], size)
+        expectRejected(#"{"name": "x", "thumbnailBudget": true}"#, at: ["thumbnailBudget"], size)
+        expectRejected(#"{"name": "x", "base": "tiered", "compressedBudget": "lots"}"#, at: ["compressedBudget"], size)
+        expectRejected(#"{"name": "x", "admissionCap": "1.5MB"}"#, at: ["admissionCap"], size)
+        expectRejected(#"{"name": "x", "visible": "full"}"#, at: ["visible"], #"expected "decoded", "compressedAndDecoded" or "thumbnail""#)
+        expectRejected(#"{"name": "x", "onDisappear": "keep"}"#, at: ["onDisappear"], #"expected "keepUntilReleased", "release" or "evictable""#)
+        expectRejected(#"{"name": "x", "compressed": 3}"#, at: ["compressed"], #"expected "none", "keepUntilReleased" or "lru""#)
+        expectRejected(#"{"name": "x", "allocator": "slab"}"#, at: ["allocator"], #"expected "system", "pageMapped" or "pooled:BYTES""#)
+        expectRejected(#"{"name": "x", "allocator": "pooled:lots"}"#, at: ["allocator"], #"expected "system", "pageMapped" or "pooled:BYTES""#)
+        expectRejected(#"{"name": "x", "base": "decoded-lru-2"}"#, at: ["base"], "expected a preset name: swiftui-image-state, swiftui-data-state")
+        expectRejected(#"{"name": "x", "visible": "thumbnail", "maxPixelSize": 0}"#, at: ["maxPixelSize"], "expected a positive pixel count")
+        expectRejected(#"{"name": "x", "maxPixelSize": 64}"#, at: ["maxPixelSize"], #"maxPixelSize applies only when visible is "thumbnail""#)
+        expectRejected(#"{"name": "x", "compressedBudget": "1MB"}"#, at: ["compressedBudget"], #"compressedBudget applies only when compressed is "lru""#)
+        expectRejected(#"{"name": "x", "countActiveInBudget": "yes"}"#, at: ["countActiveInBudget"], "expected true or false")
+        expectRejected(#"{"name": "x", "countLimit": 0}"#, at: ["countLimit"], "expected a positive entry count")
+        expectRejected(#"{"name": ""}"#, at: ["name"], "expected a non-empty policy name")
+        expectRejected(#"{"base": "tiered"}"#, at: ["name"], "expected a non-empty policy name")
+    }
+
+    @Test("unknown keys are rejected, naming the key and the known ones")
+    func unknownKey() {
+        expectRejected(#"{"name": "x", "decodedBudgt": "64MB"}"#, at: ["decodedBudgt"], #"unknown key "decodedBudgt"; expected one of: name, base, visible"#)
+    }
+
+    @Test("the coding path runs from the file's root to the bad key")
+    func nestedPath() {
+        struct Scenario: Decodable { let strategies: [RetentionPolicy] }
+        let json = #"{"strategies": [{"name": "a", "base": "tiered"}, {"name": "b", "decodedBudget": "big"}]}"#
+        do {
+            _ = try JSONDecoder().decode(Scenario.self, from: Data(json.utf8))
+            Issue.record("accepted")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } == ["strategies", "1", "decodedBudget"])
+        } catch {
+            Issue.record("wrong error \(error)")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Imaging
+import Testing
+@testable import Retention
+
+/// Many tasks driving one cache at once; the invariants must hold throughout and after.
+@Suite("Concurrency stress", .timeLimit(.minutes(2)))
+struct StressTests {
+    @Test("tasks appearing, disappearing, releasing and looking up overlapping keys", arguments: [
+        RetentionPolicy.decodedLRU, .tiered, .swiftUIImageState, .swiftUIDataState, .thumbnailLRU,
+    ])
+    func overlappingKeys(_ preset: RetentionPolicy) async throws {
+        let policy = preset.with {
+            $0.decodedBudget = ByteSize(bytes: 6 * Fixtures.decodedBytes)
+            $0.thumbnailBudget = ByteSize(bytes: 6 * Fixtures.decodedBytes)
+            $0.admissionCap = ByteSize(bytes: Fixtures.decodedBytes)
+            $0.countActiveInBudget = preset.name == "tiered"
+        }
+        let h = Harness(policy, mode: .asynchronous(workers: 3), latency: .microseconds(200))
+        let problems = await withTaskGroup(of: [String].self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var random = SplitMix(seed: UInt64(worker) + 1)
+                    var found: [String] = []
+                    for step in 0..<300 {
+                        // Each task owns rows 0..<24 by key % 8 == worker for appear/disappear
+                        // (a row is shown by one list), and looks up any key.
+                        let owned = Int(random.next() % 3) * 8 + worker
+                        let any = Int(random.next() % 24)
+                        switch random.next() % 12 {
+                        case 0...2: h.cache.appeared(owned)
+                        case 3...4: h.cache.disappeared(owned)
+                        case 5: h.cache.released(owned)
+                        case 6...7: _ = h.cache.cachedImage(for: any)
+                        case 8:
+                            let request = Task { try await h.cache.image(for: any) }
+                            if random.next() % 2 == 0 { request.cancel() }
+                            _ = try? await request.value
+                        case 9: h.cache.prefetch([any, (any + 1) % 24])
+                        case 10: h.cache.cancelPrefetch([any])
+                        default: if step % 50 == 0 { h.cache.memoryWarning(.moderate) }
+                        }
+                        if step % 25 == 0 { found += h.cache._invariantViolations() }
+                    }
+                    for key in stride(from: worker, to: 24, by: 8) { h.cache.disappeared(key) }
+                    return found
+                }
+            }
+            var all: [String] = []
+            for await found in group { all += found }
+            return all
+        }
+        #expect(problems.isEmpty, "\(problems.prefix(5))")
+        h.cache.cancelPrefetch(0..<24)
+        await h.cache.idle()
+        h.check()
+        #expect(h.usage.visibleCount == 0)
+        #expect(h.usage.activeBytes == 0)
+        #expect(h.usage.loadsInFlight == 0)
+        h.destroy()
+        #expect(h.usage.rowHeldBytes == 0)
+        let m = h.metrics
+        #expect(m.decodes + m.failedDecodes + m.failedReads + m.cancelledLoads == m.loads)
+    }
+
+    @Test("many threads hitting cached images see the same bitmaps")
+    func concurrentHits() async {
+        let h = Harness(.decodedLRU)
+        for key in 0..<16 { h.appear(key) }
+        let expected = (0..<16).map { h.cache.cachedImage(for: $0)! }
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var bad = 0
+                    for i in 0..<2_000 where h.cache.cachedImage(for: i % 16) !== expected[i % 16] { bad += 1 }
+                    return bad
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+        #expect(h.metrics.decodedHits == 16 + 8 * 2_000)
+        h.check()
+    }
+}
