@@ -1,17 +1,107 @@
 import ArgumentParser
+import Lab
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// `retention compare`: the lab's main job (built by the memory-lab issue).
+/// `retention compare [SCENARIO]`: every strategy in fresh child processes, medians in a table.
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Compare retention strategies on a scenario (not built yet).",
-        discussion: "The memory lab that runs this comparison is not built yet; this command says so and exits 1."
+        abstract: "Compare retention strategies on a scenario, each run in a fresh process.",
+        discussion: """
+            With no scenario, runs the default scenario (assets/scenarios/default.json: about 150 \
+            rows of 600x400 photos scrolled down, part way back up, then destroyed) over every \
+            preset. Each run is a child `retention run … --json`; repeats alternate the order; \
+            the table shows medians. A child that fails is reported with its stderr tail, the \
+            others go on, and the exit status is 1. Exports are written as results arrive.
+            """
     )
 
-    @Argument(help: "Scenario file (default: the embedded default scenario).")
+    @Argument(help: "Scenario file (default: assets/scenarios/default.json).")
     var scenario: String?
 
+    @Option(help: "Comma-separated strategy names (default: the scenario's strategies, or every preset).")
+    var strategies: String?
+
+    @Option(name: .customLong("repeat"), help: "Runs per strategy.")
+    var repeats: Int = 3
+
+    @Option(help: ArgumentHelp("Write every run and the medians as JSON to this file, updated after each run.", valueName: "file"))
+    var exportJSON: String?
+
+    @Option(help: ArgumentHelp("Write one CSV line per run to this file as runs finish.", valueName: "file"))
+    var exportCSV: String?
+
+    @Option(help: "Seconds before a child run is killed.")
+    var timeout: Double = 300
+
+    @Flag(help: "Print the JSON document to stdout instead of the table.")
+    var json = false
+
+    func validate() throws {
+        if repeats < 1 { throw ValidationError("--repeat must be at least 1, got \(repeats)") }
+        if timeout <= 0 { throw ValidationError("--timeout must be a positive number of seconds") }
+    }
+
     func run() throws {
-        Output.error("retention compare: the memory lab is not built yet (see the README's status section).")
-        throw ExitCode(1)
+        let path = try scenario ?? DefaultScenario.path()
+        let loaded = try Scenario.load(contentsOf: path)
+        let settings = try ScenarioSettings(loaded, source: path)
+        guard let images = settings.images else {
+            throw LabError.images("\(path): the scenario has no \"images\" key, which compare needs")
+        }
+        _ = try ImageSet(images, scenarioPath: path)
+        let available = try Strategy.defined(by: loaded, source: path)
+        let names: [String]
+        if let strategies {
+            names = strategies.split(separator: ",").map { String($0).trimmingWhitespace() }
+            for name in names { _ = try Strategy.resolve(name, among: available) }
+        } else {
+            names = available.map(\.name)
+        }
+        let comparison = Comparison(executable: try Self.executablePath(), scenarioPath: path, strategies: names, repeats: repeats, timeoutSeconds: timeout)
+        let export = try ComparisonExport(jsonPath: exportJSON, csvPath: exportCSV, scenario: path, repeats: repeats, strategies: names)
+        let progress = Output.stderrIsTerminal
+        var all: [Comparison.Result] = []
+        var failed = 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        _ = comparison.run { result, done, total in
+            all.append(result)
+            if let failure = result.failure {
+                failed += 1
+                if progress { Output.error("") }
+                Output.error("\(result.strategy) (repeat \(result.repeatIndex)): \(failure)")
+            }
+            do { try export.record(result, allResults: all) } catch { Output.error("error: \(error)") }
+            if progress {
+                let elapsed = Int((clock.now - start).components.seconds)
+                Output.progress("[\(done)/\(total)] \(result.strategy) repeat \(result.repeatIndex)  \(elapsed) s", final: done == total)
+            }
+        }
+        if json {
+            print(export.json)
+        } else {
+            print("scenario: \(loaded.name) (\(path)), \(repeats) repeat\(repeats == 1 ? "" : "s") per strategy, each in a fresh process")
+            print(ComparisonSummary(results: all, strategies: names).table(), terminator: "")
+        }
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// This executable, for the children.
+    static func executablePath() throws -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { throw LabError.failed("cannot find this executable through /proc/self/exe") }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var s = Substring(self)
+        while s.first?.isWhitespace == true { s.removeFirst() }
+        while s.last?.isWhitespace == true { s.removeLast() }
+        return String(s)
     }
 }

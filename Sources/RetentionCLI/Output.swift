@@ -24,6 +24,13 @@ enum Output {
         }
     }
 
+    /// Rewrites the progress line on standard error (a terminal); `final` ends it with a newline.
+    static func progress(_ text: String, final: Bool) {
+        var line = "\r\u{1B}[K" + text
+        if final { line += "\n" }
+        line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+    }
+
     /// True when standard error is a terminal (progress lines go there).
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 

@@ -60,7 +60,7 @@ struct ScenarioErrorTests {
     @Test("unknown keys are rejected with the keys that are accepted")
     func unknownKeys() {
         #expect(errorMessage(document(rows: #"{"count": 10, "hieght": 200}"#))
-            == "rows.hieght: unknown key (expected one of count, height, explicitID, variableViewsPerElement, destination, loadMore)")
+            == "rows.hieght: unknown key (expected one of count, height, explicitID, variableViewsPerElement, destination, loadMore, stateBytes, destinationBytes)")
         #expect(errorMessage(document(extra: #", "strategy": []"#))
             == "strategy: unknown key (expected one of name, frameRate, viewport, container, rows, script, images, display, strategies, decodeWorkers, sourceLatencyMs)")
         #expect(errorMessage(document(container: #"{"kind": "list", "columns": 3}"#))

@@ -160,7 +160,10 @@ extension LoadMore: Codable {
 }
 
 extension RowsConfiguration: Codable {
-    static let keys = ["count", "height", "explicitID", "variableViewsPerElement", "destination", "loadMore"]
+    static let keys = [
+        "count", "height", "explicitID", "variableViewsPerElement", "destination", "loadMore",
+        "stateBytes", "destinationBytes",
+    ]
 
     /// Decodes the `rows` object; `count` and `height` are required. O(height pattern).
     public init(from decoder: any Decoder) throws {
@@ -181,6 +184,8 @@ extension RowsConfiguration: Codable {
             variableViewsPerElement: try container.decodeBool("variableViewsPerElement", default: false),
             destination: try container.decodeChoice("destination", default: DestinationKind.none),
             loadMore: loadMore)
+        stateBytes = try container.decodeInt("stateBytes", expected: "a non-negative byte count", default: 0)
+        destinationBytes = try container.decodeInt("destinationBytes", expected: "a non-negative byte count", default: 0)
     }
 
     /// Encodes every member; `loadMore` only when set. O(height pattern).
@@ -192,5 +197,7 @@ extension RowsConfiguration: Codable {
         try container.encode(variableViewsPerElement, forKey: JSONKey("variableViewsPerElement"))
         try container.encode(destination, forKey: JSONKey("destination"))
         try container.encodeIfPresent(loadMore, forKey: JSONKey("loadMore"))
+        if stateBytes != 0 { try container.encode(stateBytes, forKey: JSONKey("stateBytes")) }
+        if destinationBytes != 0 { try container.encode(destinationBytes, forKey: JSONKey("destinationBytes")) }
     }
 }

@@ -17,6 +17,13 @@ public struct RowsConfiguration: Sendable, Hashable {
     public var destination: DestinationKind
     /// An infinite feed appending rows near the end (seed 000), or nil for a fixed list.
     public var loadMore: LoadMore?
+    /// Bytes a built row's own state occupies (its top-level `@State` and view value). The
+    /// simulator only carries it; the lab allocates and writes it on `initialized` and frees it
+    /// on `released`, so eager building shows in resident memory (seed 004). Default 0.
+    public var stateBytes: Int = 0
+    /// Bytes an initialized navigation destination occupies (seed 003); carried like
+    /// `stateBytes` and allocated by the lab on `destinationInitialized`. Default 0.
+    public var destinationBytes: Int = 0
 
     /// Creates a rows configuration. O(1).
     ///

@@ -1,0 +1,84 @@
+/// Runs several strategies on one scenario, each run a fresh child process
+/// (`retention run SCENARIO --strategy NAME --json`), repeats in alternating order, and
+/// summarizes medians. A child that crashes or times out is reported with its stderr tail and
+/// the others go on. Results reach `onResult` as they arrive, so a caller can write them out
+/// and an interrupted comparison loses nothing already measured.
+public struct Comparison: Sendable {
+    /// One child run's outcome.
+    public struct Result: Sendable {
+        /// The strategy's name.
+        public var strategy: String
+        /// Repeat number, from 1.
+        public var repeatIndex: Int
+        /// The child's report, when it succeeded.
+        public var report: RunReport?
+        /// Why it failed (exit status or signal, and its stderr tail), when it did.
+        public var failure: String?
+    }
+
+    /// The `retention` executable children run.
+    public var executable: String
+    /// The scenario file (absolute, or relative to the working directory).
+    public var scenarioPath: String
+    /// Strategy names in the order of the first repeat.
+    public var strategies: [String]
+    /// How many times each strategy runs.
+    public var repeats: Int
+    /// Seconds before a child is killed.
+    public var timeoutSeconds: Double
+
+    /// A comparison; `repeats` defaults to 3.
+    public init(executable: String, scenarioPath: String, strategies: [String], repeats: Int = 3, timeoutSeconds: Double = 300) {
+        self.executable = executable
+        self.scenarioPath = scenarioPath
+        self.strategies = strategies
+        self.repeats = repeats
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// The run order: repeat 1 in the given order, repeat 2 reversed, and so on, so no strategy
+    /// always runs first or after the same neighbour. O(strategies × repeats).
+    public var schedule: [(strategy: String, repeatIndex: Int)] {
+        (1...max(1, repeats)).flatMap { r in
+            (r % 2 == 1 ? strategies : strategies.reversed()).map { ($0, r) }
+        }
+    }
+
+    /// Runs every scheduled child in turn, calling `onResult` after each. Returns all results.
+    public func run(onResult: (Result, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) -> [Result] {
+        let plan = schedule
+        var results: [Result] = []
+        for (index, item) in plan.enumerated() {
+            let result = runOne(item.strategy, repeatIndex: item.repeatIndex)
+            results.append(result)
+            onResult(result, index + 1, plan.count)
+        }
+        return results
+    }
+
+    private func runOne(_ strategy: String, repeatIndex: Int) -> Result {
+        let child = ChildProcess(executable: executable, arguments: ["run", scenarioPath, "--strategy", strategy, "--json"], timeoutSeconds: timeoutSeconds)
+        let outcome: ChildProcess.Outcome
+        do { outcome = try child.run() } catch {
+            return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: error.description)
+        }
+        if outcome.timedOut {
+            return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil,
+                          failure: "timed out after \(Int(timeoutSeconds)) s; stderr: \(outcome.stderrTail())")
+        }
+        if let signal = outcome.signal {
+            return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil,
+                          failure: "killed by signal \(signal); stderr: \(outcome.stderrTail())")
+        }
+        guard outcome.exitStatus == 0 else {
+            return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil,
+                          failure: "exit status \(outcome.exitStatus ?? -1): \(outcome.stderrTail())")
+        }
+        do {
+            let report = try ReportCoding.decode(outcome.stdout)
+            return Result(strategy: strategy, repeatIndex: repeatIndex, report: report, failure: nil)
+        } catch {
+            return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: "unreadable report: \(error)")
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// Medians per strategy over a comparison's successful runs, and the table the CLI prints.
+public struct ComparisonSummary: Codable, Sendable, Hashable {
+    /// One strategy's medians (bytes, counts) with min–max spreads of resident figures.
+    public struct Row: Codable, Sendable, Hashable {
+        /// Strategy name.
+        public var strategy: String
+        /// Successful runs summarized.
+        public var runs: Int
+        /// Failed runs.
+        public var failures: Int
+        /// Resident bytes after the first frame.
+        public var startupBytes: Int
+        /// Resident bytes at the `all-loaded` checkpoint (or `end` when the script has none).
+        public var allLoadedBytes: Int
+        /// Kernel high-water mark of resident bytes.
+        public var peakBytes: Int
+        /// Smallest and largest peak over the runs.
+        public var peakSpread: [Int]
+        /// Resident bytes after the container was destroyed.
+        public var afterDestroyBytes: Int
+        /// Resident bytes after malloc_trim and pool trim.
+        public var afterTrimBytes: Int
+        /// Largest logical bytes (what the cache and rows held).
+        public var logicalPeakBytes: Int
+        /// Decodes.
+        public var decodes: Int
+        /// Frames over the frame budget.
+        public var hitches: Int
+        /// Frames with a visible row lacking its image.
+        public var placeholderFrames: Int
+        /// Main-thread work of the slowest frame, median over runs (ms).
+        public var maxFrameMs: Double
+    }
+
+    /// One row per strategy, in the order strategies were given.
+    public var rows: [Row]
+
+    /// Summarizes `results` for `strategies` (in that order). O(results log results).
+    public init(results: [Comparison.Result], strategies: [String]) {
+        rows = strategies.map { name in
+            let mine = results.filter { $0.strategy == name }
+            let reports = mine.compactMap(\.report)
+            func median(_ values: [Int]) -> Int {
+                guard !values.isEmpty else { return 0 }
+                let sorted = values.sorted()
+                return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+            }
+            func resident(_ checkpoint: String, fallback: String? = nil) -> [Int] {
+                reports.compactMap { ($0.checkpoint(checkpoint) ?? fallback.flatMap($0.checkpoint))?.residentBytes }
+            }
+            let peaks = reports.map(\.peakResidentBytes)
+            let frameMax = reports.map(\.frameWork.maxMs).sorted()
+            return Row(
+                strategy: name, runs: reports.count, failures: mine.count - reports.count,
+                startupBytes: median(resident("startup")), allLoadedBytes: median(resident("all-loaded", fallback: "end")),
+                peakBytes: median(peaks), peakSpread: [peaks.min() ?? 0, peaks.max() ?? 0],
+                afterDestroyBytes: median(resident("after-destroy")), afterTrimBytes: median(resident("after-trim")),
+                logicalPeakBytes: median(reports.map(\.peakLogicalBytes)), decodes: median(reports.map(\.decodes)),
+                hitches: median(reports.map(\.hitches)), placeholderFrames: median(reports.map(\.placeholderFrames)),
+                maxFrameMs: frameMax.isEmpty ? 0 : frameMax[frameMax.count / 2])
+        }
+    }
+
+    /// `12.3` for 12,345,678 bytes (decimal MB, one decimal).
+    static func mb(_ bytes: Int) -> String {
+        let tenths = Int((Double(bytes) / 100_000).rounded())
+        return "\(tenths / 10).\(abs(tenths % 10))"
+    }
+
+    /// The table: one row per strategy, sizes in MB (1 MB = 1,000,000 bytes), then a line for
+    /// the lowest peak and one for the fewest hitches. A peak whose min–max spread exceeds 10 %
+    /// of its median is shown with the spread.
+    public func table() -> String {
+        let header = ["strategy", "startup", "all loaded", "peak", "after destroy", "after trim", "logical peak", "decodes", "hitches", "placeholders"]
+        var lines: [[String]] = [header]
+        for row in rows {
+            if row.runs == 0 {
+                lines.append([row.strategy, "failed (\(row.failures) runs)"] + Array(repeating: "", count: header.count - 2))
+                continue
+            }
+            var peak = Self.mb(row.peakBytes)
+            if row.peakBytes > 0, Double(row.peakSpread[1] - row.peakSpread[0]) > 0.1 * Double(row.peakBytes) {
+                peak += " (\(Self.mb(row.peakSpread[0]))–\(Self.mb(row.peakSpread[1])))"
+            }
+            lines.append([row.strategy, Self.mb(row.startupBytes), Self.mb(row.allLoadedBytes), peak, Self.mb(row.afterDestroyBytes),
+                          Self.mb(row.afterTrimBytes), Self.mb(row.logicalPeakBytes), "\(row.decodes)", "\(row.hitches)", "\(row.placeholderFrames)"])
+        }
+        var widths = Array(repeating: 0, count: header.count)
+        for line in lines { for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        var text = ""
+        for (n, line) in lines.enumerated() {
+            let cells = line.enumerated().map { i, cell in
+                i == 0 ? cell.padding(to: widths[i]) : String(repeating: " ", count: widths[i] - cell.count) + cell
+            }
+            text += cells.joined(separator: "  ") + "\n"
+            if n == 0 { text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
+        }
+        text += "sizes: resident MB (1 MB = 1,000,000 bytes), medians over runs\n"
+        let measured = rows.filter { $0.runs > 0 }
+        if let lowest = measured.min(by: { $0.peakBytes < $1.peakBytes }) {
+            text += "lowest peak: \(lowest.strategy) (\(Self.mb(lowest.peakBytes)) MB)\n"
+        }
+        if let calm = measured.min(by: { ($0.hitches, $0.placeholderFrames) < ($1.hitches, $1.placeholderFrames) }) {
+            text += "fewest hitches: \(calm.strategy) (\(calm.hitches) hitches, \(calm.placeholderFrames) placeholder frames)\n"
+        }
+        return text
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+}

@@ -1,0 +1,62 @@
+import Imaging
+import MemoryProbe
+import Retention
+import Synchronization
+import Visibility
+
+/// One strategy on one scenario, in this process: the simulator's events drive an
+/// `ImageCache`, and the run measures resident memory, decode work and frames.
+///
+/// Measure it in a fresh process (`retention run`, or `Comparison`), because an allocator's
+/// history contaminates the next measurement. Costs the scenario's decodes plus a statm read
+/// (about 1 µs) per frame.
+public struct Experiment: Sendable {
+    /// The scenario.
+    public var scenario: Scenario
+    /// Its lab settings.
+    public var settings: ScenarioSettings
+    /// The files rows show.
+    public var images: ImageSet
+    /// The strategy under test.
+    public var strategy: Strategy
+    /// A timeline sample every this many frames (0 picks about 200 samples).
+    public var timelineInterval: Int
+
+    /// An experiment over resolved inputs.
+    public init(scenario: Scenario, settings: ScenarioSettings, images: ImageSet, strategy: Strategy, timelineInterval: Int = 0) {
+        self.scenario = scenario
+        self.settings = settings
+        self.images = images
+        self.strategy = strategy
+        self.timelineInterval = timelineInterval
+    }
+
+    /// Loads `scenarioPath`, resolves its images and `strategyName`. Every problem is one
+    /// line: a `ScenarioError` or a `LabError`.
+    public static func prepare(scenarioPath: String, strategyName: String) throws -> Experiment {
+        let scenario = try Scenario.load(contentsOf: scenarioPath)
+        let settings = try ScenarioSettings(scenario, source: scenarioPath)
+        guard let imageSpec = settings.images else {
+            throw LabError.images("\(scenarioPath): the scenario has no \"images\" key, which run, compare and soak need")
+        }
+        let images = try ImageSet(imageSpec, scenarioPath: scenarioPath)
+        let strategy = try Strategy.resolve(strategyName, among: Strategy.defined(by: scenario, source: scenarioPath))
+        return Experiment(scenario: scenario, settings: settings, images: images, strategy: strategy)
+    }
+
+    /// The policy actually run: the strategy's, with a thumbnail preset's size set to the
+    /// scenario's `displayPixelSize` when given.
+    var effectivePolicy: RetentionPolicy {
+        var policy = strategy.policy
+        if case .thumbnail = policy.visible, let size = settings.images?.displayPixelSize {
+            policy.visible = .thumbnail(maxPixelSize: size)
+        }
+        return policy
+    }
+
+    /// Runs the scenario's script once and measures it. Throws `LabError` when a probe fails.
+    public func run() throws -> RunReport {
+        let session = try ExperimentSession(experiment: self)
+        return try session.runToEnd()
+    }
+}

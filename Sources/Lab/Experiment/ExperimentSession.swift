@@ -1,0 +1,196 @@
+import Imaging
+import MemoryProbe
+import Retention
+import Synchronization
+import Visibility
+
+/// The state of one experiment run: simulator, cache, row memory and measurements. Driven
+/// from one thread; only load completions arrive from decode workers, through a `Mutex`
+/// (a lock rather than an actor because workers report synchronously from their threads).
+final class ExperimentSession {
+    let experiment: Experiment
+    let cache: ImageCache<Int>
+    var simulator: VisibilitySimulator
+    let rowMemory: RowMemory
+    let resident: ResidentMemory
+    var frames: FrameStatistics
+    var virtualQueue: VirtualDecodeQueue
+    let completions = CompletedLoads()
+    var requestedAt: [Int: Int] = [:]
+    var checkpoints: [RunReport.Checkpoint] = []
+    var timeline: [RunReport.Sample] = []
+    var placeholderFrames = 0
+    var peakSampled = 0
+    var peakLogical = 0
+    var frameCount = 0
+    /// The first probe failure inside a frame callback (which cannot throw); rethrown at the end.
+    var probeFailure: (any Error)?
+    let clock = ContinuousClock()
+    var frameStart: ContinuousClock.Instant
+    /// Virtual main-thread time added to the current frame (sync-mode source latency).
+    var virtualWork = 0.0
+    let async: Bool
+    let interval: Int
+
+    init(experiment: Experiment) throws {
+        self.experiment = experiment
+        let images = experiment.images
+        let source = ImageSource<Int> { row in try FileBytes.read(images.path(forRow: row)) }
+        async = experiment.settings.display == .async
+        let completions = self.completions
+        cache = ImageCache(
+            source: source, policy: experiment.effectivePolicy,
+            mode: async ? .asynchronous(workers: experiment.settings.decodeWorkers) : .synchronous,
+            onLoadCompleted: { completion in
+                guard !completion.onCallerThread else { return }
+                let seconds = Lab.seconds(completion.readDuration + completion.decodeDuration)
+                completions.append(row: completion.key, seconds: seconds)
+            })
+        simulator = VisibilitySimulator(configuration: experiment.scenario.simulation)
+        rowMemory = RowMemory(stateBytes: experiment.scenario.rows.stateBytes, destinationBytes: experiment.scenario.rows.destinationBytes)
+        resident = try ResidentMemory()
+        frames = FrameStatistics(frameRate: experiment.scenario.frameRate.rawValue)
+        virtualQueue = VirtualDecodeQueue(workers: experiment.settings.decodeWorkers, frameRate: experiment.scenario.frameRate.rawValue, latencyMs: experiment.settings.sourceLatencyMs)
+        frameStart = clock.now
+        let estimated = max(1, Self.estimatedFrames(experiment.scenario.script))
+        interval = experiment.timelineInterval > 0 ? experiment.timelineInterval : max(1, estimated / 200)
+    }
+
+    /// Frames a script will take, for the timeline interval. O(steps).
+    static func estimatedFrames(_ script: [ScriptStep]) -> Int {
+        script.reduce(0) { total, step in
+            switch step {
+            case .scroll(_, let frames): return total + frames
+            case .pause(let frames): return total + frames
+            case .fling: return total + 120
+            case .repeat(let times, let steps): return total + times * estimatedFrames(steps)
+            case .checkpoint: return total
+            default: return total + 1
+            }
+        }
+    }
+
+    func runToEnd() throws -> RunReport {
+        try ProcessMemory.resetPeak()
+        runScript(experiment.scenario.script)
+        try checkpoint("end")
+        if simulator.isContainerAlive { runScript([.destroyContainer]) }
+        try checkpoint("after-destroy")
+        ProcessMemory.trimHeap()
+        cache.allocator.pool?.trim()
+        try checkpoint("after-trim")
+        if let probeFailure { throw probeFailure }
+        let status = try ProcessMemory.readStatus()
+        let metrics = cache.metrics
+        let work = frames.summary()
+        return RunReport(
+            strategy: experiment.strategy.name, scenario: experiment.scenario.name,
+            display: experiment.settings.display.rawValue, allocator: experiment.effectivePolicy.allocator.description,
+            checkpoints: checkpoints, peakResidentBytes: status.peakResidentBytes,
+            peakSampledResidentBytes: peakSampled, peakLogicalBytes: peakLogical,
+            decodes: metrics.decodes, decodeSeconds: Lab.seconds(metrics.decodeTime), frames: frameCount,
+            frameWork: .init(medianMs: work.median, p99Ms: work.p99, maxMs: work.max),
+            hitches: frames.hitches, placeholderFrames: placeholderFrames, timeline: timeline,
+            failedDecodes: metrics.failedDecodes)
+    }
+
+    /// Runs `steps`, resuming where the simulator is. Used by runs and soak iterations.
+    func runScript(_ steps: [ScriptStep]) {
+        frameStart = clock.now
+        simulator.run(script: steps, onEvent: { [self] event in handle(event) }, onFrameEnd: { [self] report in frameEnded(report) })
+    }
+
+    private func handle(_ event: VisibilityEvent) {
+        switch event.kind {
+        case .initialized(let row): rowMemory.rowInitialized(row)
+        case .appeared(let row):
+            requestedAt[row] = event.frame
+            let outcome = cache.appeared(row)
+            // Time stays virtual: the source's latency is charged to the frame, never slept.
+            if !async, outcome.status == .decoded || outcome.status == .failed { virtualWork += experiment.settings.sourceLatencyMs / 1000 }
+        case .disappeared(let row): cache.disappeared(row)
+        case .released(let row):
+            rowMemory.rowReleased(row)
+            cache.released(row)
+        case .destinationInitialized(let row): rowMemory.destinationInitialized(row)
+        case .destinationReleased(let row): rowMemory.destinationReleased(row)
+        case .memoryWarning: cache.memoryWarning(.critical)
+        case .containerDestroyed: cache.containerDestroyed()
+        case .checkpoint(let name):
+            do { try checkpoint(name) } catch { probeFailure = probeFailure ?? error }
+        case .containerCreated, .rowsAppended: break
+        }
+    }
+
+    private func frameEnded(_ report: FrameReport) {
+        let work = clock.now - frameStart
+        frames.record(seconds: Lab.seconds(work) + virtualWork)
+        virtualWork = 0
+        frameCount += 1
+        if async {
+            cache.waitForIdle()
+            for done in completions.drain() {
+                virtualQueue.completed(row: done.row, requestedAt: requestedAt[done.row] ?? report.frame, seconds: done.seconds)
+            }
+        }
+        if report.isContainerAlive {
+            for row in report.visibleRows where !isReady(row, frame: report.frame) {
+                placeholderFrames += 1
+                break
+            }
+        }
+        let residentNow: Int
+        do { residentNow = try resident.residentBytes() } catch {
+            probeFailure = probeFailure ?? error
+            residentNow = peakSampled
+        }
+        let logical = logicalBytes()
+        peakSampled = max(peakSampled, residentNow)
+        peakLogical = max(peakLogical, logical)
+        if report.frame % interval == 0 { timeline.append(.init(frame: report.frame, residentBytes: residentNow, logicalBytes: logical)) }
+        if report.frame == 0 && checkpoints.isEmpty {
+            do { try checkpoint("startup") } catch { probeFailure = probeFailure ?? error }
+        }
+        frameStart = clock.now
+    }
+
+    private func isReady(_ row: Int, frame: Int) -> Bool {
+        guard cache.cachedImage(for: row) != nil else { return false }
+        return !async || virtualQueue.isReady(row: row, at: frame)
+    }
+
+    func logicalBytes() -> Int { cache.usage.totalBytes + rowMemory.heldBytes }
+
+    func checkpoint(_ name: String) throws {
+        let usage = cache.usage
+        let heap = try ProcessMemory.heapStatistics()
+        let bytes = usage.byRepresentation
+        checkpoints.append(.init(
+            name: name, residentBytes: try resident.residentBytes(), logicalBytes: usage.totalBytes + rowMemory.heldBytes,
+            decodedBytes: bytes.decoded, thumbnailBytes: bytes.thumbnail, compressedBytes: bytes.compressed,
+            poolBytes: cache.allocator.pool?.statistics.heldBytes ?? 0, rowStateBytes: rowMemory.heldBytes,
+            heapInUseBytes: heap.inUseBytes + heap.mmappedBytes, heapFreeHeldBytes: heap.freeHeldBytes))
+    }
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// Loads finished on decode workers since the lab last looked. Workers append from their own
+/// threads while the simulation thread drains, so the list lives in a `Mutex` (a lock: workers
+/// report synchronously and cannot await an actor).
+final class CompletedLoads: Sendable {
+    private let list = Mutex<[(row: Int, seconds: Double)]>([])
+
+    func append(row: Int, seconds: Double) {
+        list.withLock { $0.append((row, seconds)) }
+    }
+
+    func drain() -> [(row: Int, seconds: Double)] {
+        list.withLock { list in
+            defer { list.removeAll(keepingCapacity: true) }
+            return list
+        }
+    }
+}

@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The image files rows show: the files in a folder matching a pattern, sorted by name; row `i`
+/// shows file `i mod n`.
+public struct ImageSet: Sendable, Hashable {
+    /// Absolute or scenario-relative paths, sorted by file name.
+    public let paths: [String]
+
+    /// Resolves `images` against the folder of the scenario file at `scenarioPath`, checks that
+    /// at least one file matches and that every match can be opened. Throws `LabError.images`
+    /// with a one-line reason. O(files in the folder).
+    public init(_ images: ScenarioSettings.Images, scenarioPath: String) throws(LabError) {
+        let base: String
+        if images.directory.hasPrefix("/") {
+            base = images.directory
+        } else {
+            let folder = scenarioPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            base = (folder.isEmpty ? "." : folder) + "/" + images.directory
+        }
+        guard let dir = opendir(base) else {
+            throw .images("images.directory: cannot open \(base): \(String(cString: strerror(errno)))")
+        }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != ".", name != "..", fnmatch(images.pattern, name, 0) == 0 { names.append(name) }
+        }
+        closedir(dir)
+        guard !names.isEmpty else {
+            throw .images("images: no file in \(base) matches \"\(images.pattern)\"")
+        }
+        let paths = names.sorted().map { base + "/" + $0 }
+        for path in paths where access(path, R_OK) != 0 {
+            throw .images("images: cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        self.paths = paths
+    }
+
+    /// The file row `row` shows. O(1).
+    public func path(forRow row: Int) -> String { paths[row % paths.count] }
+}

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Memory that built rows and initialized destinations really occupy: allocated with `malloc`
+/// and written (so it is resident) when the simulator initializes them, freed when it releases
+/// them. Models a row's top-level state and eagerly built destinations (seeds 003 and 004).
+///
+/// Not thread-safe: the lab drives it from its one simulation thread.
+final class RowMemory {
+    private let stateBytes: Int
+    private let destinationBytes: Int
+    private var rows: [Int: UnsafeMutableRawPointer] = [:]
+    private var destinations: [Int: UnsafeMutableRawPointer] = [:]
+
+    /// Bytes held now by rows and destinations.
+    private(set) var heldBytes = 0
+
+    init(stateBytes: Int, destinationBytes: Int) {
+        self.stateBytes = stateBytes
+        self.destinationBytes = destinationBytes
+    }
+
+    deinit {
+        for pointer in rows.values { free(pointer) }
+        for pointer in destinations.values { free(pointer) }
+    }
+
+    func rowInitialized(_ row: Int) { allocate(row, stateBytes, in: &rows) }
+    func rowReleased(_ row: Int) { release(row, stateBytes, in: &rows) }
+    func destinationInitialized(_ row: Int) { allocate(row, destinationBytes, in: &destinations) }
+    func destinationReleased(_ row: Int) { release(row, destinationBytes, in: &destinations) }
+
+    private func allocate(_ row: Int, _ bytes: Int, in table: inout [Int: UnsafeMutableRawPointer]) {
+        guard bytes > 0, table[row] == nil, let pointer = malloc(bytes) else { return }
+        memset(pointer, Int32(row & 0x7F) | 1, bytes)
+        table[row] = pointer
+        heldBytes += bytes
+    }
+
+    private func release(_ row: Int, _ bytes: Int, in table: inout [Int: UnsafeMutableRawPointer]) {
+        guard let pointer = table.removeValue(forKey: row) else { return }
+        free(pointer)
+        heldBytes -= bytes
+    }
+}

@@ -1,0 +1,34 @@
+/// Places asynchronous decodes on the virtual frame clock.
+///
+/// Decodes really run (on the cache's workers) and take real time, but the simulation does not
+/// wait for the wall clock: each completed decode's measured duration, plus the scenario's
+/// source latency, is queued over `workers` virtual workers starting at the frame that asked for
+/// it, and the row's image counts as ready from the frame in which that virtual work ends. So
+/// runs are fast and still show which frames would have waited. O(workers) per decode.
+struct VirtualDecodeQueue {
+    private var workerFreeAt: [Double]
+    private let frameSeconds: Double
+    private let latencySeconds: Double
+    private var readyFrame: [Int: Int] = [:]
+
+    init(workers: Int, frameRate: Int, latencyMs: Double) {
+        workerFreeAt = Array(repeating: 0, count: max(1, workers))
+        frameSeconds = 1 / Double(frameRate)
+        latencySeconds = latencyMs / 1000
+    }
+
+    /// Queues a decode of `row` requested at `frame` that took `seconds`.
+    mutating func completed(row: Int, requestedAt frame: Int, seconds: Double) {
+        let requested = Double(frame) * frameSeconds
+        let worker = workerFreeAt.indices.min { workerFreeAt[$0] < workerFreeAt[$1] }!
+        let start = max(requested, workerFreeAt[worker])
+        let end = start + latencySeconds + seconds
+        workerFreeAt[worker] = end
+        readyFrame[row] = Int((end / frameSeconds).rounded(.up))
+    }
+
+    /// True when `row`'s latest decode has finished on the virtual clock by `frame`.
+    func isReady(row: Int, at frame: Int) -> Bool {
+        (readyFrame[row] ?? 0) <= frame
+    }
+}

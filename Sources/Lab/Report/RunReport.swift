@@ -1,0 +1,89 @@
+/// What one run of one strategy measured; `retention run --json` prints it and comparisons
+/// read it back. Field names are a contract scripts rely on (documented in the README);
+/// `schemaVersion` changes when they do.
+public struct RunReport: Codable, Sendable, Hashable {
+    /// Memory at one measurement point.
+    public struct Checkpoint: Codable, Sendable, Hashable {
+        /// `startup`, a script checkpoint's name, `end`, `after-destroy` or `after-trim`.
+        public var name: String
+        /// Resident set size from /proc/self/statm.
+        public var residentBytes: Int
+        /// What the experiment deliberately holds: the cache's bytes plus row state.
+        public var logicalBytes: Int
+        /// Decoded bitmaps in the cache.
+        public var decodedBytes: Int
+        /// Thumbnails in the cache.
+        public var thumbnailBytes: Int
+        /// Compressed PNG bytes in the cache.
+        public var compressedBytes: Int
+        /// Free buffers a bitmap pool holds (0 without a pool).
+        public var poolBytes: Int
+        /// Row state and destination bytes (`rows.stateBytes`, `rows.destinationBytes`).
+        public var rowStateBytes: Int
+        /// glibc heap in use (mallinfo2 uordblks + hblkhd).
+        public var heapInUseBytes: Int
+        /// glibc heap free but held by the allocator (mallinfo2 fordblks).
+        public var heapFreeHeldBytes: Int
+    }
+
+    /// Main-thread work per frame, in milliseconds.
+    public struct FrameWork: Codable, Sendable, Hashable {
+        /// Median frame.
+        public var medianMs: Double
+        /// 99th percentile.
+        public var p99Ms: Double
+        /// Slowest frame.
+        public var maxMs: Double
+    }
+
+    /// One timeline sample.
+    public struct Sample: Codable, Sendable, Hashable {
+        /// Virtual frame number.
+        public var frame: Int
+        /// Resident bytes.
+        public var residentBytes: Int
+        /// Logical bytes.
+        public var logicalBytes: Int
+    }
+
+    /// The current schema version (1).
+    public static let currentSchemaVersion = 1
+
+    /// Schema version of this report.
+    public var schemaVersion: Int = RunReport.currentSchemaVersion
+    /// Strategy name.
+    public var strategy: String
+    /// Scenario name.
+    public var scenario: String
+    /// Display mode: `sync` or `async`.
+    public var display: String
+    /// Allocator the strategy's bitmaps came from.
+    public var allocator: String
+    /// Measurement points in order.
+    public var checkpoints: [Checkpoint]
+    /// Kernel high-water mark of resident memory since the run's baseline (VmHWM after a reset).
+    public var peakResidentBytes: Int
+    /// Largest resident sample taken at the end of a frame.
+    public var peakSampledResidentBytes: Int
+    /// Largest logical bytes at the end of a frame.
+    public var peakLogicalBytes: Int
+    /// Decodes performed.
+    public var decodes: Int
+    /// Total decode time in seconds.
+    public var decodeSeconds: Double
+    /// Virtual frames run.
+    public var frames: Int
+    /// Main-thread work per frame.
+    public var frameWork: FrameWork
+    /// Frames whose main-thread work exceeded the frame budget.
+    public var hitches: Int
+    /// Frames in which at least one visible row had no ready image.
+    public var placeholderFrames: Int
+    /// Resident and logical bytes every few frames.
+    public var timeline: [Sample]
+    /// Rows whose image failed to decode (counted, not fatal).
+    public var failedDecodes: Int
+
+    /// The checkpoint called `name`, if any. O(checkpoints).
+    public func checkpoint(_ name: String) -> Checkpoint? { checkpoints.first { $0.name == name } }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Lab
+
+/// `retention run [SCENARIO] --strategy NAME`: one strategy, in this process, measured.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run one retention strategy on a scenario in this process and report its memory and frames.",
+        discussion: """
+            Scrolls the scenario's list through the visibility simulator, feeds the events to the \
+            image cache under the strategy, and measures resident memory at each checkpoint \
+            (startup, the script's checkpoints, end, after-destroy, after-trim), peaks, decodes, \
+            main-thread work per frame, hitches and placeholder frames. `retention compare` runs \
+            this in fresh child processes; run it directly to look at one strategy. The --json \
+            fields are documented in the README.
+            """
+    )
+
+    @Argument(help: "Scenario file (default: assets/scenarios/default.json).")
+    var scenario: String?
+
+    @Option(name: .shortAndLong, help: "A preset name (see `retention strategies`) or a strategy the scenario defines.")
+    var strategy: String
+
+    @Option(help: "A timeline sample every N frames (default: about 200 samples).")
+    var timelineEvery: Int = 0
+
+    @Flag(help: "Print the report as one JSON object.")
+    var json = false
+
+    func validate() throws {
+        if timelineEvery < 0 { throw ValidationError("--timeline-every must be a positive number of frames, got \(timelineEvery)") }
+    }
+
+    func run() throws {
+        let path = try scenario ?? DefaultScenario.path()
+        var experiment = try Experiment.prepare(scenarioPath: path, strategyName: strategy)
+        experiment.timelineInterval = timelineEvery
+        let report = try experiment.run()
+        if json {
+            print(ReportCoding.encode(report))
+        } else {
+            print(RunReportText.render(report))
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Lab
+import Retention
+
+/// `retention strategies [SCENARIO]`: the presets, and a scenario's own strategies.
+struct Strategies: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the retention strategies: the presets and those a scenario defines.",
+        discussion: "Each line: the name and what it models. With a scenario, its `strategies` list is shown as resolved."
+    )
+
+    @Argument(help: "A scenario whose `strategies` to list as well.")
+    var scenario: String?
+
+    @Flag(help: "Print one JSON object per strategy.")
+    var json = false
+
+    struct Line: Encodable {
+        var name: String
+        var summary: String
+        var source: String
+    }
+
+    func run() throws {
+        var lines = RetentionPolicy.presets.map { Line(name: $0.name, summary: $0.summary, source: "preset") }
+        if let scenario {
+            let loaded = try Scenario.load(contentsOf: scenario)
+            if loaded.strategies != nil {
+                for strategy in try Strategy.defined(by: loaded, source: scenario) where !lines.contains(where: { $0.name == strategy.name }) {
+                    lines.append(Line(name: strategy.name, summary: "custom: \(strategy.policy)", source: scenario))
+                }
+            }
+        }
+        let width = lines.map(\.name.count).max() ?? 0
+        for line in lines {
+            print(json ? Output.jsonLine(line) : line.name + String(repeating: " ", count: width - line.name.count) + "  " + line.summary)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// `run`, `compare` and `strategies`, run as a user runs them, on a small scenario.
+@Suite("retention run / compare / strategies")
+struct LabCommandTests {
+    /// A small scenario beside the committed images: 12 rows of 600x400 photos.
+    static func smallScenario(_ dir: String, extra: String = "") throws -> String {
+        let path = dir + "/small.json"
+        let images = CLIRunner.packageRoot + "/assets/images"
+        try """
+        {"name":"small","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list","prefetchRows":1},
+         "rows":{"count":12,"height":300},"images":{"directory":"\(images)","pattern":"photo-600x400-*.png"}\(extra),
+         "script":[{"scroll":{"by":2400,"frames":40}},{"checkpoint":{"name":"all-loaded"}},{"destroyContainer":{}}]}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("run --json prints the documented fields")
+    func runJSON() throws {
+        let dir = try CLIRunner.temporaryDirectory("run")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try CLIRunner.run(["run", try Self.smallScenario(dir), "--strategy", "swiftui-image-state", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        for key in ["schemaVersion", "strategy", "scenario", "checkpoints", "peakResidentBytes", "peakLogicalBytes", "decodes",
+                    "decodeSeconds", "frames", "frameWork", "hitches", "placeholderFrames", "timeline"] {
+            #expect(object[key] != nil, "missing \(key)")
+        }
+        let checkpoints = try #require(object["checkpoints"] as? [[String: Any]])
+        #expect(checkpoints.map { $0["name"] as? String } == ["startup", "all-loaded", "end", "after-destroy", "after-trim"])
+        for key in ["name", "residentBytes", "logicalBytes", "decodedBytes", "thumbnailBytes", "compressedBytes", "poolBytes",
+                    "rowStateBytes", "heapInUseBytes", "heapFreeHeldBytes"] {
+            #expect(checkpoints[0][key] != nil, "checkpoint missing \(key)")
+        }
+        // Image state keeps every row it decoded until the container goes: 12 rows of 960,000 bytes at most.
+        let loaded = checkpoints[1]["decodedBytes"] as? Int ?? 0
+        #expect(loaded >= 8 * 960_000 && loaded <= 12 * 960_000)
+        #expect(checkpoints[3]["decodedBytes"] as? Int == 0)
+    }
+
+    @Test("compare runs each strategy in a child, prints the table and writes CSV and JSON")
+    func compare() throws {
+        let dir = try CLIRunner.temporaryDirectory("compare")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try CLIRunner.run(["compare", try Self.smallScenario(dir), "--strategies", "decoded-release,swiftui-image-state",
+                                        "--repeat", "2", "--export-csv", dir + "/out.csv", "--export-json", dir + "/out.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("decoded-release"))
+        #expect(result.stdout.contains("lowest peak: "))
+        #expect(result.stdout.contains("fewest hitches: "))
+        let csv = try String(contentsOfFile: dir + "/out.csv", encoding: .utf8).split(separator: "\n")
+        #expect(csv.count == 5)
+        #expect(csv[0].hasPrefix("strategy,repeat,status,"))
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/out.json"))) as? [String: Any]
+        #expect((json?["runs"] as? [Any])?.count == 4)
+    }
+
+    @Test("bad inputs: unknown strategy, missing images, bad scenario, bad flags — one line, exit 1 or 64")
+    func badInputs() throws {
+        let dir = try CLIRunner.temporaryDirectory("badlab")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scenario = try Self.smallScenario(dir)
+        let unknown = try CLIRunner.run(["run", scenario, "--strategy", "keep-everything"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr == "Error: unknown strategy 'keep-everything' (known: swiftui-image-state, swiftui-data-state, decoded-release, decoded-lru, tiered, thumbnail-lru)\n")
+        let noImages = dir + "/noimages.json"
+        try #"{"name":"n","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list"},"rows":{"count":3,"height":300},"images":{"directory":"empty"},"script":[]}"#
+            .write(toFile: noImages, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: dir + "/empty", withIntermediateDirectories: true)
+        let missing = try CLIRunner.run(["compare", noImages])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "Error: images: no file in \(dir)/empty matches \"*.png\"\n")
+        let badStrategies = try CLIRunner.run(["compare", scenario, "--strategies", "tiered,nope"])
+        #expect(badStrategies.status == 1 && badStrategies.stderr.hasPrefix("Error: unknown strategy 'nope'"))
+        let badRepeat = try CLIRunner.run(["compare", scenario, "--repeat", "0"])
+        #expect(badRepeat.status == 64 && badRepeat.stderr.contains("--repeat must be at least 1, got 0"))
+    }
+
+    @Test("seed-image-vs-data: resident growth tracks the cache's logical growth within 15%, and returns after destroy and trim")
+    func residentTracksReality() throws {
+        let scenario = CLIRunner.packageRoot + "/assets/scenarios/seed-image-vs-data.json"
+        let result = try CLIRunner.run(["run", scenario, "--strategy", "swiftui-image-state", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let checkpoints = try #require(object["checkpoints"] as? [[String: Any]])
+        func value(_ name: String, _ key: String) -> Int { checkpoints.first { $0["name"] as? String == name }?[key] as? Int ?? -1 }
+        let residentGrowth = value("all-loaded", "residentBytes") - value("startup", "residentBytes")
+        let logicalGrowth = value("all-loaded", "logicalBytes") - value("startup", "logicalBytes")
+        #expect(logicalGrowth > 300_000_000, "100 rows of 1200x900 decoded: \(logicalGrowth)")
+        #expect(abs(Double(residentGrowth - logicalGrowth)) <= 0.15 * Double(logicalGrowth), "resident +\(residentGrowth) vs logical +\(logicalGrowth)")
+        #expect(value("after-trim", "residentBytes") - value("startup", "residentBytes") <= 32_000_000)
+    }
+
+    @Test("strategies lists every preset with what it models")
+    func strategies() throws {
+        let result = try CLIRunner.run(["strategies"])
+        #expect(result.status == 0)
+        let names = result.stdout.split(separator: "\n").map { $0.split(separator: " ")[0] }
+        #expect(names == ["swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "tiered", "thumbnail-lru"])
+    }
+}
