@@ -42,7 +42,7 @@ for name, report in first.items():
     ax.plot(frames, logical, linestyle="--", color=line.get_color(), alpha=0.6, label=f"{name} (logical)")
 ax.set_xlabel("frame")
 ax.set_ylabel("MB (1 MB = 1,000,000 bytes)")
-ax.set_title(f"Resident memory per strategy — {doc.get('scenario', '')}")
+ax.set_title(f"Resident memory per strategy — {doc.get('scenario', '').rsplit('/', 1)[-1]}")
 ax.grid(alpha=0.3)
 ax.legend(fontsize=8, ncol=2)
 fig.tight_layout()
