@@ -38,8 +38,7 @@ public final class ComparisonExport {
     }
 
     private let jsonPath: String?
-    private let csvDescriptor: Int32?
-    private let csvPath: String?
+    private let csv: LineFile?
     private var document: Document
     private let strategies: [String]
 
@@ -50,29 +49,18 @@ public final class ComparisonExport {
     /// header at once. Throws `LabError.io` naming a path that cannot be written.
     public init(jsonPath: String?, csvPath: String?, scenario: String, repeats: Int, strategies: [String]) throws(LabError) {
         self.jsonPath = jsonPath
-        self.csvPath = csvPath
         self.strategies = strategies
         document = Document(scenario: scenario, repeats: repeats, runs: [], summary: ComparisonSummary(results: [], strategies: strategies))
-        if let csvPath {
-            let fd = open(csvPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw .io(path: csvPath, operation: "write", errno: errno) }
-            csvDescriptor = fd
-        } else {
-            csvDescriptor = nil
-        }
-        try appendCSV(Self.csvHeader)
+        csv = try csvPath.map { path throws(LabError) in try LineFile(creating: path) }
+        try csv?.append(Self.csvHeader)
         if jsonPath != nil { try writeJSON() }
-    }
-
-    deinit {
-        if let csvDescriptor { close(csvDescriptor) }
     }
 
     /// Records one run in both outputs. O(runs so far) for the JSON rewrite.
     public func record(_ result: Comparison.Result, allResults: [Comparison.Result]) throws(LabError) {
         document.runs.append(Run(strategy: result.strategy, repeatIndex: result.repeatIndex, report: result.report, failure: result.failure))
         document.summary = ComparisonSummary(results: allResults, strategies: strategies)
-        try appendCSV(Self.csvLine(result))
+        try csv?.append(Self.csvLine(result))
         if jsonPath != nil { try writeJSON() }
     }
 
@@ -93,20 +81,6 @@ public final class ComparisonExport {
             "\(r.hitches)", "\(r.placeholderFrames)", "\(r.frameWork.medianMs)", "\(r.frameWork.p99Ms)", "\(r.frameWork.maxMs)", "",
         ]
         return fields.joined(separator: ",")
-    }
-
-    private func appendCSV(_ line: String) throws(LabError) {
-        guard let fd = csvDescriptor, let csvPath else { return }
-        let bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: csvPath, operation: "write", errno: errno)
-            }
-            offset += n
-        }
     }
 
     private func writeJSON() throws(LabError) {

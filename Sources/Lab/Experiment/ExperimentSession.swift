@@ -25,12 +25,16 @@ final class ExperimentSession {
     var frameCount = 0
     /// The first probe failure inside a frame callback (which cannot throw); rethrown at the end.
     var probeFailure: (any Error)?
+    /// Broken invariants seen while running: bytes rows still held after a destroy.
+    var violations: [String] = []
     let clock = ContinuousClock()
     var frameStart: ContinuousClock.Instant
     /// Virtual main-thread time added to the current frame (sync-mode source latency).
     var virtualWork = 0.0
     let async: Bool
     let interval: Int
+    /// Off for soaks, whose per-iteration samples replace the timeline (memory stays flat).
+    var recordTimeline = true
 
     init(experiment: Experiment) throws {
         self.experiment = experiment
@@ -104,7 +108,7 @@ final class ExperimentSession {
         switch event.kind {
         case .initialized(let row): rowMemory.rowInitialized(row)
         case .appeared(let row):
-            requestedAt[row] = event.frame
+            if async { requestedAt[row] = event.frame }
             let outcome = cache.appeared(row)
             // Time stays virtual: the source's latency is charged to the frame, never slept.
             if !async, outcome.status == .decoded || outcome.status == .failed { virtualWork += experiment.settings.sourceLatencyMs / 1000 }
@@ -115,7 +119,12 @@ final class ExperimentSession {
         case .destinationInitialized(let row): rowMemory.destinationInitialized(row)
         case .destinationReleased(let row): rowMemory.destinationReleased(row)
         case .memoryWarning: cache.memoryWarning(.critical)
-        case .containerDestroyed: cache.containerDestroyed()
+        case .containerDestroyed:
+            cache.containerDestroyed()
+            let usage = cache.usage
+            if usage.activeBytes + usage.rowHeldBytes != 0 {
+                violations.append("frame \(event.frame): rows still held \(usage.activeBytes + usage.rowHeldBytes) bytes after the container was destroyed")
+            }
         case .checkpoint(let name):
             do { try checkpoint(name) } catch { probeFailure = probeFailure ?? error }
         case .containerCreated, .rowsAppended: break
@@ -130,7 +139,7 @@ final class ExperimentSession {
         if async {
             cache.waitForIdle()
             for done in completions.drain() {
-                virtualQueue.completed(row: done.row, requestedAt: requestedAt[done.row] ?? report.frame, seconds: done.seconds)
+                virtualQueue.completed(row: done.row, requestedAt: requestedAt.removeValue(forKey: done.row) ?? report.frame, seconds: done.seconds)
             }
         }
         if report.isContainerAlive {
@@ -147,7 +156,7 @@ final class ExperimentSession {
         let logical = logicalBytes()
         peakSampled = max(peakSampled, residentNow)
         peakLogical = max(peakLogical, logical)
-        if report.frame % interval == 0 { timeline.append(.init(frame: report.frame, residentBytes: residentNow, logicalBytes: logical)) }
+        if recordTimeline && report.frame % interval == 0 { timeline.append(.init(frame: report.frame, residentBytes: residentNow, logicalBytes: logical)) }
         if report.frame == 0 && checkpoints.isEmpty {
             do { try checkpoint("startup") } catch { probeFailure = probeFailure ?? error }
         }

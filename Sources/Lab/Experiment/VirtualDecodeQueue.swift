@@ -27,8 +27,14 @@ struct VirtualDecodeQueue {
         readyFrame[row] = Int((end / frameSeconds).rounded(.up))
     }
 
-    /// True when `row`'s latest decode has finished on the virtual clock by `frame`.
-    func isReady(row: Int, at frame: Int) -> Bool {
-        (readyFrame[row] ?? 0) <= frame
+    /// True when `row`'s latest decode has finished on the virtual clock by `frame`. A row
+    /// found ready is forgotten, so the table holds only decodes still in virtual flight.
+    mutating func isReady(row: Int, at frame: Int) -> Bool {
+        guard let ready = readyFrame[row] else { return true }
+        if ready <= frame {
+            readyFrame[row] = nil
+            return true
+        }
+        return false
     }
 }

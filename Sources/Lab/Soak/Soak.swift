@@ -1,0 +1,92 @@
+import MemoryProbe
+import Retention
+import Synchronization
+
+/// Repeats a scenario's script under one strategy in one process — one simulator, one cache
+/// for the whole soak — and decides whether memory grows.
+///
+/// Each iteration runs the script again from where the last one left the list (offset,
+/// appended feed rows and cache contents carry over); an iteration that ended with the
+/// container destroyed is followed by one that starts by recreating it. Costs the script's
+/// work per iteration plus one `mallinfo2` and one statm read.
+public final class Soak {
+    /// When to stop.
+    public enum Limit: Sendable, Hashable {
+        /// After this many measured iterations (warm-up not counted).
+        case iterations(Int)
+        /// When this many seconds have passed (checked after each iteration).
+        case duration(Double)
+    }
+
+    let session: ExperimentSession
+    let limit: Limit
+    let warmup: Int
+    let maxGrowthBytes: Int
+    /// Set from a signal handler's thread: stop after the current iteration.
+    public let stopRequested = Atomic<Bool>(false)
+    private(set) var samples: [SoakSample] = []
+    private var failures: [String] = []
+
+    /// A soak of `experiment` (its script is one iteration).
+    public init(experiment: Experiment, limit: Limit, warmup: Int = 2, maxGrowthBytes: Int = 16_000_000) throws {
+        session = try ExperimentSession(experiment: experiment)
+        session.recordTimeline = false
+        self.limit = limit
+        self.warmup = warmup
+        self.maxGrowthBytes = maxGrowthBytes
+    }
+
+    /// Runs iterations until the limit or a stop request, calling `onSample` after each (write
+    /// and flush it there). Returns the verdict on what was measured.
+    public func run(onSample: (SoakSample) -> Void) -> GrowthVerdict {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var measured = 0
+        var iteration = 0
+        let script = session.experiment.scenario.script
+        while !stopRequested.load(ordering: .relaxed) {
+            if case .iterations(let count) = limit, measured >= count { break }
+            if case .duration(let seconds) = limit, Lab.seconds(clock.now - start) >= seconds { break }
+            iteration += 1
+            let decodesBefore = session.cache.metrics.decodes
+            let hitchesBefore = session.frames.hitches
+            session.runScript(script)
+            if let failure = session.probeFailure {
+                failures.append("iteration \(iteration): \(failure)")
+                session.probeFailure = nil
+            }
+            let usage = session.cache.usage
+            let heap = (try? ProcessMemory.heapStatistics())
+            let resident = (try? session.resident.residentBytes()) ?? 0
+            let isWarmup = iteration <= warmup
+            let sample = SoakSample(
+                iteration: iteration, warmup: isWarmup, elapsedSeconds: Lab.seconds(clock.now - start), residentBytes: resident,
+                logicalBytes: usage.totalBytes + session.rowMemory.heldBytes, rowHeldBytes: usage.activeBytes + usage.rowHeldBytes,
+                evictableBytes: usage.evictableBytes, entries: usage.entryCount,
+                heapInUseBytes: heap.map { $0.inUseBytes + $0.mmappedBytes } ?? 0, heapFreeHeldBytes: heap?.freeHeldBytes ?? 0,
+                decodes: session.cache.metrics.decodes - decodesBefore, hitches: session.frames.hitches - hitchesBefore,
+                rowsInList: session.simulator.rowCount)
+            if resident == 0 || heap == nil { failures.append("iteration \(iteration): memory probes failed") }
+            let budget = session.cache.policy.bitmapBudget.bytes
+            if usage.evictableBytes > budget {
+                session.violations.append("iteration \(iteration): evictable bytes \(usage.evictableBytes) exceed the budget \(budget)")
+            }
+            samples.append(sample)
+            if !isWarmup { measured += 1 }
+            onSample(sample)
+        }
+        return verdict()
+    }
+
+    /// The verdict on the samples so far.
+    public func verdict() -> GrowthVerdict {
+        GrowthVerdict.decide(measured: samples.filter { !$0.warmup }, maxGrowthBytes: maxGrowthBytes,
+                             violations: session.violations, failures: failures)
+    }
+
+    /// Every sample so far.
+    public var recorded: [SoakSample] { samples }
+
+    /// Decodes that failed so far (counted, not fatal).
+    public var failedDecodes: Int { session.cache.metrics.failedDecodes }
+}

@@ -1,0 +1,38 @@
+/// What the soak records after each iteration: one CSV row.
+public struct SoakSample: Sendable, Hashable, Codable {
+    /// Iteration number, from 1 (warm-up iterations included).
+    public var iteration: Int
+    /// True for warm-up iterations (not part of the verdict).
+    public var warmup: Bool
+    /// Seconds since the soak started.
+    public var elapsedSeconds: Double
+    /// Resident bytes (statm).
+    public var residentBytes: Int
+    /// The cache's bytes plus row state.
+    public var logicalBytes: Int
+    /// Bytes rows hold: visible rows' images and keep-until-released bytes.
+    public var rowHeldBytes: Int
+    /// Evictable (LRU) bitmap bytes.
+    public var evictableBytes: Int
+    /// Cache entries.
+    public var entries: Int
+    /// glibc heap in use.
+    public var heapInUseBytes: Int
+    /// glibc heap free but held.
+    public var heapFreeHeldBytes: Int
+    /// Decodes during this iteration.
+    public var decodes: Int
+    /// Hitches during this iteration.
+    public var hitches: Int
+    /// Rows in the list now (grows with an infinite feed).
+    public var rowsInList: Int
+
+    /// The CSV header, in column order.
+    public static let csvHeader = "iteration,warmup,elapsedSeconds,residentBytes,logicalBytes,rowHeldBytes,evictableBytes,entries,heapInUseBytes,heapFreeHeldBytes,decodes,hitches,rowsInList"
+
+    /// This sample as a CSV line.
+    public var csvLine: String {
+        let seconds = (elapsedSeconds * 1000).rounded() / 1000
+        return "\(iteration),\(warmup),\(seconds),\(residentBytes),\(logicalBytes),\(rowHeldBytes),\(evictableBytes),\(entries),\(heapInUseBytes),\(heapFreeHeldBytes),\(decodes),\(hitches),\(rowsInList)"
+    }
+}

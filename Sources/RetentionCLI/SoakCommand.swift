@@ -1,0 +1,124 @@
+import ArgumentParser
+import Dispatch
+import Imaging
+import Lab
+import Retention
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `retention soak SCENARIO --strategy NAME (--duration D | --iterations N)`.
+struct SoakCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "soak",
+        abstract: "Repeat a scenario's script for a duration or a number of iterations and fail when memory grows.",
+        discussion: """
+            One process, one simulator and one cache for the whole soak: each iteration runs the \
+            script again from where the last one left the list. After --warmup iterations, the \
+            least-squares slope of resident bytes per iteration, projected over the measured \
+            iterations, must stay under --max-growth; bytes rows hold must be zero after every \
+            container destroy; evictable bytes must stay within the budget. One CSV row per \
+            iteration is appended and flushed as it finishes. SIGINT or SIGTERM stops after the \
+            current iteration and gives the verdict on what was measured. Exit status: 0 pass, \
+            1 growth, 2 a failed run.
+            """
+    )
+
+    @Argument(help: "Scenario file.")
+    var scenario: String
+
+    @Option(name: .shortAndLong, help: "A preset name or a strategy the scenario defines.")
+    var strategy: String
+
+    @Option(help: "How long to soak: a number with s, m or h (90s, 30m, 2h, 1h30m).")
+    var duration: String?
+
+    @Option(help: "How many measured iterations to run (after warm-up).")
+    var iterations: Int?
+
+    @Option(help: "Iterations run before measuring (default 2).")
+    var warmup: Int = 2
+
+    @Option(help: "Largest accepted projected growth of resident memory: bytes or a size like 16MB.")
+    var maxGrowth: String = "16MB"
+
+    @Option(help: ArgumentHelp("Append one CSV row per iteration to this file (header first).", valueName: "file"))
+    var exportCSV: String?
+
+    @Option(help: ArgumentHelp("Write the samples and the verdict as JSON to this file at the end.", valueName: "file"))
+    var exportJSON: String?
+
+    func validate() throws {
+        switch (duration, iterations) {
+        case (nil, nil): throw ValidationError("give --duration (like 30m) or --iterations N")
+        case (.some, .some): throw ValidationError("give --duration or --iterations, not both")
+        case (.some(let text), nil):
+            if parseSoakDuration(text) == nil { throw ValidationError("--duration: expected a number with s, m or h (like 90s, 30m, 2h), got '\(text)'") }
+        case (nil, .some(let count)):
+            if count < 3 { throw ValidationError("--iterations must be at least 3 to fit a slope, got \(count)") }
+        }
+        if warmup < 0 { throw ValidationError("--warmup must be 0 or more, got \(warmup)") }
+        if ByteSize(parsing: maxGrowth) == nil { throw ValidationError("--max-growth: expected a size like 16MB or a byte count, got '\(maxGrowth)'") }
+    }
+
+    /// The soak's JSON export.
+    struct Document: Encodable {
+        var scenario: String
+        var strategy: String
+        var samples: [SoakSample]
+        var verdict: GrowthVerdict
+        var failedDecodes: Int
+    }
+
+    func run() throws {
+        let experiment = try Experiment.prepare(scenarioPath: scenario, strategyName: strategy)
+        let limit: Soak.Limit = iterations.map { .iterations($0) } ?? .duration(parseSoakDuration(duration!)!)
+        let soak = try Soak(experiment: experiment, limit: limit, warmup: warmup, maxGrowthBytes: ByteSize(parsing: maxGrowth)!.bytes)
+        let csv = try exportCSV.map { path throws -> LineFile in
+            let file = try LineFile(creating: path)
+            try file.append(SoakSample.csvHeader)
+            return file
+        }
+        // Signals are handled on a Dispatch queue, which only sets the soak's stop flag.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                soak.stopRequested.store(true, ordering: .relaxed)
+                Output.error("\nretention soak: stopping after the current iteration (signal \(number))")
+            }
+            source.resume()
+            return source
+        }
+        defer { sources.forEach { $0.cancel() } }
+
+        let terminal = Output.stderrIsTerminal
+        var lastPlain = 0.0
+        var writeFailure: (any Error)?
+        let verdict = soak.run { sample in
+            do { try csv?.append(sample.csvLine) } catch { writeFailure = writeFailure ?? error }
+            let partial = soak.verdict()
+            let line = "iteration \(sample.iteration)\(sample.warmup ? " (warm-up)" : "")  elapsed \(Int(sample.elapsedSeconds)) s  resident \(Output.megabytes(sample.residentBytes))  slope \(Output.formatOneDecimal(partial.slopeBytesPerIteration / 1_000_000)) MB/iteration"
+            if terminal {
+                Output.progress(line, final: false)
+            } else if sample.elapsedSeconds - lastPlain >= 10 || sample.iteration == 1 {
+                Output.error(line)
+                lastPlain = sample.elapsedSeconds
+            }
+        }
+        if terminal { Output.error("") }
+        print("soak: \(experiment.scenario.name) under \(experiment.strategy.name), \(soak.recorded.count) iterations (\(warmup) warm-up), failed decodes \(soak.failedDecodes)")
+        print(verdict.text)
+        if let exportJSON {
+            let document = Document(scenario: scenario, strategy: experiment.strategy.name, samples: soak.recorded, verdict: verdict, failedDecodes: soak.failedDecodes)
+            try AtomicFile.write(Data(ReportCoding.encode(document, pretty: true).utf8), to: exportJSON)
+        }
+        if let writeFailure { Output.error("error: \(writeFailure)") }
+        throw ExitCode(verdict.outcome.exitStatus)
+    }
+}
+

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+@Suite("retention soak")
+struct SoakCommandTests {
+    static let feed = CLIRunner.packageRoot + "/assets/scenarios/soak-infinite-feed.json"
+
+    @Test("an infinite feed under swiftui-image-state fails with a growth verdict (real retention, nothing injected)")
+    func imageStateGrows() throws {
+        let dir = try CLIRunner.temporaryDirectory("soak-grow")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try CLIRunner.run(["soak", Self.feed, "--strategy", "swiftui-image-state", "--iterations", "4", "--export-csv", dir + "/s.csv"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("verdict: FAIL (growth)"))
+        #expect(result.stdout.contains("resident slope: "))
+        let lines = try String(contentsOfFile: dir + "/s.csv", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1 + 6)
+        #expect(lines[0] == "iteration,warmup,elapsedSeconds,residentBytes,logicalBytes,rowHeldBytes,evictableBytes,entries,heapInUseBytes,heapFreeHeldBytes,decodes,hitches,rowsInList")
+    }
+
+    @Test("the same feed under decoded-lru passes once its budget filled during warm-up")
+    func lruPasses() throws {
+        let result = try CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "4"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("verdict: PASS"))
+    }
+
+    @Test("SIGINT stops after the current iteration; the CSV and the verdict are complete")
+    func interrupt() throws {
+        let dir = try CLIRunner.temporaryDirectory("soak-int")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let csv = dir + "/s.csv"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
+        process.arguments = ["soak", Self.feed, "--strategy", "decoded-lru", "--duration", "10m", "--warmup", "1", "--export-csv", csv, "--export-json", dir + "/s.json"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until at least 4 iterations are on disk (header + 4 lines), then interrupt.
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline {
+            let text = (try? String(contentsOfFile: csv, encoding: .utf8)) ?? ""
+            if text.split(separator: "\n").count >= 5 { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        kill(process.processIdentifier, SIGINT)
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0, "\(stdout)")
+        #expect(stdout.contains("verdict: PASS"))
+        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= 5)
+        for line in lines { #expect(line.split(separator: ",", omittingEmptySubsequences: false).count == 13, "\(line)") }
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/s.json"))) as? [String: Any]
+        #expect((json?["samples"] as? [Any])?.count == lines.count - 1)
+        #expect((json?["verdict"] as? [String: Any])?["outcome"] as? String == "pass")
+    }
+
+    @Test("bad flags are one-line errors")
+    func badFlags() throws {
+        let both = try CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru"])
+        #expect(both.status == 64 && both.stderr.contains("give --duration (like 30m) or --iterations N"))
+        let duration = try CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--duration", "10 minutes"])
+        #expect(duration.status == 64 && duration.stderr.contains("--duration: expected a number with s, m or h (like 90s, 30m, 2h), got '10 minutes'"))
+        let growth = try CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "3", "--max-growth", "lots"])
+        #expect(growth.status == 64 && growth.stderr.contains("--max-growth: expected a size like 16MB or a byte count, got 'lots'"))
+        let strategy = try CLIRunner.run(["soak", Self.feed, "--strategy", "nope", "--iterations", "3"])
+        #expect(strategy.status == 1 && strategy.stderr.hasPrefix("Error: unknown strategy 'nope'"))
+    }
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The scripted soak set: scenario × strategy pairs with their limits and expected verdicts.
+#   tools/soak.sh --quick   short profile (under 2 minutes; CI runs it after the tests)
+#   tools/soak.sh           long profile for manual or overnight runs (about 2 hours)
+# Results (CSV per soak and the verdicts) go to ${SOAK_OUT:-soak-results}/. Exit 1 if any
+# soak's verdict differs from what is expected of it.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+profile=long
+[ "${1:-}" = "--quick" ] && profile=quick
+out=${SOAK_OUT:-$root/soak-results}
+mkdir -p "$out"
+swift build -c release --product retention >/dev/null
+bin=$root/.build/release/retention
+
+# name | scenario | strategy | quick limit | long limit | max growth | expected exit (0 pass, 1 growth)
+set_list() {
+  cat <<'LIST'
+lru-default|assets/scenarios/default.json|decoded-lru|--iterations 6|--duration 30m|16MB|0
+release-default|assets/scenarios/default.json|decoded-release|--iterations 6|--duration 20m|16MB|0
+thumbnail-default|assets/scenarios/default.json|thumbnail-lru|--iterations 6|--duration 20m|16MB|0
+lru-feed|assets/scenarios/soak-infinite-feed.json|decoded-lru|--iterations 10|--duration 30m|16MB|0
+image-state-feed|assets/scenarios/soak-infinite-feed.json|swiftui-image-state|--iterations 4|--iterations 20|16MB|1
+LIST
+}
+
+failed=0
+start=$(date +%s)
+while IFS='|' read -r name scenario strategy quick long growth expected; do
+  limit=$quick
+  [ "$profile" = long ] && limit=$long
+  set +e
+  # shellcheck disable=SC2086
+  "$bin" soak "$scenario" --strategy "$strategy" $limit --max-growth "$growth" --export-csv "$out/$name.csv" > "$out/$name.txt" 2> "$out/$name.err"
+  status=$?
+  set -e
+  verdict=$(grep '^verdict:' "$out/$name.txt" || echo "verdict: (none)")
+  slope=$(grep '^resident slope:' "$out/$name.txt" || true)
+  if [ "$status" = "$expected" ]; then mark=ok; else mark=UNEXPECTED; failed=1; fi
+  printf '%-18s %-22s exit %s (expected %s) %-11s %s | %s\n' "$name" "$strategy" "$status" "$expected" "$mark" "$verdict" "$slope"
+done < <(set_list)
+echo "soak set ($profile): $(( $(date +%s) - start )) s, results in $out"
+exit $failed
