@@ -39,7 +39,7 @@ final class ExperimentSession {
     init(experiment: Experiment) throws {
         self.experiment = experiment
         let images = experiment.images
-        let source = ImageSource<Int> { row in try FileBytes.read(images.path(forRow: row)) }
+        let source = ImageSource<Int>.files { row in images.path(forRow: row) }
         async = experiment.settings.display == .async
         let completions = self.completions
         cache = ImageCache(
