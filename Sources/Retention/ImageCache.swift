@@ -93,11 +93,12 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Bookkeeping bytes per entry beyond its image bytes, estimated from memory layouts:
-    /// one slot in the slab plus one dictionary bucket (key + 4-byte index) at the
-    /// dictionary's maximum load factor of 3/4. Slab growth slack and a pending load's
-    /// waiter table are not included. O(1).
+    /// one slot and one optional key in the slab, plus one dictionary bucket (key + 4-byte
+    /// index) at the dictionary's maximum load factor of 3/4. Growth slack of the arrays and
+    /// a pending load's waiter table are not included. O(1).
     public static var bookkeepingBytesPerEntry: Int {
-        MemoryLayout<Slot<Key>>.stride + (MemoryLayout<Key>.stride + MemoryLayout<Int32>.stride) * 4 / 3
+        MemoryLayout<Slot>.stride + MemoryLayout<Key?>.stride
+            + (MemoryLayout<Key>.stride + MemoryLayout<Int32>.stride) * 4 / 3
     }
 
     /// Runs `body` under the lock and frees what it dropped after the lock is released.
