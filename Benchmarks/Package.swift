@@ -1,0 +1,27 @@
+// swift-tools-version:6.1
+// Benchmarks for Retention, in their own package so the library never depends on
+// package-benchmark. Run: cd Benchmarks && swift package benchmark
+import PackageDescription
+
+let package = Package(
+    name: "RetentionBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Retention", path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "CacheBenchmarks",
+            dependencies: [
+                .product(name: "Retention", package: "Retention"),
+                .product(name: "Imaging", package: "Retention"),
+                .product(name: "MemoryProbe", package: "Retention"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/CacheBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
