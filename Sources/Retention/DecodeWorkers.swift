@@ -36,7 +36,7 @@ final class DecodeWorkers: Sendable {
 
     /// The number of worker threads.
     let limit: Int
-    private let queue = Mutex(Queue())
+    private let queue = Lock(Queue())
     /// Signalled once per job, and once per thread at shutdown.
     private let available = DispatchSemaphore(value: 0)
     /// Entered per submitted job, left when the job (and its completion hooks) returned.

@@ -8,7 +8,7 @@ struct DecodeWorkerTests {
     @Test("jobs run in FIFO order on one worker and waitForIdle sees them all")
     func fifo() {
         let workers = DecodeWorkers(limit: 1)
-        let order = Mutex<[Int]>([])
+        let order = Lock<[Int]>([])
         for i in 0..<50 { workers.submit { order.withLock { $0.append(i) } } }
         workers.waitForIdle()
         #expect(order.withLock { $0 } == Array(0..<50))
