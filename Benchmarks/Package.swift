@@ -20,6 +20,17 @@ let package = Package(
             path: "Benchmarks/DecodeBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "CacheBenchmarks",
+            dependencies: [
+                .product(name: "Retention", package: "Retention"),
+                .product(name: "Imaging", package: "Retention"),
+                .product(name: "MemoryProbe", package: "Retention"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/CacheBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

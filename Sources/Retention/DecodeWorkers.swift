@@ -36,11 +36,13 @@ final class DecodeWorkers: Sendable {
 
     /// The number of worker threads.
     let limit: Int
-    private let queue = Mutex(Queue())
+    private let queue = Lock(Queue())
     /// Signalled once per job, and once per thread at shutdown.
     private let available = DispatchSemaphore(value: 0)
     /// Entered per submitted job, left when the job (and its completion hooks) returned.
     private let pending = DispatchGroup()
+    /// Threads started and not yet ended (for tests: none may outlive the pool's owner).
+    let liveThreads = Atomic<Int>(0)
 
     init(limit: Int) {
         precondition(limit > 0, "a decode pool needs at least one worker, got \(limit)")
@@ -56,6 +58,7 @@ final class DecodeWorkers: Sendable {
             return !queue.started
         }
         if start {
+            liveThreads.add(limit, ordering: .relaxed)
             for _ in 0..<limit { WorkerThread.start { [self] in run() } }
         }
         available.signal()
@@ -71,7 +74,10 @@ final class DecodeWorkers: Sendable {
     private func run() {
         while true {
             available.wait()
-            guard let work = queue.withLock({ $0.pop() }) else { return }
+            guard let work = queue.withLock({ $0.pop() }) else {
+                liveThreads.subtract(1, ordering: .relaxed)
+                return
+            }
             work()
             pending.leave()
         }

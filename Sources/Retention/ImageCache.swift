@@ -17,9 +17,10 @@ import Synchronization
 /// callbacks (`onAppear`, a simulator's frame loop) and must take effect before they return,
 /// without hopping executors; and `cachedImage(for:)` is called per visible row per frame, so
 /// it must cost about 100 ns — one uncontended `Mutex` acquisition, one dictionary lookup,
-/// no allocation, no suspension. All state sits in one `Mutex` (a dictionary of slots plus
-/// two intrusive LRU lists, see `CacheStore`); reads of the source and decodes never run
-/// while it is held, and bitmaps dropped under it are freed after it is released.
+/// no allocation, no suspension. All state sits in one `Synchronization.Mutex` (wrapped in
+/// `Lock` so ThreadSanitizer sees its ordering): a dictionary of slots plus two intrusive LRU
+/// lists, see `CacheStore`. Reads of the source and decodes never run while it is held, and
+/// bitmaps dropped under it are freed after it is released.
 public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// What the cache keeps and when.
     public let policy: RetentionPolicy
@@ -32,7 +33,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// Caps checked before a decode takes pixel memory.
     public let decodeLimits: DecodeLimits
 
-    let store: Mutex<CacheStore<Key>>
+    let store: Lock<CacheStore<Key>>
     let workers: DecodeWorkers
     let onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)?
     let waiterIDs = Atomic<UInt64>(0)
@@ -61,7 +62,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         self.allocator = allocator ?? policy.allocator.makeAllocator()
         self.decodeLimits = decodeLimits
         self.onLoadCompleted = onLoadCompleted
-        self.store = Mutex(CacheStore(policy: policy))
+        self.store = Lock(CacheStore(policy: policy))
         self.workers = DecodeWorkers(limit: mode.workerCount)
     }
 
@@ -93,11 +94,12 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Bookkeeping bytes per entry beyond its image bytes, estimated from memory layouts:
-    /// one slot in the slab plus one dictionary bucket (key + 4-byte index) at the
-    /// dictionary's maximum load factor of 3/4. Slab growth slack and a pending load's
-    /// waiter table are not included. O(1).
+    /// one slot and one optional key in the slab, plus one dictionary bucket (key + 4-byte
+    /// index) at the dictionary's maximum load factor of 3/4. Growth slack of the arrays and
+    /// a pending load's waiter table are not included. O(1).
     public static var bookkeepingBytesPerEntry: Int {
-        MemoryLayout<Slot<Key>>.stride + (MemoryLayout<Key>.stride + MemoryLayout<Int32>.stride) * 4 / 3
+        MemoryLayout<Slot>.stride + MemoryLayout<Key?>.stride
+            + (MemoryLayout<Key>.stride + MemoryLayout<Int32>.stride) * 4 / 3
     }
 
     /// Runs `body` under the lock and frees what it dropped after the lock is released.

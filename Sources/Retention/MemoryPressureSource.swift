@@ -69,7 +69,7 @@ public final class MemoryPressureSource: Sendable {
     /// The file system root the paths are read under (`/` normally; a folder in tests).
     public let root: String
     private let handler: @Sendable (MemoryWarningLevel) -> Void
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// A source calling `handler` as memory runs short. Nothing is read until ``poll()`` or
     /// ``start(interval:)``. O(1).

@@ -224,7 +224,7 @@ struct LoadingTests {
 
     @Test("onLoadCompleted reports each finished load with its durations")
     func completionHook() async throws {
-        let seen = Mutex<[LoadCompletion<Int>]>([])
+        let seen = Lock<[LoadCompletion<Int>]>([])
         let h = Harness(.decodedLRU, mode: .asynchronous(workers: 2)) { completion in
             seen.withLock { $0.append(completion) }
         }
@@ -237,7 +237,7 @@ struct LoadingTests {
         #expect(completions.allSatisfy { $0.byteCount == Fixtures.decodedBytes && $0.error == nil })
         #expect(h.metrics.decodeTime == completions.map(\.decodeDuration).reduce(.zero, +))
 
-        let sync = Mutex<[LoadCompletion<Int>]>([])
+        let sync = Lock<[LoadCompletion<Int>]>([])
         let s = Harness(.decodedLRU) { completion in sync.withLock { $0.append(completion) } }
         let outcome = s.appear(1)
         #expect(sync.withLock { $0.map(\.onCallerThread) } == [true])

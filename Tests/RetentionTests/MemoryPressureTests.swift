@@ -77,7 +77,7 @@ struct MemoryPressureTests {
         try root.write("/sys/fs/cgroup/app.slice/worker/memory.max", "1000000\n")
         try root.write("/sys/fs/cgroup/app.slice/worker/memory.current", "500000\n")
         try root.write("/proc/meminfo", Self.meminfo)
-        let fired = Mutex<[MemoryWarningLevel]>([])
+        let fired = Lock<[MemoryWarningLevel]>([])
         let source = MemoryPressureSource(root: root.path) { level in fired.withLock { $0.append(level) } }
 
         #expect(source.read() == .init(origin: .cgroup(directory: "/sys/fs/cgroup/app.slice/worker"), limitBytes: 1_000_000, availableBytes: 500_000))

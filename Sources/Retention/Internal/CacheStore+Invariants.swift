@@ -6,8 +6,9 @@ extension CacheStore {
         var problems: [String] = []
         var sums = (active: ByteBreakdown(), rowHeld: ByteBreakdown(), lru: ByteBreakdown())
         var visible = 0, loads = 0, inBitmapLRU = 0, inCompressedLRU = 0, used = 0
+        if keys.count != slots.count { problems.append("\(keys.count) keys for \(slots.count) slots") }
         for (position, slot) in slots.enumerated() {
-            guard let key = slot.key else {
+            guard let key = keys[position] else {
                 if !slot.isUnused { problems.append("free slot \(position) holds something") }
                 continue
             }

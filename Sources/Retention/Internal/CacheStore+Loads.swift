@@ -65,8 +65,8 @@ extension CacheStore {
         }
         metrics.loads += 1
         loadsInFlight += 1
-        let job = LoadJob(key: slots[Int(i)].key!, id: nextLoadID, compressed: compressed)
-        slots[Int(i)].load = InFlight(job: job)
+        let job = LoadJob(key: keys[Int(i)]!, ticket: LoadTicket(id: nextLoadID), compressed: compressed)
+        slots[Int(i)].load = InFlight(ticket: job.ticket)
         return job
     }
 
@@ -74,7 +74,7 @@ extension CacheStore {
     mutating func _cancelLoadIfUnrequested(_ i: Int32) {
         guard let load = slots[Int(i)].load, load.waiters.isEmpty,
               !slots[Int(i)].visible, !slots[Int(i)].prefetching else { return }
-        load.job.cancel()
+        load.ticket.cancel()
         slots[Int(i)].load = nil
         loadsInFlight -= 1
         metrics.cancelledLoads += 1
@@ -84,7 +84,7 @@ extension CacheStore {
     /// success is stored where the policy wants it; a failure is recorded for the key. O(1)
     /// plus evictions and waiters.
     mutating func _complete(_ job: LoadJob<Key>, _ outcome: LoadOutcome) -> LoadSettlement {
-        guard let i = index[job.key], let load = slots[Int(i)].load, load.job === job else {
+        guard let i = index[job.key], let load = slots[Int(i)].load, load.ticket === job.ticket else {
             return LoadSettlement()
         }
         slots[Int(i)].load = nil

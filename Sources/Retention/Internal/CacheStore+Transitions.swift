@@ -165,7 +165,7 @@ extension CacheStore {
     mutating func _containerDestroyed() {
         var i: Int32 = 0
         while Int(i) < slots.count {
-            if slots[Int(i)].key != nil {
+            if keys[Int(i)] != nil {
                 _releaseSlot(i)
                 _removeIfUnused(i)
             }

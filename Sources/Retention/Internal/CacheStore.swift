@@ -41,14 +41,18 @@ struct ListEnds {
 }
 
 /// A load in flight for a key and the `image(for:)` callers waiting on it.
-struct InFlight<Key: Hashable & Sendable> {
-    let job: LoadJob<Key>
+struct InFlight {
+    let ticket: LoadTicket
     var waiters: [UInt64: CheckedContinuation<Bitmap, any Error>] = [:]
 }
 
-/// One key's entry. Stored by value in `CacheStore.slots`; free slots have no key.
-struct Slot<Key: Hashable & Sendable> {
-    var key: Key?
+/// One key's entry, stored by value in `CacheStore.slots` (its key is in `CacheStore.keys`).
+///
+/// Not generic on purpose: the cache's code runs unspecialized when called from another
+/// module, and a slot whose layout depended on `Key` would be read and written through
+/// runtime layout queries, copying whole slots; with a fixed layout the LRU's link updates
+/// compile to plain loads and stores.
+struct Slot {
     var visible = false
     var prefetching = false
     var bitmapHold = Hold.none
@@ -56,7 +60,7 @@ struct Slot<Key: Hashable & Sendable> {
     var bitmap: Bitmap?
     var compressed: Data?
     var failure: (any Error)?
-    var load: InFlight<Key>?
+    var load: InFlight?
     var bitmapLinks = Links()
     var compressedLinks = Links()
 
@@ -73,8 +77,9 @@ struct Garbage: Sendable {
     var data: [Data] = []
 }
 
-/// The cache's state: a dictionary from key to slot index, a slab of slots, and two intrusive
-/// doubly linked LRU lists threaded through the slots (bitmaps; compressed bytes).
+/// The cache's state: a dictionary from key to slot index, a slab of slots (and their keys
+/// in a parallel array), and two intrusive doubly linked LRU lists threaded through the slots
+/// (bitmaps; compressed bytes).
 ///
 /// Only ever reached inside `ImageCache.store.withLock`, so every method runs with the lock
 /// held; the `_` prefix says so, as in Nuke's `Cache`. Nothing here decodes or reads.
@@ -94,7 +99,9 @@ struct CacheStore<Key: Hashable & Sendable> {
     let thumbnails: Bool
 
     var index: [Key: Int32] = [:]
-    var slots: [Slot<Key>] = []
+    var slots: [Slot] = []
+    /// The key of each slot; nil for a free slot.
+    var keys: [Key?] = []
     var freeSlots: [Int32] = []
     var bitmapLRU = ListEnds()
     var compressedLRU = ListEnds()
@@ -154,15 +161,15 @@ struct CacheStore<Key: Hashable & Sendable> {
     /// The slot for `key`, created if missing. O(1) amortized.
     mutating func _slot(for key: Key) -> Int32 {
         if let i = index[key] { return i }
-        var fresh = Slot<Key>()
-        fresh.key = key
         let i: Int32
         if let reused = freeSlots.popLast() {
             i = reused
-            slots[Int(i)] = fresh
+            slots[Int(i)] = Slot()
+            keys[Int(i)] = key
         } else {
             i = Int32(slots.count)
-            slots.append(fresh)
+            slots.append(Slot())
+            keys.append(key)
         }
         index[key] = i
         return i
@@ -170,9 +177,10 @@ struct CacheStore<Key: Hashable & Sendable> {
 
     /// Frees the slot when nothing is left in it. O(1).
     mutating func _removeIfUnused(_ i: Int32) {
-        guard slots[Int(i)].isUnused, let key = slots[Int(i)].key else { return }
+        guard slots[Int(i)].isUnused, let key = keys[Int(i)] else { return }
         index.removeValue(forKey: key)
         slots[Int(i)] = Slot()
+        keys[Int(i)] = nil
         freeSlots.append(i)
     }
 

@@ -6,20 +6,14 @@ import Foundation
 import Imaging
 import Synchronization
 
-/// One load (read if needed, then decode) of one key, handed to a decode worker or run on the
-/// appearing thread. Immutable but for its cancellation flag, which the worker polls without
-/// taking the cache's lock.
-final class LoadJob<Key: Hashable & Sendable>: Sendable {
-    let key: Key
+/// The identity and cancellation flag of one load. The slot keeps it while the load is in
+/// flight; the worker polls the flag without taking the cache's lock.
+final class LoadTicket: Sendable {
     let id: UInt64
-    /// The compressed bytes the cache already had (no source read needed), or nil.
-    let compressed: Data?
     private let cancelled = Atomic<Bool>(false)
 
-    init(key: Key, id: UInt64, compressed: Data?) {
-        self.key = key
+    init(id: UInt64) {
         self.id = id
-        self.compressed = compressed
     }
 
     /// True once the load's last requester went away; its result will be discarded.
@@ -27,6 +21,18 @@ final class LoadJob<Key: Hashable & Sendable>: Sendable {
 
     /// Marks the load cancelled (called under the cache's lock).
     func cancel() { cancelled.store(true, ordering: .releasing) }
+}
+
+/// One load (read if needed, then decode) of one key, handed to a decode worker or run on the
+/// appearing thread.
+struct LoadJob<Key: Hashable & Sendable>: Sendable {
+    let key: Key
+    let ticket: LoadTicket
+    /// The compressed bytes the cache already had (no source read needed), or nil.
+    let compressed: Data?
+
+    /// True once the load was cancelled.
+    var isCancelled: Bool { ticket.isCancelled }
 }
 
 /// Why a load failed.

@@ -37,7 +37,7 @@ enum Fixtures {
 
 /// A source over `Fixtures.images` that counts reads per key and can hold reads at a gate.
 final class TestSource: Sendable {
-    private let reads = Mutex<[Int: Int]>([:])
+    private let reads = Lock<[Int: Int]>([:])
     let gate: Gate?
     let images: [Int: Data]
 
