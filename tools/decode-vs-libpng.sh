@@ -22,9 +22,13 @@ cc -O2 -o "$root/tools/bin/png-simplified-decode" "$root/tools/baseline/png-simp
 c=$root/tools/bin/png-simplified-decode
 
 ours_mbs=(); c_mbs=(); ratios=()
+# Each program's output is captured first and parsed after it exited: a parser started on the
+# other end of a pipe would compete for the CPU while the decode runs.
+ours() { local out; out=$("$bin" inspect --decode --json "$file"); python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(d["decodedBytes"]/(d["decodeMilliseconds"]/1000)/1e6)' "$out"; }
+theirs() { local out; out=$("$c" "$file"); awk '{print $1/$2/1e6}' <<<"$out"; }
 for i in $(seq 1 "$pairs"); do
-  o=$("$bin" inspect --decode --json "$file" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["decodedBytes"]/(d["decodeMilliseconds"]/1000)/1e6)')
-  k=$("$c" "$file" | awk '{print $1/$2/1e6}')
+  # Alternate which program goes first in each pair (ABBA), so neither always runs second.
+  if [ $((i % 2)) -eq 1 ]; then o=$(ours); k=$(theirs); else k=$(theirs); o=$(ours); fi
   ours_mbs+=("$o"); c_mbs+=("$k")
   ratios+=("$(python3 -c "print($o/$k)")")
 done
