@@ -33,7 +33,7 @@ let package = Package(
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
-                "Lab", "Imaging",
+                "Lab", "Imaging", "MemoryProbe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -11,9 +11,10 @@ import Foundation
 
 /// Printing helpers shared by the subcommands.
 enum Output {
-    /// Writes `text` and a newline to standard error.
-    static func error(_ text: String) {
-        var line = text + "\n"
+    /// Writes `text` and (unless `newline` is false) a newline to standard error, in one
+    /// `write(2)` so lines from several threads do not interleave.
+    static func error(_ text: String, newline: Bool = true) {
+        var line = newline ? text + "\n" : text
         line.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -54,6 +55,19 @@ enum Output {
         let negative = scaled < 0
         let magnitude = Int(abs(scaled))
         return (negative ? "-" : "") + "\(magnitude / 10).\(magnitude % 10)"
+    }
+
+    /// Two decimal places without Foundation's formatters.
+    static func formatTwoDecimals(_ value: Double) -> String {
+        let scaled = (value * 100).rounded()
+        let magnitude = Int(abs(scaled))
+        let fraction = magnitude % 100
+        return (scaled < 0 ? "-" : "") + "\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
+    /// A duration in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Milliseconds with two decimals.

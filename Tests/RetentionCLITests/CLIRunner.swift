@@ -22,10 +22,11 @@ struct CLIRunner {
         return URL(fileURLWithPath: here).deletingLastPathComponent().appendingPathComponent("retention").path
     }()
 
-    static func run(_ arguments: [String], timeout: Double = 120) throws -> Result {
+    static func run(_ arguments: [String], timeout: Double = 120, in directory: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -1,0 +1,144 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Makes small bitmaps from large PNGs with bounded memory: rows are decoded in small
+/// batches and area-averaged as they arrive, so the peak is the output plus a few rows, not
+/// the full image.
+///
+/// - `fast`: area averaging (a box over the exact source area, fractional at the edges)
+///   straight to the output size.
+/// - `good` (default): area averaging to about twice the output size when the reduction is
+///   3x or more, then Lanczos-3 to the exact size.
+///
+/// Color is premultiplied by alpha while resampling, so transparent pixels lend no color to
+/// their neighbours. Resampling happens on the stored (gamma-encoded) values, as
+/// vipsthumbnail does by default; `linearLight` resamples in linear light instead. Interlaced
+/// (Adam7) files cannot stream: they are decoded whole, and the stats say so. The image
+/// cache's `thumbnail(maxPixelSize:)` representation is made by `init(maxPixelSize:)`.
+///
+/// Cost: libpng's decode of the file (the floor) plus, per source pixel, one conversion
+/// and one multiply-add; memory is the output bitmap plus a few source and intermediate rows
+/// (`ThumbnailStats.peakWorkingBytes`), or the full RGBA image for interlaced files.
+public struct Thumbnailer: Sendable, Hashable {
+    /// How the image is fitted to the box.
+    public enum Mode: String, Sendable, CaseIterable {
+        /// The largest size inside the box with the image's aspect ratio; never enlarges.
+        case fit
+        /// Covers the box, then the centre is cropped to it; never enlarges.
+        case fill
+        /// Exactly the box, stretched (enlarges when the box is bigger).
+        case exact
+    }
+
+    /// How output samples are computed.
+    public enum Quality: String, Sendable, CaseIterable {
+        /// Area averaging only: the quickest, slightly soft.
+        case fast
+        /// Area averaging, then Lanczos-3 to the exact size: sharper, a little more work.
+        case good
+    }
+
+    /// Box width in pixels (at least 1).
+    public var width: Int
+    /// Box height in pixels (at least 1).
+    public var height: Int
+    /// How the image is fitted to the box. Default `.fit`.
+    public var mode: Mode
+    /// Resampling quality. Default `.good`.
+    public var quality: Quality
+    /// Resample in linear light (sRGB decoded through a table, encoded back through a
+    /// 4096-step table). Default false: stored values, like vipsthumbnail.
+    public var linearLight: Bool
+    /// Caps checked against the header (and against the output size) before any work.
+    public var limits: DecodeLimits
+
+    /// A thumbnailer for a `width`×`height` box. Validated when used: a side below 1 makes
+    /// `thumbnail` throw `.invalidArgument`.
+    public init(width: Int, height: Int, mode: Mode = .fit, quality: Quality = .good, linearLight: Bool = false, limits: DecodeLimits = .default) {
+        self.width = width
+        self.height = height
+        self.mode = mode
+        self.quality = quality
+        self.linearLight = linearLight
+        self.limits = limits
+    }
+
+    /// A thumbnailer that fits images inside `maxPixelSize`×`maxPixelSize` (never enlarging),
+    /// like ImageIO's maximum pixel size option.
+    public init(maxPixelSize: Int, quality: Quality = .good) {
+        self.init(width: maxPixelSize, height: maxPixelSize, mode: .fit, quality: quality)
+    }
+
+    /// The thumbnail of the PNG in `data`, its pixels from `allocator`. Throws what
+    /// `PNGDecoder` throws, `.limitExceeded` before any work, `.invalidArgument` for a bad box.
+    public func thumbnail(_ data: Data, allocator: BitmapAllocator = .system) throws(ImagingError) -> Thumbnail {
+        try data.withBytes { (raw: UnsafeRawBufferPointer) throws(ImagingError) -> Thumbnail in
+            try thumbnail(PNGReader(.memory(raw), limits: limits), allocator: allocator)
+        }
+    }
+
+    /// The thumbnail of the PNG file at `path`, streamed from disk through a small buffer, so
+    /// neither the compressed bytes nor the decoded image is ever held whole.
+    public func thumbnail(contentsOf path: String, allocator: BitmapAllocator = .system) throws(ImagingError) -> Thumbnail {
+        try thumbnail(PNGReader(.file(path), limits: limits), allocator: allocator)
+    }
+
+    private func thumbnail(_ reader: PNGReader, allocator: BitmapAllocator) throws(ImagingError) -> Thumbnail {
+        guard width >= 1, height >= 1 else {
+            throw .invalidArgument("thumbnail box must be at least 1x1, got \(width)x\(height)")
+        }
+        try limits.check(width: reader.width, height: reader.height)
+        let plan = geometry(sourceWidth: reader.width, sourceHeight: reader.height)
+        try limits.check(width: plan.x.output, height: plan.y.output)
+        return try ThumbnailPipeline(reader: reader, plan: plan, linearLight: linearLight, quality: quality)
+            .run(allocator: allocator)
+    }
+}
+
+/// A thumbnail and how it was made.
+public struct Thumbnail: Sendable {
+    /// The pixels: RGBA8, straight alpha, at the output size.
+    public let bitmap: Bitmap
+    /// Sizes, whether the decode streamed, and the working memory it took.
+    public let stats: ThumbnailStats
+
+    /// A thumbnail from its parts.
+    public init(bitmap: Bitmap, stats: ThumbnailStats) {
+        self.bitmap = bitmap
+        self.stats = stats
+    }
+}
+
+/// What one thumbnail cost.
+public struct ThumbnailStats: Sendable, Hashable {
+    /// Width of the source image.
+    public var sourceWidth: Int
+    /// Height of the source image.
+    public var sourceHeight: Int
+    /// Width of the grid between area averaging and the filter stage (the output width
+    /// when there is no filter stage on that axis; the source width when area averaging
+    /// does not reduce it).
+    public var intermediateWidth: Int
+    /// Height of that grid.
+    public var intermediateHeight: Int
+    /// True when rows were decoded in batches as they were needed; false for interlaced
+    /// files, which are decoded whole first.
+    public var streamed: Bool
+    /// Bytes of the buffers the thumbnailer held at its peak: the output bitmap, source row
+    /// batches (or the whole image when not streamed), accumulator rows and tables. libpng's
+    /// own state (zlib's 32 KiB window and two rows) is not included.
+    public var peakWorkingBytes: Int
+
+    /// Stats from their parts.
+    public init(sourceWidth: Int, sourceHeight: Int, intermediateWidth: Int, intermediateHeight: Int, streamed: Bool, peakWorkingBytes: Int) {
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.intermediateWidth = intermediateWidth
+        self.intermediateHeight = intermediateHeight
+        self.streamed = streamed
+        self.peakWorkingBytes = peakWorkingBytes
+    }
+}

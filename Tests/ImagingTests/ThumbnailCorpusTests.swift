@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import Imaging
+
+/// PngSuite and the broken corpus through the thumbnailer, interlace fallback, bounded memory.
+@Suite("Thumbnail corpora and memory")
+struct ThumbnailCorpusTests {
+    @Test("every PngSuite file that must decode also thumbnails; interlaced ones do not stream")
+    func pngSuite() throws {
+        guard let suite = TestData.folder("pngsuite") else { return }
+        let mustDecode = try PngSuiteTests.manifest(suite).filter { $0.value == "DECODE" }.keys.sorted()
+        #expect(mustDecode.count >= 150)
+        var interlaced = 0
+        for name in mustDecode {
+            let path = suite + "/" + name
+            for thumbnailer in [Thumbnailer(maxPixelSize: 16), Thumbnailer(width: 40, height: 9, mode: .exact, quality: .fast)] {
+                let thumbnail: Thumbnail
+                do {
+                    thumbnail = try thumbnailer.thumbnail(contentsOf: path)
+                } catch {
+                    Issue.record("\(name) must thumbnail but failed: \(error)")
+                    continue
+                }
+                let info = try ImageInfo(contentsOf: path)
+                let expected = thumbnailer.outputSize(sourceWidth: info.width, sourceHeight: info.height)
+                #expect(thumbnail.bitmap.width == expected.width && thumbnail.bitmap.height == expected.height, "\(name)")
+                #expect(thumbnail.stats.streamed == !info.interlaced, "\(name)")
+                #expect(thumbnail.stats.sourceWidth == info.width && thumbnail.stats.sourceHeight == info.height)
+                if info.interlaced {
+                    interlaced += 1
+                    #expect(thumbnail.stats.peakWorkingBytes >= info.decodedByteCount, "\(name): the full decode is counted")
+                }
+            }
+        }
+        #expect(interlaced >= 30)
+    }
+
+    @Test("an interlaced file and its non-interlaced twin give the same thumbnail")
+    func interlacedMatchesStreamed() throws {
+        guard let suite = TestData.folder("pngsuite") else { return }
+        for stem in ["0g08", "2c08", "3p04", "4a16", "6a08"] {
+            let thumbnailer = Thumbnailer(width: 13, height: 11, mode: .exact)
+            let plain = try thumbnailer.thumbnail(contentsOf: suite + "/basn\(stem).png")
+            let interlaced = try thumbnailer.thumbnail(contentsOf: suite + "/basi\(stem).png")
+            #expect(plain.stats.streamed && !interlaced.stats.streamed)
+            #expect(plain.bitmap.hasSamePixels(as: interlaced.bitmap), "\(stem)")
+        }
+    }
+
+    @Test("every hostile file fails cleanly: PngSuite x* and the broken corpus's expected rejects")
+    func hostileFiles() throws {
+        guard let suite = TestData.folder("pngsuite"), let broken = TestData.folder("broken") else { return }
+        var paths = try PngSuiteTests.manifest(suite).filter { $0.value == "REJECT" }.keys.map { suite + "/" + $0 }
+        let manifest = try String(contentsOfFile: broken + "/MANIFEST.txt", encoding: .utf8)
+        var current: String?
+        var decodable: [String] = []
+        for line in manifest.split(separator: "\n") {
+            if line.hasPrefix("[") && line.hasSuffix("]") { current = String(line.dropFirst().dropLast()) }
+            else if let name = current, line.trimmingCharacters(in: .whitespaces).hasPrefix("expected:") {
+                if line.contains("REJECT") { paths.append(broken + "/" + name) } else { decodable.append(broken + "/" + name) }
+            }
+        }
+        #expect(paths.count == 14 + 29)
+        for path in paths.sorted() {
+            for thumbnailer in [Thumbnailer(maxPixelSize: 8), Thumbnailer(maxPixelSize: 8, quality: .fast)] {
+                do {
+                    _ = try thumbnailer.thumbnail(contentsOf: path)
+                    Issue.record("\(path) is hostile but thumbnailed")
+                } catch {
+                    #expect(!error.description.isEmpty)
+                }
+                #expect(throws: ImagingError.self) { try thumbnailer.thumbnail(try TestData.bytes(path)) }
+            }
+        }
+        // What a full decode accepts, the thumbnailer accepts too.
+        for path in decodable.sorted() {
+            #expect((try? Thumbnailer(maxPixelSize: 8).thumbnail(contentsOf: path)) != nil, "\(path)")
+        }
+    }
+
+    @Test("a decompression bomb fails the limits before any pixel memory is taken")
+    func bomb() throws {
+        var ihdr: [UInt8] = []
+        for value in [UInt32(100_000), UInt32(100_000)] { ihdr += withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        ihdr += [8, 2, 0, 0, 0]
+        let png = Data(pngSignature + chunk("IHDR", ihdr) + chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + chunk("IEND", []))
+        let counting = BitmapAllocator.pooled(capacity: 0)
+        #expect(throws: ImagingError.limitExceeded(limit: .width, value: 100_000, cap: 32_768)) {
+            try Thumbnailer(maxPixelSize: 64).thumbnail(png, allocator: counting)
+        }
+        #expect(counting.pool!.statistics.misses == 0)
+    }
+
+    @Test("a streamed thumbnail of a tall image holds a small fraction of the full RGBA size")
+    func boundedMemory() throws {
+        let width = 300, height = 6000
+        let png = try makePNG(width: width, height: height) { x, y in RGBA(UInt8(x & 255), UInt8(y & 255), UInt8((x ^ y) & 255)) }
+        let full = width * height * 4
+        for quality in Thumbnailer.Quality.allCases {
+            let thumbnail = try Thumbnailer(maxPixelSize: 128, quality: quality).thumbnail(png)
+            #expect(thumbnail.stats.streamed)
+            #expect(thumbnail.bitmap.width == 6 && thumbnail.bitmap.height == 128)
+            #expect(thumbnail.stats.peakWorkingBytes < full / 50, "\(quality): \(thumbnail.stats.peakWorkingBytes) of \(full)")
+            #expect(thumbnail.stats.peakWorkingBytes >= thumbnail.bitmap.byteCount + width * 4)
+        }
+        let interlaced = try makePNG(width: 200, height: 600, interlaced: true) { x, y in RGBA(UInt8(x & 255), UInt8(y & 255), 0) }
+        let stats = try Thumbnailer(maxPixelSize: 64).thumbnail(interlaced).stats
+        #expect(!stats.streamed && stats.peakWorkingBytes >= 200 * 600 * 4)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+@Suite("retention thumbnail")
+struct ThumbnailCommandTests {
+    static let images = CLIRunner.packageRoot + "/assets/images"
+    static let photo = images + "/photo-600x400-01.png"
+
+    static func copy(_ source: String, to destination: String) throws {
+        try FileManager.default.copyItem(atPath: source, toPath: destination)
+    }
+
+    static func header(_ path: String) throws -> (width: Int, height: Int) {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)).prefix(24))
+        func be32(_ o: Int) -> Int { Int(bytes[o]) << 24 | Int(bytes[o + 1]) << 16 | Int(bytes[o + 2]) << 8 | Int(bytes[o + 3]) }
+        return (be32(16), be32(20))
+    }
+
+    // MARK: - Batches
+
+    @Test("a batch with one corrupt file: the reason on stderr, the other outputs written, a summary, exit 1")
+    func batchWithCorruptFile() throws {
+        let dir = try CLIRunner.temporaryDirectory("thumb-batch")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/in/nested", withIntermediateDirectories: true)
+        try Self.copy(Self.photo, to: dir + "/in/a.png")
+        try Self.copy(Self.images + "/alpha-600x400-01.png", to: dir + "/in/nested/b.PNG")
+        try Data(try Data(contentsOf: URL(fileURLWithPath: Self.photo)).prefix(3000)).write(to: URL(fileURLWithPath: dir + "/in/cut.png"))
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: dir + "/in/notes.txt"))
+
+        let result = try CLIRunner.run(["thumbnail", dir + "/in", "-s", "64", "-o", dir + "/out", "--jobs", "2"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "\(dir)/in/cut.png: truncated PNG: unexpected end of data\n")
+        #expect(try Self.header(dir + "/out/a.png") == (64, 43))
+        #expect(try Self.header(dir + "/out/nested/b.PNG") == (64, 43))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out/cut.png"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir + "/out").filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty, "no temporary files are left behind")
+        let summary = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(summary.hasPrefix("thumbnail: 3 files, 1 failed, "), "\(summary)")
+        #expect(summary.contains(" MB read, ") && summary.contains(" MB written, ") && summary.contains(" s, peak memory ") && summary.hasSuffix(" MB"))
+    }
+
+    @Test("outputs keep the input name, go to ./thumbnails by default, and are overwritten")
+    func outputNaming() throws {
+        let dir = try CLIRunner.temporaryDirectory("thumb-names")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let first = try CLIRunner.run(["thumbnail", Self.photo, Self.images + "/ui-600x400-01.png", "-s", "50x20"], in: dir)
+        #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
+        #expect(try Self.header(dir + "/thumbnails/photo-600x400-01.png") == (30, 20))
+        #expect(try Self.header(dir + "/thumbnails/ui-600x400-01.png") == (30, 20))
+        // Run again with another size: the outputs are replaced.
+        let second = try CLIRunner.run(["thumbnail", Self.photo, "-s", "40", "--mode", "exact", "--quality", "fast", "--level", "9", "-o", "thumbnails/"], in: dir)
+        #expect(second.status == 0)
+        #expect(try Self.header(dir + "/thumbnails/photo-600x400-01.png") == (40, 40))
+        // Searching a folder that holds the output folder skips the earlier thumbnails.
+        try Self.copy(Self.photo, to: dir + "/p.png")
+        let again = try CLIRunner.run(["thumbnail", ".", "-s", "32"], in: dir)
+        #expect(again.status == 0 && again.stdout.hasPrefix("thumbnail: 1 files, 0 failed"), "\(again.stdout)")
+        #expect(try Self.header(dir + "/thumbnails/p.png") == (32, 21))
+        // -o FILE for one input.
+        let single = try CLIRunner.run(["thumbnail", Self.photo, "-s", "100", "--linear", "-o", dir + "/one.png"])
+        #expect(single.status == 0)
+        #expect(try Self.header(dir + "/one.png") == (100, 67))
+    }
+
+    @Test("a file never overwrites its input, and two inputs with one output name both get reported")
+    func collisions() throws {
+        let dir = try CLIRunner.temporaryDirectory("thumb-collide")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/other", withIntermediateDirectories: true)
+        try Self.copy(Self.photo, to: dir + "/p.png")
+        try Self.copy(Self.photo, to: dir + "/other/p.png")
+        let result = try CLIRunner.run(["thumbnail", dir + "/p.png", dir + "/other/p.png", "-o", dir])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(dir)/p.png: invalid argument: the output \(dir)/p.png is the input itself"))
+        #expect(result.stderr.contains("\(dir)/other/p.png: its output \(dir)/p.png is already the output of \(dir)/p.png"))
+        #expect(try Self.header(dir + "/p.png") == (600, 400), "the input is untouched")
+    }
+
+    // MARK: - JSON
+
+    @Test("--json prints one object per file and a summary object")
+    func json() throws {
+        let dir = try CLIRunner.temporaryDirectory("thumb-json")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let missing = dir + "/missing.png"
+        let result = try CLIRunner.run(["thumbnail", "--json", Self.photo, missing, "-s", "128", "-o", dir, "--jobs", "1"])
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count == 3)
+        let good = lines[0]
+        #expect(good?["file"] as? String == Self.photo && good?["output"] as? String == dir + "/photo-600x400-01.png")
+        #expect(good?["width"] as? Int == 128 && good?["height"] as? Int == 85 && good?["sourceWidth"] as? Int == 600)
+        #expect(good?["streamed"] as? Bool == true && (good?["peakWorkingBytes"] as? Int ?? 0) > 0 && (good?["bytesWritten"] as? Int ?? 0) > 0)
+        #expect(lines[1]?["error"] as? String == "cannot read \(missing): No such file or directory")
+        let summary = lines[2]?["summary"] as? [String: Any]
+        #expect(summary?["files"] as? Int == 2 && summary?["failed"] as? Int == 1)
+        #expect((summary?["peakResidentBytes"] as? Int ?? 0) > 0 && summary?["seconds"] is Double)
+        #expect(result.stderr == "\(missing): cannot read \(missing): No such file or directory\n")
+    }
+
+    // MARK: - Validation
+
+    @Test("bad arguments are one-line messages", arguments: [
+        (["-s", "abc", "x.png"], "Error: -s must be a size like 256 or 256x192, each side a whole number from 1 to 32768; got 'abc'"),
+        (["-s", "0", "x.png"], "Error: -s must be a size like 256 or 256x192, each side a whole number from 1 to 32768; got '0'"),
+        (["-s", "64x", "x.png"], "Error: -s must be a size like 256 or 256x192, each side a whole number from 1 to 32768; got '64x'"),
+        (["--level", "10", "x.png"], "Error: --level must be 0-9, got 10"),
+        (["--jobs", "0", "x.png"], "Error: --jobs must be at least 1, got 0"),
+        (["-o", "out.png", "a.png", "b.png"], "Error: -o out.png names one file, but there are 2 inputs; give a folder instead"),
+        ([], "Error: give at least one PNG file or folder to thumbnail"),
+        (["--mode", "stretch", "x.png"], "Error: The value 'stretch' is invalid for '--mode <mode>'. Please provide one of 'fit', 'fill' or 'exact'."),
+    ])
+    func validation(arguments: [String], message: String) throws {
+        let result = try CLIRunner.run(["thumbnail"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.split(separator: "\n").first.map(String.init) == message)
+        #expect(result.stdout.isEmpty)
+    }
+}
