@@ -48,7 +48,7 @@ struct SoakCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Append one CSV row per iteration to this file (header first).", valueName: "file"))
     var exportCSV: String?
 
-    @Option(help: ArgumentHelp("Write the samples and the verdict as JSON to this file at the end.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the samples and the verdict as JSON to this file at the end (keeps every sample in memory, about 150 bytes per iteration).", valueName: "file"))
     var exportJSON: String?
 
     func validate() throws {
@@ -76,7 +76,7 @@ struct SoakCommand: ParsableCommand {
     func run() throws {
         let experiment = try Experiment.prepare(scenarioPath: scenario, strategyName: strategy)
         let limit: Soak.Limit = iterations.map { .iterations($0) } ?? .duration(parseSoakDuration(duration!)!)
-        let soak = try Soak(experiment: experiment, limit: limit, warmup: warmup, maxGrowthBytes: ByteSize(parsing: maxGrowth)!.bytes)
+        let soak = try Soak(experiment: experiment, limit: limit, warmup: warmup, maxGrowthBytes: ByteSize(parsing: maxGrowth)!.bytes, keepsSamples: exportJSON != nil)
         let csv = try exportCSV.map { path throws -> LineFile in
             let file = try LineFile(creating: path)
             try file.append(SoakSample.csvHeader)
@@ -111,7 +111,7 @@ struct SoakCommand: ParsableCommand {
             }
         }
         if terminal { Output.error("") }
-        print("soak: \(experiment.scenario.name) under \(experiment.strategy.name), \(soak.recorded.count) iterations (\(warmup) warm-up), failed decodes \(soak.failedDecodes)")
+        print("soak: \(experiment.scenario.name) under \(experiment.strategy.name), \(soak.iterationsRun) iterations (\(warmup) warm-up), failed decodes \(soak.failedDecodes)")
         print(verdict.text)
         if let exportJSON {
             let document = Document(scenario: scenario, strategy: experiment.strategy.name, samples: soak.recorded, verdict: verdict, failedDecodes: soak.failedDecodes)

@@ -20,6 +20,14 @@ struct SoakTests {
         #expect(GrowthVerdict.slope([100, 80, 60]) == -20)
     }
 
+    @Test("the running fit stays exact over a million iterations at resident-memory magnitudes")
+    func longFit() {
+        var fit = SlopeFit()
+        for i in 0..<1_000_000 { fit.add(90_000_000 + 3 * Double(i) + (i % 2 == 0 ? 4096 : -4096)) }
+        #expect(fit.count == 1_000_000)
+        #expect(abs(fit.slope - 3) < 1e-6)
+    }
+
     @Test("a steady series passes; a growing one fails with the figures; a noisy flat one passes")
     func verdicts() {
         let flat = GrowthVerdict.decide(measured: Self.samples([90_000_000, 90_100_000, 89_900_000, 90_000_000]), maxGrowthBytes: 16_000_000, violations: [], failures: [])

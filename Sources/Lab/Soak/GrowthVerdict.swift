@@ -45,48 +45,48 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     /// Least-squares slope of `values` over their indices (0, 1, 2, …); 0 for fewer than two
     /// values. O(n).
     public static func slope(_ values: [Double]) -> Double {
-        let n = Double(values.count)
-        guard values.count >= 2 else { return 0 }
-        let meanX = (n - 1) / 2
-        let meanY = values.reduce(0, +) / n
-        var numerator = 0.0, denominator = 0.0
-        for (i, y) in values.enumerated() {
-            let dx = Double(i) - meanX
-            numerator += dx * (y - meanY)
-            denominator += dx * dx
-        }
-        return numerator / denominator
+        var fit = SlopeFit()
+        for value in values { fit.add(value) }
+        return fit.slope
     }
 
-    /// Decides over the measured samples (warm-up excluded). `violations` are broken
-    /// invariants (bytes rows held after a destroy, evictable bytes over budget); `failures`
-    /// are failed iterations. Needs at least 3 measured iterations to fit a slope.
+    /// Decides over the measured samples (warm-up excluded); see `decide(fit:…)`. O(n).
     public static func decide(measured: [SoakSample], maxGrowthBytes: Int, violations: [String], failures: [String]) -> GrowthVerdict {
-        let resident = measured.map { Double($0.residentBytes) }
-        let slope = Self.slope(resident)
+        var fit = SlopeFit()
+        for sample in measured { fit.add(Double(sample.residentBytes)) }
+        return decide(fit: fit, first: measured.first, last: measured.last, maxGrowthBytes: maxGrowthBytes, violations: violations, failures: failures)
+    }
+
+    /// Decides from a running fit of resident bytes over the measured iterations and the first
+    /// and last measured samples. `violations` are broken invariants (bytes rows held after a
+    /// destroy, evictable bytes over budget); `failures` are failed iterations. Needs at least
+    /// 3 measured iterations to fit a slope. O(violations + failures).
+    public static func decide(fit: SlopeFit, first: SoakSample?, last: SoakSample?, maxGrowthBytes: Int, violations: [String], failures: [String]) -> GrowthVerdict {
+        let slope = fit.slope
+        let count = fit.count
         let meanSeconds: Double = {
-            guard measured.count >= 2 else { return 0 }
-            return (measured.last!.elapsedSeconds - measured.first!.elapsedSeconds) / Double(measured.count - 1)
+            guard count >= 2, let first, let last else { return 0 }
+            return (last.elapsedSeconds - first.elapsedSeconds) / Double(count - 1)
         }()
-        let projected = slope * Double(measured.count)
+        let projected = slope * Double(count)
         var verdict = GrowthVerdict(
             outcome: .pass, slopeBytesPerIteration: slope, slopeBytesPerHour: meanSeconds > 0 ? slope * 3600 / meanSeconds : 0,
             projectedGrowthBytes: projected, maxGrowthBytes: maxGrowthBytes,
-            firstResidentBytes: measured.first?.residentBytes ?? 0, lastResidentBytes: measured.last?.residentBytes ?? 0,
-            lastHeapFreeHeldBytes: measured.last?.heapFreeHeldBytes ?? 0, measuredIterations: measured.count, reasons: [])
+            firstResidentBytes: first?.residentBytes ?? 0, lastResidentBytes: last?.residentBytes ?? 0,
+            lastHeapFreeHeldBytes: last?.heapFreeHeldBytes ?? 0, measuredIterations: count, reasons: [])
         if !failures.isEmpty {
             verdict.outcome = .failedRun
             verdict.reasons += failures
         }
-        if measured.count < 3 {
+        if count < 3 {
             verdict.outcome = .failedRun
-            verdict.reasons.append("only \(measured.count) measured iteration\(measured.count == 1 ? "" : "s") after warm-up; at least 3 are needed to fit a slope")
+            verdict.reasons.append("only \(count) measured iteration\(count == 1 ? "" : "s") after warm-up; at least 3 are needed to fit a slope")
             return verdict
         }
         if verdict.outcome == .pass {
             if projected >= Double(maxGrowthBytes) {
                 verdict.outcome = .growth
-                verdict.reasons.append("resident memory grows \(Self.mb(slope)) MB per iteration, \(Self.mb(projected)) MB over \(measured.count) iterations, above the \(Self.mb(Double(maxGrowthBytes))) MB limit")
+                verdict.reasons.append("resident memory grows \(Self.mb(slope)) MB per iteration, \(Self.mb(projected)) MB over \(count) iterations, above the \(Self.mb(Double(maxGrowthBytes))) MB limit")
             }
             if !violations.isEmpty {
                 verdict.outcome = .growth
@@ -110,4 +110,33 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
         for reason in reasons { lines.append("reason: \(reason)") }
         return lines.joined(separator: "\n")
     }
+}
+
+/// A running least-squares fit of values over their indices (0, 1, 2, …), in constant memory,
+/// so a soak of any length keeps no per-iteration history. Uses the online (Welford) form of
+/// the covariance, which stays accurate for millions of points. O(1) per value.
+public struct SlopeFit: Sendable, Hashable, Codable {
+    /// Values added.
+    public private(set) var count = 0
+    private var meanX = 0.0
+    private var meanY = 0.0
+    private var covariance = 0.0
+    private var varianceX = 0.0
+
+    /// An empty fit.
+    public init() {}
+
+    /// Adds the next value (its x is the number of values added before it).
+    public mutating func add(_ y: Double) {
+        let x = Double(count)
+        count += 1
+        let dx = x - meanX
+        meanX += dx / Double(count)
+        meanY += (y - meanY) / Double(count)
+        covariance += dx * (y - meanY)
+        varianceX += dx * (x - meanX)
+    }
+
+    /// The slope (change in value per index); 0 for fewer than two values.
+    public var slope: Double { count >= 2 && varianceX > 0 ? covariance / varianceX : 0 }
 }

@@ -24,11 +24,19 @@ public final class Soak {
     let maxGrowthBytes: Int
     /// Set from a signal handler's thread: stop after the current iteration.
     public let stopRequested = Atomic<Bool>(false)
+    /// Every sample, kept only when `keepsSamples` (for a JSON export): a soak of any length
+    /// otherwise holds constant memory, so its own bookkeeping cannot look like growth.
     private(set) var samples: [SoakSample] = []
+    let keepsSamples: Bool
+    private var fit = SlopeFit()
+    private var firstMeasured: SoakSample?
+    private var lastMeasured: SoakSample?
+    private var count = 0
     private var failures: [String] = []
 
     /// A soak of `experiment` (its script is one iteration).
-    public init(experiment: Experiment, limit: Limit, warmup: Int = 2, maxGrowthBytes: Int = 16_000_000) throws {
+    public init(experiment: Experiment, limit: Limit, warmup: Int = 2, maxGrowthBytes: Int = 16_000_000, keepsSamples: Bool = false) throws {
+        self.keepsSamples = keepsSamples
         session = try ExperimentSession(experiment: experiment)
         session.recordTimeline = false
         self.limit = limit
@@ -71,8 +79,14 @@ public final class Soak {
             if usage.evictableBytes > budget {
                 session.violations.append("iteration \(iteration): evictable bytes \(usage.evictableBytes) exceed the budget \(budget)")
             }
-            samples.append(sample)
-            if !isWarmup { measured += 1 }
+            if keepsSamples { samples.append(sample) }
+            count += 1
+            if !isWarmup {
+                measured += 1
+                fit.add(Double(sample.residentBytes))
+                if firstMeasured == nil { firstMeasured = sample }
+                lastMeasured = sample
+            }
             onSample(sample)
         }
         return verdict()
@@ -80,12 +94,15 @@ public final class Soak {
 
     /// The verdict on the samples so far.
     public func verdict() -> GrowthVerdict {
-        GrowthVerdict.decide(measured: samples.filter { !$0.warmup }, maxGrowthBytes: maxGrowthBytes,
+        GrowthVerdict.decide(fit: fit, first: firstMeasured, last: lastMeasured, maxGrowthBytes: maxGrowthBytes,
                              violations: session.violations, failures: failures)
     }
 
-    /// Every sample so far.
+    /// Every sample so far (empty unless `keepsSamples`).
     public var recorded: [SoakSample] { samples }
+
+    /// Iterations run so far, warm-up included.
+    public var iterationsRun: Int { count }
 
     /// Decodes that failed so far (counted, not fatal).
     public var failedDecodes: Int { session.cache.metrics.failedDecodes }
