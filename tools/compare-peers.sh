@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# compare-peers.sh [IMAGES...]: race `retention thumbnail` against vipsthumbnail, ImageMagick and
+# Pillow on the same PNG files, and print a markdown table of median wall time and peak resident
+# memory per tool, with the ratio to ours.
+#
+# Each image is thumbnailed to fit SIZE (default 256) px by every tool, RUNS times (default 7),
+# after one untimed warm-up run each. Runs alternate tool by tool (the order rotates every round),
+# and ratios are medians of the per-round (paired) ratios, so drift in machine load hits every
+# tool alike. Wall time is measured around each run (EPOCHREALTIME); peak resident memory is
+# `Maximum resident set size` from /usr/bin/time -v. Two reference rows: `retention --version`
+# (the binary's idle floor) and `retention inspect --decode` (libpng's full decode, the time floor).
+#
+# With no IMAGES it races on two 4000x3000 RGB PNGs made in WORK (default /tmp/retention-peers):
+# the generated photo-4000x3000-01.png, and a real photograph, Elephants_5640x3172.jpg from Debian's
+# mate-backgrounds package (fetched with `apt-get download`), centre-cropped to 4000x3000 with vips
+# and saved as PNG at zlib level 6 with adaptive filters.
+#
+# Missing peers are installed, and the script says so: libvips-tools, imagemagick and time with
+# apt-get; Pillow from PyPI into a virtual environment in WORK. ImageMagick is called as
+# convert-im6.q16, because on some machines /usr/local/bin/convert is another program.
+#
+# Environment: RETENTION (the binary; default .build/release/retention, built if missing),
+# RUNS, SIZE, WORK.
+set -euo pipefail
+images=()
+for image in "$@"; do
+  [ -f "$image" ] || { echo "compare-peers: no such file: $image" >&2; exit 1; }
+  images+=("$(realpath "$image")")  # before the cd below
+done
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+RUNS=${RUNS:-7}
+SIZE=${SIZE:-256}
+WORK=${WORK:-/tmp/retention-peers}
+RETENTION=${RETENTION:-$ROOT/.build/release/retention}
+mkdir -p "$WORK/out"
+
+say() { echo "compare-peers: $*" >&2; }
+
+# --- peers --------------------------------------------------------------------------------
+missing=()
+command -v vipsthumbnail >/dev/null 2>&1 || missing+=(libvips-tools)
+command -v convert-im6.q16 >/dev/null 2>&1 || missing+=(imagemagick)
+[ -x /usr/bin/time ] || missing+=(time)
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing ${missing[*]} with apt-get"
+  apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
+fi
+IM=convert-im6.q16
+if ! "$IM" -version 2>/dev/null | grep -q ImageMagick; then
+  say "$IM -version does not say ImageMagick; cannot race ImageMagick"
+  exit 1
+fi
+PYTHON=python3
+if ! python3 -c 'import PIL' 2>/dev/null; then
+  PYTHON=$WORK/venv/bin/python
+  if ! "$PYTHON" -c 'import PIL' 2>/dev/null; then
+    say "installing Pillow from PyPI into $WORK/venv"
+    python3 -m venv "$WORK/venv"
+    "$WORK/venv/bin/pip" install -q Pillow >&2
+  fi
+fi
+if [ ! -x "$RETENTION" ]; then
+  say "building retention (swift build -c release)"
+  swift build -c release --product retention >&2
+fi
+
+# --- images -------------------------------------------------------------------------------
+if [ ${#images[@]} -eq 0 ]; then
+  generated=$WORK/photo-4000x3000-01.png
+  if [ ! -f "$generated" ]; then
+    say "generating $generated"
+    "$RETENTION" assets generate "$WORK" --only photo-4000x3000-01.png >&2
+  fi
+  elephants=$WORK/elephants-4000x3000.png
+  if [ ! -f "$elephants" ]; then
+    say "fetching Elephants_5640x3172.jpg from Debian's mate-backgrounds (apt-get download)"
+    rm -rf "$WORK/deb" && mkdir -p "$WORK/deb" && chmod 777 "$WORK/deb"  # apt's _apt user writes here
+    (cd "$WORK/deb" && apt-get download -qq mate-backgrounds >&2)
+    dpkg-deb -x "$WORK"/deb/mate-backgrounds_*.deb "$WORK/deb/root"
+    jpeg=$(find "$WORK/deb/root" -name 'Elephants_5640x3172.jpg' | head -n 1)
+    [ -n "$jpeg" ] || { say "Elephants_5640x3172.jpg is not in the package"; exit 1; }
+    say "cropping 4000x3000 from the centre and saving PNG (zlib 6, adaptive filters)"
+    vips crop "$jpeg" "$elephants[compression=6,filter=all,strip]" 820 86 4000 3000
+  fi
+  images=("$generated" "$elephants")
+fi
+
+# --- the race -----------------------------------------------------------------------------
+tools=(retention vipsthumbnail imagemagick pillow)
+
+# run TOOL IMAGE: runs one thumbnail and prints "seconds peak_kb".
+run() {
+  local tool=$1 image=$2 out=$WORK/out/$1.png stats=$WORK/out/time.txt
+  local -a cmd
+  case $tool in
+    retention) cmd=("$RETENTION" thumbnail "$image" -s "$SIZE" -o "$out") ;;
+    vipsthumbnail) cmd=(vipsthumbnail "$image" -s "$SIZE" -o "$out") ;;
+    imagemagick) cmd=("$IM" "$image" -thumbnail "${SIZE}x${SIZE}" "$out") ;;
+    pillow) cmd=("$PYTHON" -c 'import sys
+from PIL import Image
+im = Image.open(sys.argv[1]); im.thumbnail((int(sys.argv[3]), int(sys.argv[3]))); im.save(sys.argv[2])' "$image" "$out" "$SIZE") ;;
+    idle) cmd=("$RETENTION" --version) ;;
+    decode) cmd=("$RETENTION" inspect --decode "$image") ;;
+  esac
+  local start=$EPOCHREALTIME
+  /usr/bin/time -v -o "$stats" "${cmd[@]}" >/dev/null 2>&1 || { say "$tool failed on $image"; exit 1; }
+  local end=$EPOCHREALTIME
+  local kb
+  kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$stats")
+  awk -v a="$start" -v b="$end" -v kb="$kb" 'BEGIN { printf "%.4f %d\n", b - a, kb }'
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "| image | tool | median wall (s) | wall vs ours | median peak RSS (MB) | RSS vs ours |"
+echo "|---|---|---:|---:|---:|---:|"
+for image in "${images[@]}"; do
+  name=$(basename "$image")
+  results=$WORK/out/results.txt
+  : > "$results"
+  for tool in "${tools[@]}" idle decode; do run "$tool" "$image" >/dev/null; done  # warm-up
+  for ((round = 0; round < RUNS; round++)); do
+    order=("${tools[@]:round % ${#tools[@]}}" "${tools[@]:0:round % ${#tools[@]}}")
+    for tool in "${order[@]}" idle decode; do
+      echo "$round $tool $(run "$tool" "$image")" >> "$results"
+    done
+  done
+  for tool in "${tools[@]}" decode idle; do
+    wall=$(awk -v t="$tool" '$2 == t { print $3 }' "$results" | median)
+    rss=$(awk -v t="$tool" '$2 == t { print $4 / 1024 }' "$results" | median)
+    # Paired ratios: this tool's run against ours in the same round.
+    wratio=$(awk -v t="$tool" '$2 == "retention" { o[$1] = $3 } $2 == t { v[$1] = $3 } END { for (r in v) print v[r] / o[r] }' "$results" | median)
+    mratio=$(awk -v t="$tool" '$2 == "retention" { o[$1] = $4 } $2 == t { v[$1] = $4 } END { for (r in v) print v[r] / o[r] }' "$results" | median)
+    label=$tool
+    case $tool in
+      idle) label="retention --version (idle floor)" ;;
+      decode) label="retention inspect --decode (libpng full decode)" ;;
+    esac
+    printf "| %s | %s | %.3f | %.2fx | %.1f | %.2fx |\n" "$name" "$label" "$wall" "$wratio" "$rss" "$mratio"
+  done
+  ours=$(awk '$2 == "retention" { print $4 }' "$results" | median)
+  idle=$(awk '$2 == "idle" { print $4 }' "$results" | median)
+  say "$name: retention peaked $(awk -v a="$ours" -v b="$idle" 'BEGIN { printf "%.1f", (a - b) / 1024 }') MB above its idle floor; $RUNS runs per tool, size $SIZE"
+done
