@@ -92,6 +92,41 @@ struct LabCommandTests {
         #expect(value("after-trim", "residentBytes") - value("startup", "residentBytes") <= 32_000_000)
     }
 
+    @Test("a child that times out is reported, the others go on, and the exit status is 1")
+    func childTimeout() throws {
+        let dir = try CLIRunner.temporaryDirectory("timeout")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try CLIRunner.run(["compare", try Self.smallScenario(dir), "--strategies", "decoded-lru,tiered", "--repeat", "1",
+                                        "--timeout", "0.001", "--export-csv", dir + "/out.csv"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("decoded-lru (repeat 1): timed out after 0.001 s"))
+        #expect(result.stderr.contains("tiered (repeat 1): timed out after 0.001 s"))
+        #expect(result.stdout.contains("failed (1 runs)"))
+        let csv = try String(contentsOfFile: dir + "/out.csv", encoding: .utf8).split(separator: "\n")
+        #expect(csv.count == 3 && csv[1].hasPrefix("decoded-lru,1,failed,"))
+    }
+
+    @Test("a corrupt image in a row is counted, not fatal, in run and in soak")
+    func corruptRowImage() throws {
+        let dir = try CLIRunner.temporaryDirectory("corrupt")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/images", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLIRunner.packageRoot + "/assets/images/photo-600x400-01.png", toPath: dir + "/images/a.png")
+        try Data("not a png at all".utf8).write(to: URL(fileURLWithPath: dir + "/images/b.png"))
+        let scenario = dir + "/s.json"
+        try #"{"name":"c","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list","prefetchRows":0},"rows":{"count":6,"height":300},"images":{"directory":"images"},"script":[{"scroll":{"by":900,"frames":20}},{"destroyContainer":{}}]}"#
+            .write(toFile: scenario, atomically: true, encoding: .utf8)
+        let run = try CLIRunner.run(["run", scenario, "--strategy", "decoded-release", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        #expect((object?["failedDecodes"] as? Int ?? 0) >= 1)
+        #expect((object?["placeholderFrames"] as? Int ?? 0) >= 1)
+        let soak = try CLIRunner.run(["soak", scenario, "--strategy", "decoded-release", "--iterations", "3", "--warmup", "0"])
+        #expect(soak.status == 0, "\(soak.stdout)\(soak.stderr)")
+        #expect(soak.stdout.contains("failed decodes "))
+        #expect(!soak.stdout.contains("failed decodes 0"))
+    }
+
     @Test("strategies lists every preset with what it models")
     func strategies() throws {
         let result = try CLIRunner.run(["strategies"])

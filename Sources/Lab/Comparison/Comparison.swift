@@ -64,7 +64,7 @@ public struct Comparison: Sendable {
         }
         if outcome.timedOut {
             return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil,
-                          failure: "timed out after \(Int(timeoutSeconds)) s; stderr: \(outcome.stderrTail())")
+                          failure: "timed out after \(timeoutSeconds) s; stderr: \(outcome.stderrTail())")
         }
         if let signal = outcome.signal {
             return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil,
