@@ -27,7 +27,7 @@ struct Strategies: ParsableCommand {
             let loaded = try Scenario.load(contentsOf: scenario)
             if loaded.strategies != nil {
                 for strategy in try Strategy.defined(by: loaded, source: scenario) where !lines.contains(where: { $0.name == strategy.name }) {
-                    lines.append(Line(name: strategy.name, summary: "custom: \(strategy.policy)", source: scenario))
+                    lines.append(Line(name: strategy.name, summary: "custom: " + ReportCoding.encode(strategy.policy), source: scenario))
                 }
             }
         }

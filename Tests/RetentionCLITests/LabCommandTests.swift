@@ -133,5 +133,12 @@ struct LabCommandTests {
         #expect(result.status == 0)
         let names = result.stdout.split(separator: "\n").map { $0.split(separator: " ")[0] }
         #expect(names == ["swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "tiered", "thumbnail-lru"])
+        let dir = try CLIRunner.temporaryDirectory("strategies")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scenario = try Self.smallScenario(dir, extra: #","strategies":["tiered",{"name":"small-lru","base":"decoded-lru","decodedBudget":"8MB"}]"#)
+        let custom = try CLIRunner.run(["strategies", scenario])
+        #expect(custom.status == 0)
+        #expect(custom.stdout.split(separator: "\n").last?.hasPrefix("small-lru            custom: {") == true)
+        #expect(custom.stdout.contains(#""decodedBudget":"8MB""#))
     }
 }
