@@ -41,6 +41,11 @@ struct Compare: ParsableCommand {
     func validate() throws {
         if repeats < 1 { throw ValidationError("--repeat must be at least 1, got \(repeats)") }
         if timeout <= 0 { throw ValidationError("--timeout must be a positive number of seconds") }
+        if let strategies {
+            let names = strategies.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
+            if names.contains("") { throw ValidationError("--strategies: expected comma-separated strategy names, got '\(strategies)'") }
+            if Set(names).count != names.count { throw ValidationError("--strategies names a strategy twice: '\(strategies)'") }
+        }
     }
 
     func run() throws {
@@ -93,7 +98,10 @@ struct Compare: ParsableCommand {
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard n > 0 else { throw LabError.failed("cannot find this executable through /proc/self/exe") }
-        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // A binary rebuilt while it runs shows as "PATH (deleted)"; children run the new one.
+        if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
+        return path
     }
 }
 

@@ -23,7 +23,8 @@ struct SoakCommand: ParsableCommand {
             container destroy; evictable bytes must stay within the budget. One CSV row per \
             iteration is appended and flushed as it finishes. SIGINT or SIGTERM stops after the \
             current iteration and gives the verdict on what was measured. Exit status: 0 pass, \
-            1 growth, 2 a failed run.
+            1 growth, 2 a failed run (including a scenario that cannot run or results that \
+            cannot be written).
             """
     )
 
@@ -74,13 +75,21 @@ struct SoakCommand: ParsableCommand {
     }
 
     func run() throws {
-        let experiment = try Experiment.prepare(scenarioPath: scenario, strategyName: strategy)
-        let limit: Soak.Limit = iterations.map { .iterations($0) } ?? .duration(parseSoakDuration(duration!)!)
-        let soak = try Soak(experiment: experiment, limit: limit, warmup: warmup, maxGrowthBytes: ByteSize(parsing: maxGrowth)!.bytes, keepsSamples: exportJSON != nil)
-        let csv = try exportCSV.map { path throws -> LineFile in
-            let file = try LineFile(creating: path)
-            try file.append(SoakSample.csvHeader)
-            return file
+        // Anything that stops the soak before it measures is a failed run (exit 2), never
+        // "growth" (exit 1), so scripts can tell the two apart.
+        let experiment: Experiment, soak: Soak, csv: LineFile?
+        do {
+            experiment = try Experiment.prepare(scenarioPath: scenario, strategyName: strategy)
+            let limit: Soak.Limit = iterations.map { .iterations($0) } ?? .duration(parseSoakDuration(duration!)!)
+            soak = try Soak(experiment: experiment, limit: limit, warmup: warmup, maxGrowthBytes: ByteSize(parsing: maxGrowth)!.bytes, keepsSamples: exportJSON != nil)
+            csv = try exportCSV.map { path throws -> LineFile in
+                let file = try LineFile(creating: path)
+                try file.append(SoakSample.csvHeader)
+                return file
+            }
+        } catch {
+            Output.error("Error: \(error)")
+            throw ExitCode(2)
         }
         // Signals are handled on a Dispatch queue, which only sets the soak's stop flag.
         signal(SIGINT, SIG_IGN)
@@ -115,9 +124,17 @@ struct SoakCommand: ParsableCommand {
         print(verdict.text)
         if let exportJSON {
             let document = Document(scenario: scenario, strategy: experiment.strategy.name, samples: soak.recorded, verdict: verdict, failedDecodes: soak.failedDecodes)
-            try AtomicFile.write(Data(ReportCoding.encode(document, pretty: true).utf8), to: exportJSON)
+            do {
+                try AtomicFile.write(Data(ReportCoding.encode(document, pretty: true).utf8), to: exportJSON)
+            } catch {
+                writeFailure = writeFailure ?? error
+            }
         }
-        if let writeFailure { Output.error("error: \(writeFailure)") }
+        if let writeFailure {
+            // Results that could not be written make the run a failed one.
+            Output.error("Error: \(writeFailure)")
+            throw ExitCode(GrowthVerdict.Outcome.failedRun.exitStatus)
+        }
         throw ExitCode(verdict.outcome.exitStatus)
     }
 }

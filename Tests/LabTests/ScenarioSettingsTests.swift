@@ -39,6 +39,7 @@ struct ScenarioSettingsTests {
         (#""strategies":["decoded-lru","nope"]"#, #"strategies[1]: unknown preset "nope" (known: swiftui-image-state, swiftui-data-state, decoded-release, decoded-lru, tiered, thumbnail-lru)"#),
         (#""strategies":[42]"#, "strategies[0]: expected a preset name or a policy object, found 42"),
         (#""strategies":["tiered","tiered"]"#, #"strategies: the name "tiered" is used twice"#),
+        (#""strategies":[{"name":"decoded-lru","base":"decoded-lru","decodedBudget":"2MB"}]"#, #"strategies[0].name: "decoded-lru" is a preset's name; give the custom strategy its own name"#),
         (#""rows2":1"#, "no error"),
     ])
     func badValues(extra: String, expected: String) {

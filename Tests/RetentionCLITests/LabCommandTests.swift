@@ -73,6 +73,10 @@ struct LabCommandTests {
         #expect(missing.stderr == "Error: images: no file in \(dir)/empty matches \"*.png\"\n")
         let badStrategies = try CLIRunner.run(["compare", scenario, "--strategies", "tiered,nope"])
         #expect(badStrategies.status == 1 && badStrategies.stderr.hasPrefix("Error: unknown strategy 'nope'"))
+        let empty = try CLIRunner.run(["compare", scenario, "--strategies", ""])
+        #expect(empty.status == 64 && empty.stderr.contains("--strategies: expected comma-separated strategy names, got ''"))
+        let twice = try CLIRunner.run(["compare", scenario, "--strategies", "tiered,tiered"])
+        #expect(twice.status == 64 && twice.stderr.contains("--strategies names a strategy twice: 'tiered,tiered'"))
         let badRepeat = try CLIRunner.run(["compare", scenario, "--repeat", "0"])
         #expect(badRepeat.status == 64 && badRepeat.stderr.contains("--repeat must be at least 1, got 0"))
     }

@@ -67,6 +67,8 @@ struct SoakCommandTests {
         let growth = try CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "3", "--max-growth", "lots"])
         #expect(growth.status == 64 && growth.stderr.contains("--max-growth: expected a size like 16MB or a byte count, got 'lots'"))
         let strategy = try CLIRunner.run(["soak", Self.feed, "--strategy", "nope", "--iterations", "3"])
-        #expect(strategy.status == 1 && strategy.stderr.hasPrefix("Error: unknown strategy 'nope'"))
+        #expect(strategy.status == 2 && strategy.stderr.hasPrefix("Error: unknown strategy 'nope'"), "a soak that cannot start is a failed run")
+        let csv = try CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "3", "--export-csv", "/nonexistent/dir/s.csv"])
+        #expect(csv.status == 2 && csv.stderr == "Error: cannot write /nonexistent/dir/s.csv: No such file or directory\n")
     }
 }

@@ -24,7 +24,8 @@ public struct ChildProcess: Sendable {
         /// The last `lines` lines of standard error, for reports.
         public func stderrTail(lines: Int = 5) -> String {
             let text = String(decoding: stderr, as: UTF8.self)
-            return text.split(separator: "\n", omittingEmptySubsequences: true).suffix(lines).joined(separator: "\n")
+            let tail = text.split(separator: "\n", omittingEmptySubsequences: true).suffix(lines).joined(separator: "\n")
+            return tail.isEmpty ? "(nothing on stderr)" : tail
         }
     }
 
@@ -46,7 +47,13 @@ public struct ChildProcess: Sendable {
     /// when it cannot start. Costs one fork/exec plus the child's run time.
     public func run() throws(LabError) -> Outcome {
         var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
-        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw .spawn(executable, errno) }
+        guard pipe(&outPipe) == 0 else { throw .spawn(executable, errno) }
+        guard pipe(&errPipe) == 0 else {
+            let code = errno
+            close(outPipe[0])
+            close(outPipe[1])
+            throw .spawn(executable, code)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

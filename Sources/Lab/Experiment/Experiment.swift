@@ -45,10 +45,10 @@ public struct Experiment: Sendable {
     }
 
     /// The policy actually run: the strategy's, with a thumbnail preset's size set to the
-    /// scenario's `displayPixelSize` when given.
+    /// scenario's `displayPixelSize` when given (a custom policy keeps its own size).
     var effectivePolicy: RetentionPolicy {
         var policy = strategy.policy
-        if case .thumbnail = policy.visible, let size = settings.images?.displayPixelSize {
+        if case .thumbnail = policy.visible, RetentionPolicy.named(policy.name) == policy, let size = settings.images?.displayPixelSize {
             policy.visible = .thumbnail(maxPixelSize: size)
         }
         return policy

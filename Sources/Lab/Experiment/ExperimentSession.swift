@@ -35,12 +35,18 @@ final class ExperimentSession {
     let interval: Int
     /// Off for soaks, whose per-iteration samples replace the timeline (memory stays flat).
     var recordTimeline = true
+    /// Off for soaks: script checkpoints repeat every iteration.
+    var recordCheckpoints = true
 
     init(experiment: Experiment) throws {
         self.experiment = experiment
         let images = experiment.images
-        let source = ImageSource<Int>.files { row in images.path(forRow: row) }
         async = experiment.settings.display == .async
+        // Time stays virtual. In sync mode the cache charges the source's latency to the caller
+        // without sleeping (AppearOutcome.sourceLatency); in async mode workers would sleep it,
+        // so the source has none and the lab adds it on the virtual clock instead.
+        let latency: Duration = async ? .zero : .microseconds(Int64(experiment.settings.sourceLatencyMs * 1000))
+        let source = ImageSource<Int>.files(latency: latency) { row in images.path(forRow: row) }
         let completions = self.completions
         cache = ImageCache(
             source: source, policy: experiment.effectivePolicy,
@@ -48,7 +54,7 @@ final class ExperimentSession {
             onLoadCompleted: { completion in
                 guard !completion.onCallerThread else { return }
                 let seconds = Lab.seconds(completion.readDuration + completion.decodeDuration)
-                completions.append(row: completion.key, seconds: seconds)
+                completions.append(row: completion.key, seconds: seconds, readFromSource: completion.readFromSource)
             })
         simulator = VisibilitySimulator(configuration: experiment.scenario.simulation)
         rowMemory = RowMemory(stateBytes: experiment.scenario.rows.stateBytes, destinationBytes: experiment.scenario.rows.destinationBytes)
@@ -90,7 +96,9 @@ final class ExperimentSession {
         return RunReport(
             strategy: experiment.strategy.name, scenario: experiment.scenario.name,
             display: experiment.settings.display.rawValue, allocator: experiment.effectivePolicy.allocator.description,
-            checkpoints: checkpoints, peakResidentBytes: status.peakResidentBytes,
+            checkpoints: checkpoints,
+            // The kernel updates VmHWM lazily, so it can trail a sample by a few pages.
+            peakResidentBytes: max(status.peakResidentBytes, peakSampled, checkpoints.map(\.residentBytes).max() ?? 0),
             peakSampledResidentBytes: peakSampled, peakLogicalBytes: peakLogical,
             decodes: metrics.decodes, decodeSeconds: Lab.seconds(metrics.decodeTime), frames: frameCount,
             frameWork: .init(medianMs: work.median, p99Ms: work.p99, maxMs: work.max),
@@ -108,12 +116,15 @@ final class ExperimentSession {
         switch event.kind {
         case .initialized(let row): rowMemory.rowInitialized(row)
         case .appeared(let row):
-            if async { requestedAt[row] = event.frame }
             let outcome = cache.appeared(row)
-            // Time stays virtual: the source's latency is charged to the frame, never slept.
-            if !async, outcome.status == .decoded || outcome.status == .failed { virtualWork += experiment.settings.sourceLatencyMs / 1000 }
-        case .disappeared(let row): cache.disappeared(row)
+            if async, outcome.status == .pending { requestedAt[row] = event.frame }
+            // Latency the cache charged without sleeping (sync mode; zero when no source read).
+            virtualWork += Lab.seconds(outcome.sourceLatency)
+        case .disappeared(let row):
+            requestedAt[row] = nil
+            cache.disappeared(row)
         case .released(let row):
+            requestedAt[row] = nil
             rowMemory.rowReleased(row)
             cache.released(row)
         case .destinationInitialized(let row): rowMemory.destinationInitialized(row)
@@ -123,10 +134,14 @@ final class ExperimentSession {
             cache.containerDestroyed()
             let usage = cache.usage
             if usage.activeBytes + usage.rowHeldBytes != 0 {
-                violations.append("frame \(event.frame): rows still held \(usage.activeBytes + usage.rowHeldBytes) bytes after the container was destroyed")
+                if violations.count < 10 { violations.append("frame \(event.frame): rows still held \(usage.activeBytes + usage.rowHeldBytes) bytes after the container was destroyed") }
             }
         case .checkpoint(let name):
-            do { try checkpoint(name) } catch { probeFailure = probeFailure ?? error }
+            // A soak repeats the script: its checkpoints would pile up, so only runs record them.
+            if recordCheckpoints {
+                do { try checkpoint(name) } catch { probeFailure = probeFailure ?? error }
+            }
+            frameStart = clock.now // the probes are the lab's work, not the next frame's
         case .containerCreated, .rowsAppended: break
         }
     }
@@ -138,9 +153,12 @@ final class ExperimentSession {
         frameCount += 1
         if async {
             cache.waitForIdle()
+            let latency = experiment.settings.sourceLatencyMs / 1000
             for done in completions.drain() {
-                virtualQueue.completed(row: done.row, requestedAt: requestedAt.removeValue(forKey: done.row) ?? report.frame, seconds: done.seconds)
+                virtualQueue.completed(row: done.row, requestedAt: requestedAt.removeValue(forKey: done.row) ?? report.frame,
+                                       seconds: done.seconds + (done.readFromSource ? latency : 0))
             }
+            virtualQueue.forgetFinished(before: report.frame)
         }
         if report.isContainerAlive {
             for row in report.visibleRows where !isReady(row, frame: report.frame) {
@@ -190,13 +208,13 @@ func seconds(_ duration: Duration) -> Double {
 /// threads while the simulation thread drains, so the list lives in a `Mutex` (a lock: workers
 /// report synchronously and cannot await an actor).
 final class CompletedLoads: Sendable {
-    private let list = Mutex<[(row: Int, seconds: Double)]>([])
+    private let list = Mutex<[(row: Int, seconds: Double, readFromSource: Bool)]>([])
 
-    func append(row: Int, seconds: Double) {
-        list.withLock { $0.append((row, seconds)) }
+    func append(row: Int, seconds: Double, readFromSource: Bool) {
+        list.withLock { $0.append((row, seconds, readFromSource)) }
     }
 
-    func drain() -> [(row: Int, seconds: Double)] {
+    func drain() -> [(row: Int, seconds: Double, readFromSource: Bool)] {
         list.withLock { list in
             defer { list.removeAll(keepingCapacity: true) }
             return list

@@ -17,7 +17,8 @@ public struct ImageSet: Sendable, Hashable {
             base = images.directory
         } else {
             let folder = scenarioPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-            base = (folder.isEmpty ? "." : folder) + "/" + images.directory
+            let parent = folder.isEmpty ? (scenarioPath.hasPrefix("/") ? "" : ".") : folder
+            base = parent + "/" + images.directory
         }
         guard let dir = opendir(base) else {
             throw .images("images.directory: cannot open \(base): \(String(cString: strerror(errno)))")

@@ -41,7 +41,13 @@ public struct Strategy: Sendable, Hashable {
             case .object:
                 do {
                     let data = try JSONEncoder().encode(item)
-                    result.append(Strategy(try JSONDecoder().decode(RetentionPolicy.self, from: data)))
+                    let policy = try JSONDecoder().decode(RetentionPolicy.self, from: data)
+                    if RetentionPolicy.named(policy.name) != nil {
+                        throw ScenarioError.invalid(source: source, path: path + ".name", message: "\"\(policy.name)\" is a preset's name; give the custom strategy its own name")
+                    }
+                    result.append(Strategy(policy))
+                } catch let error as ScenarioError {
+                    throw error
                 } catch let error as DecodingError {
                     let inner = Scenario.scenarioError(from: error, tree: item, source: source)
                     if case .invalid(_, let innerPath, let message) = inner {

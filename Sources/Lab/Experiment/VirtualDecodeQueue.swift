@@ -27,6 +27,12 @@ struct VirtualDecodeQueue {
         readyFrame[row] = Int((end / frameSeconds).rounded(.up))
     }
 
+    /// Drops rows whose decode finished before `frame` (rows that scrolled away before their
+    /// image was ready leave such entries). O(entries), which are the decodes in virtual flight.
+    mutating func forgetFinished(before frame: Int) {
+        if readyFrame.count > 64 { readyFrame = readyFrame.filter { $0.value >= frame } }
+    }
+
     /// True when `row`'s latest decode has finished on the virtual clock by `frame`. A row
     /// found ready is forgotten, so the table holds only decodes still in virtual flight.
     mutating func isReady(row: Int, at frame: Int) -> Bool {

@@ -26,7 +26,8 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     public var slopeBytesPerIteration: Double
     /// The slope per hour of soaking (from the mean iteration time).
     public var slopeBytesPerHour: Double
-    /// Slope × measured iterations: the growth the fit says happened.
+    /// Slope × (measured iterations − 1): the growth the fit says happened from the first
+    /// measured iteration to the last.
     public var projectedGrowthBytes: Double
     /// The limit (`--max-growth`).
     public var maxGrowthBytes: Int
@@ -68,7 +69,8 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
             guard count >= 2, let first, let last else { return 0 }
             return (last.elapsedSeconds - first.elapsedSeconds) / Double(count - 1)
         }()
-        let projected = slope * Double(count)
+        // From the first measured iteration to the last is count − 1 steps.
+        let projected = slope * Double(max(0, count - 1))
         var verdict = GrowthVerdict(
             outcome: .pass, slopeBytesPerIteration: slope, slopeBytesPerHour: meanSeconds > 0 ? slope * 3600 / meanSeconds : 0,
             projectedGrowthBytes: projected, maxGrowthBytes: maxGrowthBytes,
@@ -77,6 +79,7 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
         if !failures.isEmpty {
             verdict.outcome = .failedRun
             verdict.reasons += failures
+            verdict.reasons += violations
         }
         if count < 3 {
             verdict.outcome = .failedRun

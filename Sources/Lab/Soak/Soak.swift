@@ -39,6 +39,7 @@ public final class Soak {
         self.keepsSamples = keepsSamples
         session = try ExperimentSession(experiment: experiment)
         session.recordTimeline = false
+        session.recordCheckpoints = false
         self.limit = limit
         self.warmup = warmup
         self.maxGrowthBytes = maxGrowthBytes
@@ -60,7 +61,7 @@ public final class Soak {
             let hitchesBefore = session.frames.hitches
             session.runScript(script)
             if let failure = session.probeFailure {
-                failures.append("iteration \(iteration): \(failure)")
+                note(&failures, "iteration \(iteration): \(failure)")
                 session.probeFailure = nil
             }
             let usage = session.cache.usage
@@ -74,10 +75,10 @@ public final class Soak {
                 heapInUseBytes: heap.map { $0.inUseBytes + $0.mmappedBytes } ?? 0, heapFreeHeldBytes: heap?.freeHeldBytes ?? 0,
                 decodes: session.cache.metrics.decodes - decodesBefore, hitches: session.frames.hitches - hitchesBefore,
                 rowsInList: session.simulator.rowCount)
-            if resident == 0 || heap == nil { failures.append("iteration \(iteration): memory probes failed") }
+            if resident == 0 || heap == nil { note(&failures, "iteration \(iteration): memory probes failed") }
             let budget = session.cache.policy.bitmapBudget.bytes
             if usage.evictableBytes > budget {
-                session.violations.append("iteration \(iteration): evictable bytes \(usage.evictableBytes) exceed the budget \(budget)")
+                note(&session.violations, "iteration \(iteration): evictable bytes \(usage.evictableBytes) exceed the budget \(budget)")
             }
             if keepsSamples { samples.append(sample) }
             count += 1
@@ -89,7 +90,21 @@ public final class Soak {
             }
             onSample(sample)
         }
-        return verdict()
+        var final = verdict()
+        if measured == 0 && iteration > 0 && !stopRequested.load(ordering: .relaxed), case .duration = limit {
+            final.reasons.append("the duration ended during the \(warmup) warm-up iteration\(warmup == 1 ? "" : "s"); give a longer --duration or a smaller --warmup")
+        }
+        return final
+    }
+
+    /// Records a reason, keeping the first ten and then only a count, so a problem that repeats
+    /// every iteration cannot grow the soak's own memory.
+    private func note(_ list: inout [String], _ reason: String) {
+        if list.count < 10 {
+            list.append(reason)
+        } else if list.count == 10 {
+            list.append("… and more like these (only the first ten are kept)")
+        }
     }
 
     /// The verdict on the samples so far.
