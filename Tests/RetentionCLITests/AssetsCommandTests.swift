@@ -4,10 +4,10 @@ import Testing
 @Suite("retention assets generate")
 struct AssetsCommandTests {
     @Test("--only writes the named images, byte-identical to the committed ones, and a manifest")
-    func generateOne() throws {
+    func generateOne() async throws {
         let dir = try CLIRunner.temporaryDirectory("assets")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let result = try CLIRunner.run(["assets", "generate", dir, "--only", "ui-600x400-01.png", "--only", "palette-600x400-01.png"])
+        let result = try await CLIRunner.run(["assets", "generate", dir, "--only", "ui-600x400-01.png", "--only", "palette-600x400-01.png"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("wrote \(dir)/ui-600x400-01.png  600x400  "))
         for name in ["ui-600x400-01.png", "palette-600x400-01.png"] {
@@ -20,11 +20,11 @@ struct AssetsCommandTests {
     }
 
     @Test("an unknown --only name and an unwritable folder are clear errors")
-    func badInput() throws {
-        let unknown = try CLIRunner.run(["assets", "generate", "/tmp/x", "--only", "photo-1x1-01.png"])
+    func badInput() async throws {
+        let unknown = try await CLIRunner.run(["assets", "generate", "/tmp/x", "--only", "photo-1x1-01.png"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("unknown image 'photo-1x1-01.png'"))
-        let unwritable = try CLIRunner.run(["assets", "generate", "/proc/forbidden", "--only", "ui-600x400-01.png"])
+        let unwritable = try await CLIRunner.run(["assets", "generate", "/proc/forbidden", "--only", "ui-600x400-01.png"])
         #expect(unwritable.status == 1)
         #expect(unwritable.stderr.hasPrefix("error: "))
     }

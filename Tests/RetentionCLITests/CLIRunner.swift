@@ -22,7 +22,19 @@ struct CLIRunner {
         return URL(fileURLWithPath: here).deletingLastPathComponent().appendingPathComponent("retention").path
     }()
 
-    static func run(_ arguments: [String], timeout: Double = 120, in directory: String? = nil) throws -> Result {
+    /// Runs the tool on a thread of its own and suspends until it exits, so a test waiting for
+    /// a child never blocks one of Swift's cooperative threads (on 2 cores there are only two,
+    /// and a blocked pool stalls every other async test's timers).
+    static func run(_ arguments: [String], timeout: Double = 120, in directory: String? = nil) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Swift.Result { try runBlocking(arguments, in: directory) })
+            }
+            thread.start()
+        }
+    }
+
+    static func runBlocking(_ arguments: [String], in directory: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

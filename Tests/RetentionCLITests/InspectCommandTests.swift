@@ -6,17 +6,17 @@ struct InspectCommandTests {
     static let photo = CLIRunner.packageRoot + "/assets/images/photo-600x400-01.png"
 
     @Test("one line per file with size, color type, depth, interlace and decoded bytes")
-    func goodFile() throws {
-        let result = try CLIRunner.run(["inspect", Self.photo])
+    func goodFile() async throws {
+        let result = try await CLIRunner.run(["inspect", Self.photo])
         #expect(result.status == 0)
         #expect(result.stdout == "\(Self.photo)  600x400  rgb  8-bit  non-interlaced  960000 bytes decoded\n")
     }
 
     @Test("--decode adds the decode time; --json prints one object per file")
-    func decodeAndJSON() throws {
-        let text = try CLIRunner.run(["inspect", "--decode", Self.photo])
+    func decodeAndJSON() async throws {
+        let text = try await CLIRunner.run(["inspect", "--decode", Self.photo])
         #expect(text.status == 0 && text.stdout.contains("  decode ") && text.stdout.hasSuffix(" ms\n"))
-        let json = try CLIRunner.run(["inspect", "--json", Self.photo, Self.photo])
+        let json = try await CLIRunner.run(["inspect", "--json", Self.photo, Self.photo])
         let lines = json.stdout.split(separator: "\n")
         #expect(lines.count == 2)
         let object = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
@@ -24,7 +24,7 @@ struct InspectCommandTests {
     }
 
     @Test("a corrupt file, a non-PNG and a missing file each print the reason and exit 1")
-    func badFiles() throws {
+    func badFiles() async throws {
         let dir = try CLIRunner.temporaryDirectory("inspect")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let jpeg = dir + "/photo.png"
@@ -32,7 +32,7 @@ struct InspectCommandTests {
         let truncated = dir + "/cut.png"
         try Data(try Data(contentsOf: URL(fileURLWithPath: Self.photo)).prefix(100)).write(to: URL(fileURLWithPath: truncated))
         let missing = dir + "/missing.png"
-        let result = try CLIRunner.run(["inspect", "--decode", jpeg, Self.photo, truncated, missing])
+        let result = try await CLIRunner.run(["inspect", "--decode", jpeg, Self.photo, truncated, missing])
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
@@ -43,7 +43,7 @@ struct InspectCommandTests {
     }
 
     @Test("every file of the broken corpus ends in a line and an exit status, never a signal")
-    func brokenCorpus() throws {
+    func brokenCorpus() async throws {
         let corpora = ProcessInfo.processInfo.environment["RETENTION_TESTDATA"] ?? CLIRunner.packageRoot + "/../shared/testdata"
         let folder = corpora + "/broken"
         guard FileManager.default.fileExists(atPath: folder) else {
@@ -51,14 +51,14 @@ struct InspectCommandTests {
             return
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }.sorted().map { folder + "/" + $0 }
-        let result = try CLIRunner.run(["inspect", "--decode"] + files)
+        let result = try await CLIRunner.run(["inspect", "--decode"] + files)
         #expect(result.status == 1, "some files are corrupt, none may crash")
         #expect(result.stdout.split(separator: "\n").count == files.count)
     }
 
     @Test("no files is a usage error that says what is missing")
-    func noArguments() throws {
-        let result = try CLIRunner.run(["inspect"])
+    func noArguments() async throws {
+        let result = try await CLIRunner.run(["inspect"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("Missing expected argument '<files> ...'"))
     }

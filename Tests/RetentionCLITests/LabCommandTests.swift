@@ -17,10 +17,10 @@ struct LabCommandTests {
     }
 
     @Test("run --json prints the documented fields")
-    func runJSON() throws {
+    func runJSON() async throws {
         let dir = try CLIRunner.temporaryDirectory("run")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let result = try CLIRunner.run(["run", try Self.smallScenario(dir), "--strategy", "swiftui-image-state", "--json"])
+        let result = try await CLIRunner.run(["run", try Self.smallScenario(dir), "--strategy", "swiftui-image-state", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         for key in ["schemaVersion", "strategy", "scenario", "checkpoints", "peakResidentBytes", "peakLogicalBytes", "decodes",
@@ -40,10 +40,10 @@ struct LabCommandTests {
     }
 
     @Test("compare runs each strategy in a child, prints the table and writes CSV and JSON")
-    func compare() throws {
+    func compare() async throws {
         let dir = try CLIRunner.temporaryDirectory("compare")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let result = try CLIRunner.run(["compare", try Self.smallScenario(dir), "--strategies", "decoded-release,swiftui-image-state",
+        let result = try await CLIRunner.run(["compare", try Self.smallScenario(dir), "--strategies", "decoded-release,swiftui-image-state",
                                         "--repeat", "2", "--export-csv", dir + "/out.csv", "--export-json", dir + "/out.json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("decoded-release"))
@@ -57,34 +57,34 @@ struct LabCommandTests {
     }
 
     @Test("bad inputs: unknown strategy, missing images, bad scenario, bad flags — one line, exit 1 or 64")
-    func badInputs() throws {
+    func badInputs() async throws {
         let dir = try CLIRunner.temporaryDirectory("badlab")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let scenario = try Self.smallScenario(dir)
-        let unknown = try CLIRunner.run(["run", scenario, "--strategy", "keep-everything"])
+        let unknown = try await CLIRunner.run(["run", scenario, "--strategy", "keep-everything"])
         #expect(unknown.status == 1)
         #expect(unknown.stderr == "Error: unknown strategy 'keep-everything' (known: swiftui-image-state, swiftui-data-state, decoded-release, decoded-lru, tiered, thumbnail-lru)\n")
         let noImages = dir + "/noimages.json"
         try #"{"name":"n","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list"},"rows":{"count":3,"height":300},"images":{"directory":"empty"},"script":[]}"#
             .write(toFile: noImages, atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: dir + "/empty", withIntermediateDirectories: true)
-        let missing = try CLIRunner.run(["compare", noImages])
+        let missing = try await CLIRunner.run(["compare", noImages])
         #expect(missing.status == 1)
         #expect(missing.stderr == "Error: images: no file in \(dir)/empty matches \"*.png\"\n")
-        let badStrategies = try CLIRunner.run(["compare", scenario, "--strategies", "tiered,nope"])
+        let badStrategies = try await CLIRunner.run(["compare", scenario, "--strategies", "tiered,nope"])
         #expect(badStrategies.status == 1 && badStrategies.stderr.hasPrefix("Error: unknown strategy 'nope'"))
-        let empty = try CLIRunner.run(["compare", scenario, "--strategies", ""])
+        let empty = try await CLIRunner.run(["compare", scenario, "--strategies", ""])
         #expect(empty.status == 64 && empty.stderr.contains("--strategies: expected comma-separated strategy names, got ''"))
-        let twice = try CLIRunner.run(["compare", scenario, "--strategies", "tiered,tiered"])
+        let twice = try await CLIRunner.run(["compare", scenario, "--strategies", "tiered,tiered"])
         #expect(twice.status == 64 && twice.stderr.contains("--strategies names a strategy twice: 'tiered,tiered'"))
-        let badRepeat = try CLIRunner.run(["compare", scenario, "--repeat", "0"])
+        let badRepeat = try await CLIRunner.run(["compare", scenario, "--repeat", "0"])
         #expect(badRepeat.status == 64 && badRepeat.stderr.contains("--repeat must be at least 1, got 0"))
     }
 
     @Test("seed-image-vs-data: resident growth tracks the cache's logical growth within 15%, and returns after destroy and trim")
-    func residentTracksReality() throws {
+    func residentTracksReality() async throws {
         let scenario = CLIRunner.packageRoot + "/assets/scenarios/seed-image-vs-data.json"
-        let result = try CLIRunner.run(["run", scenario, "--strategy", "swiftui-image-state", "--json"])
+        let result = try await CLIRunner.run(["run", scenario, "--strategy", "swiftui-image-state", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let checkpoints = try #require(object["checkpoints"] as? [[String: Any]])
@@ -97,10 +97,10 @@ struct LabCommandTests {
     }
 
     @Test("a child that times out is reported, the others go on, and the exit status is 1")
-    func childTimeout() throws {
+    func childTimeout() async throws {
         let dir = try CLIRunner.temporaryDirectory("timeout")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let result = try CLIRunner.run(["compare", try Self.smallScenario(dir), "--strategies", "decoded-lru,tiered", "--repeat", "1",
+        let result = try await CLIRunner.run(["compare", try Self.smallScenario(dir), "--strategies", "decoded-lru,tiered", "--repeat", "1",
                                         "--timeout", "0.001", "--export-csv", dir + "/out.csv"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("decoded-lru (repeat 1): timed out after 0.001 s"))
@@ -111,7 +111,7 @@ struct LabCommandTests {
     }
 
     @Test("a corrupt image in a row is counted, not fatal, in run and in soak")
-    func corruptRowImage() throws {
+    func corruptRowImage() async throws {
         let dir = try CLIRunner.temporaryDirectory("corrupt")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir + "/images", withIntermediateDirectories: true)
@@ -120,27 +120,27 @@ struct LabCommandTests {
         let scenario = dir + "/s.json"
         try #"{"name":"c","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list","prefetchRows":0},"rows":{"count":6,"height":300},"images":{"directory":"images"},"script":[{"scroll":{"by":900,"frames":20}},{"destroyContainer":{}}]}"#
             .write(toFile: scenario, atomically: true, encoding: .utf8)
-        let run = try CLIRunner.run(["run", scenario, "--strategy", "decoded-release", "--json"])
+        let run = try await CLIRunner.run(["run", scenario, "--strategy", "decoded-release", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect((object?["failedDecodes"] as? Int ?? 0) >= 1)
         #expect((object?["placeholderFrames"] as? Int ?? 0) >= 1)
-        let soak = try CLIRunner.run(["soak", scenario, "--strategy", "decoded-release", "--iterations", "3", "--warmup", "0"])
+        let soak = try await CLIRunner.run(["soak", scenario, "--strategy", "decoded-release", "--iterations", "3", "--warmup", "0"])
         #expect(soak.status == 0, "\(soak.stdout)\(soak.stderr)")
         #expect(soak.stdout.contains("failed decodes "))
         #expect(!soak.stdout.contains("failed decodes 0"))
     }
 
     @Test("strategies lists every preset with what it models")
-    func strategies() throws {
-        let result = try CLIRunner.run(["strategies"])
+    func strategies() async throws {
+        let result = try await CLIRunner.run(["strategies"])
         #expect(result.status == 0)
         let names = result.stdout.split(separator: "\n").map { $0.split(separator: " ")[0] }
         #expect(names == ["swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "tiered", "thumbnail-lru"])
         let dir = try CLIRunner.temporaryDirectory("strategies")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let scenario = try Self.smallScenario(dir, extra: #","strategies":["tiered",{"name":"small-lru","base":"decoded-lru","decodedBudget":"8MB"}]"#)
-        let custom = try CLIRunner.run(["strategies", scenario])
+        let custom = try await CLIRunner.run(["strategies", scenario])
         #expect(custom.status == 0)
         #expect(custom.stdout.split(separator: "\n").last?.hasPrefix("small-lru            custom: {") == true)
         #expect(custom.stdout.contains(#""decodedBudget":"8MB""#))

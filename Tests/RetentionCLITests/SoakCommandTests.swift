@@ -6,10 +6,10 @@ struct SoakCommandTests {
     static let feed = CLIRunner.packageRoot + "/assets/scenarios/soak-infinite-feed.json"
 
     @Test("an infinite feed under swiftui-image-state fails with a growth verdict (real retention, nothing injected)")
-    func imageStateGrows() throws {
+    func imageStateGrows() async throws {
         let dir = try CLIRunner.temporaryDirectory("soak-grow")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let result = try CLIRunner.run(["soak", Self.feed, "--strategy", "swiftui-image-state", "--iterations", "4", "--export-csv", dir + "/s.csv"])
+        let result = try await CLIRunner.run(["soak", Self.feed, "--strategy", "swiftui-image-state", "--iterations", "4", "--export-csv", dir + "/s.csv"])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("verdict: FAIL (growth)"))
         #expect(result.stdout.contains("resident slope: "))
@@ -19,14 +19,14 @@ struct SoakCommandTests {
     }
 
     @Test("the same feed under decoded-lru passes once its budget filled during warm-up")
-    func lruPasses() throws {
-        let result = try CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "4"])
+    func lruPasses() async throws {
+        let result = try await CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "4"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("verdict: PASS"))
     }
 
     @Test("SIGINT stops after the current iteration; the CSV and the verdict are complete")
-    func interrupt() throws {
+    func interrupt() async throws {
         let dir = try CLIRunner.temporaryDirectory("soak-int")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let csv = dir + "/s.csv"
@@ -42,11 +42,17 @@ struct SoakCommandTests {
         while Date() < deadline {
             let text = (try? String(contentsOfFile: csv, encoding: .utf8)) ?? ""
             if text.split(separator: "\n").count >= 5 { break }
-            Thread.sleep(forTimeInterval: 0.1)
+            try await Task.sleep(for: .milliseconds(100))
         }
         kill(process.processIdentifier, SIGINT)
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        // Wait for the child on a thread of its own, not on a cooperative one.
+        let stdout: String = await withCheckedContinuation { continuation in
+            Thread {
+                let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                continuation.resume(returning: text)
+            }.start()
+        }
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0, "\(stdout)")
         #expect(stdout.contains("verdict: PASS"))
@@ -59,16 +65,16 @@ struct SoakCommandTests {
     }
 
     @Test("bad flags are one-line errors")
-    func badFlags() throws {
-        let both = try CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru"])
+    func badFlags() async throws {
+        let both = try await CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru"])
         #expect(both.status == 64 && both.stderr.contains("give --duration (like 30m) or --iterations N"))
-        let duration = try CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--duration", "10 minutes"])
+        let duration = try await CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--duration", "10 minutes"])
         #expect(duration.status == 64 && duration.stderr.contains("--duration: expected a number with s, m or h (like 90s, 30m, 2h), got '10 minutes'"))
-        let growth = try CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "3", "--max-growth", "lots"])
+        let growth = try await CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "3", "--max-growth", "lots"])
         #expect(growth.status == 64 && growth.stderr.contains("--max-growth: expected a size like 16MB or a byte count, got 'lots'"))
-        let strategy = try CLIRunner.run(["soak", Self.feed, "--strategy", "nope", "--iterations", "3"])
+        let strategy = try await CLIRunner.run(["soak", Self.feed, "--strategy", "nope", "--iterations", "3"])
         #expect(strategy.status == 2 && strategy.stderr.hasPrefix("Error: unknown strategy 'nope'"), "a soak that cannot start is a failed run")
-        let csv = try CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "3", "--export-csv", "/nonexistent/dir/s.csv"])
+        let csv = try await CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "3", "--export-csv", "/nonexistent/dir/s.csv"])
         #expect(csv.status == 2 && csv.stderr == "Error: cannot write /nonexistent/dir/s.csv: No such file or directory\n")
     }
 }

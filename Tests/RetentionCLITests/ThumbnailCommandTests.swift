@@ -19,7 +19,7 @@ struct ThumbnailCommandTests {
     // MARK: - Batches
 
     @Test("a batch with one corrupt file: the reason on stderr, the other outputs written, a summary, exit 1")
-    func batchWithCorruptFile() throws {
+    func batchWithCorruptFile() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-batch")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir + "/in/nested", withIntermediateDirectories: true)
@@ -28,7 +28,7 @@ struct ThumbnailCommandTests {
         try Data(try Data(contentsOf: URL(fileURLWithPath: Self.photo)).prefix(3000)).write(to: URL(fileURLWithPath: dir + "/in/cut.png"))
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: dir + "/in/notes.txt"))
 
-        let result = try CLIRunner.run(["thumbnail", dir + "/in", "-s", "64", "-o", dir + "/out", "--jobs", "2"])
+        let result = try await CLIRunner.run(["thumbnail", dir + "/in", "-s", "64", "-o", dir + "/out", "--jobs", "2"])
         #expect(result.status == 1)
         #expect(result.stderr == "\(dir)/in/cut.png: truncated PNG: unexpected end of data\n")
         #expect(try Self.header(dir + "/out/a.png") == (64, 43))
@@ -42,36 +42,36 @@ struct ThumbnailCommandTests {
     }
 
     @Test("outputs keep the input name, go to ./thumbnails by default, and are overwritten")
-    func outputNaming() throws {
+    func outputNaming() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-names")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let first = try CLIRunner.run(["thumbnail", Self.photo, Self.images + "/ui-600x400-01.png", "-s", "50x20"], in: dir)
+        let first = try await CLIRunner.run(["thumbnail", Self.photo, Self.images + "/ui-600x400-01.png", "-s", "50x20"], in: dir)
         #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
         #expect(try Self.header(dir + "/thumbnails/photo-600x400-01.png") == (30, 20))
         #expect(try Self.header(dir + "/thumbnails/ui-600x400-01.png") == (30, 20))
         // Run again with another size: the outputs are replaced.
-        let second = try CLIRunner.run(["thumbnail", Self.photo, "-s", "40", "--mode", "exact", "--quality", "fast", "--level", "9", "-o", "thumbnails/"], in: dir)
+        let second = try await CLIRunner.run(["thumbnail", Self.photo, "-s", "40", "--mode", "exact", "--quality", "fast", "--level", "9", "-o", "thumbnails/"], in: dir)
         #expect(second.status == 0)
         #expect(try Self.header(dir + "/thumbnails/photo-600x400-01.png") == (40, 40))
         // Searching a folder that holds the output folder skips the earlier thumbnails.
         try Self.copy(Self.photo, to: dir + "/p.png")
-        let again = try CLIRunner.run(["thumbnail", ".", "-s", "32"], in: dir)
+        let again = try await CLIRunner.run(["thumbnail", ".", "-s", "32"], in: dir)
         #expect(again.status == 0 && again.stdout.hasPrefix("thumbnail: 1 files, 0 failed"), "\(again.stdout)")
         #expect(try Self.header(dir + "/thumbnails/p.png") == (32, 21))
         // -o FILE for one input.
-        let single = try CLIRunner.run(["thumbnail", Self.photo, "-s", "100", "--linear", "-o", dir + "/one.png"])
+        let single = try await CLIRunner.run(["thumbnail", Self.photo, "-s", "100", "--linear", "-o", dir + "/one.png"])
         #expect(single.status == 0)
         #expect(try Self.header(dir + "/one.png") == (100, 67))
     }
 
     @Test("a file never overwrites its input, and two inputs with one output name both get reported")
-    func collisions() throws {
+    func collisions() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-collide")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir + "/other", withIntermediateDirectories: true)
         try Self.copy(Self.photo, to: dir + "/p.png")
         try Self.copy(Self.photo, to: dir + "/other/p.png")
-        let result = try CLIRunner.run(["thumbnail", dir + "/p.png", dir + "/other/p.png", "-o", dir])
+        let result = try await CLIRunner.run(["thumbnail", dir + "/p.png", dir + "/other/p.png", "-o", dir])
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(dir)/p.png: invalid argument: the output \(dir)/p.png is the input itself"))
         #expect(result.stderr.contains("\(dir)/other/p.png: its output \(dir)/p.png is already the output of \(dir)/p.png"))
@@ -81,11 +81,11 @@ struct ThumbnailCommandTests {
     // MARK: - JSON
 
     @Test("--json prints one object per file and a summary object")
-    func json() throws {
+    func json() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-json")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let missing = dir + "/missing.png"
-        let result = try CLIRunner.run(["thumbnail", "--json", Self.photo, missing, "-s", "128", "-o", dir, "--jobs", "1"])
+        let result = try await CLIRunner.run(["thumbnail", "--json", Self.photo, missing, "-s", "128", "-o", dir, "--jobs", "1"])
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(lines.count == 3)
@@ -112,8 +112,8 @@ struct ThumbnailCommandTests {
         ([], "Error: give at least one PNG file or folder to thumbnail"),
         (["--mode", "stretch", "x.png"], "Error: The value 'stretch' is invalid for '--mode <mode>'. Please provide one of 'fit', 'fill' or 'exact'."),
     ])
-    func validation(arguments: [String], message: String) throws {
-        let result = try CLIRunner.run(["thumbnail"] + arguments)
+    func validation(arguments: [String], message: String) async throws {
+        let result = try await CLIRunner.run(["thumbnail"] + arguments)
         #expect(result.status == 64)
         #expect(result.stderr.split(separator: "\n").first.map(String.init) == message)
         #expect(result.stdout.isEmpty)

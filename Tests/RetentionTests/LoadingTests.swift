@@ -135,7 +135,9 @@ struct LoadingTests {
         try await Task.sleep(for: .milliseconds(20))
         h.disappear(3)
         await h.cache.idle()
-        #expect(start.duration(to: clock.now) < .seconds(10))
+        // The latency is 30 s: finishing well before it shows the sleep stopped early, with
+        // room for a loaded machine's scheduling delays.
+        #expect(start.duration(to: clock.now) < .seconds(25))
         #expect(h.reads.totalReads == 0)
         #expect(h.metrics.cancelledLoads == 1)
         #expect(h.usage.entryCount == 0)
