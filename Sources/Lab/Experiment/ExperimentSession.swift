@@ -60,7 +60,7 @@ final class ExperimentSession {
         rowMemory = RowMemory(stateBytes: experiment.scenario.rows.stateBytes, destinationBytes: experiment.scenario.rows.destinationBytes)
         resident = try ResidentMemory()
         frames = FrameStatistics(frameRate: experiment.scenario.frameRate.rawValue)
-        virtualQueue = VirtualDecodeQueue(workers: experiment.settings.decodeWorkers, frameRate: experiment.scenario.frameRate.rawValue, latencyMs: experiment.settings.sourceLatencyMs)
+        virtualQueue = VirtualDecodeQueue(workers: experiment.settings.decodeWorkers, frameRate: experiment.scenario.frameRate.rawValue)
         frameStart = clock.now
         let estimated = max(1, Self.estimatedFrames(experiment.scenario.script))
         interval = experiment.timelineInterval > 0 ? experiment.timelineInterval : max(1, estimated / 200)
@@ -122,9 +122,11 @@ final class ExperimentSession {
             virtualWork += Lab.seconds(outcome.sourceLatency)
         case .disappeared(let row):
             requestedAt[row] = nil
+            if async { virtualQueue.cancel(row: row) }
             cache.disappeared(row)
         case .released(let row):
             requestedAt[row] = nil
+            if async { virtualQueue.cancel(row: row) }
             rowMemory.rowReleased(row)
             cache.released(row)
         case .destinationInitialized(let row): rowMemory.destinationInitialized(row)
@@ -158,7 +160,7 @@ final class ExperimentSession {
                 virtualQueue.completed(row: done.row, requestedAt: requestedAt.removeValue(forKey: done.row) ?? report.frame,
                                        seconds: done.seconds + (done.readFromSource ? latency : 0))
             }
-            virtualQueue.forgetFinished(before: report.frame)
+            virtualQueue.advance(throughFrame: report.frame)
         }
         if report.isContainerAlive {
             for row in report.visibleRows where !isReady(row, frame: report.frame) {
