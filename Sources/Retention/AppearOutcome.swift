@@ -10,7 +10,8 @@ public struct AppearOutcome: Sendable, Hashable {
         case hit
         /// The image was read and decoded on the caller's thread (`synchronous` mode).
         case decoded
-        /// A load was queued (or one was in flight); the row shows a placeholder meanwhile.
+        /// A load was queued (or one was in flight, or in `scheduled` mode one was registered
+        /// to wait for ``ImageCache/startLoad(_:)``); the row shows a placeholder meanwhile.
         case pending
         /// The key's load failed (now or earlier); no retry until the row is released.
         case failed

@@ -8,13 +8,20 @@ public enum DisplayMode: Sendable, Hashable {
     /// On a bounded pool of `workers` decode workers: `appeared` queues the load and returns
     /// at once; the row shows a placeholder until the load completes.
     case asynchronous(workers: Int)
+    /// Like `asynchronous`, but the caller decides when each appearing row's load starts:
+    /// `appeared` registers the load and returns at once, and the load waits until
+    /// ``ImageCache/startLoad(_:)`` hands it to the workers — for a caller with its own
+    /// scheduler (a priority queue, or the lab's virtual decode workers). A row that
+    /// disappears before its load starts cancels it having cost nothing. Prefetches and
+    /// `image(for:)` start their loads at once, and a waiting load they join starts then.
+    case scheduled(workers: Int)
 
     /// Decode workers the cache starts: `workers`, or 1 for `synchronous` (prefetch and
-    /// `image(for:)`).
+    /// `image(for:)`). O(1).
     public var workerCount: Int {
         switch self {
         case .synchronous: return 1
-        case .asynchronous(let workers): return max(1, workers)
+        case .asynchronous(let workers), .scheduled(let workers): return max(1, workers)
         }
     }
 }

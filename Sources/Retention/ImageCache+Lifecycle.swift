@@ -8,12 +8,15 @@ extension ImageCache {
     /// has no bitmap, a load starts — unless one is in flight (the row joins it) or the key's
     /// last load failed (no retry until ``released(_:)``). In `synchronous` mode the load
     /// runs here, on the caller's thread, and the outcome says how long it took; in
-    /// `asynchronous` mode it is queued and this returns at once.
+    /// `asynchronous` mode it is queued and this returns at once; in `scheduled` mode it is
+    /// registered and waits for ``startLoad(_:)``.
     ///
     /// - Complexity: O(1) plus evictions, plus a read and a decode in `synchronous` mode.
     @discardableResult
     public func appeared(_ key: Key) -> AppearOutcome {
-        switch locked({ $0._appear(key) }) {
+        let deferStart: Bool
+        if case .scheduled = mode { deferStart = true } else { deferStart = false }
+        switch locked({ $0._appear(key, deferStart: deferStart) }) {
         case .hit: return AppearOutcome(status: .hit)
         case .alreadyVisible: return AppearOutcome(status: .alreadyVisible)
         case .pending: return AppearOutcome(status: .pending)
@@ -22,11 +25,23 @@ extension ImageCache {
             switch mode {
             case .synchronous:
                 return runOnCallerThread(job)
-            case .asynchronous:
+            case .asynchronous, .scheduled:
                 submit(job)
                 return AppearOutcome(status: .pending)
             }
         }
+    }
+
+    /// Starts `key`'s load that an appearance registered in `scheduled` mode: hands it to
+    /// the decode workers. Returns false when no load of `key` waits for its start (it was
+    /// started, cancelled because the row disappeared, or the mode is not `scheduled`).
+    ///
+    /// - Complexity: O(1) here; the read and decode run on a worker.
+    @discardableResult
+    public func startLoad(_ key: Key) -> Bool {
+        guard let job = locked({ $0._takeWaitingJob(key) }) else { return false }
+        submit(job)
+        return true
     }
 
     /// The row showing `key` disappeared (left the laid-out region).

@@ -33,8 +33,10 @@ struct LoadSettlement: Sendable {
 /// lock held (see `CacheStore`); the read and decode themselves run outside it.
 extension CacheStore {
     /// A row appeared: its representations become active; a missing bitmap starts a load
-    /// unless one is in flight or the key's last load failed. O(1) plus evictions.
-    mutating func _appear(_ key: Key) -> AppearPlan<Key> {
+    /// unless one is in flight or the key's last load failed. With `deferStart` (`scheduled`
+    /// mode) the load is only registered, to be started by `_takeWaitingJob`. O(1) plus
+    /// evictions.
+    mutating func _appear(_ key: Key, deferStart: Bool) -> AppearPlan<Key> {
         let i = _slot(for: key)
         if slots[Int(i)].visible { return .alreadyVisible }
         slots[Int(i)].visible = true
@@ -51,23 +53,50 @@ extension CacheStore {
             metrics.coalescedRequests += 1
             return .pending
         }
+        if deferStart {
+            _registerLoad(i, waitingForStart: true)
+            return .pending
+        }
         return .start(_startLoad(i))
     }
 
-    /// Registers a load for slot `i`, using its compressed bytes when stored. O(1).
+    /// Registers and starts a load for slot `i`. O(1).
     mutating func _startLoad(_ i: Int32) -> LoadJob<Key> {
+        _registerLoad(i, waitingForStart: false)
+        return _job(i)
+    }
+
+    /// Marks slot `i` as loading, with a fresh ticket. O(1).
+    private mutating func _registerLoad(_ i: Int32, waitingForStart: Bool) {
         nextLoadID &+= 1
+        metrics.loads += 1
+        loadsInFlight += 1
+        slots[Int(i)].load = InFlight(ticket: LoadTicket(id: nextLoadID), waitingForStart: waitingForStart)
+    }
+
+    /// The job for slot `i`'s registered load, using the compressed bytes stored now. O(1).
+    private mutating func _job(_ i: Int32) -> LoadJob<Key> {
         let compressed = slots[Int(i)].compressed
         if compressed != nil {
             metrics.compressedHits += 1
         } else {
             metrics.compressedMisses += 1
         }
-        metrics.loads += 1
-        loadsInFlight += 1
-        let job = LoadJob(key: keys[Int(i)]!, ticket: LoadTicket(id: nextLoadID), compressed: compressed)
-        slots[Int(i)].load = InFlight(ticket: job.ticket)
-        return job
+        return LoadJob(key: keys[Int(i)]!, ticket: slots[Int(i)].load!.ticket, compressed: compressed)
+    }
+
+    /// The job of slot `i`'s load if it still waits for its start (`scheduled` mode), now
+    /// marked started; nil otherwise. O(1).
+    mutating func _takeWaitingJob(_ i: Int32) -> LoadJob<Key>? {
+        guard slots[Int(i)].load?.waitingForStart == true else { return nil }
+        slots[Int(i)].load!.waitingForStart = false
+        return _job(i)
+    }
+
+    /// `startLoad(_:)`: the job of `key`'s load waiting for its start, now started. O(1).
+    mutating func _takeWaitingJob(_ key: Key) -> LoadJob<Key>? {
+        guard let i = index[key] else { return nil }
+        return _takeWaitingJob(i)
     }
 
     /// Cancels slot `i`'s load when no visible row, prefetch or waiter wants it any more.
@@ -123,6 +152,8 @@ extension CacheStore {
             if slots[Int(i)].load != nil {
                 metrics.coalescedRequests += 1
                 slots[Int(i)].load!.waiters[id] = continuation
+                // A load still waiting for its scheduled start would keep this caller waiting.
+                if let job = _takeWaitingJob(i) { return .start(job) }
                 return .wait
             }
         } else {
@@ -158,6 +189,7 @@ extension CacheStore {
             slots[Int(i)].prefetching = true
             if slots[Int(i)].load != nil {
                 metrics.coalescedRequests += 1
+                if let job = _takeWaitingJob(i) { jobs.append(job) }
             } else {
                 jobs.append(_startLoad(i))
             }

@@ -43,6 +43,8 @@ struct ListEnds {
 /// A load in flight for a key and the `image(for:)` callers waiting on it.
 struct InFlight {
     let ticket: LoadTicket
+    /// Registered by an appearance in `scheduled` mode and not yet handed to a worker.
+    var waitingForStart = false
     var waiters: [UInt64: CheckedContinuation<Bitmap, any Error>] = [:]
 }
 
