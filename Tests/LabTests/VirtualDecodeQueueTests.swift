@@ -3,41 +3,62 @@ import Testing
 
 @Suite("Virtual decode queue")
 struct VirtualDecodeQueueTests {
-    @Test("jobs wait for a free virtual worker and are ready from the frame their work ends")
+    /// A `run` closure that records the batches it was given and answers fixed durations.
+    final class Runner {
+        var seconds: [Int: Double]
+        var batches: [[Int]] = []
+        init(_ seconds: [Int: Double]) { self.seconds = seconds }
+        func run(_ rows: [Int]) -> [Int: Double] {
+            batches.append(rows)
+            return seconds.filter { rows.contains($0.key) }
+        }
+    }
+
+    @Test("jobs wait for a free virtual worker, start only then, and are ready from the frame their work ends")
     func schedule() {
         var queue = VirtualDecodeQueue(workers: 1, frameRate: 60)
-        queue.completed(row: 1, requestedAt: 0, seconds: 0.025)
-        queue.completed(row: 2, requestedAt: 0, seconds: 0.025)
-        queue.advance(throughFrame: 0)
+        let runner = Runner([1: 0.025, 2: 0.025])
+        queue.request(row: 1, atFrame: 0)
+        queue.request(row: 2, atFrame: 0)
+        queue.request(row: 1, atFrame: 0)
+        #expect(queue.waitingCount == 2, "a row already waiting keeps its one place")
+        queue.advance(throughFrame: 0, run: runner.run)
+        #expect(runner.batches == [[1]], "row 2 cannot start before frame 0 ends: it was not run")
         #expect(!queue.isReady(row: 1, at: 1))
         #expect(queue.isReady(row: 1, at: 2), "0 + 25 ms ends in frame 1; ready from frame 2")
         #expect(!queue.isReady(row: 2, at: 2), "still waiting for the one worker")
-        queue.advance(throughFrame: 1)
+        queue.advance(throughFrame: 1, run: runner.run)
+        #expect(runner.batches == [[1], [2]], "starts at 25 ms, inside frame 1")
         #expect(!queue.isReady(row: 2, at: 2))
         #expect(queue.isReady(row: 2, at: 3), "starts at 25 ms, ends at 50 ms")
-        #expect(queue.isReady(row: 99, at: 0), "a row with no decode in flight is ready")
+        #expect(queue.isReady(row: 99, at: 0), "a row with no load in flight is ready")
     }
 
-    @Test("a job whose row went away before it started occupies no worker")
+    @Test("a job whose row went away before it started is never run and occupies no worker")
     func cancel() {
         var queue = VirtualDecodeQueue(workers: 1, frameRate: 60)
-        queue.completed(row: 1, requestedAt: 0, seconds: 0.1)
-        queue.completed(row: 2, requestedAt: 0, seconds: 0.1)
-        queue.completed(row: 3, requestedAt: 0, seconds: 0.01)
-        queue.advance(throughFrame: 0)
+        let runner = Runner([1: 0.1, 2: 0.1, 3: 0.01])
+        for row in 1...3 { queue.request(row: row, atFrame: 0) }
+        queue.advance(throughFrame: 0, run: runner.run)
         queue.cancel(row: 2)
-        for frame in 1...6 { queue.advance(throughFrame: frame) }
+        for frame in 1...6 { queue.advance(throughFrame: frame, run: runner.run) }
+        #expect(runner.batches == [[1], [3]], "row 2 never ran")
         #expect(queue.isReady(row: 1, at: 6), "ends at 100 ms, in frame 6")
         #expect(!queue.isReady(row: 3, at: 6))
         #expect(queue.isReady(row: 3, at: 7), "starts at 100 ms right after row 1, not after the cancelled row 2")
     }
 
-    @Test("more workers run jobs side by side")
+    @Test("more workers run jobs side by side, and short jobs chain inside one frame")
     func workers() {
         var queue = VirtualDecodeQueue(workers: 2, frameRate: 60)
-        queue.completed(row: 1, requestedAt: 0, seconds: 0.025)
-        queue.completed(row: 2, requestedAt: 0, seconds: 0.025)
-        queue.advance(throughFrame: 0)
+        let runner = Runner([1: 0.025, 2: 0.025, 3: 0.004, 4: 0.004, 5: 0.004])
+        for row in 1...2 { queue.request(row: row, atFrame: 0) }
+        queue.advance(throughFrame: 0, run: runner.run)
+        #expect(runner.batches == [[1, 2]])
         #expect(queue.isReady(row: 1, at: 2) && queue.isReady(row: 2, at: 2))
+        for row in 3...5 { queue.request(row: row, atFrame: 3) }
+        queue.advance(throughFrame: 3, run: runner.run)
+        #expect(runner.batches == [[1, 2], [3, 4], [5]], "4 ms jobs: the third starts at 54 ms, still in frame 3")
+        #expect(queue.isReady(row: 5, at: 4))
     }
 }

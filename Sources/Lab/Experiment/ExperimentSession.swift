@@ -16,7 +16,6 @@ final class ExperimentSession {
     var frames: FrameStatistics
     var virtualQueue: VirtualDecodeQueue
     let completions = CompletedLoads()
-    var requestedAt: [Int: Int] = [:]
     var checkpoints: [RunReport.Checkpoint] = []
     var timeline: [RunReport.Sample] = []
     var placeholderFrames = 0
@@ -44,13 +43,14 @@ final class ExperimentSession {
         async = experiment.settings.display == .async
         // Time stays virtual. In sync mode the cache charges the source's latency to the caller
         // without sleeping (AppearOutcome.sourceLatency); in async mode workers would sleep it,
-        // so the source has none and the lab adds it on the virtual clock instead.
+        // so the source has none and the lab adds it on the virtual clock instead. Async runs
+        // use `scheduled` mode: a load starts when a virtual decode worker would start it.
         let latency: Duration = async ? .zero : .microseconds(Int64(experiment.settings.sourceLatencyMs * 1000))
         let source = ImageSource<Int>.files(latency: latency) { row in images.path(forRow: row) }
         let completions = self.completions
         cache = ImageCache(
             source: source, policy: experiment.effectivePolicy,
-            mode: async ? .asynchronous(workers: experiment.settings.decodeWorkers) : .synchronous,
+            mode: async ? .scheduled(workers: experiment.settings.decodeWorkers) : .synchronous,
             onLoadCompleted: { completion in
                 guard !completion.onCallerThread else { return }
                 let seconds = Lab.seconds(completion.readDuration + completion.decodeDuration)
@@ -117,15 +117,13 @@ final class ExperimentSession {
         case .initialized(let row): rowMemory.rowInitialized(row)
         case .appeared(let row):
             let outcome = cache.appeared(row)
-            if async, outcome.status == .pending { requestedAt[row] = event.frame }
+            if async, outcome.status == .pending { virtualQueue.request(row: row, atFrame: event.frame) }
             // Latency the cache charged without sleeping (sync mode; zero when no source read).
             virtualWork += Lab.seconds(outcome.sourceLatency)
         case .disappeared(let row):
-            requestedAt[row] = nil
             if async { virtualQueue.cancel(row: row) }
             cache.disappeared(row)
         case .released(let row):
-            requestedAt[row] = nil
             if async { virtualQueue.cancel(row: row) }
             rowMemory.rowReleased(row)
             cache.released(row)
@@ -154,13 +152,16 @@ final class ExperimentSession {
         virtualWork = 0
         frameCount += 1
         if async {
-            cache.waitForIdle()
             let latency = experiment.settings.sourceLatencyMs / 1000
-            for done in completions.drain() {
-                virtualQueue.completed(row: done.row, requestedAt: requestedAt.removeValue(forKey: done.row) ?? report.frame,
-                                       seconds: done.seconds + (done.readFromSource ? latency : 0))
+            virtualQueue.advance(throughFrame: report.frame) { [cache, completions] rows in
+                for row in rows { cache.startLoad(row) }
+                cache.waitForIdle()
+                var seconds: [Int: Double] = [:]
+                for done in completions.drain() {
+                    seconds[done.row] = done.seconds + (done.readFromSource ? latency : 0)
+                }
+                return seconds
             }
-            virtualQueue.advance(throughFrame: report.frame)
         }
         if report.isContainerAlive {
             for row in report.visibleRows where !isReady(row, frame: report.frame) {

@@ -1,18 +1,22 @@
-/// Places asynchronous decodes on the virtual frame clock.
+/// Places asynchronous decodes on the virtual frame clock, and starts each real load only when
+/// a virtual worker would.
 ///
-/// Decodes really run (on the cache's workers) and take real time, but the simulation does not
-/// wait for the wall clock. Each finished decode's measured duration, plus the scenario's source
-/// latency, joins a first-in-first-out queue of virtual work; at the end of every frame the jobs
-/// that can start before the next frame begins are given to `workers` virtual workers, and a
-/// row's image counts as ready from the frame in which its virtual work ends. A job whose row
-/// disappears while it still waits for a virtual worker is dropped, as a real pipeline cancels
-/// it, so it occupies no worker. (Its real decode already ran: decode counts and memory are
-/// upper bounds, see the README.) O(workers) per job; memory is the jobs in virtual flight.
+/// Time stays virtual: the simulation never waits for the wall clock. A row that appears
+/// without an image queues a job (first in, first out). At the end of every frame the jobs
+/// that a virtual worker can begin before the next frame are started — their loads really run
+/// on the cache's decode workers, one per virtual worker at a time, and their measured
+/// durations (plus the scenario's source latency) say when each virtual worker is free again —
+/// and a row's image counts as ready from the frame in which its virtual work ends. A job whose
+/// row disappears while it still waits is dropped before any read or decode, as a real
+/// pipeline cancels it, so decode counts and memory are what that pipeline would have done.
+///
+/// Jobs started in one batch run side by side on the real workers, each on the virtual worker
+/// that is free first; a later batch waits for the earlier one's durations. O(workers) per job;
+/// memory is the jobs waiting plus the rows whose virtual work has not ended.
 struct VirtualDecodeQueue {
     private struct Job {
         var row: Int
         var requested: Double
-        var seconds: Double
     }
 
     private var workerFreeAt: [Double]
@@ -25,9 +29,13 @@ struct VirtualDecodeQueue {
         frameSeconds = 1 / Double(frameRate)
     }
 
-    /// Queues the decode of `row`, requested at `frame`, that took `seconds` (latency included).
-    mutating func completed(row: Int, requestedAt frame: Int, seconds: Double) {
-        waiting.append(Job(row: row, requested: Double(frame) * frameSeconds, seconds: seconds))
+    /// Jobs waiting for a virtual worker.
+    var waitingCount: Int { waiting.count }
+
+    /// Queues the load of `row`, requested at `frame`; a row already waiting keeps its place.
+    mutating func request(row: Int, atFrame frame: Int) {
+        guard !waiting.contains(where: { $0.row == row }) else { return }
+        waiting.append(Job(row: row, requested: Double(frame) * frameSeconds))
         readyFrame[row] = nil
     }
 
@@ -36,25 +44,33 @@ struct VirtualDecodeQueue {
         waiting.removeAll { $0.row == row }
     }
 
-    /// Starts every waiting job that a virtual worker can begin before frame `frame` ends, in
-    /// order. Call at the end of each frame, after queueing that frame's completions.
-    mutating func advance(throughFrame frame: Int) {
+    /// Starts, in order, every waiting job that a virtual worker can begin before frame
+    /// `frame` ends. `run` really runs a batch of rows' loads side by side and returns the
+    /// seconds each took (latency included; a row missing from the answer took none). Call
+    /// at the end of each frame.
+    mutating func advance(throughFrame frame: Int, run: ([Int]) -> [Int: Double]) {
         let frameEnd = Double(frame + 1) * frameSeconds
-        var started = 0
-        for job in waiting {
-            let worker = workerFreeAt.indices.min { workerFreeAt[$0] < workerFreeAt[$1] }!
-            let start = max(job.requested, workerFreeAt[worker])
-            guard start < frameEnd else { break }
-            let end = start + job.seconds
-            workerFreeAt[worker] = end
-            readyFrame[job.row] = Int((end / frameSeconds).rounded(.up))
-            started += 1
+        while !waiting.isEmpty {
+            let order = workerFreeAt.indices.sorted { workerFreeAt[$0] < workerFreeAt[$1] }
+            var batch: [(row: Int, worker: Int, start: Double)] = []
+            for (job, worker) in zip(waiting, order) {
+                let start = max(job.requested, workerFreeAt[worker])
+                guard start < frameEnd else { break }
+                batch.append((job.row, worker, start))
+            }
+            guard !batch.isEmpty else { break }
+            waiting.removeFirst(batch.count)
+            let seconds = run(batch.map(\.row))
+            for job in batch {
+                let end = job.start + (seconds[job.row] ?? 0)
+                workerFreeAt[job.worker] = end
+                readyFrame[job.row] = Int((end / frameSeconds).rounded(.up))
+            }
         }
-        waiting.removeFirst(started)
         if readyFrame.count > 64 { readyFrame = readyFrame.filter { $0.value > frame } }
     }
 
-    /// True when `row` has no decode waiting or running on the virtual clock at `frame`.
+    /// True when `row` has no load waiting or running on the virtual clock at `frame`.
     func isReady(row: Int, at frame: Int) -> Bool {
         if waiting.contains(where: { $0.row == row }) { return false }
         return (readyFrame[row] ?? 0) <= frame

@@ -1,0 +1,41 @@
+import FoundationEssentials
+import Testing
+@testable import Lab
+
+/// Async display in a real experiment: loads start when a virtual decode worker would start
+/// them, so rows that fly past before then are never read or decoded.
+@Suite("Async experiments")
+struct AsyncExperimentTests {
+    /// Writes a fast-scrolling scenario over the committed 600x400 photos into a temporary
+    /// folder and prepares it under `decoded-release`.
+    static func experiment(display: String) throws -> Experiment {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("retention-async-\(display)-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("fast.json").path
+        // 80 rows of 300 pt scrolled in 12 frames: 2,000 pt a frame, so a row stays in the
+        // laid-out region for about one frame, and each load costs 50 ms of virtual latency.
+        let json = """
+        {"name": "fast", "frameRate": 60, "viewport": {"width": 390, "height": 844, "scale": 3},
+         "container": {"kind": "list", "prefetchRows": 2}, "rows": {"count": 80, "height": 300},
+         "images": {"directory": "\(packageRoot)/assets/images", "pattern": "photo-600x400-*.png"},
+         "display": "\(display)", "decodeWorkers": 2, "sourceLatencyMs": 50,
+         "script": [{"scroll": {"by": 23156, "frames": 12}}, {"pause": {"frames": 30}}]}
+        """
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try Experiment.prepare(scenarioPath: path, strategyName: "decoded-release")
+    }
+
+    @Test("rows that disappear before a virtual worker starts their load are never decoded")
+    func skipsRowsThatFlewPast() throws {
+        let sync = try Self.experiment(display: "sync").run()
+        let async = try Self.experiment(display: "async").run()
+        // Sync mode decodes every row that appeared; async mode only what two workers at
+        // 50 ms a load could start while each row was still there.
+        #expect(sync.decodes == 80)
+        #expect(async.decodes > 0)
+        #expect(async.decodes * 2 < sync.decodes, "async decoded \(async.decodes) of \(sync.decodes)")
+        #expect(async.hitches == 0)
+        #expect(async.placeholderFrames > 0)
+    }
+}
