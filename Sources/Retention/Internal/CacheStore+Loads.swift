@@ -71,7 +71,8 @@ extension CacheStore {
         nextLoadID &+= 1
         metrics.loads += 1
         loadsInFlight += 1
-        slots[Int(i)].load = InFlight(ticket: LoadTicket(id: nextLoadID), waitingForStart: waitingForStart)
+        slots[Int(i)].load = InFlight(ticket: LoadTicket(id: nextLoadID))
+        slots[Int(i)].loadWaitingForStart = waitingForStart
     }
 
     /// The job for slot `i`'s registered load, using the compressed bytes stored now. O(1).
@@ -88,8 +89,8 @@ extension CacheStore {
     /// The job of slot `i`'s load if it still waits for its start (`scheduled` mode), now
     /// marked started; nil otherwise. O(1).
     mutating func _takeWaitingJob(_ i: Int32) -> LoadJob<Key>? {
-        guard slots[Int(i)].load?.waitingForStart == true else { return nil }
-        slots[Int(i)].load!.waitingForStart = false
+        guard slots[Int(i)].load != nil, slots[Int(i)].loadWaitingForStart else { return nil }
+        slots[Int(i)].loadWaitingForStart = false
         return _job(i)
     }
 

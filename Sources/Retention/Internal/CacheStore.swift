@@ -43,8 +43,6 @@ struct ListEnds {
 /// A load in flight for a key and the `image(for:)` callers waiting on it.
 struct InFlight {
     let ticket: LoadTicket
-    /// Registered by an appearance in `scheduled` mode and not yet handed to a worker.
-    var waitingForStart = false
     var waiters: [UInt64: CheckedContinuation<Bitmap, any Error>] = [:]
 }
 
@@ -57,6 +55,10 @@ struct InFlight {
 struct Slot {
     var visible = false
     var prefetching = false
+    /// The `load` was registered by an appearance in `scheduled` mode and not yet handed to a
+    /// worker (meaningful only while `load` is set; kept here, in the flags' padding, so a
+    /// slot stays the same size).
+    var loadWaitingForStart = false
     var bitmapHold = Hold.none
     var compressedHold = Hold.none
     var bitmap: Bitmap?
