@@ -68,11 +68,7 @@ extension KeyedDecodingContainer where Key == JSONKey {
         isValid: (T) -> Bool = { _ in true }
     ) throws -> T {
         let jsonKey = JSONKey(key)
-        guard contains(jsonKey) else {
-            if let defaultValue { return defaultValue }
-            throw DecodingError.keyNotFound(
-                jsonKey, .init(codingPath: codingPath, debugDescription: "expected \(expected)"))
-        }
+        guard contains(jsonKey) else { return try absent(jsonKey, default: defaultValue, expected: expected) }
         let value: T
         do {
             value = try decode(self, jsonKey)
@@ -144,11 +140,7 @@ extension KeyedDecodingContainer where Key == JSONKey {
         default defaultValue: T? = nil
     ) throws -> T {
         let jsonKey = JSONKey(key)
-        guard contains(jsonKey) else {
-            if let defaultValue { return defaultValue }
-            throw DecodingError.keyNotFound(
-                jsonKey, .init(codingPath: codingPath, debugDescription: "expected \(expected)"))
-        }
+        guard contains(jsonKey) else { return try absent(jsonKey, default: defaultValue, expected: expected) }
         return try decode(T.self, forKey: jsonKey)
     }
 
@@ -157,11 +149,7 @@ extension KeyedDecodingContainer where Key == JSONKey {
         _ key: String, of type: T.Type = T.self, default defaultValue: [T]? = nil
     ) throws -> [T] {
         let jsonKey = JSONKey(key)
-        guard contains(jsonKey) else {
-            if let defaultValue { return defaultValue }
-            throw DecodingError.keyNotFound(
-                jsonKey, .init(codingPath: codingPath, debugDescription: "expected an array"))
-        }
+        guard contains(jsonKey) else { return try absent(jsonKey, default: defaultValue, expected: "an array") }
         var elements: UnkeyedDecodingContainer
         do {
             elements = try nestedUnkeyedContainer(forKey: jsonKey)
@@ -174,5 +162,12 @@ extension KeyedDecodingContainer where Key == JSONKey {
             result.append(try elements.decode(T.self))
         }
         return result
+    }
+
+    /// What a missing `jsonKey` gives: `defaultValue`, or without one `keyNotFound` whose
+    /// description says "expected <expected>". O(1).
+    private func absent<T>(_ jsonKey: JSONKey, default defaultValue: T?, expected: String) throws -> T {
+        if let defaultValue { return defaultValue }
+        throw DecodingError.keyNotFound(jsonKey, .init(codingPath: codingPath, debugDescription: "expected \(expected)"))
     }
 }
