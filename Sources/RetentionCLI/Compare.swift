@@ -17,7 +17,7 @@ struct Compare: ParsableCommand {
             """
     )
 
-    @Argument(help: "Scenario file (default: assets/scenarios/default.json).")
+    @Argument(help: "Scenario file (default: the built-in default scenario, assets/scenarios/default.json).")
     var scenario: String?
 
     @Option(help: "Comma-separated strategy names (default: the scenario's strategies, or every preset).")
@@ -49,7 +49,7 @@ struct Compare: ParsableCommand {
     }
 
     func run() throws {
-        let path = try scenario ?? DefaultScenario.path()
+        let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
         let loaded = try Scenario.load(contentsOf: path)
         let settings = try ScenarioSettings(loaded, source: path)
         guard let images = settings.images else {

@@ -15,7 +15,7 @@ struct Run: ParsableCommand {
             """
     )
 
-    @Argument(help: "Scenario file (default: assets/scenarios/default.json).")
+    @Argument(help: "Scenario file (default: the built-in default scenario, assets/scenarios/default.json).")
     var scenario: String?
 
     @Option(name: .shortAndLong, help: "A preset name (see `retention strategies`) or a strategy the scenario defines.")
@@ -32,7 +32,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let path = try scenario ?? DefaultScenario.path()
+        let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
         var experiment = try Experiment.prepare(scenarioPath: path, strategyName: strategy)
         experiment.timelineInterval = timelineEvery
         let report = try experiment.run()

@@ -2,7 +2,7 @@ import ArgumentParser
 import Lab
 import Visibility
 
-/// `simulate SCENARIO [--trace] [--json]`: runs a scenario's scroll script through the visibility
+/// `simulate [SCENARIO] [--trace] [--json]`: runs a scenario's scroll script through the visibility
 /// simulator and prints a summary per container lifetime, or every event.
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,8 +17,8 @@ struct Simulate: ParsableCommand {
             status 1 and a one-line message.
             """)
 
-    @Argument(help: "Path to the scenario JSON file.")
-    var scenario: String
+    @Argument(help: "Scenario file (default: the built-in default scenario, assets/scenarios/default.json).")
+    var scenario: String?
 
     @Flag(help: "Print every event, one per line, in order.")
     var trace = false
@@ -27,7 +27,7 @@ struct Simulate: ParsableCommand {
     var json = false
 
     func run() throws {
-        let scenario = try Scenario.load(contentsOf: scenario)
+        let scenario = try Scenario.load(contentsOf: self.scenario ?? DefaultScenario.path(announce: { Output.error($0) }))
         var simulator = VisibilitySimulator(configuration: scenario.simulation)
         var output = LineBuffer()
         if trace {

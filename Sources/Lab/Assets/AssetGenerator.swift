@@ -63,8 +63,8 @@ public struct AssetGenerator: Sendable {
     /// size and bytes. Each file is written atomically. Calls `progress` after each file.
     /// Stops at the first failure, which names the file.
     public func generate(_ specs: [AssetSpec], into directory: String,
-                         progress: (AssetSpec, Int) -> Void = { _, _ in }) throws -> [ManifestEntry] {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                         progress: (AssetSpec, Int) -> Void = { _, _ in }) throws(ImagingError) -> [ManifestEntry] {
+        try Directories.create(directory)
         var entries: [ManifestEntry] = []
         for spec in specs {
             let data = try png(for: spec)

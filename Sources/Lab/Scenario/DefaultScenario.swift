@@ -1,10 +1,19 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FoundationEssentials
+import Imaging
 
-/// Where the default scenario (`assets/scenarios/default.json`) is found when `compare` or
-/// `run` is given no scenario: beside the package this binary was built from (known at compile
-/// time), then under the working directory.
+/// The scenario `compare`, `run`, `simulate` and `strategies` use when given none.
+///
+/// Its JSON is compiled into the binary (`json`, equal to `assets/scenarios/default.json`; a
+/// test holds them equal), so an installed `retention` works away from its checkout:
+/// - built from a checkout that is still there, the checkout's file is used, so the printed
+///   path is `…/assets/scenarios/default.json` and edits to it take effect;
+/// - anywhere else the scenario and the images it needs are written once into the user's cache
+///   folder (`$XDG_CACHE_HOME/retention`, or `~/.cache/retention`) by the project's own
+///   generator — byte-identical to the committed `assets/images` on the same libpng and zlib —
+///   and reused after that.
 public enum DefaultScenario {
     /// The package root this source file was compiled in.
     static let compiledPackageRoot: String = {
@@ -16,10 +25,104 @@ public enum DefaultScenario {
     /// The relative path inside the package.
     public static let relativePath = "assets/scenarios/default.json"
 
-    /// The default scenario's path, or a `LabError` saying where it looked.
-    public static func path() throws(LabError) -> String {
-        let candidates = [compiledPackageRoot + "/" + relativePath, relativePath]
-        for candidate in candidates where access(candidate, R_OK) == 0 { return candidate }
-        throw .failed("the default scenario was not found (looked for \(candidates.joined(separator: " and "))); pass a scenario file")
+    /// The default scenario, byte for byte the committed `assets/scenarios/default.json`.
+    public static let json = """
+        {
+          "name": "default",
+          "frameRate": 60,
+          "viewport": {"width": 390, "height": 844, "scale": 3},
+          "container": {"kind": "list", "prefetchRows": 2},
+          "rows": {"count": 150, "height": 260},
+          "images": {"directory": "../images", "pattern": "photo-600x400-*.png"},
+          "display": "sync",
+          "script": [
+            {"pause": {"frames": 10}},
+            {"scroll": {"by": 38000, "frames": 900}},
+            {"checkpoint": {"name": "all-loaded"}},
+            {"scroll": {"by": -15000, "frames": 360}},
+            {"pause": {"frames": 30}},
+            {"destroyContainer": {}}
+          ]
+        }
+
+        """
+
+    /// The images the default scenario shows (its pattern matches exactly these).
+    public static let imageSpecs: [AssetSpec] = (1...8).map { AssetSpec(.photo, 600, 400, index: $0) }
+
+    /// The default scenario's path: the checkout's file when this binary was built from a
+    /// checkout that still has it, otherwise the copy in the user's cache folder, made on first
+    /// use (`announce` is called once with a line saying so). O(1) when it exists; the first
+    /// use generates 8 images (about a second in a release build).
+    public static func path(announce: (String) -> Void = { _ in }) throws(LabError) -> String {
+        let checkout = compiledPackageRoot + "/" + relativePath
+        if access(checkout, R_OK) == 0 { return checkout }
+        return try materialized(in: try cacheFolder(), announce: announce)
+    }
+
+    /// `$XDG_CACHE_HOME/retention`, or `$HOME/.cache/retention`. O(1).
+    static func cacheFolder() throws(LabError) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/retention" }
+        guard let home = environment["HOME"], !home.isEmpty else {
+            throw .failed("the default scenario needs a cache folder, but neither XDG_CACHE_HOME nor HOME is set; pass a scenario file")
+        }
+        return home + "/.cache/retention"
+    }
+
+    /// The default scenario inside `folder`, written there first if missing: `folder/default-<tag>/`
+    /// holds `scenarios/default.json` and `images/`. The tag changes when the embedded JSON
+    /// does, so an older copy is never used. The set is built in a temporary folder and renamed
+    /// into place, so a half-written set is never seen and two processes may race safely.
+    public static func materialized(in folder: String, announce: (String) -> Void = { _ in }) throws(LabError) -> String {
+        let home = folder + "/default-" + tag
+        let scenario = home + "/scenarios/default.json"
+        if access(scenario, R_OK) == 0 { return scenario }
+        let staging = folder + "/.default-staging-\(getpid())"
+        do {
+            try Directories.create(folder)
+        } catch {
+            throw .failed("the default scenario needs a cache folder: \(error); pass a scenario file")
+        }
+        announce("retention: writing the default scenario and its \(imageSpecs.count) images into \(home) (first use)")
+        defer { removeTree(staging) }
+        do {
+            try Directories.create(staging + "/scenarios")
+            try AtomicFile.write(Data(json.utf8), to: staging + "/scenarios/default.json")
+            _ = try AssetGenerator().generate(imageSpecs, into: staging + "/images")
+        } catch {
+            throw .failed("cannot write the default scenario into \(staging): \(error)")
+        }
+        if rename(staging, home) != 0 {
+            let code = errno
+            // Another process finished first: its complete copy is as good as ours.
+            if access(scenario, R_OK) == 0 { return scenario }
+            throw .io(path: home, operation: "create", errno: code)
+        }
+        return scenario
+    }
+
+    /// Eight hex digits of FNV-1a over the embedded JSON. O(size).
+    static var tag: String {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in json.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+
+    /// Removes the staging folder (two levels: `scenarios/`, `images/`). O(files).
+    private static func removeTree(_ path: String) {
+        for sub in ["scenarios", "images"] {
+            let folder = path + "/" + sub
+            if let dir = opendir(folder) {
+                while let entry = readdir(dir) {
+                    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                    if name != ".", name != ".." { unlink(folder + "/" + name) }
+                }
+                closedir(dir)
+            }
+            rmdir(folder)
+        }
+        rmdir(path)
     }
 }
