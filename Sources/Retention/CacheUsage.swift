@@ -32,7 +32,8 @@ public struct ByteBreakdown: Sendable, Hashable {
 public struct CacheUsage: Sendable, Hashable {
     /// Held for visible rows: never evicted.
     public var active = ByteBreakdown()
-    /// Held for rows that are not visible until they are released (`keepUntilReleased`).
+    /// Held for rows that are not visible until they are released (`keepUntilReleased`, and
+    /// the bitmaps `strandUntilReleased` rows let go of).
     public var rowHeld = ByteBreakdown()
     /// In the app-level LRUs: bitmaps in the bitmap LRU, compressed bytes in the compressed LRU.
     public var lru = ByteBreakdown()
@@ -46,6 +47,9 @@ public struct CacheUsage: Sendable, Hashable {
     public var compressedLRUCount = 0
     /// Loads in flight (queued or running).
     public var loadsInFlight = 0
+    /// Bitmaps rows let go of that stay allocated until the row is released
+    /// (`strandUntilReleased`); their bytes are in `rowHeld`.
+    public var strandedCount = 0
 
     /// A zero usage. O(1).
     public init() {}

@@ -7,7 +7,7 @@
 ///
 /// Keys: `name` (required), `base` (a preset name), `visible` (`"decoded"`,
 /// `"compressedAndDecoded"`, `"thumbnail"`), `maxPixelSize` (thumbnail only; default 256),
-/// `onDisappear` (`"keepUntilReleased"`, `"release"`, `"evictable"`), `decodedBudget`,
+/// `onDisappear` (`"keepUntilReleased"`, `"release"`, `"evictable"`, `"strandUntilReleased"`), `decodedBudget`,
 /// `thumbnailBudget`, `compressed` (`"none"`, `"keepUntilReleased"`, `"lru"`),
 /// `compressedBudget` (`"lru"` only; default 32MB), `countActiveInBudget` (bool),
 /// `countLimit` (entries, or null), `admissionCap` (a size, or null for a quarter of the
@@ -37,7 +37,7 @@ extension RetentionPolicy: Codable {
         static let name = "expected a non-empty policy name"
         static let base = "expected a preset name: " + RetentionPolicy.presets.map { $0.name }.joined(separator: ", ")
         static let visible = #"expected "decoded", "compressedAndDecoded" or "thumbnail""#
-        static let onDisappear = #"expected "keepUntilReleased", "release" or "evictable""#
+        static let onDisappear = #"expected "keepUntilReleased", "release", "evictable" or "strandUntilReleased""#
         static let compressed = #"expected "none", "keepUntilReleased" or "lru""#
         static let allocator = #"expected "system", "pageMapped" or "pooled:BYTES" (like "pooled:64MB")"#
         static let pixelSize = "expected a positive pixel count like 256"

@@ -9,11 +9,17 @@ extension RetentionPolicy {
         public let policy: RetentionPolicy
     }
 
-    /// `@State var image: Image?` in a SwiftUI `List` (seed 000): the visible row holds the
-    /// decoded bitmap and keeps it after it disappears — setting the state to nil in
-    /// onDisappear does not give memory back — until the container is destroyed.
+    /// `@State var image: Image?` in a SwiftUI `List` (seed 000): `.task` reads and decodes a
+    /// new image on every appearance, and the image set to nil in onDisappear stays allocated
+    /// until the container is destroyed — so a row seen n times holds n bitmaps.
     public static let swiftUIImageState = RetentionPolicy(
-        name: "swiftui-image-state", visible: .decoded, onDisappear: .keepUntilReleased, compressed: .none)
+        name: "swiftui-image-state", visible: .decoded, onDisappear: .strandUntilReleased, compressed: .none)
+
+    /// A row that keeps its decoded bitmap after it disappears, until the container is
+    /// destroyed, and shows the same bitmap again on return (state that is loaded once and
+    /// never cleared). The kinder model `swiftui-image-state` used before it followed seed 000.
+    public static let decodedRowKept = RetentionPolicy(
+        name: "decoded-row-kept", visible: .decoded, onDisappear: .keepUntilReleased, compressed: .none)
 
     /// `@State var data: Data?` decoded at display time (seed 000): the visible row holds the
     /// compressed bytes and the bitmap drawn from them; both are released on disappear.
@@ -46,7 +52,7 @@ extension RetentionPolicy {
     /// Every preset in the order DESIGN.md's table lists them, with one-line summaries.
     public static let presets: [Preset] = [
         Preset(name: swiftUIImageState.name,
-               summary: "decoded while visible, kept until the container is destroyed (@State Image?, seed 000)",
+               summary: "decoded anew on every appearance, each copy kept until the container is destroyed (@State Image?, seed 000)",
                policy: swiftUIImageState),
         Preset(name: swiftUIDataState.name,
                summary: "compressed + decoded while visible, both released on disappear (@State Data?, seed 000)",
@@ -60,6 +66,9 @@ extension RetentionPolicy {
         Preset(name: tiered.name,
                summary: "decoded → 64MB LRU, compressed kept in a 32MB LRU (Fresco)",
                policy: tiered),
+        Preset(name: decodedRowKept.name,
+               summary: "decoded once, kept by the row until the container is destroyed, reused on return",
+               policy: decodedRowKept),
         Preset(name: thumbnailLRU.name,
                summary: "256px thumbnail while visible, evictable in a 32MB LRU (Kingfisher downsampling)",
                policy: thumbnailLRU),

@@ -37,6 +37,11 @@ public struct RetentionPolicy: Sendable, Hashable {
         case release
         /// It moves to the LRU, where the budget may evict it (Glide's active → memory cache).
         case evictable
+        /// The row lets go of it, but it stays allocated (counted as row-held bytes) until the
+        /// row is released or the container destroyed; a return loads a new copy, so a row
+        /// seen n times holds n bitmaps. This is `@State var image: Image?` in a SwiftUI List
+        /// set to nil on disappear and reloaded by `.task` on each appearance (seed 000).
+        case strandUntilReleased
     }
 
     /// Where compressed bytes are kept once read.

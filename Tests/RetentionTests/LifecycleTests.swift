@@ -126,7 +126,7 @@ struct LifecycleTests {
         switch RetentionPolicy.named(name)!.onDisappear {
         case .evictable:
             #expect(after.evictableBytes == before.evictableBytes + before.active.bitmaps, "visible rows' bitmaps moved to the LRU")
-        case .keepUntilReleased, .release:
+        case .keepUntilReleased, .release, .strandUntilReleased:
             #expect(after.evictableBytes == 0)
         }
         if case .lru = RetentionPolicy.named(name)!.compressed {

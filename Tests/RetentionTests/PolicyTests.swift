@@ -10,14 +10,15 @@ struct PolicyTests {
     @Test("presets are DESIGN.md's table, in order")
     func presetTable() {
         #expect(RetentionPolicy.presets.map(\.name) == [
-            "swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "tiered", "thumbnail-lru",
+            "swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "tiered", "decoded-row-kept", "thumbnail-lru",
         ])
         let table: [(String, RetentionPolicy.Representation, RetentionPolicy.DisappearAction, RetentionPolicy.CompressedTier)] = [
-            ("swiftui-image-state", .decoded, .keepUntilReleased, .none),
+            ("swiftui-image-state", .decoded, .strandUntilReleased, .none),
             ("swiftui-data-state", .compressedAndDecoded, .release, .none),
             ("decoded-release", .decoded, .release, .none),
             ("decoded-lru", .decoded, .evictable, .none),
             ("tiered", .decoded, .evictable, .lru(budget: .megabytes(32))),
+            ("decoded-row-kept", .decoded, .keepUntilReleased, .none),
             ("thumbnail-lru", .thumbnail(maxPixelSize: 256), .evictable, .none),
         ]
         for (name, visible, onDisappear, compressed) in table {
@@ -149,7 +150,7 @@ struct PolicyTests {
         expectRejected(#"{"name": "x", "base": "tiered", "compressedBudget": "lots"}"#, at: ["compressedBudget"], size)
         expectRejected(#"{"name": "x", "admissionCap": "1.5MB"}"#, at: ["admissionCap"], size)
         expectRejected(#"{"name": "x", "visible": "full"}"#, at: ["visible"], #"expected "decoded", "compressedAndDecoded" or "thumbnail""#)
-        expectRejected(#"{"name": "x", "onDisappear": "keep"}"#, at: ["onDisappear"], #"expected "keepUntilReleased", "release" or "evictable""#)
+        expectRejected(#"{"name": "x", "onDisappear": "keep"}"#, at: ["onDisappear"], #"expected "keepUntilReleased", "release", "evictable" or "strandUntilReleased""#)
         expectRejected(#"{"name": "x", "compressed": 3}"#, at: ["compressed"], #"expected "none", "keepUntilReleased" or "lru""#)
         expectRejected(#"{"name": "x", "allocator": "slab"}"#, at: ["allocator"], #"expected "system", "pageMapped" or "pooled:BYTES""#)
         expectRejected(#"{"name": "x", "allocator": "pooled:lots"}"#, at: ["allocator"], #"expected "system", "pageMapped" or "pooled:BYTES""#)

@@ -12,9 +12,47 @@ struct PresetWalkTests {
 
     // MARK: - swiftui-image-state
 
-    @Test("swiftui-image-state keeps the bitmap after disappear until the row is released")
+    @Test("swiftui-image-state decodes on every appearance and keeps every copy until the row is released (seed 000)")
     func imageState() {
         let h = Harness(.swiftUIImageState)
+        #expect(h.appear(1).status == .decoded)
+        #expect(h.usage.active == ByteBreakdown(decoded: bitmap, thumbnail: 0, compressed: 0))
+
+        h.disappear(1)
+        #expect(h.usage.active.total == 0)
+        #expect(h.usage.rowHeld == ByteBreakdown(decoded: bitmap, thumbnail: 0, compressed: 0))
+        #expect(h.usage.strandedCount == 1)
+        #expect(h.lookup(1) == nil, "the row let go of its image")
+
+        #expect(h.appear(1).status == .decoded, "a return reads and decodes a new image")
+        #expect(h.metrics.decodes == 2)
+        #expect(h.reads.readCount(1) == 2)
+        #expect(h.usage.active.decoded == bitmap)
+        #expect(h.usage.rowHeld.decoded == bitmap, "the first copy is still allocated")
+        h.disappear(1)
+        #expect(h.usage.rowHeld.decoded == 2 * bitmap, "seen twice, two bitmaps held")
+        #expect(h.usage.strandedCount == 2)
+        h.warn(.critical)
+        #expect(h.usage.rowHeld.decoded == 2 * bitmap, "a memory warning cannot free what the row let go of")
+
+        h.release(1)
+        #expect(h.usage.totalBytes == 0)
+        #expect(h.usage.strandedCount == 0)
+        #expect(h.usage.entryCount == 0)
+        #expect(h.metrics.evictions.release == 2)
+
+        for _ in 0..<3 { h.appear(2); h.disappear(2) }
+        h.appear(2)
+        #expect(h.usage.rowHeld.decoded == 3 * bitmap)
+        h.destroy()
+        #expect(h.usage.totalBytes == 0)
+        #expect(h.usage.strandedCount == 0)
+        #expect(h.usage.entryCount == 0)
+    }
+
+    @Test("decoded-row-kept keeps one bitmap after disappear until the row is released, reused on return")
+    func rowKept() {
+        let h = Harness(.decodedRowKept)
         #expect(h.appear(1).status == .decoded)
         #expect(h.usage.active == ByteBreakdown(decoded: bitmap, thumbnail: 0, compressed: 0))
 

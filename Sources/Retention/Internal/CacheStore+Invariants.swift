@@ -41,6 +41,9 @@ extension CacheStore {
                 if slot.compressedHold == .lru { inCompressedLRU += 1 }
             }
         }
+        for bitmaps in stranded.values {
+            for bitmap in bitmaps { sums.rowHeld.add(bitmap.byteCount, compressed: false, thumbnail: thumbnails) }
+        }
         if used != index.count { problems.append("\(used) keyed slots but \(index.count) dictionary entries") }
         if used + freeSlots.count != slots.count { problems.append("slots leak: \(used) used + \(freeSlots.count) free ≠ \(slots.count)") }
         if visible != visibleCount { problems.append("visibleCount \(visibleCount) ≠ \(visible) visible slots") }

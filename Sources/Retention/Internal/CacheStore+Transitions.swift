@@ -17,6 +17,7 @@ extension CacheStore {
         case .keepUntilReleased: return .rowHeld
         case .release: return .none
         case .evictable: return .lru
+        case .strandUntilReleased: return .none // see `_strandBitmap`; a late load is not kept
         }
     }
 
@@ -35,6 +36,9 @@ extension CacheStore {
     /// out of an LRU counts as a budget eviction. O(1).
     mutating func _settle(_ i: Int32) {
         let visible = slots[Int(i)].visible
+        if !visible, policy.onDisappear == .strandUntilReleased, slots[Int(i)].bitmapHold == .active {
+            _strandBitmap(i)
+        }
         if let bytes = slots[Int(i)].bitmap?.byteCount {
             let want = _wantedBitmapHold(visible: visible)
             if want != slots[Int(i)].bitmapHold {
@@ -60,6 +64,30 @@ extension CacheStore {
                     _setCompressedHold(i, want)
                 }
             }
+        }
+    }
+
+    /// The row lets go of slot `i`'s bitmap, which stays allocated and counted as row-held
+    /// until the row is released; the slot is left empty, so the next appearance loads a new
+    /// copy. O(1) amortized.
+    mutating func _strandBitmap(_ i: Int32) {
+        guard let bitmap = slots[Int(i)].bitmap, let key = keys[Int(i)] else { return }
+        _account(slots[Int(i)].bitmapHold, compressed: false, -bitmap.byteCount)
+        _account(.rowHeld, compressed: false, bitmap.byteCount)
+        slots[Int(i)].bitmap = nil
+        slots[Int(i)].bitmapHold = .none
+        stranded[key, default: []].append(bitmap)
+        strandedCount += 1
+    }
+
+    /// Frees what `key`'s row stranded (to the garbage), counted as release evictions. O(bitmaps).
+    mutating func _releaseStranded(_ key: Key) {
+        guard let bitmaps = stranded.removeValue(forKey: key) else { return }
+        strandedCount -= bitmaps.count
+        for bitmap in bitmaps {
+            _account(.rowHeld, compressed: false, -bitmap.byteCount)
+            _countEviction(.release, bytes: bitmap.byteCount)
+            garbage.bitmaps.append(bitmap)
         }
     }
 
@@ -143,7 +171,10 @@ extension CacheStore {
     /// A row's state was released: what it held until release goes, and its recorded failure
     /// is forgotten so the next appearance retries. LRU contents stay. O(1) plus evictions.
     mutating func _release(_ key: Key) {
-        guard let i = index[key] else { return }
+        guard let i = index[key] else {
+            _releaseStranded(key)
+            return
+        }
         _releaseSlot(i)
         _enforceBudgets()
         _removeIfUnused(i)
@@ -159,6 +190,7 @@ extension CacheStore {
         if slots[Int(i)].compressedHold == .rowHeld { _dropCompressed(i, .release) }
         slots[Int(i)].failure = nil
         _cancelLoadIfUnrequested(i)
+        if !stranded.isEmpty, let key = keys[Int(i)] { _releaseStranded(key) }
     }
 
     /// Every row is released (the list is gone); the LRUs survive. O(entries).
@@ -171,6 +203,7 @@ extension CacheStore {
             }
             i += 1
         }
+        for key in Array(stranded.keys) { _releaseStranded(key) } // rows whose entry has gone
         _enforceBudgets()
     }
 

@@ -113,6 +113,12 @@ struct CacheStore<Key: Hashable & Sendable> {
     var active = ByteBreakdown()
     var rowHeld = ByteBreakdown()
     var lru = ByteBreakdown()
+    /// Bitmaps rows let go of but that stay allocated until the row is released
+    /// (`strandUntilReleased`), oldest first; counted in `rowHeld`. Kept beside the slots, not
+    /// in them, so a slot stays the same size for every other policy.
+    var stranded: [Key: [Bitmap]] = [:]
+    /// Bitmaps in `stranded`.
+    var strandedCount = 0
     var visibleCount = 0
     var loadsInFlight = 0
     var metrics = CacheMetrics()
@@ -145,6 +151,7 @@ struct CacheStore<Key: Hashable & Sendable> {
         usage.rowHeld = rowHeld
         usage.lru = lru
         usage.entryCount = index.count
+        usage.strandedCount = strandedCount
         usage.visibleCount = visibleCount
         usage.evictableCount = bitmapLRU.count
         usage.compressedLRUCount = compressedLRU.count
