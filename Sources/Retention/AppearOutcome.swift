@@ -27,13 +27,22 @@ public struct AppearOutcome: Sendable, Hashable {
     public var decodeDuration: Duration
     /// The source's simulated latency for a read made on the caller's thread (not slept).
     public var sourceLatency: Duration
+    /// CPU time the caller's thread spent reading and decoding (``ThreadCPUTime``): unlike the
+    /// durations, it does not grow while the thread waits for a core.
+    public var cpuTime: Duration
+    /// True when a load ran and read the source; false when it decoded cached compressed bytes
+    /// (or no load ran).
+    public var readFromSource: Bool
 
     /// An outcome; durations default to zero. O(1).
-    public init(status: Status, readDuration: Duration = .zero, decodeDuration: Duration = .zero, sourceLatency: Duration = .zero) {
+    public init(status: Status, readDuration: Duration = .zero, decodeDuration: Duration = .zero, sourceLatency: Duration = .zero,
+                cpuTime: Duration = .zero, readFromSource: Bool = false) {
         self.status = status
         self.readDuration = readDuration
         self.decodeDuration = decodeDuration
         self.sourceLatency = sourceLatency
+        self.cpuTime = cpuTime
+        self.readFromSource = readFromSource
     }
 
     /// `readDuration + decodeDuration + sourceLatency`: the main-thread time this appearance
@@ -64,4 +73,6 @@ public struct LoadCompletion<Key: Hashable & Sendable>: Sendable {
     public let sleptLatency: Duration
     /// True when the load ran on the appearing thread (`synchronous` mode).
     public let onCallerThread: Bool
+    /// CPU time the thread that ran the load spent reading and decoding (``ThreadCPUTime``).
+    public let cpuTime: Duration
 }

@@ -81,7 +81,8 @@ extension ImageCache {
         case .failure: status = .failed
         }
         return AppearOutcome(status: status, readDuration: outcome.readDuration, decodeDuration: outcome.decodeDuration,
-                             sourceLatency: job.compressed == nil ? source.latency : .zero)
+                             sourceLatency: job.compressed == nil ? source.latency : .zero, cpuTime: outcome.cpuTime,
+                             readFromSource: job.compressed == nil)
     }
 
     /// Stores the outcome, resumes waiters and reports the completion.
@@ -95,13 +96,15 @@ extension ImageCache {
         onLoadCompleted(LoadCompletion(
             key: job.key, byteCount: bitmap?.byteCount, error: error,
             readDuration: outcome.readDuration, decodeDuration: outcome.decodeDuration,
-            readFromSource: job.compressed == nil, sleptLatency: outcome.slept, onCallerThread: onCallerThread))
+            readFromSource: job.compressed == nil, sleptLatency: outcome.slept, onCallerThread: onCallerThread,
+            cpuTime: outcome.cpuTime))
     }
 
     /// Reads (unless the bytes were cached) and decodes, checking for cancellation between
     /// steps; nil when the load was cancelled. Runs without the lock.
     func perform(_ job: LoadJob<Key>, sleepLatency: Bool) -> LoadOutcome? {
         let clock = ContinuousClock()
+        let cpuStart = ThreadCPUTime.now()
         var slept = Duration.zero
         var sourceData: Data?
         var readDuration = Duration.zero
@@ -118,7 +121,8 @@ extension ImageCache {
             do {
                 data = try source.data(for: job.key)
             } catch {
-                return LoadOutcome(result: .failure(.read(error)), readDuration: start.duration(to: clock.now), slept: slept)
+                return LoadOutcome(result: .failure(.read(error)), readDuration: start.duration(to: clock.now),
+                                   cpuTime: ThreadCPUTime.now() - cpuStart, slept: slept)
             }
             readDuration = start.duration(to: clock.now)
             sourceData = data
@@ -132,7 +136,7 @@ extension ImageCache {
             result = .failure(.decode(error))
         }
         return LoadOutcome(result: result, sourceData: sourceData, readDuration: readDuration,
-                           decodeDuration: start.duration(to: clock.now), slept: slept)
+                           decodeDuration: start.duration(to: clock.now), cpuTime: ThreadCPUTime.now() - cpuStart, slept: slept)
     }
 
     /// A full decode, or a thumbnail by `Imaging.Thumbnailer` for `thumbnail` policies.

@@ -85,11 +85,12 @@ private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count:
     #endif
 }
 
-/// Whole-file reads with POSIX calls, reporting errors as `ImagingError.io`.
-enum FileBytes {
+/// Whole-file reads with POSIX calls, reporting errors as `ImagingError.io`; the read
+/// `ImageSource.files` makes, which the lab also times for its cost table.
+public enum FileBytes {
     /// The whole file. Sized by `fstat` (read exactly that much), or grown when the file reports no size (as files
     /// in `/proc` and `/sys` do). Costs one open, fstat and read per 64 KiB or the file size.
-    static func read(_ path: String) throws(ImagingError) -> Data {
+    public static func read(_ path: String) throws(ImagingError) -> Data {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
         defer { close(fd) }

@@ -11,9 +11,13 @@ struct Compare: ParsableCommand {
         discussion: """
             With no scenario, runs the default scenario (assets/scenarios/default.json: about 150 \
             rows of 600x400 photos scrolled down, part way back up, then destroyed) over every \
-            preset. Each run is a child `retention run … --json`; repeats alternate the order; \
-            the table shows medians. A child that fails is reported with its stderr tail, the \
-            others go on, and the exit status is 1. Exports are written as results arrive.
+            preset. First a child `retention costs` measures what reading and decoding each image \
+            costs in CPU time (or --costs gives a saved table); every run is then priced with \
+            that one table, so strategies pay identical costs and frame work measures the \
+            strategy, not the host's load. Each run is a child `retention run … --json`; repeats \
+            alternate the order; the table shows medians. A child that fails is reported with \
+            its stderr tail, the others go on, and the exit status is 1. Exports are written as \
+            results arrive.
             """
     )
 
@@ -37,6 +41,8 @@ struct Compare: ParsableCommand {
 
     @Flag(help: "Print the JSON document to stdout instead of the table.")
     var json = false
+
+    @OptionGroup var costOptions: CostOptions
 
     func validate() throws {
         if repeats < 1 { throw ValidationError("--repeat must be at least 1, got \(repeats)") }
@@ -64,9 +70,23 @@ struct Compare: ParsableCommand {
         } else {
             names = available.map(\.name)
         }
-        let comparison = Comparison(executable: try Self.executablePath(), scenarioPath: path, strategies: names, repeats: repeats, timeoutSeconds: timeout)
-        let export = try ComparisonExport(jsonPath: exportJSON, csvPath: exportCSV, scenario: path, repeats: repeats, strategies: names)
+        let executable = try Self.executablePath()
         let progress = Output.stderrIsTerminal
+        // Outputs are opened before anything is measured, so a bad path fails at once.
+        let export = try ComparisonExport(jsonPath: exportJSON, csvPath: exportCSV, scenario: path, repeats: repeats, strategies: names)
+        let costs: CostTable, costsPath: String
+        if let given = costOptions.costs {
+            (costs, costsPath) = (try CostTable.load(contentsOf: given), given)
+        } else {
+            if progress { Output.progress("measuring the cost table (retention costs)…", final: false) }
+            (costs, costsPath) = try Comparison.calibrate(executable: executable, timeoutSeconds: timeout) { ["costs", path, "-o", $0] }
+        }
+        defer { if costOptions.costs == nil { unlink(costsPath) } }
+        let speed = costOptions.decodeSpeed
+        let comparison = Comparison(executable: executable, strategies: names, repeats: repeats, timeoutSeconds: timeout) { strategy in
+            ["run", path, "--strategy", strategy, "--json", "--costs", costsPath] + (speed != 1 ? ["--decode-speed", "\(speed)"] : [])
+        }
+        export.setCosts(costs, decodeSpeed: speed)
         var all: [Comparison.Result] = []
         var failed = 0
         let clock = ContinuousClock()
@@ -88,6 +108,8 @@ struct Compare: ParsableCommand {
             print(export.json)
         } else {
             print("scenario: \(loaded.name) (\(path)), \(repeats) repeat\(repeats == 1 ? "" : "s") per strategy, each in a fresh process")
+            print("costs: \(costOptions.costs.map { "table from \($0)" } ?? "table measured now"), \(costs.summary)")
+            if speed != 1 { print(CostText.model(speed)) }
             print(ComparisonSummary(results: all, strategies: names).table(), terminator: "")
         }
         if failed > 0 { throw ExitCode(1) }

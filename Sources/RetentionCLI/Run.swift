@@ -27,7 +27,12 @@ struct Run: ParsableCommand {
     @Flag(help: "Print the report as one JSON object.")
     var json = false
 
+    @OptionGroup var costOptions: CostOptions
+
     func validate() throws {
+        if costOptions.decodeSpeed != 1 && costOptions.costs == nil {
+            throw ValidationError("--decode-speed scales a cost table; give one with --costs")
+        }
         if timelineEvery < 0 { throw ValidationError("--timeline-every must be a positive number of frames, got \(timelineEvery)") }
     }
 
@@ -35,6 +40,7 @@ struct Run: ParsableCommand {
         let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
         var experiment = try Experiment.prepare(scenarioPath: path, strategyName: strategy)
         experiment.timelineInterval = timelineEvery
+        experiment.costs = try costOptions.model()
         let report = try experiment.run()
         if json {
             print(ReportCoding.encode(report))

@@ -12,8 +12,22 @@ enum RunReportText {
             text += (c.name + String(repeating: " ", count: max(0, 14 - c.name.count))) + cells.map { String(repeating: " ", count: max(0, 11 - $0.count)) + $0 }.joined() + "\n"
         }
         text += "peak resident \(mb(r.peakResidentBytes)) (kernel high-water mark), \(mb(r.peakSampledResidentBytes)) (max per-frame sample); peak logical \(mb(r.peakLogicalBytes))\n"
-        text += "decodes \(r.decodes) (\(Output.formatOneDecimal(r.decodeSeconds * 1000)) ms), failed \(r.failedDecodes); frame work median \(Output.formatOneDecimal(r.frameWork.medianMs)) ms, p99 \(Output.formatOneDecimal(r.frameWork.p99Ms)) ms, max \(Output.formatOneDecimal(r.frameWork.maxMs)) ms\n"
+        text += "decodes \(r.decodes) (\(Output.formatOneDecimal(r.decodeSeconds * 1000)) ms), failed \(r.failedDecodes); frame work (main-thread CPU time) median \(Output.formatOneDecimal(r.frameWork.medianMs)) ms, p99 \(Output.formatOneDecimal(r.frameWork.p99Ms)) ms, max \(Output.formatOneDecimal(r.frameWork.maxMs)) ms\n"
         text += "hitches \(r.hitches), placeholder frames \(r.placeholderFrames)"
+        if let costs = r.costs { text += "\n" + CostText.line(costs) }
         return text
+    }
+}
+
+/// How a report says loads were priced.
+enum CostText {
+    static func line(_ costs: RunReport.Costs) -> String {
+        var text = costs.table.map { "costs: shared table, \($0)" } ?? "costs: each load's own measured CPU time (no shared table)"
+        if costs.decodeSpeed != 1 { text += "\n" + model(costs.decodeSpeed) }
+        return text
+    }
+
+    static func model(_ speed: Double) -> String {
+        "decode speed ×\(speed): a MODEL of a \(speed < 1 ? "slower" : "faster") device (table costs divided by \(speed)), not a measurement"
     }
 }

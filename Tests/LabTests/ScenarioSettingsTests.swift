@@ -36,7 +36,7 @@ struct ScenarioSettingsTests {
         (#""images":{"directory":"x","patern":"*.png"}"#, "images.patern: unknown key (expected one of directory, pattern, displayPixelSize)"),
         (#""images":{"pattern":"*.png"}"#, "images.directory: expected a folder path"),
         (#""images":{"directory":"x","displayPixelSize":-3}"#, "images.displayPixelSize: expected a positive integer, found -3"),
-        (#""strategies":["decoded-lru","nope"]"#, #"strategies[1]: unknown preset "nope" (known: swiftui-image-state, swiftui-data-state, decoded-release, decoded-lru, tiered, thumbnail-lru)"#),
+        (#""strategies":["decoded-lru","nope"]"#, #"strategies[1]: unknown preset "nope" (known: swiftui-image-state, swiftui-data-state, decoded-release, decoded-lru, tiered, decoded-row-kept, thumbnail-lru)"#),
         (#""strategies":[42]"#, "strategies[0]: expected a preset name or a policy object, found 42"),
         (#""strategies":["tiered","tiered"]"#, #"strategies: the name "tiered" is used twice"#),
         (#""strategies":[{"name":"decoded-lru","base":"decoded-lru","decodedBudget":"2MB"}]"#, #"strategies[0].name: "decoded-lru" is a preset's name; give the custom strategy its own name"#),
@@ -56,7 +56,7 @@ struct ScenarioSettingsTests {
         let strategies = try Strategy.defined(by: scenario, source: "t.json")
         #expect(strategies.map(\.name) == ["tiered", "small-lru"])
         #expect(strategies[1].policy.decodedBudget.bytes == 8_000_000)
-        #expect(throws: LabError.unknownStrategy("x", known: ["tiered", "small-lru", "swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "thumbnail-lru"])) {
+        #expect(throws: LabError.unknownStrategy("x", known: ["tiered", "small-lru", "swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "decoded-row-kept", "thumbnail-lru"])) {
             try Strategy.resolve("x", among: strategies)
         }
     }

@@ -63,7 +63,7 @@ struct LabCommandTests {
         let scenario = try Self.smallScenario(dir)
         let unknown = try await CLIRunner.run(["run", scenario, "--strategy", "keep-everything"])
         #expect(unknown.status == 1)
-        #expect(unknown.stderr == "Error: unknown strategy 'keep-everything' (known: swiftui-image-state, swiftui-data-state, decoded-release, decoded-lru, tiered, thumbnail-lru)\n")
+        #expect(unknown.stderr == "Error: unknown strategy 'keep-everything' (known: swiftui-image-state, swiftui-data-state, decoded-release, decoded-lru, tiered, decoded-row-kept, thumbnail-lru)\n")
         let noImages = dir + "/noimages.json"
         try #"{"name":"n","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list"},"rows":{"count":3,"height":300},"images":{"directory":"empty"},"script":[]}"#
             .write(toFile: noImages, atomically: true, encoding: .utf8)
@@ -100,8 +100,14 @@ struct LabCommandTests {
     func childTimeout() async throws {
         let dir = try CLIRunner.temporaryDirectory("timeout")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let result = try await CLIRunner.run(["compare", try Self.smallScenario(dir), "--strategies", "decoded-lru,tiered", "--repeat", "1",
-                                        "--timeout", "0.001", "--export-csv", dir + "/out.csv"])
+        let scenario = try Self.smallScenario(dir)
+        let calibration = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-lru", "--timeout", "0.001"])
+        #expect(calibration.status == 1)
+        #expect(calibration.stderr == "Error: measuring the cost table timed out after 0.001 s\n")
+        let costs = try await CLIRunner.run(["costs", scenario, "-o", dir + "/costs.json"])
+        #expect(costs.status == 0, "\(costs.stderr)")
+        let result = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-lru,tiered", "--repeat", "1",
+                                        "--timeout", "0.001", "--export-csv", dir + "/out.csv", "--costs", dir + "/costs.json"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("decoded-lru (repeat 1): timed out after 0.001 s"))
         #expect(result.stderr.contains("tiered (repeat 1): timed out after 0.001 s"))
@@ -136,7 +142,7 @@ struct LabCommandTests {
         let result = try await CLIRunner.run(["strategies"])
         #expect(result.status == 0)
         let names = result.stdout.split(separator: "\n").map { $0.split(separator: " ")[0] }
-        #expect(names == ["swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "tiered", "thumbnail-lru"])
+        #expect(names == ["swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "tiered", "decoded-row-kept", "thumbnail-lru"])
         let dir = try CLIRunner.temporaryDirectory("strategies")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let scenario = try Self.smallScenario(dir, extra: #","strategies":["tiered",{"name":"small-lru","base":"decoded-lru","decodedBudget":"8MB"}]"#)

@@ -1,6 +1,10 @@
-/// Runs several strategies on one scenario, each run a fresh child process
-/// (`retention run SCENARIO --strategy NAME --json`), repeats in alternating order, and
-/// summarizes medians. A child that crashes or times out is reported with its stderr tail and
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs several strategies on one scenario, each run a fresh child process (whose command line
+/// the caller builds, e.g. `retention run SCENARIO --strategy NAME --json`), repeats in
+/// alternating order, and summarizes medians. A child that crashes or times out is reported with its stderr tail and
 /// the others go on. Results reach `onResult` as they arrive, so a caller can write them out
 /// and an interrupted comparison loses nothing already measured.
 public struct Comparison: Sendable {
@@ -16,10 +20,11 @@ public struct Comparison: Sendable {
         public var failure: String?
     }
 
-    /// The `retention` executable children run.
+    /// The executable children run.
     public var executable: String
-    /// The scenario file (absolute, or relative to the working directory).
-    public var scenarioPath: String
+    /// The arguments of the child that runs one strategy once and prints its `RunReport` as
+    /// JSON on standard output.
+    public var childArguments: @Sendable (_ strategy: String) -> [String]
     /// Strategy names in the order of the first repeat.
     public var strategies: [String]
     /// How many times each strategy runs.
@@ -28,9 +33,10 @@ public struct Comparison: Sendable {
     public var timeoutSeconds: Double
 
     /// A comparison; `repeats` defaults to 3.
-    public init(executable: String, scenarioPath: String, strategies: [String], repeats: Int = 3, timeoutSeconds: Double = 300) {
+    public init(executable: String, strategies: [String], repeats: Int = 3, timeoutSeconds: Double = 300,
+                childArguments: @escaping @Sendable (_ strategy: String) -> [String]) {
         self.executable = executable
-        self.scenarioPath = scenarioPath
+        self.childArguments = childArguments
         self.strategies = strategies
         self.repeats = repeats
         self.timeoutSeconds = timeoutSeconds
@@ -57,7 +63,7 @@ public struct Comparison: Sendable {
     }
 
     private func runOne(_ strategy: String, repeatIndex: Int) -> Result {
-        let child = ChildProcess(executable: executable, arguments: ["run", scenarioPath, "--strategy", strategy, "--json"], timeoutSeconds: timeoutSeconds)
+        let child = ChildProcess(executable: executable, arguments: childArguments(strategy), timeoutSeconds: timeoutSeconds)
         let outcome: ChildProcess.Outcome
         do { outcome = try child.run() } catch {
             return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: error.description)
@@ -79,6 +85,36 @@ public struct Comparison: Sendable {
             return Result(strategy: strategy, repeatIndex: repeatIndex, report: report, failure: nil)
         } catch {
             return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: "unreadable report: \(error)")
+        }
+    }
+}
+
+extension Comparison {
+    /// Measures a cost table in a quiet child process before the runs (so no run's allocator
+    /// sees the calibration's decodes). `childArguments(path)` is the child's command line that
+    /// writes the table to `path`, a new temporary file; returns the table and that file, which
+    /// the caller passes to every run and removes at the end. Throws `LabError` with the
+    /// child's error when it fails.
+    public static func calibrate(executable: String, timeoutSeconds: Double,
+                                 childArguments: (_ outputPath: String) -> [String]) throws(LabError) -> (table: CostTable, path: String) {
+        var template = Array("/tmp/retention-costs-XXXXXX.json".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 5) }
+        guard fd >= 0 else { throw .io(path: "/tmp/retention-costs-*.json", operation: "create", errno: errno) }
+        close(fd)
+        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let outcome = try ChildProcess(executable: executable, arguments: childArguments(path), timeoutSeconds: timeoutSeconds).run()
+        guard outcome.exitStatus == 0 else {
+            unlink(path)
+            let how = outcome.timedOut ? "timed out after \(timeoutSeconds) s"
+                : outcome.signal.map { "was killed by signal \($0)" } ?? "failed (exit status \(outcome.exitStatus ?? -1))"
+            let tail = outcome.stderr.isEmpty ? "" : ": " + outcome.stderrTail(lines: 1)
+            throw .failed("measuring the cost table \(how)\(tail)")
+        }
+        do {
+            return (try CostTable.load(contentsOf: path), path)
+        } catch {
+            unlink(path)
+            throw error
         }
     }
 }

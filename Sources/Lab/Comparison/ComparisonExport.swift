@@ -19,6 +19,10 @@ public final class ComparisonExport {
         public var scenario: String
         /// Repeats asked for.
         public var repeats: Int
+        /// The cost table every run was given (pass this file to `--costs` to reuse it).
+        public var costs: CostTable?
+        /// The decode-speed model the runs used (1 = as measured).
+        public var decodeSpeed: Double
         /// Every run so far.
         public var runs: [Run]
         /// Medians per strategy over the runs so far.
@@ -47,13 +51,21 @@ public final class ComparisonExport {
 
     /// Opens the outputs (either may be nil). The CSV file is created (truncated) with its
     /// header at once. Throws `LabError.io` naming a path that cannot be written.
-    public init(jsonPath: String?, csvPath: String?, scenario: String, repeats: Int, strategies: [String]) throws(LabError) {
+    public init(jsonPath: String?, csvPath: String?, scenario: String, repeats: Int, strategies: [String],
+                costs: CostTable? = nil, decodeSpeed: Double = 1) throws(LabError) {
         self.jsonPath = jsonPath
         self.strategies = strategies
-        document = Document(scenario: scenario, repeats: repeats, runs: [], summary: ComparisonSummary(results: [], strategies: strategies))
+        document = Document(scenario: scenario, repeats: repeats, costs: costs, decodeSpeed: decodeSpeed, runs: [],
+                            summary: ComparisonSummary(results: [], strategies: strategies))
         csv = try csvPath.map { path throws(LabError) in try LineFile(creating: path) }
         try csv?.append(Self.csvHeader)
         if jsonPath != nil { try writeJSON() }
+    }
+
+    /// Sets the cost table and decode-speed model the runs use, before the first run. O(1).
+    public func setCosts(_ costs: CostTable, decodeSpeed: Double) {
+        document.costs = costs
+        document.decodeSpeed = decodeSpeed
     }
 
     /// Records one run in both outputs. O(runs so far) for the JSON rewrite.

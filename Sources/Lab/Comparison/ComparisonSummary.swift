@@ -26,8 +26,12 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
         public var decodes: Int
         /// Frames over the frame budget.
         public var hitches: Int
+        /// Smallest and largest hitches over the runs.
+        public var hitchesSpread: [Int]
         /// Frames with a visible row lacking its image.
         public var placeholderFrames: Int
+        /// Smallest and largest placeholder frames over the runs.
+        public var placeholderSpread: [Int]
         /// Main-thread work of the slowest frame, median over runs (ms).
         public var maxFrameMs: Double
     }
@@ -49,6 +53,7 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
                 reports.compactMap { ($0.checkpoint(checkpoint) ?? fallback.flatMap($0.checkpoint))?.residentBytes }
             }
             let peaks = reports.map(\.peakResidentBytes)
+            let hitches = reports.map(\.hitches), placeholders = reports.map(\.placeholderFrames)
             let frameMax = reports.map(\.frameWork.maxMs).sorted()
             return Row(
                 strategy: name, runs: reports.count, failures: mine.count - reports.count,
@@ -56,7 +61,8 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
                 peakBytes: median(peaks), peakSpread: [peaks.min() ?? 0, peaks.max() ?? 0],
                 afterDestroyBytes: median(resident("after-destroy")), afterTrimBytes: median(resident("after-trim")),
                 logicalPeakBytes: median(reports.map(\.peakLogicalBytes)), decodes: median(reports.map(\.decodes)),
-                hitches: median(reports.map(\.hitches)), placeholderFrames: median(reports.map(\.placeholderFrames)),
+                hitches: median(hitches), hitchesSpread: [hitches.min() ?? 0, hitches.max() ?? 0],
+                placeholderFrames: median(placeholders), placeholderSpread: [placeholders.min() ?? 0, placeholders.max() ?? 0],
                 maxFrameMs: frameMax.isEmpty ? 0 : frameMax[frameMax.count / 2])
         }
     }
@@ -64,7 +70,12 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
     /// `12.3` for 12,345,678 bytes (decimal MB, one decimal).
     static func mb(_ bytes: Int) -> String {
         let tenths = Int((Double(bytes) / 100_000).rounded())
-        return "\(tenths / 10).\(abs(tenths % 10))"
+        return (tenths < 0 ? "-" : "") + "\(abs(tenths) / 10).\(abs(tenths) % 10)"
+    }
+
+    /// `3`, or `3 (1–7)` when the runs differ.
+    static func count(_ median: Int, _ spread: [Int]) -> String {
+        spread.count == 2 && spread[0] != spread[1] ? "\(median) (\(spread[0])–\(spread[1]))" : "\(median)"
     }
 
     /// The table: one row per strategy, sizes in MB (1 MB = 1,000,000 bytes), then a line for
@@ -83,7 +94,8 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
                 peak += " (\(Self.mb(row.peakSpread[0]))–\(Self.mb(row.peakSpread[1])))"
             }
             lines.append([row.strategy, Self.mb(row.startupBytes), Self.mb(row.allLoadedBytes), peak, Self.mb(row.afterDestroyBytes),
-                          Self.mb(row.afterTrimBytes), Self.mb(row.logicalPeakBytes), "\(row.decodes)", "\(row.hitches)", "\(row.placeholderFrames)"])
+                          Self.mb(row.afterTrimBytes), Self.mb(row.logicalPeakBytes), "\(row.decodes)",
+                          Self.count(row.hitches, row.hitchesSpread), Self.count(row.placeholderFrames, row.placeholderSpread)])
         }
         var widths = Array(repeating: 0, count: header.count)
         for line in lines { for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) } }
@@ -95,15 +107,48 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
             text += cells.joined(separator: "  ") + "\n"
             if n == 0 { text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
         }
-        text += "sizes: resident MB (1 MB = 1,000,000 bytes), medians over runs\n"
+        text += "sizes: resident MB (1 MB = 1,000,000 bytes), medians over runs, (min–max) where runs differ\n"
         let measured = rows.filter { $0.runs > 0 }
-        if let lowest = measured.min(by: { $0.peakBytes < $1.peakBytes }) {
-            text += "lowest peak: \(lowest.strategy) (\(Self.mb(lowest.peakBytes)) MB)\n"
+        if let line = Self.ranking(measured, label: "lowest peak", value: { $0.peakBytes }, spread: { $0.peakSpread },
+                                   describe: { "\(Self.mb($0.peakBytes)) MB" }) {
+            text += line + "\n"
         }
-        if let calm = measured.min(by: { ($0.hitches, $0.placeholderFrames) < ($1.hitches, $1.placeholderFrames) }) {
-            text += "fewest hitches: \(calm.strategy) (\(calm.hitches) hitches, \(calm.placeholderFrames) placeholder frames)\n"
+        if let line = Self.ranking(measured, label: "fewest hitches", value: { $0.hitches }, spread: { $0.hitchesSpread },
+                                   describe: { "\($0.hitches) hitches, \($0.placeholderFrames) placeholder frames" }) {
+            text += line + "\n"
         }
         return text
+    }
+
+    /// Repeats needed before a ranking line judges differences against the runs' spread.
+    static let repeatsForSpread = 3
+
+    /// The best row by `value` (smaller is better), named alone only when it beats the next by
+    /// more than both rows' spread (max − min across repeats); otherwise every row within that
+    /// reach of the best is named as a tie. Rows summarizing fewer than 3 runs cannot be
+    /// judged against their spread, and the line says so. O(rows log rows).
+    static func ranking(_ rows: [Row], label: String, value: (Row) -> Int, spread: (Row) -> [Int], describe: (Row) -> String) -> String? {
+        let sorted = rows.enumerated().sorted { (value($0.element), $0.offset) < (value($1.element), $1.offset) }.map(\.element)
+        guard let best = sorted.first else { return nil }
+        func width(_ row: Row) -> Int {
+            let s = spread(row)
+            return s.count == 2 ? s[1] - s[0] : 0
+        }
+        if sorted.contains(where: { $0.runs < repeatsForSpread }) {
+            return "\(label): \(best.strategy) (\(describe(best))); fewer than \(repeatsForSpread) runs per strategy, so not judged against the spread across repeats"
+        }
+        var tied = [best]
+        for row in sorted.dropFirst() where value(row) - value(best) <= max(width(best), width(row)) {
+            tied.append(row)
+        }
+        if tied.count == 1 {
+            let next = sorted.count > 1 ? sorted[1] : nil
+            return "\(label): \(best.strategy) (\(describe(best)))" + (next.map { ", ahead of \($0.strategy) by more than either's spread across repeats" } ?? "")
+        }
+        let figures = Set(tied.map(describe))
+        let names = figures.count == 1 ? tied.map(\.strategy) : tied.map { "\($0.strategy) (\(describe($0)))" }
+        let list = names.count == 2 ? names.joined(separator: " and ") : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        return "\(label): a tie between \(list)" + (figures.count == 1 ? " (\(figures.first!) each)" : "") + ", within their spread across repeats"
     }
 }
 

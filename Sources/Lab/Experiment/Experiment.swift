@@ -21,6 +21,9 @@ public struct Experiment: Sendable {
     public var strategy: Strategy
     /// A timeline sample every this many frames (0 picks about 200 samples).
     public var timelineInterval: Int
+    /// How loads are priced: a shared cost table (what comparisons pass every child) or each
+    /// load's measured thread CPU time (the default).
+    public var costs = CostModel(table: nil)
 
     /// An experiment over resolved inputs.
     public init(scenario: Scenario, settings: ScenarioSettings, images: ImageSet, strategy: Strategy, timelineInterval: Int = 0) {
@@ -46,12 +49,33 @@ public struct Experiment: Sendable {
 
     /// The policy actually run: the strategy's, with a thumbnail preset's size set to the
     /// scenario's `displayPixelSize` when given (a custom policy keeps its own size).
-    var effectivePolicy: RetentionPolicy {
-        var policy = strategy.policy
+    var effectivePolicy: RetentionPolicy { Self.effectivePolicy(strategy.policy, settings: settings) }
+
+    /// `policy` as a run on a scenario with `settings` uses it (see `effectivePolicy`). O(1).
+    static func effectivePolicy(_ policy: RetentionPolicy, settings: ScenarioSettings) -> RetentionPolicy {
+        var policy = policy
         if case .thumbnail = policy.visible, RetentionPolicy.named(policy.name) == policy, let size = settings.images?.displayPixelSize {
             policy.visible = .thumbnail(maxPixelSize: size)
         }
         return policy
+    }
+
+    /// Measures the cost table for the scenario at `scenarioPath`: its images, and thumbnails
+    /// at every size its strategies use. Run it in a process of its own, before the runs (the
+    /// decodes would otherwise shape the runs' allocator). See `CostTable.measure`.
+    public static func measureCosts(scenarioPath: String, repeats: Int = CostTable.defaultRepeats,
+                                    progress: (String) -> Void = { _ in }) throws -> CostTable {
+        let scenario = try Scenario.load(contentsOf: scenarioPath)
+        let settings = try ScenarioSettings(scenario, source: scenarioPath)
+        guard let imageSpec = settings.images else {
+            throw LabError.images("\(scenarioPath): the scenario has no \"images\" key, which costs need")
+        }
+        let images = try ImageSet(imageSpec, scenarioPath: scenarioPath)
+        var sizes: [Int] = []
+        for strategy in try Strategy.defined(by: scenario, source: scenarioPath) + Strategy.presets {
+            if case .thumbnail(let size) = effectivePolicy(strategy.policy, settings: settings).visible { sizes.append(size) }
+        }
+        return CostTable.measure(paths: images.paths, thumbnailSizes: sizes, repeats: repeats, progress: progress)
     }
 
     /// Runs the scenario's script once and measures it. Throws `LabError` when a probe fails.

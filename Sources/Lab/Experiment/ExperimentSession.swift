@@ -26,10 +26,17 @@ final class ExperimentSession {
     var probeFailure: (any Error)?
     /// Broken invariants seen while running: bytes rows still held after a destroy.
     var violations: [String] = []
-    let clock = ContinuousClock()
-    var frameStart: ContinuousClock.Instant
-    /// Virtual main-thread time added to the current frame (sync-mode source latency).
+    /// The simulation thread's CPU time when the current frame's work began. Frame work is
+    /// CPU time, so time spent preempted by other processes is not counted.
+    var frameStart: Duration
+    /// Virtual main-thread time added to the current frame: sync-mode source latency, and the
+    /// cost table's price of each synchronous load.
     var virtualWork = 0.0
+    /// Measured CPU seconds of the synchronous loads in the current frame, taken out of the
+    /// frame's work when the cost table prices them instead.
+    var loadCPU = 0.0
+    /// The cost table resolved for this run's images and policy; nil to use measured CPU time.
+    let costs: ImageCosts?
     let async: Bool
     let interval: Int
     /// Off for soaks, whose per-iteration samples replace the timeline (memory stays flat).
@@ -48,20 +55,20 @@ final class ExperimentSession {
         let latency: Duration = async ? .zero : .microseconds(Int64(experiment.settings.sourceLatencyMs * 1000))
         let source = ImageSource<Int>.files(latency: latency) { row in images.path(forRow: row) }
         let completions = self.completions
+        costs = try ImageCosts(model: experiment.costs, images: images, policy: experiment.effectivePolicy)
         cache = ImageCache(
             source: source, policy: experiment.effectivePolicy,
             mode: async ? .scheduled(workers: experiment.settings.decodeWorkers) : .synchronous,
             onLoadCompleted: { completion in
                 guard !completion.onCallerThread else { return }
-                let seconds = Lab.seconds(completion.readDuration + completion.decodeDuration)
-                completions.append(row: completion.key, seconds: seconds, readFromSource: completion.readFromSource)
+                completions.append(row: completion.key, seconds: Lab.seconds(completion.cpuTime), readFromSource: completion.readFromSource)
             })
         simulator = VisibilitySimulator(configuration: experiment.scenario.simulation)
         rowMemory = RowMemory(stateBytes: experiment.scenario.rows.stateBytes, destinationBytes: experiment.scenario.rows.destinationBytes)
         resident = try ResidentMemory()
         frames = FrameStatistics(frameRate: experiment.scenario.frameRate.rawValue)
         virtualQueue = VirtualDecodeQueue(workers: experiment.settings.decodeWorkers, frameRate: experiment.scenario.frameRate.rawValue)
-        frameStart = clock.now
+        frameStart = ThreadCPUTime.now()
         let estimated = max(1, Self.estimatedFrames(experiment.scenario.script))
         interval = experiment.timelineInterval > 0 ? experiment.timelineInterval : max(1, estimated / 200)
     }
@@ -103,12 +110,12 @@ final class ExperimentSession {
             decodes: metrics.decodes, decodeSeconds: Lab.seconds(metrics.decodeTime), frames: frameCount,
             frameWork: .init(medianMs: work.median, p99Ms: work.p99, maxMs: work.max),
             hitches: frames.hitches, placeholderFrames: placeholderFrames, timeline: timeline,
-            failedDecodes: metrics.failedDecodes)
+            failedDecodes: metrics.failedDecodes, costs: experiment.costs.report)
     }
 
     /// Runs `steps`, resuming where the simulator is. Used by runs and soak iterations.
     func runScript(_ steps: [ScriptStep]) {
-        frameStart = clock.now
+        startFrameWork()
         simulator.run(script: steps, onEvent: { [self] event in handle(event) }, onFrameEnd: { [self] report in frameEnded(report) })
     }
 
@@ -120,6 +127,11 @@ final class ExperimentSession {
             if async, outcome.status == .pending { virtualQueue.request(row: row, atFrame: event.frame) }
             // Latency the cache charged without sleeping (sync mode; zero when no source read).
             virtualWork += Lab.seconds(outcome.sourceLatency)
+            // A load ran on this thread (it always uses some CPU time): the table prices it.
+            if let costs, outcome.cpuTime > .zero {
+                loadCPU += Lab.seconds(outcome.cpuTime)
+                virtualWork += costs.seconds(row: row, readFromSource: outcome.readFromSource)
+            }
         case .disappeared(let row):
             if async { virtualQueue.cancel(row: row) }
             cache.disappeared(row)
@@ -141,24 +153,31 @@ final class ExperimentSession {
             if recordCheckpoints {
                 do { try checkpoint(name) } catch { probeFailure = probeFailure ?? error }
             }
-            frameStart = clock.now // the probes are the lab's work, not the next frame's
+            startFrameWork() // the probes are the lab's work, not the frame's
         case .containerCreated, .rowsAppended: break
         }
     }
 
+    /// Starts counting the current frame's work from now (CPU time of this thread).
+    private func startFrameWork() {
+        frameStart = ThreadCPUTime.now()
+        loadCPU = 0
+    }
+
     private func frameEnded(_ report: FrameReport) {
-        let work = clock.now - frameStart
-        frames.record(seconds: Lab.seconds(work) + virtualWork)
+        let work = Lab.seconds(ThreadCPUTime.now() - frameStart)
+        frames.record(seconds: max(0, work - loadCPU) + virtualWork)
         virtualWork = 0
         frameCount += 1
         if async {
             let latency = experiment.settings.sourceLatencyMs / 1000
-            virtualQueue.advance(throughFrame: report.frame) { [cache, completions] rows in
+            virtualQueue.advance(throughFrame: report.frame) { [cache, completions, costs] rows in
                 for row in rows { cache.startLoad(row) }
                 cache.waitForIdle()
                 var seconds: [Int: Double] = [:]
                 for done in completions.drain() {
-                    seconds[done.row] = done.seconds + (done.readFromSource ? latency : 0)
+                    let work = costs?.seconds(row: done.row, readFromSource: done.readFromSource) ?? done.seconds
+                    seconds[done.row] = work + (done.readFromSource ? latency : 0)
                 }
                 return seconds
             }
@@ -181,7 +200,7 @@ final class ExperimentSession {
         if report.frame == 0 && checkpoints.isEmpty {
             do { try checkpoint("startup") } catch { probeFailure = probeFailure ?? error }
         }
-        frameStart = clock.now
+        startFrameWork()
     }
 
     private func isReady(_ row: Int, frame: Int) -> Bool {

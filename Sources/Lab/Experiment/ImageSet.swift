@@ -42,5 +42,8 @@ public struct ImageSet: Sendable, Hashable {
     }
 
     /// The file row `row` shows. O(1).
-    public func path(forRow row: Int) -> String { paths[row % paths.count] }
+    public func path(forRow row: Int) -> String { paths[index(forRow: row)] }
+
+    /// The index in `paths` of the file row `row` shows. O(1).
+    public func index(forRow row: Int) -> Int { row % paths.count }
 }

@@ -36,6 +36,17 @@ public struct RunReport: Codable, Sendable, Hashable {
         public var maxMs: Double
     }
 
+    /// How the run priced its loads.
+    public struct Costs: Codable, Sendable, Hashable {
+        /// `table`: a shared cost table (the same for every run of a comparison);
+        /// `measured`: each load's own thread CPU time.
+        public var source: String
+        /// The decode-speed model: table costs were divided by it (1 = as measured).
+        public var decodeSpeed: Double
+        /// The table's one-line summary, when a table was used.
+        public var table: String?
+    }
+
     /// One timeline sample.
     public struct Sample: Codable, Sendable, Hashable {
         /// Virtual frame number.
@@ -83,6 +94,9 @@ public struct RunReport: Codable, Sendable, Hashable {
     public var timeline: [Sample]
     /// Rows whose image failed to decode (counted, not fatal).
     public var failedDecodes: Int
+    /// How loads were priced (frame work of synchronous loads, virtual clock of async ones);
+    /// nil in reports written before it existed.
+    public var costs: Costs?
 
     /// The checkpoint called `name`, if any. O(checkpoints).
     public func checkpoint(_ name: String) -> Checkpoint? { checkpoints.first { $0.name == name } }

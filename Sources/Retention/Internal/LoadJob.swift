@@ -58,6 +58,8 @@ struct LoadOutcome: Sendable {
     var sourceData: Data?
     var readDuration: Duration = .zero
     var decodeDuration: Duration = .zero
+    /// CPU time the running thread spent reading and decoding (`ThreadCPUTime`).
+    var cpuTime: Duration = .zero
     /// Simulated latency slept before the read.
     var slept: Duration = .zero
 }

@@ -1,0 +1,202 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+import Imaging
+import Retention
+
+/// What reading and decoding each of a scenario's images costs in thread CPU time, measured
+/// once and given to every run of a comparison, so every strategy pays identical costs and a
+/// comparison can be reproduced with the same table on another day or machine.
+///
+/// Runs use it in two places: a synchronous load's real CPU time is taken out of its frame's
+/// work and the table's cost put in its place, and an asynchronous load's place on the virtual
+/// clock is the table's cost. The real read and decode still happen, for real memory.
+///
+/// Measured by `retention costs` in a quiet child process: per image, one warm-up, then
+/// `repeats` (default ``defaultRepeats``) reads, full decodes and thumbnails at each size the
+/// scenario's strategies use, each timed with ``ThreadCPUTime``; the table keeps the medians.
+public struct CostTable: Codable, Sendable, Hashable {
+    /// One image's costs, in milliseconds of thread CPU time.
+    public struct Entry: Codable, Sendable, Hashable {
+        /// The file's name (no folder), which runs match against their images.
+        public var file: String
+        /// The file's size, checked when a run uses the table.
+        public var bytes: Int
+        /// Reading the whole file.
+        public var readMs: Double
+        /// A full decode to RGBA8 (or the time to fail, for a corrupt file).
+        public var decodeMs: Double
+        /// A thumbnail, by its longest side in pixels (as text, for JSON).
+        public var thumbnailMs: [String: Double]
+    }
+
+    /// Repeats per operation when none is given: 5 keeps the calibration of the default
+    /// scenario under half a second and its medians within a few percent.
+    public static let defaultRepeats = 5
+
+    /// Schema version (1).
+    public var schemaVersion = 1
+    /// Repeats per operation.
+    public var repeats: Int
+    /// What the figures are.
+    public var statistic = "median thread CPU time (CLOCK_THREAD_CPUTIME_ID) over the repeats, after one warm-up"
+    /// The machine that measured it: cores and CPU model.
+    public var machine: String
+    /// One entry per distinct image, sorted by file name.
+    public var images: [Entry]
+
+    /// Measures `paths` (duplicates ignored), with thumbnails at `thumbnailSizes`. Cost: about
+    /// (repeats + 1) × (read + decode + thumbnails) per image. A file that cannot be read or
+    /// decoded is measured failing, as a run would pay for it.
+    public static func measure(paths: [String], thumbnailSizes: [Int], repeats: Int = defaultRepeats,
+                               progress: (String) -> Void = { _ in }) -> CostTable {
+        var byName: [String: Entry] = [:]
+        for path in paths {
+            let name = fileName(path)
+            guard byName[name] == nil else { continue }
+            progress(name)
+            var data = Data()
+            let read = medianCPU(repeats) { data = (try? FileBytes.read(path)) ?? Data() }
+            let decode = medianCPU(repeats) { _ = try? PNGDecoder().decode(data) }
+            var thumbnails: [String: Double] = [:]
+            for size in Set(thumbnailSizes).sorted() {
+                thumbnails[String(size)] = medianCPU(repeats) { _ = try? Thumbnailer(maxPixelSize: size).thumbnail(data) }
+            }
+            byName[name] = Entry(file: name, bytes: data.count, readMs: read, decodeMs: decode, thumbnailMs: thumbnails)
+        }
+        return CostTable(repeats: repeats, machine: Machine.description, images: byName.values.sorted { $0.file < $1.file })
+    }
+
+    /// Median thread CPU milliseconds of `repeats` runs of `work`, after one warm-up.
+    private static func medianCPU(_ repeats: Int, _ work: () -> Void) -> Double {
+        work()
+        var samples: [Double] = []
+        for _ in 0..<max(1, repeats) {
+            let start = ThreadCPUTime.now()
+            work()
+            samples.append(seconds(ThreadCPUTime.now() - start) * 1000)
+        }
+        samples.sort()
+        return samples[samples.count / 2]
+    }
+
+    /// The table in `path`: a file written by `retention costs`, or a comparison's JSON export
+    /// (its `costs` member). `LabError` when it cannot be read or holds no table. O(size).
+    public static func load(contentsOf path: String) throws(LabError) -> CostTable {
+        let data: Data
+        do { data = try FileBytes.read(path) } catch {
+            throw .failed("--costs: \(error)")
+        }
+        struct Export: Decodable { var costs: CostTable }
+        if let table = try? JSONDecoder().decode(CostTable.self, from: data) { return table }
+        if let export = try? JSONDecoder().decode(Export.self, from: data) { return export.costs }
+        throw .failed("--costs: \(path) holds no cost table (write one with `retention costs SCENARIO -o FILE`, or pass a comparison's --export-json file)")
+    }
+
+    /// The table as pretty JSON with sorted keys.
+    public var json: String { ReportCoding.encode(self, pretty: true) }
+
+    /// One line for reports: `costs: 8 images, decode 2.9 ms median (…)`.
+    public var summary: String {
+        let decodes = images.map(\.decodeMs).sorted()
+        let median = decodes.isEmpty ? 0 : decodes[decodes.count / 2]
+        return "\(images.count) image\(images.count == 1 ? "" : "s"), median decode \(formatMs(median)) ms thread CPU, \(repeats) repeats, measured on \(machine)"
+    }
+
+    /// The entry for the image at `path`, checked against the file's size. Throws `LabError`
+    /// naming the file when the table lacks it or it changed. O(log images).
+    func entry(forPath path: String) throws(LabError) -> Entry {
+        let name = Self.fileName(path)
+        guard let entry = images.first(where: { $0.file == name }) else {
+            throw .failed("the cost table has no entry for \(name); measure this scenario's images with `retention costs`")
+        }
+        var info = stat()
+        if stat(path, &info) == 0, Int(info.st_size) != entry.bytes {
+            throw .failed("the cost table's \(name) has \(entry.bytes) bytes but \(path) has \(info.st_size); measure the costs again")
+        }
+        return entry
+    }
+
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    private func formatMs(_ value: Double) -> String {
+        let hundredths = Int((value * 100).rounded())
+        return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+    }
+}
+
+/// The machine a measurement ran on, for stamping reports.
+enum Machine {
+    /// `2 cores, Intel(R) Xeon(R) …` from sysconf and /proc/cpuinfo's first `model name`.
+    static var description: String {
+        let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        var model = "unknown CPU"
+        if let data = try? FileBytes.read("/proc/cpuinfo"),
+           let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+           let colon = line.firstIndex(of: ":") {
+            model = String(line[line.index(after: colon)...].drop(while: { $0 == " " || $0 == "\t" }))
+        }
+        return "\(cores) cores, \(model)"
+    }
+}
+
+/// How a run prices loads: from a shared cost table, scaled by a decode speed, or by the
+/// loads' own measured CPU time.
+public struct CostModel: Sendable {
+    /// The shared table, or nil to use each load's measured thread CPU time.
+    public var table: CostTable?
+    /// A model of a faster (> 1) or slower (< 1) device: every table cost is divided by it.
+    public var decodeSpeed: Double
+
+    /// A model; `decodeSpeed` must be positive and finite.
+    public init(table: CostTable?, decodeSpeed: Double = 1) {
+        self.table = table
+        self.decodeSpeed = decodeSpeed
+    }
+
+    /// What the run reports about its costs.
+    var report: RunReport.Costs {
+        RunReport.Costs(source: table == nil ? "measured" : "table", decodeSpeed: decodeSpeed, table: table?.summary)
+    }
+}
+
+/// A run's per-image prices in seconds, resolved once from the cost model for the images the
+/// run shows and the representation its policy keeps. O(1) per lookup.
+struct ImageCosts {
+    private let read: [Double]
+    private let load: [Double]
+    private let images: ImageSet
+
+    /// Resolves every image of `images`; nil when the model has no table. Throws when the
+    /// table lacks an image or a thumbnail size.
+    init?(model: CostModel, images: ImageSet, policy: RetentionPolicy) throws(LabError) {
+        guard let table = model.table else { return nil }
+        var read: [Double] = [], load: [Double] = []
+        for path in images.paths {
+            let entry = try table.entry(forPath: path)
+            read.append(entry.readMs / 1000 / model.decodeSpeed)
+            switch policy.visible {
+            case .decoded, .compressedAndDecoded:
+                load.append(entry.decodeMs / 1000 / model.decodeSpeed)
+            case .thumbnail(let size):
+                guard let ms = entry.thumbnailMs[String(size)] else {
+                    throw .failed("the cost table has no \(size) px thumbnail cost for \(entry.file); measure the costs for this scenario with `retention costs`")
+                }
+                load.append(ms / 1000 / model.decodeSpeed)
+            }
+        }
+        self.read = read
+        self.load = load
+        self.images = images
+    }
+
+    /// Seconds row `row`'s load costs: the decode (or thumbnail), plus the read when the bytes
+    /// came from the source.
+    func seconds(row: Int, readFromSource: Bool) -> Double {
+        let index = images.index(forRow: row)
+        return load[index] + (readFromSource ? read[index] : 0)
+    }
+}

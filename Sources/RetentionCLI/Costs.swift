@@ -1,0 +1,65 @@
+import ArgumentParser
+import Imaging
+import Lab
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+
+/// `retention costs [SCENARIO] [-o FILE]`: the cost table runs of a comparison share.
+struct Costs: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure what reading, decoding and thumbnailing each of a scenario's images costs in CPU time.",
+        discussion: """
+            For each distinct image: one warm-up, then --repeat reads, full decodes and \
+            thumbnails (at every size the scenario's strategies use), each timed in this \
+            thread's CPU time (CLOCK_THREAD_CPUTIME_ID, which does not count time spent \
+            preempted by other processes); the table keeps the medians. `compare` measures one \
+            in a child process before its runs and gives it to every run; pass a saved table to \
+            `compare --costs` or `run --costs` to reproduce a comparison's costs on another day \
+            or machine. Prints the table as JSON, or writes it to -o FILE.
+            """
+    )
+
+    @Argument(help: "Scenario file (default: the built-in default scenario, assets/scenarios/default.json).")
+    var scenario: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the table to this file (atomically) instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Option(name: .customLong("repeat"), help: "Timed repeats of each operation (the median is kept).")
+    var repeats: Int = CostTable.defaultRepeats
+
+    func validate() throws {
+        if repeats < 1 || repeats > 1000 { throw ValidationError("--repeat must be from 1 to 1000, got \(repeats)") }
+    }
+
+    func run() throws {
+        let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
+        let table = try Experiment.measureCosts(scenarioPath: path, repeats: repeats)
+        if let output {
+            try AtomicFile.write(Data((table.json + "\n").utf8), to: output)
+        } else {
+            print(table.json)
+        }
+    }
+}
+
+/// `--costs FILE --decode-speed F`, shared by `run` and `compare`.
+struct CostOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("A cost table to price loads with: a file from `retention costs -o`, or a comparison's --export-json file. compare measures one when this is not given; run then prices each load at its own measured CPU time.", valueName: "file"))
+    var costs: String?
+
+    @Option(help: ArgumentHelp("Model a faster (> 1) or slower (< 1) device: every cost in the table is divided by this. Labelled as a model in every output.", valueName: "factor"))
+    var decodeSpeed: Double = 1
+
+    func validate() throws {
+        guard decodeSpeed.isFinite, decodeSpeed >= 0.01, decodeSpeed <= 100 else {
+            throw ValidationError("--decode-speed must be a number from 0.01 to 100, got \(decodeSpeed)")
+        }
+    }
+
+    /// The model for a run, reading the table when one was given.
+    func model() throws -> CostModel {
+        CostModel(table: try costs.map { try CostTable.load(contentsOf: $0) }, decodeSpeed: decodeSpeed)
+    }
+}

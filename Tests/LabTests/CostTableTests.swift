@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import Lab
+
+/// The shared cost table: runs price loads with it, so frame work and the async virtual clock
+/// depend on the table, not on how busy the host is.
+@Suite("Cost table")
+struct CostTableTests {
+    /// A table for the committed photos named `prefix…` with every cost set to `decodeMs`.
+    static func table(decodeMs: Double, readMs: Double = 0.01, prefix: String = "photo-600x400-") throws -> CostTable {
+        let folder = packageRoot + "/assets/images"
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(prefix) }.sorted()
+        let entries = try names.map { name -> CostTable.Entry in
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)).count
+            return CostTable.Entry(file: name, bytes: bytes, readMs: readMs, decodeMs: decodeMs, thumbnailMs: ["256": decodeMs])
+        }
+        return CostTable(repeats: 1, machine: "test", images: entries)
+    }
+
+    /// The default scenario under `strategy`, priced with `table` at `speed`.
+    static func run(_ strategy: String, table: CostTable?, speed: Double = 1, scenario: String = "default.json") throws -> RunReport {
+        var experiment = try Experiment.prepare(scenarioPath: packageRoot + "/assets/scenarios/" + scenario, strategyName: strategy)
+        experiment.costs = CostModel(table: table, decodeSpeed: speed)
+        return try experiment.run()
+    }
+
+    @Test("synchronous frame work is the table's price of each load, whatever the load really took")
+    func tablePricesSyncLoads() throws {
+        // 30 ms per decode: every frame that decodes is a hitch.
+        let slow = try Self.run("decoded-release", table: Self.table(decodeMs: 30))
+        // 0.01 ms per decode: no frame is over budget from decoding.
+        let fast = try Self.run("decoded-release", table: Self.table(decodeMs: 0.01))
+        #expect(slow.decodes == fast.decodes)
+        #expect(slow.hitches >= 150, "every frame with a decode: \(slow.hitches)")
+        #expect(fast.hitches == 0, "\(fast.hitches) hitches with near-free decodes")
+        #expect(slow.costs?.source == "table")
+        #expect(slow.frameWork.maxMs >= 30)
+    }
+
+    @Test("--decode-speed divides the table's costs")
+    func decodeSpeedScales() throws {
+        // 10 ms decodes fit a 16.7 ms frame one at a time; at speed 0.25 each costs 40 ms.
+        let asMeasured = try Self.run("decoded-lru", table: Self.table(decodeMs: 10))
+        let slower = try Self.run("decoded-lru", table: Self.table(decodeMs: 10), speed: 0.25)
+        #expect(slower.hitches > asMeasured.hitches)
+        #expect(slower.costs?.decodeSpeed == 0.25)
+    }
+
+    @Test("async runs with one table place loads identically: same decodes and placeholder frames")
+    func asyncIsReproducible() throws {
+        let table = try Self.table(decodeMs: 12, prefix: "photo-1200x900-")
+        let first = try Self.run("decoded-lru", table: table, scenario: "fast-scroll-async.json")
+        let second = try Self.run("decoded-lru", table: table, scenario: "fast-scroll-async.json")
+        #expect(first.decodes == second.decodes)
+        #expect(first.placeholderFrames == second.placeholderFrames)
+        #expect(first.hitches == second.hitches)
+    }
+
+    @Test("a table that lacks an image or a thumbnail size, or whose file changed, is one line naming it")
+    func mismatchedTable() throws {
+        var table = try Self.table(decodeMs: 1)
+        table.images.removeFirst()
+        #expect(throws: LabError.failed("the cost table has no entry for photo-600x400-01.png; measure this scenario's images with `retention costs`")) {
+            _ = try Self.run("decoded-lru", table: table)
+        }
+        var sizes = try Self.table(decodeMs: 1)
+        sizes.images = sizes.images.map { var entry = $0; entry.thumbnailMs = [:]; return entry }
+        #expect(throws: LabError.failed("the cost table has no 256 px thumbnail cost for photo-600x400-01.png; measure the costs for this scenario with `retention costs`")) {
+            _ = try Self.run("thumbnail-lru", table: sizes)
+        }
+        var changed = try Self.table(decodeMs: 1)
+        changed.images[0].bytes += 1
+        #expect(throws: (any Error).self) { _ = try Self.run("decoded-lru", table: changed) }
+    }
+
+    @Test("a table round-trips through JSON, and loads from a comparison export too")
+    func loadsFromFiles() throws {
+        let table = try Self.table(decodeMs: 2)
+        let folder = NSTemporaryDirectory() + "retention-costs-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(table.json.utf8).write(to: URL(fileURLWithPath: folder + "/costs.json"))
+        #expect(try CostTable.load(contentsOf: folder + "/costs.json") == table)
+        let export = try ComparisonExport(jsonPath: folder + "/export.json", csvPath: nil, scenario: "s", repeats: 1, strategies: ["decoded-lru"])
+        export.setCosts(table, decodeSpeed: 1)
+        try export.record(Comparison.Result(strategy: "decoded-lru", repeatIndex: 1, report: nil, failure: "x"), allResults: [])
+        #expect(try CostTable.load(contentsOf: folder + "/export.json") == table)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/empty.json"))
+        #expect(throws: LabError.failed("--costs: \(folder)/empty.json holds no cost table (write one with `retention costs SCENARIO -o FILE`, or pass a comparison's --export-json file)")) {
+            _ = try CostTable.load(contentsOf: folder + "/empty.json")
+        }
+    }
+
+    @Test("measuring gives one entry per distinct image with positive costs")
+    func measures() throws {
+        let folder = packageRoot + "/assets/images"
+        let paths = [folder + "/photo-600x400-01.png", folder + "/photo-600x400-01.png", folder + "/palette-600x400-01.png"]
+        let table = CostTable.measure(paths: paths, thumbnailSizes: [64], repeats: 1)
+        #expect(table.images.map(\.file) == ["palette-600x400-01.png", "photo-600x400-01.png"])
+        for entry in table.images {
+            #expect(entry.decodeMs > 0 && entry.readMs > 0 && (entry.thumbnailMs["64"] ?? 0) > 0)
+        }
+        #expect(table.machine.contains("cores"))
+    }
+}
