@@ -147,6 +147,11 @@ static void rtn_reader_read_header(struct rtn_png_reader *reader, const rtn_png_
         if (limits->chunk_cache_max != 0) png_set_chunk_cache_max(png, limits->chunk_cache_max);
         if (limits->chunk_malloc_max != 0) png_set_chunk_malloc_max(png, limits->chunk_malloc_max);
     }
+    // Skip every ancillary chunk, known or not: the decoder keeps samples as stored (no gamma,
+    // colour space or text), so only IHDR, PLTE, tRNS, IDAT and IEND matter. A skipped chunk
+    // is read through a fixed stack buffer, so a length field that lies (a 141-byte file whose
+    // tEXt claims 2 GiB) costs nothing; libpng would otherwise allocate the declared length.
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
     png_set_sig_bytes(png, 8);
     png_read_info(png, info);
 

@@ -3,6 +3,8 @@
 // Tests in one process run in parallel and disturb each other's resident memory, so every
 // measurement that needs a quiet process runs here, alone, and prints `key value` lines that
 // the test checks. Usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped
+// | huge-chunks
+import FoundationEssentials
 import Glibc
 import Imaging
 import MemoryProbe
@@ -16,6 +18,22 @@ func mapTouched(_ size: Int) -> UnsafeMutableRawPointer {
         pointer.storeBytes(of: 1, toByteOffset: offset, as: UInt8.self)
     }
     return pointer
+}
+
+/// Signature, a 1x1 grayscale IHDR, then a `kind` chunk claiming 0x7fffffff bytes (truncated).
+func hugeChunkPNG(_ kind: String) -> [UInt8] {
+    func crc(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            c ^= UInt32(b)
+            for _ in 0..<8 { c = (c >> 1) ^ (0xEDB8_8320 & (0 &- (c & 1))) }
+        }
+        return ~c
+    }
+    func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    let ihdr = Array("IHDR".utf8) + be(1) + be(1) + [8, 0, 0, 0, 0]
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + ihdr + be(crc(ihdr))
+        + be(0x7FFF_FFFF) + Array(kind.utf8) + Array(repeating: 0x61, count: 20)
 }
 
 let size = 64 << 20
@@ -84,8 +102,21 @@ do {
         let after = try sampler.residentBytes()
         emit("grew", allocated - before)
         emit("dropped", allocated - after)
+    case "huge-chunks":
+        // A 1x1 PNG followed by one ancillary chunk whose length field says 0x7fffffff and whose
+        // data stops after 20 bytes, for each chunk kind libpng would allocate for. Decoding,
+        // thumbnailing and reading the header must each cost (almost) nothing.
+        for kind in ["tEXt", "zTXt", "iTXt", "sPLT", "eXIf", "iCCP", "juNk", "juNK"] {
+            let png = Data(hugeChunkPNG(kind))
+            try ProcessMemory.resetPeak()
+            let base = try ProcessMemory.readStatus().residentBytes
+            _ = try? PNGDecoder().decode(png)
+            _ = try? Thumbnailer(maxPixelSize: 16).thumbnail(png)
+            _ = try? ImageInfo(data: png)
+            emit("peakGrowth.\(kind)", try ProcessMemory.readStatus().peakResidentBytes - base)
+        }
     default:
-        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped")
+        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped | huge-chunks")
         exit(2)
     }
 } catch {

@@ -71,3 +71,16 @@ struct ResidentMemoryTests {
         #expect(Self.near(m["dropped"], m["size"], within: 0.05), "\(m)")
     }
 }
+
+/// Hostile input must not cost memory its real content does not justify.
+@Suite("Hostile PNG memory")
+struct HostilePNGMemoryTests {
+    @Test("a PNG whose ancillary chunk claims 2 GiB costs under 1 MB to decode, thumbnail and inspect")
+    func hugeChunkLengths() throws {
+        let m = try ResidentMemoryTests.measure("huge-chunks")
+        #expect(m.count == 8, "\(m)")
+        for (key, growth) in m {
+            #expect(growth < 1_000_000, "\(key): peak grew \(growth) bytes")
+        }
+    }
+}
