@@ -29,7 +29,8 @@ let package = Package(
         .target(name: "Visibility"),
         .target(name: "CMemoryShim"),
         .target(name: "MemoryProbe", dependencies: ["CMemoryShim"]),
-        .target(name: "Lab", dependencies: ["Retention", "Visibility", "MemoryProbe", "Imaging"]),
+        .target(name: "CProcessShim"),
+        .target(name: "Lab", dependencies: ["Retention", "Visibility", "MemoryProbe", "Imaging", "CProcessShim"]),
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [

@@ -15,6 +15,8 @@ public enum LabError: Error, CustomStringConvertible, Sendable, Equatable {
     case io(path: String, operation: String, errno: Int32)
     /// Anything else that stops a run, with its reason.
     case failed(String)
+    /// A signal (SIGINT, SIGTERM) asked the work to stop.
+    case stopped(signal: Int32)
 
     /// One line naming the problem.
     public var description: String {
@@ -29,6 +31,8 @@ public enum LabError: Error, CustomStringConvertible, Sendable, Equatable {
             return "cannot \(operation) \(path): \(String(cString: strerror(code)))"
         case .failed(let reason):
             return reason
+        case .stopped(let signal):
+            return "stopped by \(signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)")"
         }
     }
 }

@@ -46,7 +46,7 @@ struct Compare: ParsableCommand {
 
     func validate() throws {
         if repeats < 1 { throw ValidationError("--repeat must be at least 1, got \(repeats)") }
-        if timeout <= 0 { throw ValidationError("--timeout must be a positive number of seconds") }
+        if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be a number of seconds from 0 to 86400, got \(timeout)") }
         if let strategies {
             let names = strategies.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
             if names.contains("") { throw ValidationError("--strategies: expected comma-separated strategy names, got '\(strategies)'") }
@@ -72,6 +72,11 @@ struct Compare: ParsableCommand {
         }
         let executable = try Self.executablePath()
         let progress = Output.stderrIsTerminal
+        // SIGINT/SIGTERM: the running child gets SIGTERM, no more start, what was measured is
+        // printed, and the exit status is 128 + the signal.
+        let stop = ChildProcess.StopRequest()
+        let signalSources = Signals.onStop { stop.request(signal: $0) }
+        defer { signalSources.forEach { $0.cancel() } }
         // Outputs are opened before anything is measured, so a bad path fails at once.
         let export = try ComparisonExport(jsonPath: exportJSON, csvPath: exportCSV, scenario: path, repeats: repeats, strategies: names)
         let costs: CostTable, costsPath: String
@@ -79,13 +84,22 @@ struct Compare: ParsableCommand {
             (costs, costsPath) = (try CostTable.load(contentsOf: given), given)
         } else {
             if progress { Output.progress("measuring the cost table (retention costs)…", final: false) }
-            (costs, costsPath) = try Comparison.calibrate(executable: executable, timeoutSeconds: timeout) { ["costs", path, "-o", $0] }
+            do {
+                (costs, costsPath) = try Comparison.calibrate(executable: executable, timeoutSeconds: timeout, stop: stop) { ["costs", path, "-o", $0, "--strategies", names.joined(separator: ",")] }
+            } catch {
+                // (Matching `.stopped(let signal)` in the catch clause crashes Swift 6.3's SILGen.)
+                guard case .stopped(let signal) = error else { throw error }
+                if progress { Output.error("") }
+                Output.error("retention compare: stopped by signal \(signal) before any run")
+                throw ExitCode(128 + signal)
+            }
         }
         defer { if costOptions.costs == nil { unlink(costsPath) } }
         let speed = costOptions.decodeSpeed
-        let comparison = Comparison(executable: executable, strategies: names, repeats: repeats, timeoutSeconds: timeout) { strategy in
+        var comparison = Comparison(executable: executable, strategies: names, repeats: repeats, timeoutSeconds: timeout) { strategy in
             ["run", path, "--strategy", strategy, "--json", "--costs", costsPath] + (speed != 1 ? ["--decode-speed", "\(speed)"] : [])
         }
+        comparison.stop = stop
         export.setCosts(costs, decodeSpeed: speed)
         var all: [Comparison.Result] = []
         var failed = 0
@@ -111,6 +125,10 @@ struct Compare: ParsableCommand {
             print("costs: \(costOptions.costs.map { "table from \($0)" } ?? "table measured now"), \(costs.summary)")
             if speed != 1 { print(CostText.model(speed)) }
             print(ComparisonSummary(results: all, strategies: names).table(), terminator: "")
+        }
+        if let signal = stop.signal {
+            Output.error("retention compare: stopped by signal \(signal) after \(all.count) of \(comparison.schedule.count) runs; the table shows what was measured")
+            throw ExitCode(128 + signal)
         }
         if failed > 0 { throw ExitCode(1) }
     }

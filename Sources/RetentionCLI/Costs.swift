@@ -29,13 +29,18 @@ struct Costs: ParsableCommand {
     @Option(name: .customLong("repeat"), help: "Timed repeats of each operation (the median is kept).")
     var repeats: Int = CostTable.defaultRepeats
 
+    @Option(help: "Comma-separated strategies whose thumbnail sizes to measure (default: every strategy the scenario defines and every preset).")
+    var strategies: String?
+
     func validate() throws {
         if repeats < 1 || repeats > 1000 { throw ValidationError("--repeat must be from 1 to 1000, got \(repeats)") }
     }
 
     func run() throws {
+        ChildProcess.dieWithParent()
         let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
-        let table = try Experiment.measureCosts(scenarioPath: path, repeats: repeats)
+        let names = strategies.map { $0.split(separator: ",").map { String($0).trimmingWhitespace() } }
+        let table = try Experiment.measureCosts(scenarioPath: path, strategies: names, repeats: repeats)
         if let output {
             try AtomicFile.write(Data((table.json + "\n").utf8), to: output)
         } else {

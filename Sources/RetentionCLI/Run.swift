@@ -37,6 +37,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        ChildProcess.dieWithParent()
         let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
         var experiment = try Experiment.prepare(scenarioPath: path, strategyName: strategy)
         experiment.timelineInterval = timelineEvery

@@ -79,6 +79,14 @@ struct LabCommandTests {
         #expect(twice.status == 64 && twice.stderr.contains("--strategies names a strategy twice: 'tiered,tiered'"))
         let badRepeat = try await CLIRunner.run(["compare", scenario, "--repeat", "0"])
         #expect(badRepeat.status == 64 && badRepeat.stderr.contains("--repeat must be at least 1, got 0"))
+        let nanTimeout = try await CLIRunner.run(["compare", scenario, "--timeout", "nan"])
+        #expect(nanTimeout.status == 64 && nanTimeout.stderr.contains("--timeout must be a number of seconds from 0 to 86400, got nan"))
+        let badSpeed = try await CLIRunner.run(["compare", scenario, "--decode-speed", "0"])
+        #expect(badSpeed.status == 64 && badSpeed.stderr.contains("--decode-speed must be a number from 0.01 to 100, got 0.0"))
+        let speedWithoutTable = try await CLIRunner.run(["run", scenario, "--strategy", "tiered", "--decode-speed", "2"])
+        #expect(speedWithoutTable.status == 64 && speedWithoutTable.stderr.contains("--decode-speed scales a cost table; give one with --costs"))
+        let noTable = try await CLIRunner.run(["run", scenario, "--strategy", "tiered", "--costs", dir + "/absent.json"])
+        #expect(noTable.status == 1 && noTable.stderr == "Error: --costs: cannot open \(dir)/absent.json: No such file or directory\n")
     }
 
     @Test("seed-image-vs-data: resident growth tracks the cache's logical growth within 15%, and returns after destroy and trim")
@@ -150,5 +158,67 @@ struct LabCommandTests {
         #expect(custom.status == 0)
         #expect(custom.stdout.split(separator: "\n").last?.hasPrefix("small-lru            custom: {") == true)
         #expect(custom.stdout.contains(#""decodedBudget":"8MB""#))
+    }
+}
+
+/// A comparison's children never outlive it.
+@Suite("retention compare and its children")
+struct CompareChildrenTests {
+    /// Pids whose parent is `pid`, from /proc/*/stat.
+    static func children(of pid: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { name -> Int32? in
+            guard let child = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == pid ? child : nil
+        }
+    }
+
+    static func alive(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        // A zombie is dead; only its parent has not reaped it yet.
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        return !stat.contains(") Z ")
+    }
+
+    /// Starts a long comparison and returns it with the pid of its first `retention run` child.
+    static func startWithChild() throws -> (Process, Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
+        process.arguments = ["compare", CLIRunner.packageRoot + "/assets/scenarios/infinite-feed.json", "--repeat", "3"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            // The first child measures the cost table; wait for a run child after it.
+            for child in children(of: process.processIdentifier) {
+                let cmdline = (try? String(contentsOfFile: "/proc/\(child)/cmdline", encoding: .utf8)) ?? ""
+                if cmdline.contains("run\u{0}") { return (process, child) }
+            }
+            usleep(50_000)
+        }
+        process.terminate()
+        throw CocoaError(.fileReadUnknown)
+    }
+
+    @Test("SIGTERM stops the running child and ends with status 143; SIGKILL of the parent kills the child too")
+    func childrenDieWithParent() throws {
+        let (compare, child) = try Self.startWithChild()
+        kill(compare.processIdentifier, SIGTERM)
+        compare.waitUntilExit()
+        #expect(compare.terminationStatus == 143)
+        #expect(!Self.alive(child), "the run child \(child) outlived compare")
+
+        let (second, orphan) = try Self.startWithChild()
+        kill(second.processIdentifier, SIGKILL)
+        second.waitUntilExit()
+        var gone = false
+        for _ in 0..<40 where !gone {
+            gone = !Self.alive(orphan)
+            if !gone { usleep(50_000) }
+        }
+        #expect(gone, "the run child \(orphan) outlived a killed compare")
     }
 }

@@ -1,13 +1,40 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CProcessShim
+import Synchronization
 
 /// Runs a child process with posix_spawn and collects its output, without Foundation.
 ///
 /// Used by `Comparison` to measure each strategy in a fresh process (an allocator's history
 /// contaminates the next measurement). Both pipes are drained with `poll` while the child
-/// runs, so a chatty child never blocks; a child past its deadline gets SIGKILL.
+/// runs, so a chatty child never blocks; a child past its deadline gets SIGKILL. A child never
+/// outlives its parent: it is told the parent's pid (``parentEnvironmentKey``) and calls
+/// ``dieWithParent()``, and a ``StopRequest`` (set from a signal handler) forwards SIGTERM.
 public struct ChildProcess: Sendable {
+    /// The environment variable that carries the parent's pid to the child.
+    public static let parentEnvironmentKey = "RETENTION_PARENT_PID"
+
+    /// A request, made from any thread (a signal handler's), to stop the running child and
+    /// start no more: it holds the signal that asked for it, 0 while none did. Lock-free.
+    public final class StopRequest: Sendable {
+        private let value = Atomic<Int32>(0)
+        /// A request not yet made.
+        public init() {}
+        /// Records that `signal` asked to stop (the first one wins).
+        public func request(signal: Int32) { _ = value.compareExchange(expected: 0, desired: signal, ordering: .relaxed) }
+        /// The signal that asked to stop, or nil.
+        public var signal: Int32? { let s = value.load(ordering: .relaxed); return s == 0 ? nil : s }
+    }
+
+    /// In a child started by `ChildProcess`: asks the kernel to SIGKILL this process when the
+    /// parent dies, and exits at once if the parent is already gone. A no-op elsewhere.
+    public static func dieWithParent() {
+        guard let text = getenv(parentEnvironmentKey), let parent = pid_t(String(cString: text)) else { return }
+        _ = rtn_set_parent_death_signal(SIGKILL)
+        if getppid() != parent { exit(1) }
+    }
+
     /// What a finished child left behind.
     public struct Outcome: Sendable {
         /// Exit status when it exited; nil when a signal ended it.
@@ -16,6 +43,8 @@ public struct ChildProcess: Sendable {
         public var signal: Int32?
         /// True when it was killed for running past the deadline.
         public var timedOut: Bool
+        /// The signal whose ``StopRequest`` stopped it, if one did.
+        public var stoppedBy: Int32? = nil
         /// Everything written to standard output.
         public var stdout: [UInt8]
         /// Everything written to standard error.
@@ -36,11 +65,15 @@ public struct ChildProcess: Sendable {
     /// Seconds before the child is killed.
     public var timeoutSeconds: Double
 
+    /// Set to stop the child early (SIGTERM, then SIGKILL after 2 s).
+    public var stop: StopRequest?
+
     /// A child to run.
-    public init(executable: String, arguments: [String], timeoutSeconds: Double = 600) {
+    public init(executable: String, arguments: [String], timeoutSeconds: Double = 600, stop: StopRequest? = nil) {
         self.executable = executable
         self.arguments = arguments
         self.timeoutSeconds = timeoutSeconds
+        self.stop = stop
     }
 
     /// Starts the child, waits for it, and returns what it printed. Throws `LabError.spawn`
@@ -64,8 +97,16 @@ public struct ChildProcess: Sendable {
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
+        var environment: [UnsafeMutablePointer<CChar>?] = []
+        var index = 0
+        while let entry = environ[index] {
+            if !String(cString: entry).hasPrefix(Self.parentEnvironmentKey + "=") { environment.append(strdup(entry)) }
+            index += 1
+        }
+        environment += [strdup("\(Self.parentEnvironmentKey)=\(getpid())"), nil]
+        defer { for p in environment { free(p) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, environment)
         close(outPipe[1])
         close(errPipe[1])
         guard status == 0 else {
@@ -87,15 +128,25 @@ public struct ChildProcess: Sendable {
         let deadline = monotonicSeconds() + timeoutSeconds
         var open = [out, err]
         var buffer = [UInt8](repeating: 0, count: 65536)
+        var killAt = Double.infinity
         while !open.isEmpty {
-            let remaining = deadline - monotonicSeconds()
+            let now = monotonicSeconds()
+            let remaining = deadline - now
             if remaining <= 0 {
                 kill(pid, SIGKILL)
                 outcome.timedOut = true
                 return
             }
+            if outcome.stoppedBy == nil, let signal = stop?.signal {
+                outcome.stoppedBy = signal
+                kill(pid, SIGTERM)
+                killAt = now + 2
+            } else if now >= killAt {
+                kill(pid, SIGKILL)
+                return
+            }
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let ready = poll(&fds, nfds_t(fds.count), Int32(min(remaining, 1) * 1000))
+            let ready = poll(&fds, nfds_t(fds.count), Int32(min(remaining, 0.1) * 1000))
             if ready < 0 && errno != EINTR { return }
             for entry in fds where entry.revents != 0 {
                 let n = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }

@@ -31,6 +31,9 @@ public struct Comparison: Sendable {
     public var repeats: Int
     /// Seconds before a child is killed.
     public var timeoutSeconds: Double
+    /// When set (from a signal handler), the running child gets SIGTERM and no more start; the
+    /// stopped run is not reported.
+    public var stop: ChildProcess.StopRequest?
 
     /// A comparison; `repeats` defaults to 3.
     public init(executable: String, strategies: [String], repeats: Int = 3, timeoutSeconds: Double = 300,
@@ -55,19 +58,22 @@ public struct Comparison: Sendable {
         let plan = schedule
         var results: [Result] = []
         for (index, item) in plan.enumerated() {
-            let result = runOne(item.strategy, repeatIndex: item.repeatIndex)
+            if stop?.signal != nil { break }
+            guard let result = runOne(item.strategy, repeatIndex: item.repeatIndex) else { break }
             results.append(result)
             onResult(result, index + 1, plan.count)
         }
         return results
     }
 
-    private func runOne(_ strategy: String, repeatIndex: Int) -> Result {
-        let child = ChildProcess(executable: executable, arguments: childArguments(strategy), timeoutSeconds: timeoutSeconds)
+    /// One child's result, or nil when a stop request ended it.
+    private func runOne(_ strategy: String, repeatIndex: Int) -> Result? {
+        let child = ChildProcess(executable: executable, arguments: childArguments(strategy), timeoutSeconds: timeoutSeconds, stop: stop)
         let outcome: ChildProcess.Outcome
         do { outcome = try child.run() } catch {
             return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: error.description)
         }
+        if outcome.stoppedBy != nil { return nil }
         if outcome.timedOut {
             return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil,
                           failure: "timed out after \(timeoutSeconds) s; stderr: \(outcome.stderrTail())")
@@ -95,14 +101,18 @@ extension Comparison {
     /// writes the table to `path`, a new temporary file; returns the table and that file, which
     /// the caller passes to every run and removes at the end. Throws `LabError` with the
     /// child's error when it fails.
-    public static func calibrate(executable: String, timeoutSeconds: Double,
+    public static func calibrate(executable: String, timeoutSeconds: Double, stop: ChildProcess.StopRequest? = nil,
                                  childArguments: (_ outputPath: String) -> [String]) throws(LabError) -> (table: CostTable, path: String) {
         var template = Array("/tmp/retention-costs-XXXXXX.json".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 5) }
         guard fd >= 0 else { throw .io(path: "/tmp/retention-costs-*.json", operation: "create", errno: errno) }
         close(fd)
         let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let outcome = try ChildProcess(executable: executable, arguments: childArguments(path), timeoutSeconds: timeoutSeconds).run()
+        let outcome = try ChildProcess(executable: executable, arguments: childArguments(path), timeoutSeconds: timeoutSeconds, stop: stop).run()
+        if let signal = outcome.stoppedBy {
+            unlink(path)
+            throw .stopped(signal: signal)
+        }
         guard outcome.exitStatus == 0 else {
             unlink(path)
             let how = outcome.timedOut ? "timed out after \(timeoutSeconds) s"

@@ -61,9 +61,10 @@ public struct Experiment: Sendable {
     }
 
     /// Measures the cost table for the scenario at `scenarioPath`: its images, and thumbnails
-    /// at every size its strategies use. Run it in a process of its own, before the runs (the
-    /// decodes would otherwise shape the runs' allocator). See `CostTable.measure`.
-    public static func measureCosts(scenarioPath: String, repeats: Int = CostTable.defaultRepeats,
+    /// at every size the strategies named in `strategies` use (nil: every strategy the
+    /// scenario defines and every preset). Run it in a process of its own, before the runs
+    /// (the decodes would otherwise shape the runs' allocator). See `CostTable.measure`.
+    public static func measureCosts(scenarioPath: String, strategies names: [String]? = nil, repeats: Int = CostTable.defaultRepeats,
                                     progress: (String) -> Void = { _ in }) throws -> CostTable {
         let scenario = try Scenario.load(contentsOf: scenarioPath)
         let settings = try ScenarioSettings(scenario, source: scenarioPath)
@@ -71,8 +72,10 @@ public struct Experiment: Sendable {
             throw LabError.images("\(scenarioPath): the scenario has no \"images\" key, which costs need")
         }
         let images = try ImageSet(imageSpec, scenarioPath: scenarioPath)
+        let available = try Strategy.defined(by: scenario, source: scenarioPath)
+        let strategies = try names.map { try $0.map { try Strategy.resolve($0, among: available) } } ?? available + Strategy.presets
         var sizes: [Int] = []
-        for strategy in try Strategy.defined(by: scenario, source: scenarioPath) + Strategy.presets {
+        for strategy in strategies {
             if case .thumbnail(let size) = effectivePolicy(strategy.policy, settings: settings).visible { sizes.append(size) }
         }
         return CostTable.measure(paths: images.paths, thumbnailSizes: sizes, repeats: repeats, progress: progress)
