@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
-                "Lab", "Imaging", "MemoryProbe",
+                "Lab", "Imaging", "MemoryProbe", "Retention", "CProcessShim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,3 +1,4 @@
+import CProcessShim
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,6 +31,39 @@ enum Output {
         var line = "\r\u{1B}[K" + text
         if final { line += "\n" }
         line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+    }
+
+    /// A failed write to standard output.
+    struct WriteError: Error, CustomStringConvertible {
+        let code: Int32
+        var description: String { "cannot write to standard output: \(String(cString: strerror(code)))" }
+    }
+
+    /// Writes `text` to standard output with write(2), at once, so a long stream stops at the
+    /// first failure with its real reason (stdio would only say EIO at the end). Do not mix
+    /// with `print` in one command. Throws `WriteError`.
+    static func writeStandardOutput(_ text: String) throws {
+        var text = text
+        try text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw WriteError(code: errno)
+                }
+                offset += n
+            }
+        }
+    }
+
+    /// Flushes standard output; when anything printed could not be written, says so in one
+    /// line on standard error and exits with `status` if it is an error status, else 1.
+    static func finishStandardOutput(status: Int32 = 0) {
+        let code = rtn_flush_standard_output()
+        if code == 0 { return }
+        error("Error: \(WriteError(code: code))")
+        exit(status != 0 ? status : 1)
     }
 
     /// True when standard error is a terminal (progress lines go there).

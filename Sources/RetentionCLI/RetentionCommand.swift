@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `retention` tool: memory experiments, image inspection and generated assets.
 /// Thin by design: it parses, calls Lab or Imaging, and prints.
@@ -18,4 +21,22 @@ struct RetentionCommand: AsyncParsableCommand {
 
     /// The tool's version, printed by `--version`.
     static let version = "0.1.0"
+
+    /// Runs the command, then makes sure everything printed reached standard output: a
+    /// failed write (a full disk, `> /dev/full`) is an error with exit status 1 and one line
+    /// on standard error, never a silent success.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            Output.finishStandardOutput()
+        } catch {
+            Output.finishStandardOutput(status: exitCode(for: error).rawValue)
+            exit(withError: error)
+        }
+    }
 }

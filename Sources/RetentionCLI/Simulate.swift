@@ -32,18 +32,23 @@ struct Simulate: ParsableCommand {
         var output = LineBuffer()
         if trace {
             let json = self.json
+            // The simulator's callback cannot throw: keep the first write failure, write no
+            // more, and report it when the run returns.
+            var failure: (any Error)?
             simulator.run(script: scenario.script, onEvent: { event in
-                output.write(json ? event.jsonLine : event.traceLine)
+                guard failure == nil else { return }
+                do { try output.write(json ? event.jsonLine : event.traceLine) } catch { failure = error }
             })
+            if let failure { throw failure }
         } else {
             var summary = SimulationSummary()
             simulator.run(
                 script: scenario.script,
                 onEvent: { summary.record($0) },
                 onFrameEnd: { summary.recordFrameEnd($0) })
-            for line in json ? summary.jsonLines : summary.lines { output.write(line) }
+            for line in json ? summary.jsonLines : summary.lines { try output.write(line) }
         }
-        output.flush()
+        try output.flush()
     }
 }
 
@@ -51,15 +56,15 @@ struct Simulate: ParsableCommand {
 private struct LineBuffer {
     private var text = ""
 
-    mutating func write(_ line: String) {
+    mutating func write(_ line: String) throws {
         text += line
         text += "\n"
-        if text.utf8.count >= 1 << 16 { flush() }
+        if text.utf8.count >= 1 << 16 { try flush() }
     }
 
-    mutating func flush() {
+    mutating func flush() throws {
         guard !text.isEmpty else { return }
-        print(text, terminator: "")
+        try Output.writeStandardOutput(text)
         text.removeAll(keepingCapacity: true)
     }
 }
