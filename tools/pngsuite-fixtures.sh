@@ -6,10 +6,10 @@
 # ImageMagick reports the stored samples. Its own `-depth 8` truncates 16-bit samples
 # (0x0900 becomes 8, not 9), so samples are taken at 16 bits and rounded to 8 here,
 # round(v / 257), as libpng's png_set_scale_16 does.
-# Usage: tools/pngsuite-fixtures.sh [PNGSUITE_DIR]   (default ../shared/testdata/pngsuite)
+# Usage: tools/pngsuite-fixtures.sh [PNGSUITE_DIR]   (default Tests/Fixtures/pngsuite)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-suite=${1:-$here/../shared/testdata/pngsuite}
+suite=${1:-$here/Tests/Fixtures/pngsuite}
 out=$here/Tests/ImagingTests/Fixtures/pngsuite-imagemagick.tsv
 command -v convert-im6.q16 >/dev/null || { echo "needs ImageMagick 6: apt-get install imagemagick" >&2; exit 1; }
 {

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import Imaging
 
-/// Where the shared public corpora live: `../shared/testdata` beside the package
-/// (override with RETENTION_TESTDATA). Tests that need them fail with this text when absent.
+/// Where the public PNG corpora live: `Tests/Fixtures` in the package (override with
+/// RETENTION_TESTDATA). Tests that need them fail with this text when absent.
 enum TestData {
     static let packageRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
@@ -12,14 +12,14 @@ enum TestData {
     }()
 
     static let root: String = ProcessInfo.processInfo.environment["RETENTION_TESTDATA"]
-        ?? URL(fileURLWithPath: packageRoot).deletingLastPathComponent().appendingPathComponent("shared/testdata").path
+        ?? packageRoot + "/Tests/Fixtures"
 
     /// The folder `name` under the corpora, or nil after recording a plain failure message.
     static func folder(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
         let path = root + "/" + name
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            Issue.record("test corpus missing: \(path) does not exist. These tests read ../shared/testdata (PngSuite and broken PNGs) beside the package; set RETENTION_TESTDATA to its location.", sourceLocation: sourceLocation)
+            Issue.record("test corpus missing: \(path) does not exist. These tests read Tests/Fixtures (PngSuite and broken PNGs); RETENTION_TESTDATA, when set, replaces that folder.", sourceLocation: sourceLocation)
             return nil
         }
         return path

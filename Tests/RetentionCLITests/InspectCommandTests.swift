@@ -44,10 +44,10 @@ struct InspectCommandTests {
 
     @Test("every file of the broken corpus ends in a line and an exit status, never a signal")
     func brokenCorpus() async throws {
-        let corpora = ProcessInfo.processInfo.environment["RETENTION_TESTDATA"] ?? CLIRunner.packageRoot + "/../shared/testdata"
+        let corpora = ProcessInfo.processInfo.environment["RETENTION_TESTDATA"] ?? CLIRunner.packageRoot + "/Tests/Fixtures"
         let folder = corpora + "/broken"
         guard FileManager.default.fileExists(atPath: folder) else {
-            Issue.record("test corpus missing: \(folder) does not exist (../shared/testdata beside the package, or set RETENTION_TESTDATA)")
+            Issue.record("test corpus missing: \(folder) does not exist (Tests/Fixtures in the package, or RETENTION_TESTDATA)")
             return
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }.sorted().map { folder + "/" + $0 }
