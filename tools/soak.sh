@@ -3,7 +3,8 @@
 #   tools/soak.sh --quick   short profile (under 2 minutes; CI runs it after the tests)
 #   tools/soak.sh           long profile for manual or overnight runs (about 2 hours)
 # Results (CSV per soak and the verdicts) go to ${SOAK_OUT:-soak-results}/. Exit 1 if any
-# soak's verdict differs from what is expected of it.
+# soak's exit status differs from what is expected of it (retention soak: 0 pass, 1 growth,
+# 2 failed run, 3 inconclusive).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -15,6 +16,8 @@ swift build -c release --product retention >/dev/null
 bin=$root/.build/release/retention
 
 # name | scenario | strategy | quick limit | long limit | max growth | expected exit (0 pass, 1 growth)
+# slow-leak: one new row per iteration whose image stays allocated (about 1 MB per iteration,
+# under the 16 MB total over 6 iterations): the rate rule must catch it.
 set_list() {
   cat <<'LIST'
 lru-default|assets/scenarios/default.json|decoded-lru|--iterations 6|--duration 30m|16MB|0
@@ -22,6 +25,7 @@ release-default|assets/scenarios/default.json|decoded-release|--iterations 6|--d
 thumbnail-default|assets/scenarios/default.json|thumbnail-lru|--iterations 6|--duration 20m|16MB|0
 lru-feed|assets/scenarios/soak-infinite-feed.json|decoded-lru|--iterations 10|--duration 30m|16MB|0
 image-state-feed|assets/scenarios/soak-infinite-feed.json|swiftui-image-state|--iterations 4|--iterations 20|16MB|1
+slow-leak|assets/scenarios/soak-slow-leak.json|swiftui-image-state|--iterations 6|--iterations 60|16MB|1
 LIST
 }
 

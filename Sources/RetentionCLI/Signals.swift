@@ -9,7 +9,7 @@ enum Signals {
     /// Ignores the default action of SIGINT and SIGTERM and calls `handler` with the signal
     /// number on a global queue each time one arrives. Keep the returned sources alive (cancel
     /// them when done).
-    static func onStop(_ handler: @escaping @Sendable (Int32) -> Void) -> [any DispatchSourceSignal] {
+    static func onStop(_ handler: @escaping (Int32) -> Void) -> [any DispatchSourceSignal] {
         [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

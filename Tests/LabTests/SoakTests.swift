@@ -50,8 +50,56 @@ struct SoakTests {
         let failed = GrowthVerdict.decide(measured: steady, maxGrowthBytes: 16_000_000, violations: [], failures: ["iteration 2: memory probes failed"])
         #expect(failed.outcome == .failedRun && failed.outcome.exitStatus == 2)
         let short = GrowthVerdict.decide(measured: Self.samples([1, 1]), maxGrowthBytes: 16_000_000, violations: [], failures: [])
-        #expect(short.outcome == .failedRun)
+        #expect(short.outcome == .inconclusive && short.outcome.exitStatus == 3)
         #expect(short.reasons == ["only 2 measured iterations after warm-up; at least 3 are needed to fit a slope"])
+    }
+
+    // MARK: - Rate rule
+
+    @Test("the slope's 95 % interval matches the textbook formula")
+    func confidenceInterval() throws {
+        // y = 2x + noise over x = 0…5; by the formulas (python3): slope 2.048571, SSres 0.133714,
+        // Sxx 17.5, se = sqrt(0.133714 / 4 / 17.5) = 0.043706, t(4) = 2.776.
+        var fit = SlopeFit()
+        for y in [0.1, 2.0, 4.3, 5.9, 8.2, 10.4] { fit.add(y) }
+        #expect(fit.slope.isApproximatelyEqual(to: 2.048571, within: 1e-5))
+        let error = try #require(fit.slopeStandardError)
+        #expect(error.isApproximatelyEqual(to: 0.043706, within: 1e-5))
+        let interval = fit.slopeInterval95
+        #expect(interval.lower.isApproximatelyEqual(to: 1.927244, within: 1e-5))
+        #expect(interval.upper.isApproximatelyEqual(to: 2.169899, within: 1e-5))
+        #expect(SlopeFit.t95(degreesOfFreedom: 1) == 12.706)
+        #expect(SlopeFit.t95(degreesOfFreedom: 30) == 2.042)
+        #expect(SlopeFit.t95(degreesOfFreedom: 5000) == 1.960)
+    }
+
+    @Test("a steady 1 MB-per-iteration leak fails within 6 measured iterations although its total is under --max-growth")
+    func slowLeakFails() {
+        // 0.96 MB per iteration with ±50 KB of noise: 4.8 MB over 6 iterations, under 16 MB.
+        let leak = GrowthVerdict.decide(measured: Self.samples([100.00, 101.01, 101.90, 102.93, 103.81, 104.83].map { Int($0 * 1_000_000) }),
+                                        maxGrowthBytes: 16_000_000, violations: [], failures: [])
+        #expect(leak.outcome == .growth)
+        #expect(leak.projectedGrowthBytes < 16_000_000)
+        #expect(leak.slopeLowerBytesPerIteration > 256_000)
+        #expect(leak.reasons.first?.hasPrefix("resident memory grows 1.0 MB per iteration (95 % interval ") == true, "\(leak.reasons)")
+    }
+
+    @Test("an interval that straddles the rate is inconclusive, never a pass; per-hour rates convert")
+    func straddles() {
+        // Slope about 250 KB per iteration with 300 KB of noise over 4 points: too wide to decide.
+        let noisy = GrowthVerdict.decide(measured: Self.samples([100.0, 100.55, 100.2, 100.95].map { Int($0 * 1_000_000) }),
+                                         maxGrowthBytes: 16_000_000, violations: [], failures: [])
+        #expect(noisy.outcome == .inconclusive, "\(noisy.slopeLowerBytesPerIteration)…\(noisy.slopeUpperBytesPerIteration)")
+        #expect(noisy.text.contains("verdict: INCONCLUSIVE"))
+        #expect(noisy.reasons.last?.contains("straddles the allowed 0.3 MB per iteration") == true)
+        // At 1,800 s per iteration, 1 GB per hour allows 500 MB per iteration.
+        let hourly = GrowthRate.perHour(1_000_000_000).bytesPerIteration(meanSecondsPerIteration: 1800)
+        #expect(hourly == 500_000_000)
+        #expect(GrowthRate(parsing: "256KB") == .perIteration(256_000))
+        #expect(GrowthRate(parsing: "1MB/iteration") == .perIteration(1_000_000))
+        #expect(GrowthRate(parsing: "100MB/h") == .perHour(100_000_000))
+        #expect(GrowthRate(parsing: "100MB/day") == nil)
+        #expect(GrowthRate(parsing: "fast") == nil)
     }
 
     @Test("durations accept s, m and h", arguments: [

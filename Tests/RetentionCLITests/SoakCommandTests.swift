@@ -18,9 +18,21 @@ struct SoakCommandTests {
         #expect(lines[0] == "iteration,warmup,elapsedSeconds,residentBytes,logicalBytes,rowHeldBytes,evictableBytes,entries,heapInUseBytes,heapFreeHeldBytes,decodes,hitches,rowsInList")
     }
 
-    @Test("the same feed under decoded-lru passes once its budget filled during warm-up")
+    @Test("a slow leak (one kept image per iteration, 5 MB in all) fails by the rate rule within 6 iterations")
+    func slowLeakFails() async throws {
+        let scenario = CLIRunner.packageRoot + "/assets/scenarios/soak-slow-leak.json"
+        let result = try await CLIRunner.run(["soak", scenario, "--strategy", "swiftui-image-state", "--iterations", "6"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("verdict: FAIL (growth)"))
+        #expect(result.stdout.contains("above the allowed 0.3 MB per iteration"))
+        let bad = try await CLIRunner.run(["soak", scenario, "--strategy", "swiftui-image-state", "--iterations", "6", "--max-growth-rate", "fast"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--max-growth-rate: expected a size per iteration or per hour like 256KB, 256KB/iteration or 100MB/h, got 'fast'"))
+    }
+
+    @Test("the same feed under decoded-lru passes once its budget filled during warm-up, given iterations enough to decide")
     func lruPasses() async throws {
-        let result = try await CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "4"])
+        let result = try await CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "8"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("verdict: PASS"))
     }
@@ -54,14 +66,17 @@ struct SoakCommandTests {
             }.start()
         }
         #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0, "\(stdout)")
-        #expect(stdout.contains("verdict: PASS"))
+        // However many iterations ran, the verdict on them is given: a pass, or inconclusive
+        // when a handful of noisy iterations cannot decide.
+        let outcome = stdout.contains("verdict: PASS") ? "pass" : "inconclusive"
+        #expect(process.terminationStatus == (outcome == "pass" ? 0 : 3), "\(stdout)")
+        #expect(stdout.contains("verdict: PASS") || stdout.contains("verdict: INCONCLUSIVE"), "\(stdout)")
         let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
         #expect(lines.count >= 5)
         for line in lines { #expect(line.split(separator: ",", omittingEmptySubsequences: false).count == 13, "\(line)") }
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/s.json"))) as? [String: Any]
         #expect((json?["samples"] as? [Any])?.count == lines.count - 1)
-        #expect((json?["verdict"] as? [String: Any])?["outcome"] as? String == "pass")
+        #expect((json?["verdict"] as? [String: Any])?["outcome"] as? String == outcome)
     }
 
     @Test("bad flags are one-line errors")

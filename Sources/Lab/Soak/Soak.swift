@@ -22,6 +22,7 @@ public final class Soak {
     let limit: Limit
     let warmup: Int
     let maxGrowthBytes: Int
+    let maxGrowthRate: GrowthRate
     /// Set from a signal handler's thread: stop after the current iteration.
     public let stopRequested = Atomic<Bool>(false)
     /// Every sample, kept only when `keepsSamples` (for a JSON export): a soak of any length
@@ -35,7 +36,9 @@ public final class Soak {
     private var failures: [String] = []
 
     /// A soak of `experiment` (its script is one iteration).
-    public init(experiment: Experiment, limit: Limit, warmup: Int = 2, maxGrowthBytes: Int = 16_000_000, keepsSamples: Bool = false) throws {
+    public init(experiment: Experiment, limit: Limit, warmup: Int = 2, maxGrowthBytes: Int = 16_000_000,
+                maxGrowthRate: GrowthRate = .default, keepsSamples: Bool = false) throws {
+        self.maxGrowthRate = maxGrowthRate
         self.keepsSamples = keepsSamples
         session = try ExperimentSession(experiment: experiment)
         session.recordTimeline = false
@@ -110,7 +113,7 @@ public final class Soak {
     /// The verdict on the samples so far.
     public func verdict() -> GrowthVerdict {
         GrowthVerdict.decide(fit: fit, first: firstMeasured, last: lastMeasured, maxGrowthBytes: maxGrowthBytes,
-                             violations: session.violations, failures: failures)
+                             maxGrowthRate: maxGrowthRate, violations: session.violations, failures: failures)
     }
 
     /// Every sample so far (empty unless `keepsSamples`).
