@@ -139,7 +139,7 @@ struct LabCommandTests {
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect((object?["failedDecodes"] as? Int ?? 0) >= 1)
         #expect((object?["placeholderFrames"] as? Int ?? 0) >= 1)
-        let soak = try await CLIRunner.run(["soak", scenario, "--strategy", "decoded-release", "--iterations", "3", "--warmup", "0"])
+        let soak = try await CLIRunner.run(["soak", scenario, "--strategy", "decoded-release", "--iterations", "6", "--warmup", "2"])
         #expect(soak.status == 0, "\(soak.stdout)\(soak.stderr)")
         #expect(soak.stdout.contains("failed decodes "))
         #expect(!soak.stdout.contains("failed decodes 0"))
