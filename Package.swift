@@ -1,6 +1,6 @@
 // swift-tools-version:6.1
 // Retention: an image-cache memory manager and the lab that measures it.
-// Dependencies point one way: RetentionCLI → Lab → {Retention, Visibility, MemoryProbe},
+// Dependencies point one way: RetentionCLI → Lab → {Retention, Visibility, MemoryProbe, CProcessShim},
 // Retention → Imaging → CPNG, MemoryProbe → CMemoryShim. Visibility and MemoryProbe depend
 // on no other module of ours.
 import PackageDescription
