@@ -1,8 +1,8 @@
 // swift-tools-version:6.1
 // Retention: an image-cache memory manager and the lab that measures it.
 // Dependencies point one way: RetentionCLI → Lab → {Retention, Visibility, MemoryProbe, CProcessShim},
-// Retention → Imaging → CPNG, MemoryProbe → CMemoryShim. Visibility and MemoryProbe depend
-// on no other module of ours.
+// Retention → Imaging → {CPNG, SystemIO}, MemoryProbe → {CMemoryShim, SystemIO}. SystemIO and
+// Visibility depend on no other module of ours. docs/ARCHITECTURE.md draws the graph.
 import PackageDescription
 
 let package = Package(
@@ -24,27 +24,30 @@ let package = Package(
             name: "CPNG",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
-        .target(name: "Imaging", dependencies: ["CPNG"]),
-        .target(name: "Retention", dependencies: ["Imaging"]),
+        // POSIX file I/O with one error type: capped reads, atomic replace, special-file rules.
+        .target(name: "SystemIO"),
+        .target(name: "Imaging", dependencies: ["CPNG", "SystemIO"]),
+        .target(name: "Retention", dependencies: ["Imaging", "SystemIO"]),
         .target(name: "Visibility"),
         .target(name: "CMemoryShim"),
-        .target(name: "MemoryProbe", dependencies: ["CMemoryShim"]),
+        .target(name: "MemoryProbe", dependencies: ["CMemoryShim", "SystemIO"]),
         .target(name: "CProcessShim"),
-        .target(name: "Lab", dependencies: ["Retention", "Visibility", "MemoryProbe", "Imaging", "CProcessShim"]),
+        .target(name: "Lab", dependencies: ["Retention", "Visibility", "MemoryProbe", "Imaging", "CProcessShim", "SystemIO"]),
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
-                "Lab", "Imaging", "MemoryProbe", "Retention", "CProcessShim",
+                "Lab", "Imaging", "MemoryProbe", "Retention", "CProcessShim", "SystemIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Runs memory measurements alone in a child process for the tests (see its main.swift).
         .executableTarget(name: "MemoryCheck", dependencies: ["MemoryProbe", "Imaging"]),
         .testTarget(name: "CPNGTests", dependencies: ["CPNG"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"], exclude: ["Fixtures"]),
-        .testTarget(name: "RetentionTests", dependencies: ["Retention"]),
+        .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "SystemIO"], exclude: ["Fixtures"]),
+        .testTarget(name: "RetentionTests", dependencies: ["Retention", "SystemIO"]),
         .testTarget(name: "VisibilityTests", dependencies: ["Visibility"]),
-        .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck"]),
+        .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
         .testTarget(name: "LabTests", dependencies: ["Lab"]),
         .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI"]),
     ],

@@ -107,8 +107,4 @@ public final class Bitmap: @unchecked Sendable {
     }
 }
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

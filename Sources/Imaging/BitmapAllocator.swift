@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where a bitmap's pixel memory comes from, which decides whether freed memory leaves the
 /// process.

@@ -38,12 +38,15 @@ public struct DecodeLimits: Sendable, Hashable {
     public var maxAncillaryChunks: Int
     /// Largest decompressed size of one ancillary chunk libpng accepts (png_set_chunk_malloc_max).
     public var maxChunkBytes: Int
+    /// Largest PNG file read, in bytes; a longer file (or a device that never ends) is refused
+    /// with `.io(…tooLarge…)` before its bytes are taken. Default 1 GiB.
+    public var maxFileBytes: Int
 
     /// Creates limits; every argument has the documented default.
     public init(
         maxWidth: Int = 32_768, maxHeight: Int = 32_768, maxPixels: Int = 268_435_456,
         maxDecodedBytes: Int = 1 << 30, maxAncillaryChunks: Int = 1_000,
-        maxChunkBytes: Int = 8_000_000
+        maxChunkBytes: Int = 8_000_000, maxFileBytes: Int = 1 << 30
     ) {
         self.maxWidth = maxWidth
         self.maxHeight = maxHeight
@@ -51,6 +54,7 @@ public struct DecodeLimits: Sendable, Hashable {
         self.maxDecodedBytes = maxDecodedBytes
         self.maxAncillaryChunks = maxAncillaryChunks
         self.maxChunkBytes = maxChunkBytes
+        self.maxFileBytes = maxFileBytes
     }
 
     /// The default limits (see the type's documentation).

@@ -1,3 +1,5 @@
+public import SystemIO
+
 /// An error from decoding, encoding or thumbnailing an image.
 ///
 /// Every case carries the context a person needs to act on it, and `description` is one
@@ -12,8 +14,8 @@ public enum ImagingError: Error, CustomStringConvertible, Sendable, Equatable {
     case corrupt(message: String)
     /// A header value exceeded a `DecodeLimits` cap; checked before any pixel memory is taken.
     case limitExceeded(limit: DecodeLimits.Limit, value: Int, cap: Int)
-    /// A file could not be read or written. `errno` is the C error number.
-    case io(path: String, operation: String, errno: Int32)
+    /// A file could not be read or written; the error names the path, the operation and why.
+    case io(SystemError)
     /// An allocation of `bytes` failed.
     case outOfMemory(bytes: Int)
     /// The caller passed a value the operation cannot use.
@@ -30,24 +32,12 @@ public enum ImagingError: Error, CustomStringConvertible, Sendable, Equatable {
             return "corrupt PNG: \(message)"
         case .limitExceeded(let limit, let value, let cap):
             return "image \(limit.noun) \(value) exceeds the limit of \(cap)"
-        case .io(let path, let operation, let code):
-            return "cannot \(operation) \(path): \(systemErrorText(code))"
+        case .io(let error):
+            return error.description
         case .outOfMemory(let bytes):
             return "out of memory allocating \(bytes) bytes"
         case .invalidArgument(let text):
             return "invalid argument: \(text)"
         }
     }
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// The C library's text for an errno value ("No such file or directory").
-func systemErrorText(_ code: Int32) -> String {
-    guard let text = strerror(code) else { return "error \(code)" }
-    return String(cString: text)
 }

@@ -1,4 +1,5 @@
 import CPNG
+import SystemIO
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -124,13 +125,13 @@ public struct PNGEncoder: Sendable, Hashable {
         }
     }
 
-    /// Encodes `bitmap` and writes it to `path` atomically: a temporary file in the same
-    /// folder, then `rename`, so an interrupted write never leaves a half-written file.
-    /// Returns the number of bytes written.
+    /// Encodes `bitmap` and writes it to `path` with `FileIO.replace`: a temporary file in the
+    /// same folder, then `rename`, so an interrupted write never leaves a half-written file (a
+    /// FIFO or device is written in place). Returns the number of bytes written.
     @discardableResult
     public func write(_ bitmap: Bitmap, to path: String) throws(ImagingError) -> Int {
         let data = try encode(bitmap)
-        try AtomicFile.write(data, to: path)
+        do { try FileIO.replace(path, with: data) } catch { throw .io(error) }
         return data.count
     }
 

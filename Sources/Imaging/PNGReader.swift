@@ -1,10 +1,7 @@
 import CPNG
+import SystemIO
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where PNG bytes come from: memory the caller keeps alive, or a file streamed by C stdio.
 enum PNGInput {
@@ -51,6 +48,17 @@ final class PNGReader {
                 opened = rtn_png_reader_open_memory(&empty, 0, &cLimits, &header, &error)
             }
         case .file(let path):
+            // A FIFO or device would block or never end inside libpng: refuse it first, and a
+            // file over the size cap, without reading a byte.
+            do throws(SystemError) {
+                let (fd, size) = try FileIO.openRegularFile(path)
+                close(fd)
+                if size > limits.maxFileBytes {
+                    throw SystemError(path: path, operation: "read", reason: .tooLarge(limit: limits.maxFileBytes))
+                }
+            } catch {
+                throw .io(error)
+            }
             opened = rtn_png_reader_open_file(path, &cLimits, &header, &error)
         }
         guard let opened else { throw PNGReader.translate(error, input: input) }
@@ -101,7 +109,7 @@ final class PNGReader {
         case RTN_PNG_TRUNCATED:
             return .truncated(detail: message)
         case RTN_PNG_IO:
-            return .io(path: input.path ?? "<memory>", operation: "read", errno: Int32(error.sys_errno))
+            return .io(SystemError(path: input.path ?? "<memory>", operation: "read", reason: .errno(Int32(error.sys_errno))))
         case RTN_PNG_NO_MEMORY:
             return .outOfMemory(bytes: 0)
         case RTN_PNG_USAGE:
@@ -117,8 +125,7 @@ final class PNGReader {
         case .memory(let buffer):
             return Array(buffer.prefix(16))
         case .file(let path):
-            let fd = open(path, O_RDONLY)
-            guard fd >= 0 else { return [] }
+            guard let (fd, _) = try? FileIO.openRegularFile(path) else { return [] }
             defer { close(fd) }
             var bytes = [UInt8](repeating: 0, count: 16)
             let got = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, 16) }

@@ -1,6 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import SystemIO
 
 /// An error from the lab: a scenario that cannot run, a child that cannot start, a file that
 /// cannot be written. `description` is one line that names the problem.
@@ -11,8 +10,8 @@ public enum LabError: Error, CustomStringConvertible, Sendable, Equatable {
     case images(String)
     /// A strategy name is neither a preset nor defined in the scenario.
     case unknownStrategy(String, known: [String])
-    /// A file could not be written or read.
-    case io(path: String, operation: String, errno: Int32)
+    /// A file could not be written or read; the error names the path, the operation and why.
+    case io(SystemError)
     /// Anything else that stops a run, with its reason.
     case failed(String)
     /// A signal (SIGINT, SIGTERM) asked the work to stop.
@@ -27,8 +26,8 @@ public enum LabError: Error, CustomStringConvertible, Sendable, Equatable {
             return reason
         case .unknownStrategy(let name, let known):
             return "unknown strategy '\(name)' (known: \(known.joined(separator: ", ")))"
-        case .io(let path, let operation, let code):
-            return "cannot \(operation) \(path): \(String(cString: strerror(code)))"
+        case .io(let error):
+            return error.description
         case .failed(let reason):
             return reason
         case .stopped(let signal):

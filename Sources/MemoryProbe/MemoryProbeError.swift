@@ -1,13 +1,11 @@
 internal import Glibc
+public import SystemIO
 
 /// Why a memory reading failed. Every case names the file (or call) it concerns; a failed
 /// reading is always an error, never a zero.
 public enum MemoryProbeError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// `open(2)` failed on `path` with `errno`.
-    case cannotOpen(path: String, errno: Int32)
-
-    /// `read(2)`/`pread(2)` failed on `path` with `errno`.
-    case cannotRead(path: String, errno: Int32)
+    /// A file could not be opened or read; the error names the path, the operation and why.
+    case io(SystemError)
 
     /// Writing `5` to `clear_refs` at `path` failed with `errno`. Resetting the peak needs
     /// Linux 4.0 or later and a writable `/proc/self/clear_refs`.
@@ -26,10 +24,8 @@ public enum MemoryProbeError: Error, CustomStringConvertible, Sendable, Equatabl
     /// One line a person can read, naming the file and the reason.
     public var description: String {
         switch self {
-        case let .cannotOpen(path, code):
-            return "cannot open \(path): \(Self.errnoText(code))"
-        case let .cannotRead(path, code):
-            return "cannot read \(path): \(Self.errnoText(code))"
+        case let .io(error):
+            return error.description
         case let .cannotResetPeak(path, code):
             return "cannot reset the peak resident size through \(path): \(Self.errnoText(code))"
                 + " (needs Linux 4.0+ with a writable clear_refs)"
@@ -47,6 +43,6 @@ public enum MemoryProbeError: Error, CustomStringConvertible, Sendable, Equatabl
     /// glibc's `strerror` returns a static string for known codes and a thread-local buffer
     /// for unknown ones, so calling it from any thread is safe.
     static func errnoText(_ code: Int32) -> String {
-        "\(String(cString: strerror(code))) (errno \(code))"
+        "\(SystemError.text(forErrno: code)) (errno \(code))"
     }
 }

@@ -27,7 +27,7 @@ public struct AppearOutcome: Sendable, Hashable {
     public var decodeDuration: Duration
     /// The source's simulated latency for a read made on the caller's thread (not slept).
     public var sourceLatency: Duration
-    /// CPU time the caller's thread spent reading and decoding (``ThreadCPUTime``): unlike the
+    /// CPU time the caller's thread spent reading and decoding (`ThreadCPUTime` (SystemIO)): unlike the
     /// durations, it does not grow while the thread waits for a core.
     public var cpuTime: Duration
     /// True when a load ran and read the source; false when it decoded cached compressed bytes
@@ -73,6 +73,6 @@ public struct LoadCompletion<Key: Hashable & Sendable>: Sendable {
     public let sleptLatency: Duration
     /// True when the load ran on the appearing thread (`synchronous` mode).
     public let onCallerThread: Bool
-    /// CPU time the thread that ran the load spent reading and decoding (``ThreadCPUTime``).
+    /// CPU time the thread that ran the load spent reading and decoding (`ThreadCPUTime` (SystemIO)).
     public let cpuTime: Duration
 }

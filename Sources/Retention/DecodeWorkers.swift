@@ -1,10 +1,6 @@
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A bounded pool of decode workers: `limit` long-lived threads pulling jobs from one FIFO.
 ///
@@ -108,21 +104,13 @@ enum WorkerThread {
     /// Starts a detached thread running `body`.
     static func start(_ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Body(run: body)).toOpaque()
-        #if canImport(Glibc)
         var thread = pthread_t()
-        #else
-        var thread: pthread_t?
-        #endif
         let status = pthread_create(&thread, nil, { raw in
             let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
             body.run()
             return nil
         }, context)
         precondition(status == 0, "cannot start a decode worker thread: error \(status)")
-        #if canImport(Glibc)
         pthread_detach(thread)
-        #else
-        pthread_detach(thread!)
-        #endif
     }
 }

@@ -4,11 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import Imaging
-#if canImport(Glibc)
+import SystemIO
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Loading: `image(for:)`, running loads on workers or the caller's thread, and waiting for
 /// them. Reads and decodes always run outside the lock.

@@ -4,11 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import Imaging
-#if canImport(Glibc)
+import SystemIO
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where an ``ImageCache`` gets a key's compressed PNG bytes: a closure, with helpers for
 /// files and memory.
@@ -50,16 +47,16 @@ public struct ImageSource<Key: Hashable & Sendable>: Sendable {
 
     /// Files named by a table; an unknown key throws ``ImageSourceError/unknownKey(_:)``,
     /// an unreadable file `ImagingError.io`. Each read costs one open, fstat and read.
-    public static func files(paths: [Key: String], latency: Duration = .zero) -> ImageSource {
+    public static func files(paths: [Key: String], latency: Duration = .zero, limits: DecodeLimits = .default) -> ImageSource {
         ImageSource(latency: latency) { key in
             guard let path = paths[key] else { throw ImageSourceError.unknownKey(String(describing: key)) }
-            return try FileBytes.read(path)
+            return try FileIO.readAll(path, limit: limits.maxFileBytes)
         }
     }
 
     /// Files named by `path(key)`; an unreadable file throws `ImagingError.io`.
-    public static func files(latency: Duration = .zero, path: @escaping @Sendable (Key) -> String) -> ImageSource {
-        ImageSource(latency: latency) { key in try FileBytes.read(path(key)) }
+    public static func files(latency: Duration = .zero, limits: DecodeLimits = .default, path: @escaping @Sendable (Key) -> String) -> ImageSource {
+        ImageSource(latency: latency) { key in try FileIO.readAll(path(key), limit: limits.maxFileBytes) }
     }
 }
 
@@ -73,48 +70,5 @@ public enum ImageSourceError: Error, CustomStringConvertible, Sendable, Equatabl
         switch self {
         case .unknownKey(let key): return "the image source has no image for key \(key)"
         }
-    }
-}
-
-/// `read(2)`, named apart from `FileBytes.read`.
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.read(fd, buffer, count)
-    #else
-    return Darwin.read(fd, buffer, count)
-    #endif
-}
-
-/// Whole-file reads with POSIX calls, reporting errors as `ImagingError.io`; the read
-/// `ImageSource.files` makes, which the lab also times for its cost table.
-public enum FileBytes {
-    /// The whole file. Sized by `fstat` (read exactly that much), or grown when the file reports no size (as files
-    /// in `/proc` and `/sys` do). Costs one open, fstat and read per 64 KiB or the file size.
-    public static func read(_ path: String) throws(ImagingError) -> Data {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
-        var data = Data(count: info.st_size > 0 ? Int(info.st_size) : 4096)
-        let sized = info.st_size > 0
-        var filled = 0
-        while true {
-            if filled == data.count {
-                if sized { break }
-                data.count *= 2
-            }
-            let n = data.withUnsafeMutableBytes { buffer in
-                systemRead(fd, buffer.baseAddress! + filled, buffer.count - filled)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: path, operation: "read", errno: errno)
-            }
-            if n == 0 { break }
-            filled += n
-        }
-        data.count = filled
-        return data
     }
 }

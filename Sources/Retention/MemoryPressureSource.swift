@@ -5,6 +5,8 @@ import Foundation
 #endif
 import Synchronization
 
+import SystemIO
+
 /// Watches the memory available to the process on Linux and calls a handler with a
 /// ``MemoryWarningLevel`` when it runs short — what a server-side thumbnail pipeline needs in
 /// place of iOS memory warnings (pass `cache.memoryWarning` as the handler).
@@ -140,7 +142,7 @@ public final class MemoryPressureSource: Sendable {
     }
 
     private func text(_ path: String) -> String? {
-        guard let data = try? FileBytes.read(root + path) else { return nil }
+        guard let data = try? FileIO.readAll(root + path, limit: 1 << 20) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Lab
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `retention compare [SCENARIO]`: every strategy in fresh child processes, medians in a table.
 struct Compare: ParsableCommand {
@@ -103,6 +101,7 @@ struct Compare: ParsableCommand {
         export.setCosts(costs, decodeSpeed: speed)
         var all: [Comparison.Result] = []
         var failed = 0
+        var exportFailure: (any Error)?
         let clock = ContinuousClock()
         let start = clock.now
         _ = comparison.run { result, done, total in
@@ -112,7 +111,10 @@ struct Compare: ParsableCommand {
                 if progress { Output.error("") }
                 Output.error("\(result.strategy) (repeat \(result.repeatIndex)): \(failure)")
             }
-            do { try export.record(result, allResults: all) } catch { Output.error("error: \(error)") }
+            do { try export.record(result, allResults: all) } catch {
+                if exportFailure == nil { Output.error("Error: \(error)") }
+                exportFailure = exportFailure ?? error
+            }
             if progress {
                 let elapsed = Int((clock.now - start).components.seconds)
                 Output.progress("[\(done)/\(total)] \(result.strategy) repeat \(result.repeatIndex)  \(elapsed) s", final: done == total)
@@ -130,7 +132,11 @@ struct Compare: ParsableCommand {
             Output.error("retention compare: stopped by signal \(signal) after \(all.count) of \(comparison.schedule.count) runs; the table shows what was measured")
             throw ExitCode(128 + signal)
         }
-        if failed > 0 { throw ExitCode(1) }
+        do { try export.finish() } catch {
+            Output.error("Error: \(error)")
+            exportFailure = error
+        }
+        if failed > 0 || exportFailure != nil { throw ExitCode(1) }
     }
 
     /// This executable, for the children.

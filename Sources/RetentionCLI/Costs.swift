@@ -1,6 +1,7 @@
 import ArgumentParser
 import Imaging
 import Lab
+import SystemIO
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #endif
@@ -38,11 +39,12 @@ struct Costs: ParsableCommand {
 
     func run() throws {
         ChildProcess.dieWithParent()
+        if let output { try FileIO.checkWritable(output) }
         let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
         let names = strategies.map { $0.split(separator: ",").map { String($0).trimmingWhitespace() } }
         let table = try Experiment.measureCosts(scenarioPath: path, strategies: names, repeats: repeats)
         if let output {
-            try AtomicFile.write(Data((table.json + "\n").utf8), to: output)
+            try FileIO.replace(output, with: Data((table.json + "\n").utf8))
         } else {
             print(table.json)
         }

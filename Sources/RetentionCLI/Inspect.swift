@@ -1,5 +1,6 @@
 import ArgumentParser
 import Imaging
+import SystemIO
 
 /// `retention inspect FILE...`: header facts per file, optionally a full decode.
 struct Inspect: ParsableCommand {
@@ -60,7 +61,7 @@ struct Inspect: ParsableCommand {
                 let elapsed = clock.now - start
                 // Freed after the clock is read: unmapping a big bitmap is not decode time.
                 withExtendedLifetime(bitmap) {}
-                report.decodeMilliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                report.decodeMilliseconds = elapsed.milliseconds
             }
         } catch {
             report.error = error.description

@@ -1,9 +1,6 @@
 import CProcessShim
-#if canImport(Glibc)
+import SystemIO
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -15,15 +12,8 @@ enum Output {
     /// Writes `text` and (unless `newline` is false) a newline to standard error, in one
     /// `write(2)` so lines from several threads do not interleave.
     static func error(_ text: String, newline: Bool = true) {
-        var line = newline ? text + "\n" : text
-        line.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if n <= 0 { return }
-                offset += n
-            }
-        }
+        // A failed write to standard error has nowhere to be reported, so it is dropped.
+        try? FileIO.writeAll(Data((newline ? text + "\n" : text).utf8), to: STDERR_FILENO, path: "standard error")
     }
 
     /// Rewrites the progress line on standard error (a terminal); `final` ends it with a newline.
@@ -43,17 +33,8 @@ enum Output {
     /// first failure with its real reason (stdio would only say EIO at the end). Do not mix
     /// with `print` in one command. Throws `WriteError`.
     static func writeStandardOutput(_ text: String) throws {
-        var text = text
-        try text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw WriteError(code: errno)
-                }
-                offset += n
-            }
+        do { try FileIO.writeAll(Data(text.utf8), to: STDOUT_FILENO, path: "standard output") } catch {
+            throw WriteError(code: error.errno ?? EIO)
         }
     }
 
@@ -99,14 +80,9 @@ enum Output {
         return (scaled < 0 ? "-" : "") + "\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 
-    /// A duration in seconds.
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
     /// Milliseconds with two decimals.
     static func milliseconds(_ duration: Duration) -> String {
-        let ms = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        let ms = duration.milliseconds
         let scaled = Int((ms * 100).rounded())
         let frac = scaled % 100
         return "\(scaled / 100).\(frac < 10 ? "0" : "")\(frac) ms"

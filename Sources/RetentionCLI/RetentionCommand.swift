@@ -1,7 +1,5 @@
 import ArgumentParser
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The `retention` tool: memory experiments, image inspection and generated assets.
 /// Thin by design: it parses, calls Lab or Imaging, and prints.

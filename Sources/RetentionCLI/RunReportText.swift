@@ -12,8 +12,9 @@ enum RunReportText {
             text += (c.name + String(repeating: " ", count: max(0, 14 - c.name.count))) + cells.map { String(repeating: " ", count: max(0, 11 - $0.count)) + $0 }.joined() + "\n"
         }
         text += "peak resident \(mb(r.peakResidentBytes)) (kernel high-water mark), \(mb(r.peakSampledResidentBytes)) (max per-frame sample); peak logical \(mb(r.peakLogicalBytes))\n"
-        text += "decodes \(r.decodes) (\(Output.formatOneDecimal(r.decodeSeconds * 1000)) ms), failed \(r.failedDecodes); frame work (main-thread CPU time) median \(Output.formatOneDecimal(r.frameWork.medianMs)) ms, p99 \(Output.formatOneDecimal(r.frameWork.p99Ms)) ms, max \(Output.formatOneDecimal(r.frameWork.maxMs)) ms\n"
+        text += "decodes \(r.decodes) (\(Output.formatOneDecimal(r.decodeSeconds * 1000)) ms), failed decodes \(r.failedDecodes), failed reads \(r.failedReads); frame work (main-thread CPU time) median \(Output.formatOneDecimal(r.frameWork.medianMs)) ms, p99 \(Output.formatOneDecimal(r.frameWork.p99Ms)) ms, max \(Output.formatOneDecimal(r.frameWork.maxMs)) ms\n"
         text += "hitches \(r.hitches), placeholder frames \(r.placeholderFrames)"
+        if let first = r.firstFailure { text += "\nfirst failure: \(first)" }
         if let costs = r.costs { text += "\n" + CostText.line(costs) }
         return text
     }

@@ -1,7 +1,5 @@
 import Dispatch
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// SIGINT and SIGTERM turned into a callback on a Dispatch queue, so long work can stop
 /// cleanly (write what it measured, stop its children) instead of dying mid-write.

@@ -2,13 +2,12 @@ import ArgumentParser
 import Dispatch
 import Imaging
 import Lab
+import SystemIO
 import Retention
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #endif
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `retention soak SCENARIO --strategy NAME (--duration D | --iterations N)`.
 struct SoakCommand: ParsableCommand {
@@ -81,6 +80,7 @@ struct SoakCommand: ParsableCommand {
         var samples: [SoakSample]
         var verdict: GrowthVerdict
         var failedDecodes: Int
+        var failedReads: Int
     }
 
     func run() throws {
@@ -92,6 +92,8 @@ struct SoakCommand: ParsableCommand {
             let limit: Soak.Limit = iterations.map { .iterations($0) } ?? .duration(parseSoakDuration(duration!)!)
             soak = try Soak(experiment: experiment, limit: limit, warmup: warmup, maxGrowthBytes: ByteSize(parsing: maxGrowth)!.bytes,
                         maxGrowthRate: GrowthRate(parsing: maxGrowthRate)!, keepsSamples: exportJSON != nil)
+            // Every output path is checked before a long soak starts, not after it.
+            if let exportJSON { try FileIO.checkWritable(exportJSON) }
             csv = try exportCSV.map { path throws -> LineFile in
                 let file = try LineFile(creating: path)
                 try file.append(SoakSample.csvHeader)
@@ -123,12 +125,12 @@ struct SoakCommand: ParsableCommand {
             }
         }
         if terminal { Output.error("") }
-        print("soak: \(experiment.scenario.name) under \(experiment.strategy.name), \(soak.iterationsRun) iterations (\(warmup) warm-up), failed decodes \(soak.failedDecodes)")
+        print("soak: \(experiment.scenario.name) under \(experiment.strategy.name), \(soak.iterationsRun) iterations (\(warmup) warm-up), failed decodes \(soak.failedDecodes), failed reads \(soak.failedReads)")
         print(verdict.text)
         if let exportJSON {
-            let document = Document(scenario: scenario, strategy: experiment.strategy.name, samples: soak.recorded, verdict: verdict, failedDecodes: soak.failedDecodes)
+            let document = Document(scenario: scenario, strategy: experiment.strategy.name, samples: soak.recorded, verdict: verdict, failedDecodes: soak.failedDecodes, failedReads: soak.failedReads)
             do {
-                try AtomicFile.write(Data(ReportCoding.encode(document, pretty: true).utf8), to: exportJSON)
+                try FileIO.replace(exportJSON, with: Data(ReportCoding.encode(document, pretty: true).utf8))
             } catch {
                 writeFailure = writeFailure ?? error
             }

@@ -1,12 +1,9 @@
 import Dispatch
 import Imaging
+import SystemIO
 import MemoryProbe
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One input file and where its thumbnail goes.
 struct ThumbnailJob: Sendable, Equatable {
@@ -102,7 +99,7 @@ final class ThumbnailBatch: Sendable {
         group.wait()
         if progress { Output.error("\r\u{1B}[K", newline: false) }
         var summary = totals.withLock { $0 }
-        summary.seconds = (Output.seconds(clock.now - start) * 1000).rounded() / 1000
+        summary.seconds = ((clock.now - start).seconds * 1000).rounded() / 1000
         summary.peakResidentBytes = try? ProcessMemory.readStatus().peakResidentBytes
         return summary
     }
@@ -143,7 +140,7 @@ final class ThumbnailBatch: Sendable {
             }
             let thumbnail = try thumbnailer.thumbnail(contentsOf: job.input)
             let data = try encoder.encode(thumbnail.bitmap)
-            try AtomicFile.write(data, to: job.output)
+            do { try FileIO.replace(job.output, with: data) } catch { throw .io(error) }
             report.output = job.output
             report.width = thumbnail.bitmap.width
             report.height = thumbnail.bitmap.height
@@ -155,7 +152,7 @@ final class ThumbnailBatch: Sendable {
         } catch {
             report.error = error.description
         }
-        report.milliseconds = (Output.seconds(clock.now - start) * 10_000).rounded() / 10
+        report.milliseconds = ((clock.now - start).seconds * 10_000).rounded() / 10
         return report
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Imaging
+import SystemIO
 
 /// Corrupt and malicious input fails cleanly: a typed error, never a crash or a leak.
 @Suite("Hostile input")
@@ -110,7 +111,7 @@ struct HostileInputTests {
         let error = #expect(throws: ImagingError.self) { try PNGDecoder().decode(contentsOf: "/nonexistent/dir/image.png") }
         #expect(error?.description == "cannot read /nonexistent/dir/image.png: No such file or directory")
         let info = #expect(throws: ImagingError.self) { try ImageInfo(contentsOf: "/nonexistent/dir/image.png") }
-        #expect(info == .io(path: "/nonexistent/dir/image.png", operation: "read", errno: ENOENT))
+        #expect(info == .io(SystemError(path: "/nonexistent/dir/image.png", operation: "read", reason: .errno(ENOENT))))
     }
 
     @Test("the broken-PNG corpus: expected rejects fail, expected decodes decode, nothing crashes")

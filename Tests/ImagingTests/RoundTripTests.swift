@@ -61,7 +61,7 @@ struct RoundTripTests {
     @Test("writing to a missing folder names the path; nothing half-written is left")
     func atomicWrite() throws {
         let error = #expect(throws: ImagingError.self) { try PNGEncoder().write(sampleBitmap(), to: "/nonexistent/out.png") }
-        #expect(error?.description == "cannot create /nonexistent/out.png: No such file or directory")
+        #expect(error?.description == "cannot write /nonexistent/out.png: No such file or directory")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rtn-atomic-\(getpid())").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -1,4 +1,5 @@
 import MemoryProbe
+import SystemIO
 import Testing
 
 @Suite("Parsing /proc text")
@@ -139,10 +140,10 @@ struct ParsingTests {
 
     // MARK: - Error text
 
-    @Test("errno errors read as strerror text plus the number")
+    @Test("errno errors read as strerror text")
     func errnoDescriptions() {
-        #expect(MemoryProbeError.cannotRead(path: "/proc/self/statm", errno: 5).description
-            == "cannot read /proc/self/statm: Input/output error (errno 5)")
+        #expect(MemoryProbeError.io(SystemError(path: "/proc/self/statm", operation: "read", reason: .errno(5))).description
+            == "cannot read /proc/self/statm: Input/output error")
         #expect(MemoryProbeError.cannotResetPeak(path: "/proc/self/clear_refs", errno: 22).description
             == "cannot reset the peak resident size through /proc/self/clear_refs: Invalid argument (errno 22) (needs Linux 4.0+ with a writable clear_refs)")
     }

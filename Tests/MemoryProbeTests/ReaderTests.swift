@@ -10,24 +10,24 @@ struct ReaderTests {
     @Test("a missing statm is an error naming the file and the reason")
     func missingStatm() {
         #expect(errorText { try ResidentMemory(path: "\(Self.missing)/statm") }
-            == "cannot open /nonexistent/memoryprobe/statm: No such file or directory (errno 2)")
+            == "cannot read /nonexistent/memoryprobe/statm: No such file or directory")
     }
 
     @Test("a missing status or smaps_rollup is an error naming the file")
     func missingDetailFiles() {
         #expect(errorText { try ProcessMemory.readStatus(path: "\(Self.missing)/status") }
-            == "cannot open /nonexistent/memoryprobe/status: No such file or directory (errno 2)")
+            == "cannot read /nonexistent/memoryprobe/status: No such file or directory")
         #expect(errorText { try ProcessMemory.readSmapsRollup(path: "\(Self.missing)/smaps_rollup") }
-            == "cannot open /nonexistent/memoryprobe/smaps_rollup: No such file or directory (errno 2)")
+            == "cannot read /nonexistent/memoryprobe/smaps_rollup: No such file or directory")
         #expect(errorText { try ProcessMemory.snapshot(statusPath: "\(Self.missing)/status") }
-            == "cannot open /nonexistent/memoryprobe/status: No such file or directory (errno 2)")
+            == "cannot read /nonexistent/memoryprobe/status: No such file or directory")
     }
 
-    @Test("an unreadable file (a directory) is a read error naming it")
+    @Test("a folder or device in place of a /proc file is refused at open, naming it")
     func unreadable() throws {
-        #expect(errorText { try ProcessMemory.readStatus(path: "/") } == "cannot read /: Is a directory (errno 21)")
-        let sampler = try ResidentMemory(path: "/")
-        #expect(errorText { try sampler.sample() } == "cannot read /: Is a directory (errno 21)")
+        #expect(errorText { try ProcessMemory.readStatus(path: "/") } == "cannot read /: it is a folder, not a regular file")
+        #expect(errorText { try ResidentMemory(path: "/") } == "cannot read /: it is a folder, not a regular file")
+        #expect(errorText { try ResidentMemory(path: "/dev/zero") } == "cannot read /dev/zero: it is a character device, not a regular file")
     }
 
     @Test("resetting the peak through a missing clear_refs names the file and what it needs")

@@ -24,17 +24,18 @@ struct CLIRunner {
 
     /// Runs the tool on a thread of its own and suspends until it exits, so a test waiting for
     /// a child never blocks one of Swift's cooperative threads (on 2 cores there are only two,
-    /// and a blocked pool stalls every other async test's timers).
+    /// and a blocked pool stalls every other async test's timers). A child still running after
+    /// `timeout` seconds is killed and reported with status -9 and "timed out" on stderr.
     static func run(_ arguments: [String], timeout: Double = 120, in directory: String? = nil) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
-                continuation.resume(with: Swift.Result { try runBlocking(arguments, in: directory) })
+                continuation.resume(with: Swift.Result { try runBlocking(arguments, timeout: timeout, in: directory) })
             }
             thread.start()
         }
     }
 
-    static func runBlocking(_ arguments: [String], in directory: String? = nil) throws -> Result {
+    static func runBlocking(_ arguments: [String], timeout: Double = 120, in directory: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -44,6 +45,16 @@ struct CLIRunner {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let finished = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var timedOut = false
+        let pid = process.processIdentifier
+        DispatchQueue.global().async {
+            if finished.wait(timeout: .now() + timeout) == .timedOut {
+                timedOut = true
+                kill(pid, SIGKILL)
+            }
+        }
+        defer { finished.signal() }
         // Read both pipes before waiting, so a chatty child never blocks on a full pipe.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data(), errData = Data()
@@ -52,6 +63,10 @@ struct CLIRunner {
         errData = err.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
+        finished.signal()
+        if timedOut {
+            return Result(status: -9, stdout: String(decoding: outData, as: UTF8.self), stderr: "timed out after \(timeout) s\n" + String(decoding: errData, as: UTF8.self))
+        }
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
     }
 

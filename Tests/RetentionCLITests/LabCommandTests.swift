@@ -86,7 +86,7 @@ struct LabCommandTests {
         let speedWithoutTable = try await CLIRunner.run(["run", scenario, "--strategy", "tiered", "--decode-speed", "2"])
         #expect(speedWithoutTable.status == 64 && speedWithoutTable.stderr.contains("--decode-speed scales a cost table; give one with --costs"))
         let noTable = try await CLIRunner.run(["run", scenario, "--strategy", "tiered", "--costs", dir + "/absent.json"])
-        #expect(noTable.status == 1 && noTable.stderr == "Error: --costs: cannot open \(dir)/absent.json: No such file or directory\n")
+        #expect(noTable.status == 1 && noTable.stderr == "Error: --costs: cannot read \(dir)/absent.json: No such file or directory\n")
     }
 
     @Test("seed-image-vs-data: resident growth tracks the cache's logical growth within 15%, and returns after destroy and trim")

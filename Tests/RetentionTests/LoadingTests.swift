@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import Synchronization
+import SystemIO
 import Testing
 @testable import Retention
 
@@ -263,7 +264,7 @@ struct LoadingTests {
         lru.check()
     }
 
-    @Test("file sources read PNGs from disk and report missing files as ImagingError.io")
+    @Test("file sources read PNGs from disk and report missing files and FIFOs as SystemError")
     func fileSource() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retention-cache-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -274,7 +275,14 @@ struct LoadingTests {
         let cache = ImageCache(source: source, policy: .decodedLRU, mode: .asynchronous(workers: 1))
         let bitmap = try await cache.image(for: 1)
         #expect(bitmap.width == Fixtures.width && bitmap.height == Fixtures.height)
-        await #expect(throws: ImagingError.self) { try await cache.image(for: 2) }
+        let missing = await #expect(throws: SystemError.self) { try await cache.image(for: 2) }
+        #expect(missing?.errno == ENOENT)
+        // A FIFO among the files is refused at once rather than blocking a decode worker.
+        let fifo = directory.appendingPathComponent("pipe.png").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let piped = ImageCache(source: ImageSource<Int>.files { _ in fifo }, policy: .decodedLRU, mode: .asynchronous(workers: 1))
+        let refused = await #expect(throws: SystemError.self) { try await piped.image(for: 1) }
+        #expect(refused?.reasonText == "it is a FIFO, not a regular file")
         await #expect(throws: ImageSourceError.self) { try await cache.image(for: 3) }
         let mapped = ImageSource<Int>.files { _ in path }
         #expect(try mapped.data(for: 42) == Fixtures.images[1]!)

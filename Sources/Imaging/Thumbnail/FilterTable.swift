@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One axis of a resampling step: output samples `0..<outputSize` cover the input interval
 /// `[start, start + length)`, which lies inside `0...inputSize` and may have fractional ends

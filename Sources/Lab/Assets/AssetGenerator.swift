@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SystemIO
 
 /// Paints deterministic procedural images and encodes them as PNG.
 ///
@@ -64,11 +65,11 @@ public struct AssetGenerator: Sendable {
     /// Stops at the first failure, which names the file.
     public func generate(_ specs: [AssetSpec], into directory: String,
                          progress: (AssetSpec, Int) -> Void = { _, _ in }) throws(ImagingError) -> [ManifestEntry] {
-        try Directories.create(directory)
+        do { try FileIO.createDirectories(directory) } catch { throw .io(error) }
         var entries: [ManifestEntry] = []
         for spec in specs {
             let data = try png(for: spec)
-            try AtomicFile.write(data, to: directory + "/" + spec.fileName)
+            do { try FileIO.replace(directory + "/" + spec.fileName, with: data) } catch { throw .io(error) }
             entries.append(ManifestEntry(name: spec.fileName, width: spec.width, height: spec.height, bytes: data.count))
             progress(spec, data.count)
         }
@@ -76,7 +77,7 @@ public struct AssetGenerator: Sendable {
         for entry in entries.sorted(by: { $0.name < $1.name }) {
             manifest += "\(entry.name)\t\(entry.width)\t\(entry.height)\t\(entry.bytes)\n"
         }
-        try AtomicFile.write(Data(manifest.utf8), to: directory + "/MANIFEST.tsv")
+        do { try FileIO.replace(directory + "/MANIFEST.tsv", with: Data(manifest.utf8)) } catch { throw .io(error) }
         return entries
     }
 

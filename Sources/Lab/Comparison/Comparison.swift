@@ -1,6 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import SystemIO
 
 /// Runs several strategies on one scenario, each run a fresh child process (whose command line
 /// the caller builds, e.g. `retention run SCENARIO --strategy NAME --json`), repeats in
@@ -105,7 +104,7 @@ extension Comparison {
                                  childArguments: (_ outputPath: String) -> [String]) throws(LabError) -> (table: CostTable, path: String) {
         var template = Array("/tmp/retention-costs-XXXXXX.json".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 5) }
-        guard fd >= 0 else { throw .io(path: "/tmp/retention-costs-*.json", operation: "create", errno: errno) }
+        guard fd >= 0 else { throw .io(.lastError("create", "/tmp/retention-costs-*.json")) }
         close(fd)
         let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let outcome = try ChildProcess(executable: executable, arguments: childArguments(path), timeoutSeconds: timeoutSeconds, stop: stop).run()

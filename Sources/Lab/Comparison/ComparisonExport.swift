@@ -1,12 +1,11 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import Imaging
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import SystemIO
 
 /// Writes a comparison's results as they arrive: CSV appended one line per run (header first),
 /// JSON rewritten atomically after each run, so an interrupted comparison keeps what it measured.
@@ -43,11 +42,18 @@ public final class ComparisonExport {
 
     private let jsonPath: String?
     private let csv: LineFile?
+    /// True when the JSON file is replaced after every run (a regular file); a FIFO or
+    /// `/dev/stdout` gets the document once, from ``finish()``.
+    private var rewritesJSON = false
     private var document: Document
     private let strategies: [String]
 
-    /// The CSV header: one row per run.
-    public static let csvHeader = "strategy,repeat,status,startupBytes,allLoadedBytes,peakResidentBytes,afterDestroyBytes,afterTrimBytes,peakLogicalBytes,decodes,decodeSeconds,hitches,placeholderFrames,frameMedianMs,frameP99Ms,frameMaxMs,failure"
+    /// The CSV columns, in order; one row per run.
+    public static let csvColumns = ["strategy", "repeat", "status", "startupBytes", "allLoadedBytes", "peakResidentBytes",
+                                     "afterDestroyBytes", "afterTrimBytes", "peakLogicalBytes", "decodes", "decodeSeconds", "hitches",
+                                     "placeholderFrames", "frameMedianMs", "frameP99Ms", "frameMaxMs", "failedDecodes", "failedReads", "failure"]
+    /// The CSV header line, from ``csvColumns``.
+    public static var csvHeader: String { CSV.line(csvColumns) }
 
     /// Opens the outputs (either may be nil). The CSV file is created (truncated) with its
     /// header at once. Throws `LabError.io` naming a path that cannot be written.
@@ -57,9 +63,13 @@ public final class ComparisonExport {
         self.strategies = strategies
         document = Document(scenario: scenario, repeats: repeats, costs: costs, decodeSpeed: decodeSpeed, runs: [],
                             summary: ComparisonSummary(results: [], strategies: strategies))
-        csv = try csvPath.map { path throws(LabError) in try LineFile(creating: path) }
-        try csv?.append(Self.csvHeader)
-        if jsonPath != nil { try writeJSON() }
+        if let jsonPath { do { try FileIO.checkWritable(jsonPath) } catch { throw .io(error) } }
+        csv = try csvPath.map { path throws(LabError) in
+            do throws(SystemError) { return try LineFile(creating: path) } catch { throw .io(error) }
+        }
+        do { try csv?.append(Self.csvHeader) } catch { throw .io(error) }
+        rewritesJSON = jsonPath.map(FileIO.replacesAtomically) ?? false
+        if rewritesJSON { try writeJSON() }
     }
 
     /// Sets the cost table and decode-speed model the runs use, before the first run. O(1).
@@ -72,36 +82,45 @@ public final class ComparisonExport {
     public func record(_ result: Comparison.Result, allResults: [Comparison.Result]) throws(LabError) {
         document.runs.append(Run(strategy: result.strategy, repeatIndex: result.repeatIndex, report: result.report, failure: result.failure))
         document.summary = ComparisonSummary(results: allResults, strategies: strategies)
-        try csv?.append(Self.csvLine(result))
-        if jsonPath != nil { try writeJSON() }
+        do { try csv?.append(Self.csvLine(result)) } catch { throw .io(error) }
+        if rewritesJSON { try writeJSON() }
     }
 
     /// The JSON document so far.
     public var json: String { ReportCoding.encode(document, pretty: true) }
 
     static func csvLine(_ result: Comparison.Result) -> String {
-        guard let r = result.report else {
-            let reason = (result.failure ?? "").replacing("\"", with: "\"\"").replacing("\n", with: " ")
-            return "\(result.strategy),\(result.repeatIndex),failed" + String(repeating: ",", count: 13) + ",\"\(reason)\""
+        var values = ["strategy": result.strategy, "repeat": "\(result.repeatIndex)",
+                      "status": result.report == nil ? "failed" : "ok", "failure": result.failure ?? ""]
+        if let r = result.report {
+            func resident(_ name: String, _ fallback: String? = nil) -> String {
+                (r.checkpoint(name) ?? fallback.flatMap(r.checkpoint)).map { "\($0.residentBytes)" } ?? ""
+            }
+            values.merge([
+                "startupBytes": resident("startup"), "allLoadedBytes": resident("all-loaded", "end"),
+                "peakResidentBytes": "\(r.peakResidentBytes)", "afterDestroyBytes": resident("after-destroy"),
+                "afterTrimBytes": resident("after-trim"), "peakLogicalBytes": "\(r.peakLogicalBytes)",
+                "decodes": "\(r.decodes)", "decodeSeconds": "\(r.decodeSeconds)", "hitches": "\(r.hitches)",
+                "placeholderFrames": "\(r.placeholderFrames)", "frameMedianMs": "\(r.frameWork.medianMs)",
+                "frameP99Ms": "\(r.frameWork.p99Ms)", "frameMaxMs": "\(r.frameWork.maxMs)",
+                "failedDecodes": "\(r.failedDecodes)", "failedReads": "\(r.failedReads)",
+            ]) { $1 }
         }
-        func resident(_ name: String, _ fallback: String? = nil) -> String {
-            (r.checkpoint(name) ?? fallback.flatMap(r.checkpoint)).map { "\($0.residentBytes)" } ?? ""
-        }
-        let fields: [String] = [
-            result.strategy, "\(result.repeatIndex)", "ok", resident("startup"), resident("all-loaded", "end"), "\(r.peakResidentBytes)",
-            resident("after-destroy"), resident("after-trim"), "\(r.peakLogicalBytes)", "\(r.decodes)", "\(r.decodeSeconds)",
-            "\(r.hitches)", "\(r.placeholderFrames)", "\(r.frameWork.medianMs)", "\(r.frameWork.p99Ms)", "\(r.frameWork.maxMs)", "",
-        ]
-        return fields.joined(separator: ",")
+        return CSV.line(columns: csvColumns, values: values)
+    }
+
+    /// Writes the JSON document to a path that streams (a FIFO, `/dev/stdout`), which is
+    /// written once, at the end; a regular file is already complete. Throws `LabError.io`.
+    public func finish() throws(LabError) {
+        if jsonPath != nil, !rewritesJSON { try writeJSON() }
     }
 
     private func writeJSON() throws(LabError) {
         guard let jsonPath else { return }
         do {
-            try AtomicFile.write(Data(json.utf8), to: jsonPath)
+            try FileIO.replace(jsonPath, with: Data(json.utf8))
         } catch {
-            if case .io(_, let operation, let code) = error { throw .io(path: jsonPath, operation: operation, errno: code) }
-            throw .failed("cannot write \(jsonPath): \(error)")
+            throw .io(error)
         }
     }
 }

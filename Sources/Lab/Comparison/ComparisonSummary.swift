@@ -34,6 +34,10 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
         public var placeholderSpread: [Int]
         /// Main-thread work of the slowest frame, median over runs (ms).
         public var maxFrameMs: Double
+        /// Loads that failed to read or decode, median over runs (rows showed placeholders).
+        public var failedLoads: Int = 0
+        /// The first failed load's description in any run, when one failed.
+        public var firstFailure: String?
     }
 
     /// One row per strategy, in the order strategies were given.
@@ -63,7 +67,9 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
                 logicalPeakBytes: median(reports.map(\.peakLogicalBytes)), decodes: median(reports.map(\.decodes)),
                 hitches: median(hitches), hitchesSpread: [hitches.min() ?? 0, hitches.max() ?? 0],
                 placeholderFrames: median(placeholders), placeholderSpread: [placeholders.min() ?? 0, placeholders.max() ?? 0],
-                maxFrameMs: frameMax.isEmpty ? 0 : frameMax[frameMax.count / 2])
+                maxFrameMs: frameMax.isEmpty ? 0 : frameMax[frameMax.count / 2],
+                failedLoads: median(reports.map { $0.failedDecodes + $0.failedReads }),
+                firstFailure: reports.lazy.compactMap(\.firstFailure).first)
         }
     }
 
@@ -108,6 +114,9 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
             if n == 0 { text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
         }
         text += "sizes: resident MB (1 MB = 1,000,000 bytes), medians over runs, (min–max) where runs differ\n"
+        for row in rows where row.failedLoads > 0 || row.firstFailure != nil {
+            text += "failed loads: \(row.strategy) \(row.failedLoads) per run" + (row.firstFailure.map { " (first: \($0))" } ?? "") + "\n"
+        }
         let measured = rows.filter { $0.runs > 0 }
         if let line = Self.ranking(measured, label: "lowest peak", value: { $0.peakBytes }, spread: { $0.peakSpread },
                                    describe: { "\(Self.mb($0.peakBytes)) MB" }) {

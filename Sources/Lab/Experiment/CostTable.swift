@@ -1,8 +1,7 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import FoundationEssentials
 import Imaging
+import SystemIO
 import Retention
 
 /// What reading and decoding each of a scenario's images costs in thread CPU time, measured
@@ -57,7 +56,7 @@ public struct CostTable: Codable, Sendable, Hashable {
             guard byName[name] == nil else { continue }
             progress(name)
             var data = Data()
-            let read = medianCPU(repeats) { data = (try? FileBytes.read(path)) ?? Data() }
+            let read = medianCPU(repeats) { data = (try? FileIO.readAll(path, limit: DecodeLimits.default.maxFileBytes)) ?? Data() }
             let decode = medianCPU(repeats) { _ = try? PNGDecoder().decode(data) }
             var thumbnails: [String: Double] = [:]
             for size in Set(thumbnailSizes).sorted() {
@@ -75,7 +74,7 @@ public struct CostTable: Codable, Sendable, Hashable {
         for _ in 0..<max(1, repeats) {
             let start = ThreadCPUTime.now()
             work()
-            samples.append(seconds(ThreadCPUTime.now() - start) * 1000)
+            samples.append((ThreadCPUTime.now() - start).milliseconds)
         }
         samples.sort()
         return samples[samples.count / 2]
@@ -85,7 +84,7 @@ public struct CostTable: Codable, Sendable, Hashable {
     /// (its `costs` member). `LabError` when it cannot be read or holds no table. O(size).
     public static func load(contentsOf path: String) throws(LabError) -> CostTable {
         let data: Data
-        do { data = try FileBytes.read(path) } catch {
+        do { data = try FileIO.readAll(path, limit: 16 << 20) } catch {
             throw .failed("--costs: \(error)")
         }
         struct Export: Decodable { var costs: CostTable }
@@ -134,7 +133,7 @@ enum Machine {
     static var description: String {
         let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
         var model = "unknown CPU"
-        if let data = try? FileBytes.read("/proc/cpuinfo"),
+        if let data = try? FileIO.readAll("/proc/cpuinfo", limit: 16 << 20),
            let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
            let colon = line.firstIndex(of: ":") {
             model = String(line[line.index(after: colon)...].drop(while: { $0 == " " || $0 == "\t" }))

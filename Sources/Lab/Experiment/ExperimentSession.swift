@@ -2,6 +2,7 @@ import Imaging
 import MemoryProbe
 import Retention
 import Synchronization
+import SystemIO
 import Visibility
 
 /// The state of one experiment run: simulator, cache, row memory and measurements. Driven
@@ -24,6 +25,8 @@ final class ExperimentSession {
     var frameCount = 0
     /// The first probe failure inside a frame callback (which cannot throw); rethrown at the end.
     var probeFailure: (any Error)?
+    /// The first read or decode failure of any load, written from decode workers.
+    let firstFailure = FirstFailure()
     /// Broken invariants seen while running: bytes rows still held after a destroy.
     var violations: [String] = []
     /// The simulation thread's CPU time when the current frame's work began. Frame work is
@@ -53,15 +56,24 @@ final class ExperimentSession {
         // so the source has none and the lab adds it on the virtual clock instead. Async runs
         // use `scheduled` mode: a load starts when a virtual decode worker would start it.
         let latency: Duration = async ? .zero : .microseconds(Int64(experiment.settings.sourceLatencyMs * 1000))
-        let source = ImageSource<Int>.files(latency: latency) { row in images.path(forRow: row) }
+        let files = ImageSource<Int>.files(latency: latency) { row in images.path(forRow: row) }
+        let firstFailure = self.firstFailure
+        // Failures are counted by the cache; the first one's text is kept for the report.
+        let source = ImageSource<Int>(latency: latency) { row in
+            do { return try files.data(for: row) } catch {
+                firstFailure.record("row \(row): \(error)")
+                throw error
+            }
+        }
         let completions = self.completions
         costs = try ImageCosts(model: experiment.costs, images: images, policy: experiment.effectivePolicy)
         cache = ImageCache(
             source: source, policy: experiment.effectivePolicy,
             mode: async ? .scheduled(workers: experiment.settings.decodeWorkers) : .synchronous,
             onLoadCompleted: { completion in
+                if let error = completion.error { firstFailure.record("row \(completion.key): \(error)") }
                 guard !completion.onCallerThread else { return }
-                completions.append(row: completion.key, seconds: Lab.seconds(completion.cpuTime), readFromSource: completion.readFromSource)
+                completions.append(row: completion.key, seconds: completion.cpuTime.seconds, readFromSource: completion.readFromSource)
             })
         simulator = VisibilitySimulator(configuration: experiment.scenario.simulation)
         rowMemory = RowMemory(stateBytes: experiment.scenario.rows.stateBytes, destinationBytes: experiment.scenario.rows.destinationBytes)
@@ -107,10 +119,11 @@ final class ExperimentSession {
             // The kernel updates VmHWM lazily, so it can trail a sample by a few pages.
             peakResidentBytes: max(status.peakResidentBytes, peakSampled, checkpoints.map(\.residentBytes).max() ?? 0),
             peakSampledResidentBytes: peakSampled, peakLogicalBytes: peakLogical,
-            decodes: metrics.decodes, decodeSeconds: Lab.seconds(metrics.decodeTime), frames: frameCount,
+            decodes: metrics.decodes, decodeSeconds: metrics.decodeTime.seconds, frames: frameCount,
             frameWork: .init(medianMs: work.median, p99Ms: work.p99, maxMs: work.max),
             hitches: frames.hitches, placeholderFrames: placeholderFrames, timeline: timeline,
-            failedDecodes: metrics.failedDecodes, costs: experiment.costs.report)
+            failedDecodes: metrics.failedDecodes, failedReads: metrics.failedReads, firstFailure: firstFailure.text,
+            costs: experiment.costs.report)
     }
 
     /// Runs `steps`, resuming where the simulator is. Used by runs and soak iterations.
@@ -126,10 +139,10 @@ final class ExperimentSession {
             let outcome = cache.appeared(row)
             if async, outcome.status == .pending { virtualQueue.request(row: row, atFrame: event.frame) }
             // Latency the cache charged without sleeping (sync mode; zero when no source read).
-            virtualWork += Lab.seconds(outcome.sourceLatency)
+            virtualWork += outcome.sourceLatency.seconds
             // A load ran on this thread (it always uses some CPU time): the table prices it.
             if let costs, outcome.cpuTime > .zero {
-                loadCPU += Lab.seconds(outcome.cpuTime)
+                loadCPU += outcome.cpuTime.seconds
                 virtualWork += costs.seconds(row: row, readFromSource: outcome.readFromSource)
             }
         case .disappeared(let row):
@@ -165,7 +178,7 @@ final class ExperimentSession {
     }
 
     private func frameEnded(_ report: FrameReport) {
-        let work = Lab.seconds(ThreadCPUTime.now() - frameStart)
+        let work = (ThreadCPUTime.now() - frameStart).seconds
         frames.record(seconds: max(0, work - loadCPU) + virtualWork)
         virtualWork = 0
         frameCount += 1
@@ -222,9 +235,6 @@ final class ExperimentSession {
     }
 }
 
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-}
 
 /// Loads finished on decode workers since the lab last looked. Workers append from their own
 /// threads while the simulation thread drains, so the list lives in a `Mutex` (a lock: workers
@@ -242,4 +252,18 @@ final class CompletedLoads: Sendable {
             return list
         }
     }
+}
+
+/// The first failure's text, kept once. Written from decode workers and the simulation
+/// thread, so it lives in a `Mutex` (held for one comparison and assignment).
+final class FirstFailure: Sendable {
+    private let value = Mutex<String?>(nil)
+
+    /// Keeps `text` when nothing was kept before. O(1).
+    func record(_ text: String) {
+        value.withLock { if $0 == nil { $0 = text } }
+    }
+
+    /// The first failure, if any.
+    var text: String? { value.withLock { $0 } }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Main-thread work per frame: median, 99th percentile, maximum, and hitches (frames over the
 /// frame budget).

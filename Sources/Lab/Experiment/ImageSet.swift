@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The image files rows show: the files in a folder matching a pattern, sorted by name; row `i`
 /// shows file `i mod n`.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Memory that built rows and initialized destinations really occupy: allocated with `malloc`
 /// and written (so it is resident) when the simulator initializes them, freed when it releases

@@ -92,8 +92,13 @@ public struct RunReport: Codable, Sendable, Hashable {
     public var placeholderFrames: Int
     /// Resident and logical bytes every few frames.
     public var timeline: [Sample]
-    /// Rows whose image failed to decode (counted, not fatal).
+    /// Loads whose image failed to decode (counted, not fatal).
     public var failedDecodes: Int
+    /// Loads whose bytes could not be read: a missing file, a folder or FIFO among the images
+    /// (counted, not fatal; the rows show placeholders).
+    public var failedReads: Int
+    /// The first read or decode failure's one-line description, when any load failed.
+    public var firstFailure: String?
     /// How loads were priced (frame work of synchronous loads, virtual clock of async ones);
     /// nil in reports written before it existed.
     public var costs: Costs?

@@ -1,8 +1,7 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import FoundationEssentials
 import Imaging
+import SystemIO
 
 /// The scenario `compare`, `run`, `simulate` and `strategies` use when given none.
 ///
@@ -80,15 +79,15 @@ public enum DefaultScenario {
         if access(scenario, R_OK) == 0 { return scenario }
         let staging = folder + "/.default-staging-\(getpid())"
         do {
-            try Directories.create(folder)
+            try FileIO.createDirectories(folder)
         } catch {
             throw .failed("the default scenario needs a cache folder: \(error); pass a scenario file")
         }
         announce("retention: writing the default scenario and its \(imageSpecs.count) images into \(home) (first use)")
         defer { removeTree(staging) }
         do {
-            try Directories.create(staging + "/scenarios")
-            try AtomicFile.write(Data(json.utf8), to: staging + "/scenarios/default.json")
+            try FileIO.createDirectories(staging + "/scenarios")
+            try FileIO.replace(staging + "/scenarios/default.json", with: Data(json.utf8))
             _ = try AssetGenerator().generate(imageSpecs, into: staging + "/images")
         } catch {
             throw .failed("cannot write the default scenario into \(staging): \(error)")
@@ -97,7 +96,7 @@ public enum DefaultScenario {
             let code = errno
             // Another process finished first: its complete copy is as good as ours.
             if access(scenario, R_OK) == 0 { return scenario }
-            throw .io(path: home, operation: "create", errno: code)
+            throw .io(SystemError(path: home, operation: "create", reason: .errno(code)))
         }
         return scenario
     }

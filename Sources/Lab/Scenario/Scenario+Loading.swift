@@ -1,12 +1,7 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FoundationEssentials
 import Visibility
+import SystemIO
 
 extension Scenario {
     /// Reads and decodes the scenario file at `path`; a missing `name` becomes the file's base name.
@@ -84,23 +79,17 @@ extension Scenario {
         return file.hasSuffix(".json") ? String(file.dropLast(5)) : file
     }
 
-    /// The whole file, or `unreadable` with the system's reason. O(file size).
+    /// The largest scenario file accepted: 16 MiB, far above any real scenario (the seeds are
+    /// under 2 KB), so a device or a mistaken path is refused before it takes memory.
+    public static let maxFileBytes = 16 << 20
+
+    /// The whole file, or `unreadable` with the system's reason (a FIFO or device is refused
+    /// without blocking). O(file size).
     private static func readFile(_ path: String) throws(ScenarioError) -> [UInt8] {
-        guard let file = fopen(path, "rb") else {
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            bytes.append(contentsOf: chunk[..<count])
-            if count < chunk.count {
-                if ferror(file) != 0 {
-                    throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-                }
-                return bytes
-            }
+        do {
+            return [UInt8](try FileIO.readAll(path, limit: maxFileBytes))
+        } catch {
+            throw .unreadable(path: path, reason: error.reasonText)
         }
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The lab's keys of a scenario, typed and checked: images, display mode, decode workers and
 /// source latency. Built from the raw `JSONValue`s `Scenario` keeps, with the same one-line

@@ -1,6 +1,7 @@
 import MemoryProbe
 import Retention
 import Synchronization
+import SystemIO
 
 /// Repeats a scenario's script under one strategy in one process — one simulator, one cache
 /// for the whole soak — and decides whether memory grows.
@@ -58,7 +59,7 @@ public final class Soak {
         let script = session.experiment.scenario.script
         while !stopRequested.load(ordering: .relaxed) {
             if case .iterations(let count) = limit, measured >= count { break }
-            if case .duration(let seconds) = limit, Lab.seconds(clock.now - start) >= seconds { break }
+            if case .duration(let seconds) = limit, (clock.now - start).seconds >= seconds { break }
             iteration += 1
             let decodesBefore = session.cache.metrics.decodes
             let hitchesBefore = session.frames.hitches
@@ -72,7 +73,7 @@ public final class Soak {
             let resident = (try? session.resident.residentBytes()) ?? 0
             let isWarmup = iteration <= warmup
             let sample = SoakSample(
-                iteration: iteration, warmup: isWarmup, elapsedSeconds: Lab.seconds(clock.now - start), residentBytes: resident,
+                iteration: iteration, warmup: isWarmup, elapsedSeconds: (clock.now - start).seconds, residentBytes: resident,
                 logicalBytes: usage.totalBytes + session.rowMemory.heldBytes, rowHeldBytes: usage.activeBytes + usage.rowHeldBytes,
                 evictableBytes: usage.evictableBytes, entries: usage.entryCount,
                 heapInUseBytes: heap.map { $0.inUseBytes + $0.mmappedBytes } ?? 0, heapFreeHeldBytes: heap?.freeHeldBytes ?? 0,
@@ -124,4 +125,6 @@ public final class Soak {
 
     /// Decodes that failed so far (counted, not fatal).
     public var failedDecodes: Int { session.cache.metrics.failedDecodes }
+    /// Loads whose bytes could not be read so far.
+    public var failedReads: Int { session.cache.metrics.failedReads }
 }

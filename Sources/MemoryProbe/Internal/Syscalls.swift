@@ -1,42 +1,27 @@
 internal import Glibc
+import SystemIO
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Every file call MemoryProbe makes passes through here, returning `Result` so the public
-/// `throws` functions stay small and every failure carries the path and `errno`.
+/// `throws` functions stay small and every failure carries the path and the reason.
 enum Syscalls {
-    /// Opens `path` read-only and close-on-exec (so children spawned by the lab do not inherit it).
+    /// The most a `/proc` file read accepts (a status file is ~1.5 KB, smaps_rollup ~1 KB).
+    static let procFileLimit = 1 << 20
+
+    /// Opens `path` read-only and close-on-exec (so children spawned by the lab do not inherit
+    /// it), refusing anything but a regular file.
     static func openForReading(_ path: String) -> Result<Int32, MemoryProbeError> {
-        while true {
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            if fd >= 0 { return .success(fd) }
-            let code = errno
-            if code != EINTR { return .failure(.cannotOpen(path: path, errno: code)) }
-        }
+        do { return .success(try FileIO.openRegularFile(path).fd) } catch { return .failure(.io(error)) }
     }
 
     /// Reads the whole of `path` (a `/proc` file is generated as it is read, so its size is
     /// unknown until `read` returns 0). Cost: one open, two or more reads, one close.
-    static func readAll(_ path: String) -> Result<[UInt8], MemoryProbeError> {
-        let fd: Int32
-        switch openForReading(path) {
-        case let .success(opened): fd = opened
-        case let .failure(error): return .failure(error)
-        }
-        defer { close(fd) }
-        let chunk = 4096
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(chunk)
-        while true {
-            let start = bytes.count
-            bytes.append(contentsOf: repeatElement(0, count: chunk))
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                read(fd, buffer.baseAddress! + start, chunk)
-            }
-            let code = errno
-            bytes.removeLast(chunk - max(count, 0))
-            if count > 0 { continue }
-            if count == 0 { return .success(bytes) }
-            if code != EINTR { return .failure(.cannotRead(path: path, errno: code)) }
-        }
+    static func readAll(_ path: String) -> Result<Data, MemoryProbeError> {
+        do { return .success(try FileIO.readAll(path, limit: procFileLimit)) } catch { return .failure(.io(error)) }
     }
 
     /// Reads up to `buffer.count` bytes of `fd` from offset 0, retrying on `EINTR`.
@@ -46,7 +31,7 @@ enum Syscalls {
             let count = pread(fd, buffer.baseAddress, buffer.count, 0)
             if count >= 0 { return .success(count) }
             let code = errno
-            if code != EINTR { return .failure(.cannotRead(path: path, errno: code)) }
+            if code != EINTR { return .failure(.io(SystemError(path: path, operation: "read", reason: .errno(code)))) }
         }
     }
 

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import Glibc
 
 /// CPU time the calling thread has used (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`): user plus
 /// system time, counted only while the thread runs, so time spent preempted by other

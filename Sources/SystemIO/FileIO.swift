@@ -1,0 +1,276 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+internal import Glibc
+
+/// Whole-file reads and writes with POSIX calls. Every failure is a ``SystemError`` naming
+/// the path, the operation and the reason.
+///
+/// The rules for special files: a read accepts only a regular file (a FIFO or a device is
+/// refused without blocking, since the file is opened with `O_NONBLOCK` and checked with
+/// `fstat` before any read), and never takes more than its `limit`. A write replaces a regular
+/// file or a new path atomically (temporary file plus rename); anything else that exists (a
+/// FIFO, a terminal, `/dev/stdout`) is opened and written in place, never replaced.
+public enum FileIO {
+    /// What a path names, from `lstat`/`fstat`.
+    public enum Kind: Sendable, Equatable {
+        /// Nothing exists at the path.
+        case missing
+        /// A regular file.
+        case regular
+        /// A folder.
+        case directory
+        /// A symbolic link (only from `lstat`).
+        case symbolicLink
+        /// A FIFO, device or socket; `noun` says which ("a FIFO").
+        case special(noun: String)
+    }
+
+    /// The kind of what `path` names, following symbolic links unless `followLinks` is false.
+    /// Never opens the file. One `stat` call.
+    public static func kind(of path: String, followLinks: Bool = true) -> Kind {
+        var info = stat()
+        let status = followLinks ? stat(path, &info) : lstat(path, &info)
+        guard status == 0 else { return .missing }
+        return kind(mode: info.st_mode)
+    }
+
+    static func kind(mode: mode_t) -> Kind {
+        switch mode & S_IFMT {
+        case S_IFREG: return .regular
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .symbolicLink
+        case S_IFIFO: return .special(noun: "a FIFO")
+        case S_IFCHR: return .special(noun: "a character device")
+        case S_IFBLK: return .special(noun: "a block device")
+        case S_IFSOCK: return .special(noun: "a socket")
+        default: return .special(noun: "a special file")
+        }
+    }
+
+    /// Opens `path` for reading and checks it is a regular file, without ever blocking (a
+    /// FIFO with no writer would block a plain `open`). Returns the descriptor (close-on-exec)
+    /// and the file's size, which is 0 for files that report none (`/proc`). The caller closes it.
+    public static func openRegularFile(_ path: String) throws(SystemError) -> (fd: Int32, size: Int) {
+        var fd: Int32
+        repeat { fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } while fd < 0 && Glibc.errno == EINTR
+        guard fd >= 0 else { throw .lastError("read", path) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = SystemError.lastError("read", path)
+            close(fd)
+            throw error
+        }
+        if case .special(let noun) = kind(mode: info.st_mode) {
+            close(fd)
+            throw SystemError(path: path, operation: "read", reason: .notARegularFile(kind: noun))
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            close(fd)
+            throw SystemError(path: path, operation: "read", reason: .notARegularFile(kind: "a folder"))
+        }
+        return (fd, Int(info.st_size))
+    }
+
+    /// The whole of the regular file at `path`, at most `limit` bytes (a longer file throws
+    /// `.tooLarge` after reading at most `limit + 1` bytes). Sized by `fstat`, or grown in 64 KiB
+    /// steps when the file reports no size (files in `/proc` and `/sys`). Costs one open, one
+    /// fstat and one read per 64 KiB (one read in all for a sized file).
+    public static func readAll(_ path: String, limit: Int = .max) throws(SystemError) -> Data {
+        let (fd, size) = try openRegularFile(path)
+        defer { close(fd) }
+        if size > limit { throw SystemError(path: path, operation: "read", reason: .tooLarge(limit: limit)) }
+        // One byte past the reported size, so a file that grew is noticed rather than cut.
+        var data = Data(count: size > 0 ? size + 1 : min(65_536, limit == .max ? 65_536 : limit + 1))
+        var filled = 0
+        while true {
+            if filled == data.count {
+                if filled > limit { throw SystemError(path: path, operation: "read", reason: .tooLarge(limit: limit)) }
+                let grown = data.count > limit / 2 ? limit &+ 1 : data.count * 2
+                data.count = grown < 0 ? Int.max : grown
+            }
+            let n = data.withUnsafeMutableBytes { buffer in
+                Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if n < 0 {
+                if Glibc.errno == EINTR { continue }
+                throw .lastError("read", path)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        if filled > limit { throw SystemError(path: path, operation: "read", reason: .tooLarge(limit: limit)) }
+        data.count = filled
+        return data
+    }
+
+    /// Writes every byte of `bytes` to `fd`, retrying on `EINTR` and short writes. `path` names
+    /// the file in an error. One `write` call per accepted chunk.
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, path: String) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if Glibc.errno == EINTR { continue }
+                throw .lastError("write", path)
+            }
+            offset += n
+        }
+    }
+
+    /// Writes `data` to `fd` in full; see ``writeAll(_:to:path:)-(UnsafeRawBufferPointer,_,_)``.
+    public static func writeAll(_ data: some ContiguousBytes, to fd: Int32, path: String) throws(SystemError) {
+        let result: Result<Void, SystemError> = data.withUnsafeBytes { raw in
+            do throws(SystemError) { try writeAll(raw, to: fd, path: path); return .success(()) }
+            catch { return .failure(error) }
+        }
+        try result.get()
+    }
+
+    /// How ``replace(_:with:)`` and ``LineFile`` treat `path`, following the rules above.
+    enum Target {
+        /// Write a temporary file beside `path` and rename it over `path` (a regular file or nothing).
+        case atomic(String)
+        /// Open the existing `path` and write into it (a FIFO, device, or a stream such as `/dev/stdout`).
+        case inPlace(String)
+    }
+
+    /// Decides how to write `path`: symbolic links are resolved and their target replaced;
+    /// paths under `/dev` and `/proc` (where `/dev/stdout` leads) are written in place; a folder
+    /// is an error. Two `stat` calls and a `realpath` at most.
+    static func target(for path: String) throws(SystemError) -> Target {
+        if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") {
+            return kind(of: path) == .missing && path.hasPrefix("/proc/") ? .atomic(path) : .inPlace(path)
+        }
+        switch kind(of: path, followLinks: false) {
+        case .missing, .regular:
+            return .atomic(path)
+        case .directory:
+            throw SystemError(path: path, operation: "write", reason: .errno(EISDIR))
+        case .special:
+            return .inPlace(path)
+        case .symbolicLink:
+            guard let resolved = realpath(path, nil) else { return .inPlace(path) }  // dangling: open creates the target
+            defer { free(resolved) }
+            let real = String(cString: resolved)
+            if real.hasPrefix("/dev/") || real.hasPrefix("/proc/") { return .inPlace(path) }
+            switch kind(of: real) {
+            case .directory: throw SystemError(path: path, operation: "write", reason: .errno(EISDIR))
+            case .special: return .inPlace(path)
+            default: return .atomic(real)
+            }
+        }
+    }
+
+    /// Writes `data` to `path` so that readers see the old file or the new one, never half of
+    /// one: a regular file or a new path gets a temporary file in the same folder
+    /// (`.rtn-PID-N.tmp`, short, so any valid file name works) renamed over it, keeping the old
+    /// file's permissions. A symbolic link's target is replaced, not the link. A FIFO, device or
+    /// `/dev/stdout` is opened and written in place; a folder is refused. On failure nothing
+    /// at `path` changes and the temporary file is removed. Costs one write of `data`.
+    public static func replace(_ path: String, with data: some ContiguousBytes) throws(SystemError) {
+        switch try target(for: path) {
+        case .inPlace(let existing):
+            let fd = openInPlace(existing)
+            guard fd >= 0 else { throw .lastError("open", path) }
+            defer { close(fd) }
+            try writeAll(data, to: fd, path: path)
+        case .atomic(let final):
+            let temporary = temporaryPath(beside: final)
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw .lastError("write", final) }
+            var info = stat()
+            if stat(final, &info) == 0 { _ = fchmod(fd, info.st_mode & 0o7777) }
+            var failure: SystemError?
+            do { try writeAll(data, to: fd, path: final) } catch { failure = error }
+            if close(fd) != 0, failure == nil { failure = .lastError("write", final) }
+            if failure == nil, rename(temporary, final) != 0 { failure = .lastError("replace", final) }
+            if let failure {
+                unlink(temporary)
+                throw failure
+            }
+        }
+    }
+
+    /// True when ``replace(_:with:)`` would replace `path` atomically (a regular file, a new
+    /// path, or a link to one); false for a FIFO, device or stream, where each write adds to
+    /// what the reader already got, so a caller should write such a path once, at the end.
+    public static func replacesAtomically(_ path: String) -> Bool {
+        if case .atomic = try? target(for: path) { return true }
+        return false
+    }
+
+    /// Opens an existing special file or stream for writing. `/dev/stdout` and other paths
+    /// under `/dev` and `/proc` append, so output already written to a redirected file stays.
+    static func openInPlace(_ path: String) -> Int32 {
+        var fd: Int32
+        repeat { fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC) } while fd < 0 && Glibc.errno == EINTR
+        if fd < 0 && Glibc.errno == ENOENT {
+            repeat { fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) } while fd < 0 && Glibc.errno == EINTR
+        }
+        return fd
+    }
+
+    /// Checks, before long work starts, that `path` could be written: its folder exists and is
+    /// writable, and the path is not a folder. Throws the reason a later write would fail. Two
+    /// `stat` calls and an `access`.
+    public static func checkWritable(_ path: String) throws(SystemError) {
+        switch try target(for: path) {
+        case .inPlace(let existing):
+            if access(existing, W_OK) != 0 { throw .lastError("write", path) }
+        case .atomic(let final):
+            let folder = directory(of: final)
+            switch kind(of: folder) {
+            case .directory:
+                if access(folder, W_OK) != 0 { throw .lastError("write into the folder of", path) }
+            case .missing:
+                throw SystemError(path: path, operation: "write", reason: .errno(ENOENT))
+            default:
+                throw SystemError(path: path, operation: "write", reason: .errno(ENOTDIR))
+            }
+        }
+    }
+
+    /// The folder part of `path` ("." for a bare name).
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    static func temporaryPath(beside path: String) -> String {
+        let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+        return folder + ".rtn-\(getpid())-\(counter.next()).tmp"
+    }
+
+    private static let counter = TemporaryCounter()
+
+    /// Creates `path` and any missing parents (`mkdir -p`); an existing folder is fine. Throws
+    /// naming the component that could not be made (`ENOTDIR` when a parent or `path` itself is
+    /// a file). One `mkdir` per component.
+    public static func createDirectories(_ path: String, mode: UInt32 = 0o755) throws(SystemError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, mode) != 0 {
+                let code = Glibc.errno
+                var info = stat()
+                guard code == EEXIST, stat(prefix, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                    throw SystemError(path: prefix, operation: "create the folder", reason: .errno(code == EEXIST ? ENOTDIR : code))
+                }
+            }
+            prefix += "/"
+        }
+    }
+}
+
+import Synchronization
+
+/// Distinct suffixes for temporary files written concurrently by one process.
+/// An `Atomic` counter: lock-free and shared by every writer thread.
+private final class TemporaryCounter: Sendable {
+    private let value = Atomic<Int>(0)
+    func next() -> Int { value.add(1, ordering: .relaxed).newValue }
+}

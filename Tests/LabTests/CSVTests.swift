@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import Lab
+
+@Suite("CSV: RFC 4180 quoting, one column list per file")
+struct CSVTests {
+    @Test("fields with commas, quotes, line breaks or edge spaces are quoted with doubled quotes")
+    func quoting() {
+        #expect(CSV.field("decoded-lru") == "decoded-lru")
+        #expect(CSV.field("lru, 16MB \"small\"") == "\"lru, 16MB \"\"small\"\"\"")
+        #expect(CSV.field("two\nlines") == "\"two\nlines\"")
+        #expect(CSV.field(" padded") == "\" padded\"")
+        #expect(CSV.line(["a", "b,c", ""]) == "a,\"b,c\",")
+    }
+
+    @Test("a failed run with a hostile strategy name keeps every column: as many fields as the header")
+    func failedRowKeepsColumns() {
+        let result = Comparison.Result(strategy: "lru, 16MB \"small\"", repeatIndex: 2, report: nil,
+                                       failure: "exit status 1: \"boom\", then\nmore")
+        let line = ComparisonExport.csvLine(result)
+        #expect(line.hasPrefix("\"lru, 16MB \"\"small\"\"\",2,failed,"))
+        #expect(line.hasSuffix(",\"exit status 1: \"\"boom\"\", then\nmore\""))
+        #expect(Self.parse(line).count == ComparisonExport.csvColumns.count)
+        #expect(Self.parse(ComparisonExport.csvHeader) == ComparisonExport.csvColumns)
+    }
+
+    /// A minimal RFC 4180 reader for one record, to count fields the way a spreadsheet would.
+    static func parse(_ line: String) -> [String] {
+        var fields: [String] = [], field = "", quoted = false
+        var chars = Array(line)[...]
+        while let c = chars.popFirst() {
+            if quoted {
+                if c == "\"" {
+                    if chars.first == "\"" { field.append("\""); chars.removeFirst() } else { quoted = false }
+                } else { field.append(c) }
+            } else if c == "\"" { quoted = true }
+            else if c == "," { fields.append(field); field = "" }
+            else { field.append(c) }
+        }
+        fields.append(field)
+        return fields
+    }
+}

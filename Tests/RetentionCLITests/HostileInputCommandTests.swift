@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// Special files and unwritable outputs: one line, a documented status, never a hang, never a
+/// device or FIFO replaced.
+@Suite("Hostile files and paths")
+struct HostileInputCommandTests {
+    @Test("inspect and simulate refuse a FIFO and /dev/zero at once instead of blocking or reading forever")
+    func specialInputs() async throws {
+        let dir = try CLIRunner.temporaryDirectory("special")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fifo = dir + "/b.png"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let inspect = try await CLIRunner.run(["inspect", fifo], timeout: 20)
+        #expect(inspect.status == 1)
+        #expect(inspect.stdout == "\(fifo): error: cannot read \(fifo): it is a FIFO, not a regular file\n")
+        let zero = try await CLIRunner.run(["inspect", "/dev/zero"], timeout: 20)
+        #expect(zero.status == 1 && zero.stdout.contains("it is a character device, not a regular file"))
+        let simulate = try await CLIRunner.run(["simulate", "/dev/zero"], timeout: 20)
+        #expect(simulate.status == 1)
+        #expect(simulate.stderr == "Error: cannot read scenario file /dev/zero: it is a character device, not a regular file\n")
+    }
+
+    @Test("a FIFO among a scenario's images fails that row's reads, reported, without hanging the run")
+    func fifoImage() async throws {
+        let dir = try CLIRunner.temporaryDirectory("fifo-image")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let images = dir + "/images"
+        try FileManager.default.createDirectory(atPath: images, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLIRunner.packageRoot + "/assets/images/photo-600x400-01.png", toPath: images + "/a.png")
+        #expect(mkfifo(images + "/b.png", 0o644) == 0)
+        let scenario = dir + "/s.json"
+        try """
+        {"name":"fifo","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list","prefetchRows":1},
+         "rows":{"count":4,"height":300},"images":{"directory":"\(images)","pattern":"*.png"},
+         "script":[{"scroll":{"by":600,"frames":10}},{"destroyContainer":{}}]}
+        """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let result = try await CLIRunner.run(["run", scenario, "--strategy", "decoded-lru"], timeout: 60)
+        #expect(result.status == 0, "the run hung or failed: \(result.stderr)")
+        #expect(result.stdout.contains("failed decodes 0, failed reads "), "\(result.stdout)")
+        #expect(!result.stdout.contains("failed reads 0"), "\(result.stdout)")
+        #expect(result.stdout.contains("first failure: row 1: cannot read \(images)/b.png: it is a FIFO, not a regular file"), "\(result.stdout)")
+    }
+
+    @Test("soak checks --export-json before it measures: a missing folder fails at once with exit 2")
+    func soakOutputCheckedFirst() async throws {
+        let dir = try CLIRunner.temporaryDirectory("soak-out")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scenario = CLIRunner.packageRoot + "/assets/scenarios/default.json"
+        let result = try await CLIRunner.run(["soak", scenario, "--strategy", "decoded-lru", "--iterations", "50",
+                                              "--export-json", dir + "/nodir/x.json"], timeout: 30)
+        #expect(result.status == 2)
+        #expect(result.stderr == "Error: cannot write \(dir)/nodir/x.json: No such file or directory\n")
+    }
+
+    @Test("costs -o /dev/full fails with ENOSPC and exit 1, and -o onto a FIFO streams into it")
+    func costsIntoDevices() async throws {
+        let dir = try CLIRunner.temporaryDirectory("costs-dev")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scenario = try LabCommandTests.smallScenario(dir)
+        let full = try await CLIRunner.run(["costs", scenario, "--repeat", "1", "-o", "/dev/full"], timeout: 60)
+        #expect(full.status == 1)
+        #expect(full.stderr.hasSuffix("Error: cannot write /dev/full: No space left on device\n"), "\(full.stderr)")
+        let fifo = dir + "/costs.json"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let reader = Task.detached { FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data() }
+        let streamed = try await CLIRunner.run(["costs", scenario, "--repeat", "1", "-o", fifo], timeout: 60)
+        #expect(streamed.status == 0, "\(streamed.stderr)")
+        let json = await reader.value
+        #expect(String(decoding: json, as: UTF8.self).contains("\"decodeMs\""))
+        var info = stat()
+        #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO was replaced")
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Glibc
+import Testing
+@testable import SystemIO
+
+/// A fresh folder under the system's temporary folder, removed by the caller.
+private func temporaryFolder() -> String {
+    var template = Array(("/tmp/systemio-XXXXXX").utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    precondition(made != nil, "mkdtemp failed")
+    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+@Suite("FileIO: reads with a cap, writes by the special-file rules")
+struct FileIOTests {
+    @Test("readAll returns the whole file, and a file over the limit is refused with its size rule")
+    func readsAndCaps() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/data.bin"
+        let bytes = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(try FileIO.readAll(path) == bytes)
+        #expect(try FileIO.readAll(path, limit: 200_000) == bytes)
+        let error = #expect(throws: SystemError.self) { try FileIO.readAll(path, limit: 199_999) }
+        #expect(error?.description == "cannot read \(path): it is larger than the limit of 199999 bytes")
+    }
+
+    @Test("files that report no size (/proc) are read whole, and capped too")
+    func procFiles() throws {
+        let status = try FileIO.readAll("/proc/self/status")
+        #expect(String(decoding: status, as: UTF8.self).contains("VmRSS:"))
+        #expect(throws: SystemError.self) { try FileIO.readAll("/proc/self/status", limit: 16) }
+    }
+
+    @Test("a FIFO, a device and a folder are refused at once, never read")
+    func specialFilesRefused() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fifo = folder + "/pipe.png"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let fifoError = #expect(throws: SystemError.self) { try FileIO.readAll(fifo) }
+        #expect(fifoError?.description == "cannot read \(fifo): it is a FIFO, not a regular file")
+        let zero = #expect(throws: SystemError.self) { try FileIO.readAll("/dev/zero") }
+        #expect(zero?.reasonText == "it is a character device, not a regular file")
+        let dir = #expect(throws: SystemError.self) { try FileIO.readAll(folder) }
+        #expect(dir?.reasonText == "it is a folder, not a regular file")
+        let missing = #expect(throws: SystemError.self) { try FileIO.readAll(folder + "/nope") }
+        #expect(missing?.description == "cannot read \(folder)/nope: No such file or directory")
+    }
+
+    @Test("replace swaps a regular file atomically, keeps its mode, and leaves no temporary file")
+    func replaceRegular() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/out.json"
+        try FileIO.replace(path, with: Data("one".utf8))
+        #expect(chmod(path, 0o600) == 0)
+        try FileIO.replace(path, with: Data("two".utf8))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "two")
+        var info = stat()
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.json"])
+    }
+
+    @Test("a 255-byte file name works: the temporary name does not grow with it")
+    func longNames() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/" + String(repeating: "n", count: 251) + ".png"
+        try FileIO.replace(path, with: Data([1, 2, 3]))
+        #expect(try FileIO.readAll(path) == Data([1, 2, 3]))
+    }
+
+    @Test("a symbolic link keeps pointing at its target, which is replaced")
+    func replaceThroughLink() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let target = folder + "/target.txt", link = folder + "/link.txt"
+        try FileIO.replace(target, with: Data("old".utf8))
+        #expect(symlink(target, link) == 0)
+        try FileIO.replace(link, with: Data("new".utf8))
+        #expect(FileIO.kind(of: link, followLinks: false) == .symbolicLink)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "new")
+    }
+
+    @Test("a device is written in place, never renamed over: /dev/full fails with ENOSPC, /dev/null takes it")
+    func replaceDevice() throws {
+        let full = #expect(throws: SystemError.self) { try FileIO.replace("/dev/full", with: Data("x".utf8)) }
+        #expect(full?.errno == ENOSPC)
+        #expect(full?.description == "cannot write /dev/full: No space left on device")
+        try FileIO.replace("/dev/null", with: Data("x".utf8))
+        #expect(FileIO.kind(of: "/dev/null") == .special(noun: "a character device"))
+        #expect(!FileIO.replacesAtomically("/dev/stdout"))
+    }
+
+    @Test("a FIFO is written in place: the reader gets the bytes and the FIFO stays")
+    func replaceFIFO() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fifo = folder + "/out.json"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let reader = Thread { _ = try? Data(contentsOf: URL(fileURLWithPath: fifo)) }
+        reader.start()
+        try FileIO.replace(fifo, with: Data("streamed".utf8))
+        #expect(FileIO.kind(of: fifo) == .special(noun: "a FIFO"))
+    }
+
+    @Test("a folder is refused as a write target, and checkWritable names a missing folder before any work")
+    func unwritable() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let dir = #expect(throws: SystemError.self) { try FileIO.replace(folder, with: Data()) }
+        #expect(dir?.description == "cannot write \(folder): Is a directory")
+        let missing = #expect(throws: SystemError.self) { try FileIO.checkWritable(folder + "/nodir/x.json") }
+        #expect(missing?.description == "cannot write \(folder)/nodir/x.json: No such file or directory")
+        try FileIO.checkWritable(folder + "/x.json")
+        #expect(FileIO.kind(of: folder + "/x.json") == .missing)
+    }
+
+    @Test("createDirectories makes parents, accepts an existing folder, and names a file in the way")
+    func directories() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileIO.createDirectories(folder + "/a/b/c")
+        try FileIO.createDirectories(folder + "/a/b/c")
+        #expect(FileIO.kind(of: folder + "/a/b/c") == .directory)
+        try FileIO.replace(folder + "/file", with: Data())
+        let error = #expect(throws: SystemError.self) { try FileIO.createDirectories(folder + "/file/x") }
+        #expect(error?.description == "cannot create the folder \(folder)/file: Not a directory")
+    }
+
+    @Test("LineFile writes each line at once and truncates a regular file")
+    func lineFile() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/rows.csv"
+        try FileIO.replace(path, with: Data("stale content that is longer\n".utf8))
+        let file = try LineFile(creating: path)
+        try file.append("a,b")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "a,b\n")
+        let full = try LineFile(creating: "/dev/full")
+        let error = #expect(throws: SystemError.self) { try full.append("x") }
+        #expect(error?.errno == ENOSPC)
+    }
+
+    @Test("Duration.seconds and milliseconds")
+    func durations() {
+        #expect(Duration.milliseconds(1500).seconds == 1.5)
+        #expect(Duration.microseconds(250).milliseconds == 0.25)
+    }
+}
