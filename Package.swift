@@ -33,10 +33,12 @@ let package = Package(
         .target(name: "MemoryProbe", dependencies: ["CMemoryShim", "SystemIO"]),
         .target(name: "CProcessShim"),
         .target(name: "Lab", dependencies: ["Retention", "Visibility", "MemoryProbe", "Imaging", "CProcessShim", "SystemIO"]),
+        // What the tool prints and plans: text, tables, JSON lines, the thumbnail batch.
+        .target(name: "RetentionTool", dependencies: ["Lab", "Imaging", "MemoryProbe", "CProcessShim", "SystemIO"]),
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
-                "Lab", "Imaging", "MemoryProbe", "Retention", "CProcessShim", "SystemIO",
+                "RetentionTool", "Lab", "Imaging", "MemoryProbe", "Retention", "CProcessShim", "SystemIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -49,6 +51,7 @@ let package = Package(
         .testTarget(name: "VisibilityTests", dependencies: ["Visibility"]),
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
         .testTarget(name: "LabTests", dependencies: ["Lab"]),
+        .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool"]),
         .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Imaging
 import Lab
+import RetentionTool
 
 /// `retention assets …`: the images and scenarios experiments run on.
 struct Assets: ParsableCommand {

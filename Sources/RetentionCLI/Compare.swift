@@ -1,5 +1,6 @@
 import ArgumentParser
 import Lab
+import RetentionTool
 import Glibc
 
 /// `retention compare [SCENARIO]`: every strategy in fresh child processes, medians in a table.

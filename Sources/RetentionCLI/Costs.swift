@@ -1,6 +1,7 @@
 import ArgumentParser
 import Imaging
 import Lab
+import RetentionTool
 import SystemIO
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Imaging
+import RetentionTool
 import SystemIO
 
 /// `retention inspect FILE...`: header facts per file, optionally a full decode.

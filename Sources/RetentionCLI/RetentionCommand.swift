@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import RetentionTool
 
 /// The `retention` tool: memory experiments, image inspection and generated assets.
 /// Thin by design: it parses, calls Lab or Imaging, and prints.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Lab
+import RetentionTool
 
 /// `retention run [SCENARIO] --strategy NAME`: one strategy, in this process, measured.
 struct Run: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Lab
+import RetentionTool
 import Visibility
 
 /// `simulate [SCENARIO] [--trace] [--json]`: runs a scenario's scroll script through the visibility

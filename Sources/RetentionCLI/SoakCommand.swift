@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Imaging
 import Lab
+import RetentionTool
 import SystemIO
 import Retention
 #if canImport(FoundationEssentials)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Lab
+import RetentionTool
 import Retention
 
 /// `retention strategies [SCENARIO]`: the presets, and a scenario's own strategies.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Imaging
+import RetentionTool
 import Glibc
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -54,9 +55,6 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per file and a final {\"summary\": …} object.")
     var json = false
 
-    /// The default output folder.
-    static let defaultOutput = "thumbnails"
-
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one PNG file or folder to thumbnail") }
         guard ThumbnailSize(parsing: size) != nil else {
@@ -64,7 +62,7 @@ struct ThumbnailCommand: ParsableCommand {
         }
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0-9, got \(level)") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
-        if let output, Self.namesFile(output) {
+        if let output, ThumbnailPlan.namesFile(output) {
             let folders = inputs.filter { isDirectory($0) }
             if inputs.count > 1 || !folders.isEmpty {
                 let what = inputs.count > 1 ? "\(inputs.count) inputs" : "a folder input"
@@ -85,78 +83,21 @@ struct ThumbnailCommand: ParsableCommand {
         if summary.failed > 0 { throw ExitCode(1) }
     }
 
-    /// Input files paired with their outputs; creates the output folders.
+    /// Input files paired with their outputs (refused before anything is written when a
+    /// write would replace an input), with the output folders created.
     private func planJobs() throws -> [ThumbnailJob] {
-        if let output, Self.namesFile(output) {
-            return [ThumbnailJob(input: inputs[0], output: output)]
+        do {
+            let jobs = try ThumbnailPlan.jobs(inputs: inputs, output: output)
+            try ThumbnailPlan.createFolders(for: jobs)
+            return jobs
+        } catch {
+            Output.error("retention thumbnail: \(error)")
+            throw ExitCode(1)
         }
-        let folder = Self.trimmingSlashes(output ?? Self.defaultOutput)
-        // Earlier thumbnails inside a folder being searched are not inputs.
-        let outputPrefix = Self.resolved(folder).map { $0 + "/" }
-        var jobs: [ThumbnailJob] = []
-        for input in inputs {
-            if isDirectory(input) {
-                let root = Self.trimmingSlashes(input)
-                for relative in Self.pngFiles(under: root) {
-                    if let outputPrefix, Self.resolved(root + "/" + relative)?.hasPrefix(outputPrefix) == true { continue }
-                    jobs.append(ThumbnailJob(input: root + "/" + relative, output: folder + "/" + relative))
-                }
-            } else {
-                let name = input.split(separator: "/").last.map(String.init) ?? input
-                jobs.append(ThumbnailJob(input: input, output: folder + "/" + name))
-            }
-        }
-        ThumbnailJob.markCollisions(&jobs)
-        var folders = Set<String>()
-        for job in jobs { folders.insert(Self.parent(of: job.output)) }
-        for path in folders.sorted() where !path.isEmpty {
-            do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            } catch {
-                Output.error("retention thumbnail: cannot create the output folder \(path)")
-                throw ExitCode(1)
-            }
-        }
-        return jobs
-    }
-
-    /// True when `-o` names a file: it ends in .png and is not an existing folder.
-    static func namesFile(_ path: String) -> Bool {
-        path.lowercased().hasSuffix(".png") && !isDirectory(path)
-    }
-
-    /// `*.png` below `root` (any depth, any case of the extension), sorted, relative to it.
-    static func pngFiles(under root: String) -> [String] {
-        let all = (try? FileManager.default.subpathsOfDirectory(atPath: root)) ?? []
-        return all.filter { $0.lowercased().hasSuffix(".png") && !isDirectory(root + "/" + $0) }.sorted()
-    }
-
-    /// The canonical absolute path (`realpath(3)`), or nil when `path` does not exist.
-    static func resolved(_ path: String) -> String? {
-        guard let pointer = realpath(path, nil) else { return nil }
-        defer { free(pointer) }
-        return String(cString: pointer)
-    }
-
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        return String(path[..<slash])
-    }
-
-    static func trimmingSlashes(_ path: String) -> String {
-        var text = path
-        while text.count > 1, text.hasSuffix("/") { text.removeLast() }
-        return text
     }
 
     /// `sysconf(_SC_NPROCESSORS_ONLN)`, at least 1.
     static var onlineCores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
-}
-
-/// True when `path` is an existing folder (following symbolic links).
-func isDirectory(_ path: String) -> Bool {
-    var info = stat()
-    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
 }
 
 /// A `-s` value: `256` (a square box) or `256x192`.

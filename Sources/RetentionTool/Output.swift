@@ -8,31 +8,31 @@ import Foundation
 #endif
 
 /// Printing helpers shared by the subcommands.
-enum Output {
+public enum Output {
     /// Writes `text` and (unless `newline` is false) a newline to standard error, in one
     /// `write(2)` so lines from several threads do not interleave.
-    static func error(_ text: String, newline: Bool = true) {
+    public static func error(_ text: String, newline: Bool = true) {
         // A failed write to standard error has nowhere to be reported, so it is dropped.
         try? FileIO.writeAll(Data((newline ? text + "\n" : text).utf8), to: STDERR_FILENO, path: "standard error")
     }
 
     /// Rewrites the progress line on standard error (a terminal); `final` ends it with a newline.
-    static func progress(_ text: String, final: Bool) {
+    public static func progress(_ text: String, final: Bool) {
         var line = "\r\u{1B}[K" + text
         if final { line += "\n" }
         line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
     }
 
     /// A failed write to standard output.
-    struct WriteError: Error, CustomStringConvertible {
+    public struct WriteError: Error, CustomStringConvertible {
         let code: Int32
-        var description: String { "cannot write to standard output: \(String(cString: strerror(code)))" }
+        public var description: String { "cannot write to standard output: \(SystemError.text(forErrno: code))" }
     }
 
     /// Writes `text` to standard output with write(2), at once, so a long stream stops at the
     /// first failure with its real reason (stdio would only say EIO at the end). Do not mix
     /// with `print` in one command. Throws `WriteError`.
-    static func writeStandardOutput(_ text: String) throws {
+    public static func writeStandardOutput(_ text: String) throws {
         do { try FileIO.writeAll(Data(text.utf8), to: STDOUT_FILENO, path: "standard output") } catch {
             throw WriteError(code: error.errno ?? EIO)
         }
@@ -40,7 +40,7 @@ enum Output {
 
     /// Flushes standard output; when anything printed could not be written, says so in one
     /// line on standard error and exits with `status` if it is an error status, else 1.
-    static func finishStandardOutput(status: Int32 = 0) {
+    public static func finishStandardOutput(status: Int32 = 0) {
         let code = rtn_flush_standard_output()
         if code == 0 { return }
         error("Error: \(WriteError(code: code))")
@@ -48,10 +48,10 @@ enum Output {
     }
 
     /// True when standard error is a terminal (progress lines go there).
-    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    public static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// One JSON object on one line (sorted keys, so output is stable).
-    static func jsonLine<T: Encodable>(_ value: T) -> String {
+    public static func jsonLine<T: Encodable>(_ value: T) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return "{}" }
@@ -59,13 +59,13 @@ enum Output {
     }
 
     /// `1234567` → `1.2 MB` (decimal units, one decimal).
-    static func megabytes(_ bytes: Int) -> String {
+    public static func megabytes(_ bytes: Int) -> String {
         let mb = Double(bytes) / 1_000_000
         return formatOneDecimal(mb) + " MB"
     }
 
     /// One decimal place without Foundation's formatters.
-    static func formatOneDecimal(_ value: Double) -> String {
+    public static func formatOneDecimal(_ value: Double) -> String {
         let scaled = (value * 10).rounded()
         let negative = scaled < 0
         let magnitude = Int(abs(scaled))
@@ -73,7 +73,7 @@ enum Output {
     }
 
     /// Two decimal places without Foundation's formatters.
-    static func formatTwoDecimals(_ value: Double) -> String {
+    public static func formatTwoDecimals(_ value: Double) -> String {
         let scaled = (value * 100).rounded()
         let magnitude = Int(abs(scaled))
         let fraction = magnitude % 100
@@ -81,7 +81,7 @@ enum Output {
     }
 
     /// Milliseconds with two decimals.
-    static func milliseconds(_ duration: Duration) -> String {
+    public static func milliseconds(_ duration: Duration) -> String {
         let ms = duration.milliseconds
         let scaled = Int((ms * 100).rounded())
         let frac = scaled % 100

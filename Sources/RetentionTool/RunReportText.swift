@@ -1,8 +1,8 @@
 import Lab
 
 /// The text form of one run's report.
-enum RunReportText {
-    static func render(_ r: RunReport) -> String {
+public enum RunReportText {
+    public static func render(_ r: RunReport) -> String {
         func mb(_ bytes: Int) -> String { Output.formatOneDecimal(Double(bytes) / 1_000_000) + " MB" }
         var text = "strategy \(r.strategy) on \(r.scenario) (\(r.display) display, \(r.allocator) allocator), \(r.frames) frames\n"
         text += "checkpoint       resident    logical    decoded  thumbnail  compressed  row state  heap used  heap free-held\n"
@@ -21,14 +21,14 @@ enum RunReportText {
 }
 
 /// How a report says loads were priced.
-enum CostText {
-    static func line(_ costs: RunReport.Costs) -> String {
+public enum CostText {
+    public static func line(_ costs: RunReport.Costs) -> String {
         var text = costs.table.map { "costs: shared table, \($0)" } ?? "costs: each load's own measured CPU time (no shared table)"
         if costs.decodeSpeed != 1 { text += "\n" + model(costs.decodeSpeed) }
         return text
     }
 
-    static func model(_ speed: Double) -> String {
+    public static func model(_ speed: Double) -> String {
         "decode speed ×\(speed): a MODEL of a \(speed < 1 ? "slower" : "faster") device (table costs divided by \(speed)), not a measurement"
     }
 }

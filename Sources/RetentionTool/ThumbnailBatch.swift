@@ -6,42 +6,27 @@ import Synchronization
 import Glibc
 
 /// One input file and where its thumbnail goes.
-struct ThumbnailJob: Sendable, Equatable {
-    var input: String
-    var output: String
-    /// Set when the job cannot run (another input has the same output path).
-    var problem: String?
-
-    init(input: String, output: String, problem: String? = nil) {
+public struct ThumbnailJob: Sendable, Equatable {
+    public var input: String
+    public var output: String
+    /// A job thumbnailing `input` into `output`.
+    public init(input: String, output: String) {
         self.input = input
         self.output = output
-        self.problem = problem
-    }
-
-    /// Marks every job whose output path an earlier job already uses.
-    static func markCollisions(_ jobs: inout [ThumbnailJob]) {
-        var owners: [String: String] = [:]
-        for i in jobs.indices {
-            if let owner = owners[jobs[i].output] {
-                jobs[i].problem = "its output \(jobs[i].output) is already the output of \(owner)"
-            } else {
-                owners[jobs[i].output] = jobs[i].input
-            }
-        }
     }
 }
 
 /// The totals a batch prints at the end.
-struct ThumbnailSummary: Encodable, Sendable {
-    var files = 0
-    var failed = 0
-    var bytesRead = 0
-    var bytesWritten = 0
-    var seconds = 0.0
-    var peakResidentBytes: Int?
+public struct ThumbnailSummary: Encodable, Sendable {
+    public var files = 0
+    public var failed = 0
+    public var bytesRead = 0
+    public var bytesWritten = 0
+    public var seconds = 0.0
+    public var peakResidentBytes: Int?
 
     /// `thumbnail: 40 files, 1 failed, 12.3 MB read, 0.9 MB written, 0.41 s, peak memory 18.2 MB`.
-    var line: String {
+    public var line: String {
         var text = "thumbnail: \(files) files, \(failed) failed, \(Output.megabytes(bytesRead)) read, "
         text += "\(Output.megabytes(bytesWritten)) written, \(Output.formatTwoDecimals(seconds)) s, "
         text += "peak memory " + (peakResidentBytes.map(Output.megabytes) ?? "unknown")
@@ -50,19 +35,19 @@ struct ThumbnailSummary: Encodable, Sendable {
 }
 
 /// One file's outcome, as JSON.
-struct ThumbnailReport: Encodable, Sendable {
-    var file: String
-    var output: String?
-    var width: Int?
-    var height: Int?
-    var sourceWidth: Int?
-    var sourceHeight: Int?
-    var streamed: Bool?
-    var peakWorkingBytes: Int?
-    var bytesRead: Int?
-    var bytesWritten: Int?
-    var milliseconds: Double?
-    var error: String?
+public struct ThumbnailReport: Encodable, Sendable {
+    public var file: String
+    public var output: String?
+    public var width: Int?
+    public var height: Int?
+    public var sourceWidth: Int?
+    public var sourceHeight: Int?
+    public var streamed: Bool?
+    public var peakWorkingBytes: Int?
+    public var bytesRead: Int?
+    public var bytesWritten: Int?
+    public var milliseconds: Double?
+    public var error: String?
 }
 
 /// Runs thumbnail jobs on `workers` threads that pull the next index from a shared atomic
@@ -71,16 +56,16 @@ struct ThumbnailReport: Encodable, Sendable {
 /// Each worker is a serial Dispatch queue (an overcommitting queue gets its own thread), so
 /// `workers` files are in flight at once and memory stays bounded by workers × (output +
 /// a few rows) plus the encoded output of each.
-final class ThumbnailBatch: Sendable {
-    let jobs: [ThumbnailJob]
-    let thumbnailer: Thumbnailer
-    let encoder: PNGEncoder
-    let json: Bool
-    let progress: Bool
+public final class ThumbnailBatch: Sendable {
+    public let jobs: [ThumbnailJob]
+    public let thumbnailer: Thumbnailer
+    public let encoder: PNGEncoder
+    public let json: Bool
+    public let progress: Bool
     private let nextJob = Atomic<Int>(0)
     private let totals = Mutex(ThumbnailSummary())
 
-    init(jobs: [ThumbnailJob], thumbnailer: Thumbnailer, encoder: PNGEncoder, json: Bool, progress: Bool) {
+    public init(jobs: [ThumbnailJob], thumbnailer: Thumbnailer, encoder: PNGEncoder, json: Bool, progress: Bool) {
         self.jobs = jobs
         self.thumbnailer = thumbnailer
         self.encoder = encoder
@@ -89,7 +74,7 @@ final class ThumbnailBatch: Sendable {
     }
 
     /// Processes every job and returns the totals, with wall time and peak resident memory.
-    func run(workers: Int) -> ThumbnailSummary {
+    public func run(workers: Int) -> ThumbnailSummary {
         let clock = ContinuousClock()
         let start = clock.now
         let group = DispatchGroup()
@@ -126,10 +111,6 @@ final class ThumbnailBatch: Sendable {
 
     private func process(_ job: ThumbnailJob) -> ThumbnailReport {
         var report = ThumbnailReport(file: job.input)
-        if let problem = job.problem {
-            report.error = problem
-            return report
-        }
         let clock = ContinuousClock()
         let start = clock.now
         var info = stat()
@@ -158,12 +139,12 @@ final class ThumbnailBatch: Sendable {
 
     /// True when both paths exist and are the same file (device and inode).
     static func sameFile(_ a: String, _ b: String) -> Bool {
-        var x = stat(), y = stat()
-        return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
+        guard let x = FileIdentity(a) else { return false }
+        return FileIdentity(b) == x
     }
 
     /// `\r[##########----------] 12/40  1 failed`.
-    static func progressBar(done: Int, of total: Int, failed: Int) -> String {
+    public static func progressBar(done: Int, of total: Int, failed: Int) -> String {
         let width = 30
         let filled = total == 0 ? width : done * width / total
         var text = "\r[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] \(done)/\(total)"

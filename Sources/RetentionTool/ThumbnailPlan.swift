@@ -1,0 +1,145 @@
+import Glibc
+import SystemIO
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Pairs a thumbnail batch's inputs with their outputs, and refuses the whole batch before
+/// anything is written when a write would destroy data: an output that is one of the inputs
+/// (same device and inode), or two inputs that map to one output.
+public enum ThumbnailPlan {
+    /// Why a batch was refused. `description` is one sentence.
+    public enum Problem: Error, CustomStringConvertible, Equatable {
+        /// The thumbnail of `input` would be written over `replaced`, which is itself an input.
+        case wouldReplaceInput(input: String, output: String, replaced: String)
+        /// Two inputs have the same output path.
+        case sameOutput(first: String, second: String, output: String)
+        /// An output folder could not be made.
+        case folder(SystemError)
+
+        /// One sentence naming the files.
+        public var description: String {
+            switch self {
+            case .wouldReplaceInput(let input, let output, let replaced):
+                return "the thumbnail of \(input) would replace the input \(replaced)"
+                    + (output == replaced ? "" : " (as \(output))") + "; nothing was written; choose another output folder"
+            case .sameOutput(let first, let second, let output):
+                return "the thumbnails of \(first) and \(second) would both be written to \(output); nothing was written; give them separate output folders"
+            case .folder(let error):
+                return "cannot create the output folder: \(error)"
+            }
+        }
+    }
+
+    /// The default output folder.
+    public static let defaultOutput = "thumbnails"
+
+    /// Plans `inputs` (PNG files, or folders searched for `*.png` at any depth) into `output`:
+    /// a folder (default `thumbnails`), keeping each file's path below its input folder, or a
+    /// `.png` file name for a single input. PNGs already inside an output folder that lies
+    /// below an input folder are earlier thumbnails, not inputs. Throws before anything is
+    /// written when an output is an input or two inputs share an output. One `stat` per file.
+    public static func jobs(inputs: [String], output: String?) throws(Problem) -> [ThumbnailJob] {
+        var jobs: [ThumbnailJob] = []
+        if let output, namesFile(output) {
+            jobs = inputs.prefix(1).map { ThumbnailJob(input: $0, output: output) }
+        } else {
+            let folder = trimmingSlashes(output ?? defaultOutput)
+            let resolvedFolder = resolved(folder)
+            for input in inputs {
+                if isDirectory(input) {
+                    let root = trimmingSlashes(input)
+                    // The output folder strictly inside this input folder holds earlier thumbnails.
+                    let skipPrefix = resolvedFolder.flatMap { $0 == resolved(root) ? nil : $0 + "/" }
+                    for relative in pngFiles(under: root) {
+                        if let skipPrefix, resolved(root + "/" + relative)?.hasPrefix(skipPrefix) == true { continue }
+                        jobs.append(ThumbnailJob(input: root + "/" + relative, output: folder + "/" + relative))
+                    }
+                } else {
+                    let name = input.split(separator: "/").last.map(String.init) ?? input
+                    jobs.append(ThumbnailJob(input: input, output: folder + "/" + name))
+                }
+            }
+        }
+        try check(jobs)
+        return jobs
+    }
+
+    /// Refuses `jobs` when an output is an input (by device and inode) or two jobs share an
+    /// output (by canonical path). O(jobs) `stat` calls.
+    public static func check(_ jobs: [ThumbnailJob]) throws(Problem) {
+        var inputs: [FileIdentity: String] = [:]
+        for job in jobs {
+            if let id = FileIdentity(job.input) { inputs[id] = inputs[id] ?? job.input }
+        }
+        var owners: [String: String] = [:]
+        for job in jobs {
+            if let id = FileIdentity(job.output), let replaced = inputs[id] {
+                throw .wouldReplaceInput(input: job.input, output: job.output, replaced: replaced)
+            }
+            let key = canonical(job.output)
+            if let first = owners[key] { throw .sameOutput(first: first, second: job.input, output: job.output) }
+            owners[key] = job.input
+        }
+    }
+
+    /// Creates every output folder the jobs need (`mkdir -p`), naming the one that fails and why.
+    public static func createFolders(for jobs: [ThumbnailJob]) throws(Problem) {
+        let folders = Set(jobs.map { FileIO.directory(of: $0.output) })
+        for folder in folders.sorted() {
+            do { try FileIO.createDirectories(folder) } catch { throw .folder(error) }
+        }
+    }
+
+    /// True when `path` names a file: it ends in .png and is not an existing folder.
+    public static func namesFile(_ path: String) -> Bool {
+        path.lowercased().hasSuffix(".png") && !isDirectory(path)
+    }
+
+    /// `*.png` below `root` (any depth, any case of the extension), sorted, relative to it.
+    static func pngFiles(under root: String) -> [String] {
+        let all = (try? FileManager.default.subpathsOfDirectory(atPath: root)) ?? []
+        return all.filter { $0.lowercased().hasSuffix(".png") && !isDirectory(root + "/" + $0) }.sorted()
+    }
+
+    /// The canonical absolute path (`realpath(3)`), or nil when `path` does not exist.
+    static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
+    }
+
+    /// `path` with its folder resolved when it exists, so `out/x.png` and `./out/x.png` match.
+    static func canonical(_ path: String) -> String {
+        let folder = FileIO.directory(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return (resolved(folder) ?? folder) + "/" + name
+    }
+
+    static func trimmingSlashes(_ path: String) -> String {
+        var text = path
+        while text.count > 1, text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+}
+
+/// True when `path` is an existing folder (following symbolic links).
+public func isDirectory(_ path: String) -> Bool {
+    FileIO.kind(of: path) == .directory
+}
+
+/// A file's device and inode: equal for two paths to the same file.
+struct FileIdentity: Hashable {
+    var device: UInt64
+    var inode: UInt64
+
+    /// The identity of what `path` names, or nil when nothing exists there.
+    init?(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}
