@@ -18,6 +18,22 @@ struct ScenarioErrorTests {
             == "script: expected an array, found an object")
     }
 
+    @Test("numbers that validation once let through to an arithmetic trap are out of range, with the path")
+    func arithmeticTraps() {
+        #expect(errorMessage(document(container: #"{"kind": "list", "prefetchRows": 9223372036854775807}"#))
+            == "container.prefetchRows: expected an integer from 0 to 1000, found 9.223372036854776e+18")
+        #expect(errorMessage(document(container: #"{"kind": "lazyVGrid", "columns": 1000000000000}"#))
+            == "container.columns: expected an integer from 1 to 1000, found 1000000000000")
+        #expect(errorMessage(document(rows: #"{"count": 10, "height": 200, "stateBytes": 1e12}"#))
+            == "rows.stateBytes: expected a byte count from 0 to 67108864, found 1000000000000")
+        let nested = #"[{"repeat": {"times": 1000000000, "steps": [{"repeat": {"times": 1000000000, "steps": [{"pause": {"frames": 1}}]}}]}}]"#
+        #expect(errorMessage(document(script: nested))
+            == "script: the script runs 1000000000000000000 frames, over the limit of 10000000 (about 46 hours at 60 fps)")
+        let overflowing = #"[{"repeat": {"times": 9000000000000000000, "steps": [{"pause": {"frames": 9000000000000000000}}]}}]"#
+        #expect(errorMessage(document(script: overflowing))
+            == "script: the script runs more than 9.2e18 frames, over the limit of 10000000 (about 46 hours at 60 fps)")
+    }
+
     @Test("a negative count is rejected with the value found")
     func negativeCount() {
         #expect(errorMessage(document(rows: #"{"count": -5, "height": 200}"#))
@@ -39,7 +55,7 @@ struct ScenarioErrorTests {
         #expect(errorMessage(document(container: #"{"kind": "grid"}"#))
             == #"container.kind: expected one of list, lazyVStack, lazyVGrid, vStack, found "grid""#)
         #expect(errorMessage(document(container: #"{"kind": "lazyVGrid"}"#))
-            == "container.columns: required key is missing (expected a positive integer)")
+            == "container.columns: required key is missing (expected an integer from 1 to 1000)")
         #expect(errorMessage(document(container: #"{"kind": "lazyVStack", "disappearEdges": "top"}"#))
             == #"container.disappearEdges: expected one of bottom, both, found "top""#)
     }

@@ -32,7 +32,9 @@ struct ScenarioSettingsTests {
     @Test("bad values name the JSON path and what was found", arguments: [
         (#""display":"fast""#, #"display: expected "sync" or "async", found "fast""#),
         (#""decodeWorkers":0"#, "decodeWorkers: expected an integer from 1 to 64, found 0"),
-        (#""sourceLatencyMs":"slow""#, #"sourceLatencyMs: expected a non-negative number of milliseconds, found "slow""#),
+        (#""sourceLatencyMs":"slow""#, #"sourceLatencyMs: expected a number of milliseconds from 0 to 60000, found "slow""#),
+        (#""sourceLatencyMs":1e16"#, "sourceLatencyMs: expected a number of milliseconds from 0 to 60000, found 1e+16"),
+        (#""sourceLatencyMs":1e300,"display":"async""#, "sourceLatencyMs: expected a number of milliseconds from 0 to 60000, found 1e+300"),
         (#""images":{"directory":"x","patern":"*.png"}"#, "images.patern: unknown key (expected one of directory, pattern, displayPixelSize)"),
         (#""images":{"pattern":"*.png"}"#, "images.directory: expected a folder path"),
         (#""images":{"directory":"x","displayPixelSize":-3}"#, "images.displayPixelSize: expected a positive integer, found -3"),

@@ -100,9 +100,16 @@ struct FileIOTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let fifo = folder + "/out.json"
         #expect(mkfifo(fifo, 0o644) == 0)
-        let reader = Thread { _ = try? Data(contentsOf: URL(fileURLWithPath: fifo)) }
+        let received = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var got = Data()
+        let reader = Thread {
+            got = FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data()
+            received.signal()
+        }
         reader.start()
         try FileIO.replace(fifo, with: Data("streamed".utf8))
+        received.wait()
+        #expect(got == Data("streamed".utf8))
         #expect(FileIO.kind(of: fifo) == .special(noun: "a FIFO"))
     }
 

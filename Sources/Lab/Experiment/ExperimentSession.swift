@@ -81,22 +81,8 @@ final class ExperimentSession {
         frames = FrameStatistics(frameRate: experiment.scenario.frameRate.rawValue)
         virtualQueue = VirtualDecodeQueue(workers: experiment.settings.decodeWorkers, frameRate: experiment.scenario.frameRate.rawValue)
         frameStart = ThreadCPUTime.now()
-        let estimated = max(1, Self.estimatedFrames(experiment.scenario.script))
+        let estimated = max(1, ScriptStep.estimatedFrames(experiment.scenario.script))
         interval = experiment.timelineInterval > 0 ? experiment.timelineInterval : max(1, estimated / 200)
-    }
-
-    /// Frames a script will take, for the timeline interval. O(steps).
-    static func estimatedFrames(_ script: [ScriptStep]) -> Int {
-        script.reduce(0) { total, step in
-            switch step {
-            case .scroll(_, let frames): return total + frames
-            case .pause(let frames): return total + frames
-            case .fling: return total + 120
-            case .repeat(let times, let steps): return total + times * estimatedFrames(steps)
-            case .checkpoint: return total
-            default: return total + 1
-            }
-        }
     }
 
     func runToEnd() throws -> RunReport {

@@ -6,7 +6,16 @@ extension Scenario {
     /// `repeat` too. Throws `ScenarioError.invalid` naming the step's path. O(script steps).
     public func validate(source: String = "scenario") throws(ScenarioError) {
         try Self.checkRows(in: script, path: "script", rowCount: rows.count, source: source)
+        let frames = ScriptStep.estimatedFrames(script)
+        if frames > Self.maximumFrames {
+            throw .invalid(source: source, path: "script",
+                           message: "the script runs \(frames == Int.max ? "more than 9.2e18" : "\(frames)") frames, over the limit of \(Self.maximumFrames) (about 46 hours at 60 fps)")
+        }
     }
+
+    /// The most frames a script may take (counting `repeat` and flings as ``ScriptStep/estimatedFrames(_:)``
+    /// does): 10 million, about 46 hours at 60 fps. A soak repeats the script, so it is not bound by this.
+    public static let maximumFrames = 10_000_000
 
     private static func checkRows(
         in steps: [ScriptStep], path: String, rowCount: Int, source: String

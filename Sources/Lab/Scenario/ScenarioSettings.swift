@@ -31,6 +31,8 @@ public struct ScenarioSettings: Sendable, Hashable {
     public var decodeWorkers: Int = 2
     /// Simulated latency of reading a row's compressed bytes, in milliseconds; default 0.
     public var sourceLatencyMs: Double = 0
+    /// The largest `sourceLatencyMs` accepted: one minute per read.
+    public static let maximumSourceLatencyMs = 60_000.0
 
     /// Every optional key with its default, for the README and `--help`.
     public static let defaultsDescription = """
@@ -79,8 +81,8 @@ public struct ScenarioSettings: Sendable, Hashable {
             decodeWorkers = Int(number)
         }
         if let value = scenario.sourceLatencyMs {
-            guard case .number(let number) = value, number >= 0, number.isFinite else {
-                throw invalid("sourceLatencyMs", "expected a non-negative number of milliseconds", value)
+            guard case .number(let number) = value, number >= 0, number <= Self.maximumSourceLatencyMs else {
+                throw invalid("sourceLatencyMs", "expected a number of milliseconds from 0 to \(Int(Self.maximumSourceLatencyMs))", value)
             }
             sourceLatencyMs = number
         }

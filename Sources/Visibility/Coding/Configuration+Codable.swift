@@ -60,7 +60,9 @@ extension ContainerConfiguration: Codable {
             "kind", expected: DecodingError.oneOf(ContainerKind.names), default: nil,
             { try $0.decode(String.self, forKey: $1) }, isValid: { ContainerKind.names.contains($0) })
         try container.rejectUnknownKeys(allowed: Self.keys(forKind: kindName), qualifier: "kind \(kindName)")
-        let prefetch = try container.decodeInt("prefetchRows", default: Self.defaultPrefetchRows)
+        let prefetch = try container.decodeInt(
+            "prefetchRows", expected: "an integer from 0 to \(Self.prefetchRowsRange.upperBound)",
+            default: Self.defaultPrefetchRows, isValid: Self.prefetchRowsRange.contains)
         let edges = try container.decodeChoice("disappearEdges", as: DisappearEdges.self, default: .bottom)
         let kind: ContainerKind
         switch kindName {
@@ -68,7 +70,7 @@ extension ContainerConfiguration: Codable {
         case "lazyVStack": kind = .lazyVStack(disappearEdges: edges)
         case "lazyVGrid":
             let columns = try container.decodeInt(
-                "columns", expected: "a positive integer", isValid: { $0 > 0 })
+                "columns", expected: "an integer from 1 to \(Self.columnsRange.upperBound)", isValid: Self.columnsRange.contains)
             kind = .lazyVGrid(columns: columns, disappearEdges: edges)
         default: kind = .vStack
         }
@@ -184,8 +186,9 @@ extension RowsConfiguration: Codable {
             variableViewsPerElement: try container.decodeBool("variableViewsPerElement", default: false),
             destination: try container.decodeChoice("destination", default: DestinationKind.none),
             loadMore: loadMore)
-        stateBytes = try container.decodeInt("stateBytes", expected: "a non-negative byte count", default: 0)
-        destinationBytes = try container.decodeInt("destinationBytes", expected: "a non-negative byte count", default: 0)
+        let bytes = "a byte count from 0 to \(Self.maximumStateBytes)"
+        stateBytes = try container.decodeInt("stateBytes", expected: bytes, default: 0, isValid: (0...Self.maximumStateBytes).contains)
+        destinationBytes = try container.decodeInt("destinationBytes", expected: bytes, default: 0, isValid: (0...Self.maximumStateBytes).contains)
     }
 
     /// Encodes every member; `loadMore` only when set. O(height pattern).

@@ -5,6 +5,11 @@ public struct ContainerConfiguration: Sendable, Hashable {
     /// SwiftUI's prefetch buffer is system-defined and undocumented; two rows is a stand-in that
     /// keeps the effect visible in small examples. Scenarios state their own when it matters.
     public static let defaultPrefetchRows = 2
+    /// The accepted range for `prefetchRows` in scenario files: 0 ... 1,000 rows beyond the
+    /// viewport (SwiftUI prefetches one or two).
+    public static let prefetchRowsRange = 0...1_000
+    /// The accepted range for a grid's `columns`: 1 ... 1,000.
+    public static let columnsRange = 1...1_000
 
     /// The container kind and its kind-specific options.
     public var kind: ContainerKind

@@ -2,6 +2,8 @@
 public struct RowsConfiguration: Sendable, Hashable {
     /// The largest row count accepted (100 million): the simulator keeps one bit per row.
     public static let maximumCount = 100_000_000
+    /// The most `stateBytes` or `destinationBytes` one row may hold in a scenario file: 64 MiB.
+    public static let maximumStateBytes = 64 << 20
 
     /// Number of rows when the container is first created; `loadMore` appends more. Row `i`'s
     /// identity is `i`.

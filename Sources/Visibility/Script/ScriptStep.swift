@@ -78,3 +78,29 @@ public enum ScrollAnchor: String, Sendable, Hashable, CaseIterable {
     /// The row's bottom at the viewport's bottom.
     case bottom
 }
+
+extension ScriptStep {
+    /// Frames a fling is counted as by ``estimatedFrames(_:)``: its real length depends on the
+    /// content, but a fling under ``decelerationRange`` always ends within this many.
+    public static let flingFrameEstimate = 120
+
+    /// Frames `script` takes, counting a fling as ``flingFrameEstimate``; saturates at
+    /// `Int.max` instead of overflowing, so a nested `repeat` of 10⁹ × 10⁹ is a large number,
+    /// not a trap. O(steps).
+    public static func estimatedFrames(_ script: [ScriptStep]) -> Int {
+        script.reduce(0) { total, step in
+            let frames: Int
+            switch step {
+            case .scroll(_, let count), .pause(let count): frames = count
+            case .fling: frames = flingFrameEstimate
+            case .repeat(let times, let steps):
+                let product = times.multipliedReportingOverflow(by: estimatedFrames(steps))
+                frames = product.overflow ? Int.max : product.partialValue
+            case .checkpoint: frames = 0
+            default: frames = 1
+            }
+            let sum = total.addingReportingOverflow(frames)
+            return sum.overflow ? Int.max : sum.partialValue
+        }
+    }
+}
