@@ -1,13 +1,13 @@
 // swift-tools-version:6.1
 // Retention: an image-cache memory manager and the lab that measures it.
-// Dependencies point one way: RetentionCLI → Lab → {Retention, Visibility, MemoryProbe, CProcessShim},
-// Retention → Imaging → {CPNG, SystemIO}, MemoryProbe → {CMemoryShim, SystemIO}. SystemIO and
-// Visibility depend on no other module of ours. docs/ARCHITECTURE.md draws the graph.
+// Dependencies point one way: RetentionCLI → RetentionTool → Lab → {Retention, Visibility,
+// MemoryProbe, CProcessShim}, Retention → Imaging → {CPNG, SystemIO}, MemoryProbe →
+// {CMemoryShim, SystemIO}. SystemIO and Visibility depend on no other module of ours.
+// docs/ARCHITECTURE.md holds the graph; tools/check-architecture.sh checks it. Linux (glibc) only.
 import PackageDescription
 
 let package = Package(
     name: "Retention",
-    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "Retention", targets: ["Retention"]),
