@@ -44,15 +44,17 @@ let package = Package(
         ),
         // Runs memory measurements alone in a child process for the tests (see its main.swift).
         .executableTarget(name: "MemoryCheck", dependencies: ["MemoryProbe", "Imaging"]),
+        // Helpers every test target shares: package root, corpora, temporary folders, SplitMix64.
+        .target(name: "RetentionTestSupport", path: "Tests/RetentionTestSupport"),
         .testTarget(name: "CPNGTests", dependencies: ["CPNG"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "SystemIO"], exclude: ["Fixtures"]),
-        .testTarget(name: "RetentionTests", dependencies: ["Retention", "SystemIO"]),
-        .testTarget(name: "VisibilityTests", dependencies: ["Visibility"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "SystemIO", "RetentionTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "RetentionTests", dependencies: ["Retention", "SystemIO", "RetentionTestSupport"]),
+        .testTarget(name: "VisibilityTests", dependencies: ["Visibility", "RetentionTestSupport"]),
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
-        .testTarget(name: "LabTests", dependencies: ["Lab"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab", "RetentionTestSupport"]),
         .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool"]),
-        .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI"]),
+        .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "RetentionTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

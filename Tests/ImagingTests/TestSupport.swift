@@ -1,31 +1,24 @@
 import Foundation
+import RetentionTestSupport
 import Testing
 @testable import Imaging
 
 /// Where the public PNG corpora live: `Tests/Fixtures` in the package (override with
 /// RETENTION_TESTDATA). Tests that need them fail with this text when absent.
 enum TestData {
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-
-    static let root: String = ProcessInfo.processInfo.environment["RETENTION_TESTDATA"]
-        ?? packageRoot + "/Tests/Fixtures"
+    static let packageRoot = TestPaths.packageRoot
 
     /// The folder `name` under the corpora, or nil after recording a plain failure message.
     static func folder(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
-        let path = root + "/" + name
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            Issue.record("test corpus missing: \(path) does not exist. These tests read Tests/Fixtures (PngSuite and broken PNGs); RETENTION_TESTDATA, when set, replaces that folder.", sourceLocation: sourceLocation)
+        switch TestPaths.fixtureFolder(name) {
+        case .success(let path): return path
+        case .failure(let missing):
+            Issue.record("\(missing)", sourceLocation: sourceLocation)
             return nil
         }
-        return path
     }
 
-    static var assetsImages: String { packageRoot + "/assets/images" }
+    static var assetsImages: String { TestPaths.assetsImages }
 
     static func bytes(_ path: String) throws -> Data {
         try Data(contentsOf: URL(fileURLWithPath: path))

@@ -1,15 +1,12 @@
 import Foundation
 import Imaging
+import RetentionTestSupport
 import Testing
 @testable import Lab
 
 @Suite("Asset generator")
 struct AssetGeneratorTests {
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    static let packageRoot = TestPaths.packageRoot
 
     @Test("regenerating a committed image gives byte-identical PNG")
     func deterministic() throws {

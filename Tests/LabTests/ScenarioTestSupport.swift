@@ -1,12 +1,9 @@
+import RetentionTestSupport
 import FoundationEssentials
 @testable import Lab
 
-/// The package's root folder, found from this file's path.
-let packageRoot: String = {
-    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)  // Tests/LabTests/ScenarioTestSupport.swift
-    return parts.joined(separator: "/")
-}()
+/// The package's root folder.
+let packageRoot = TestPaths.packageRoot
 
 /// A valid scenario document with `replacing` spliced over its parts, for error tests.
 func document(

@@ -1,4 +1,5 @@
 import Foundation
+import RetentionTestSupport
 import Testing
 
 /// Runs the built `retention` tool the way a user does and captures what it prints.
@@ -10,11 +11,7 @@ struct CLIRunner {
     }
 
     /// The package root, for paths to assets and fixtures.
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    static let packageRoot = TestPaths.packageRoot
 
     /// `retention` beside the test bundle (SwiftPM builds it before the tests that depend on it).
     static let executable: String = {

@@ -1,4 +1,5 @@
 import Foundation
+import RetentionTestSupport
 import Testing
 
 @Suite("retention inspect")
@@ -44,11 +45,10 @@ struct InspectCommandTests {
 
     @Test("every file of the broken corpus ends in a line and an exit status, never a signal")
     func brokenCorpus() async throws {
-        let corpora = ProcessInfo.processInfo.environment["RETENTION_TESTDATA"] ?? CLIRunner.packageRoot + "/Tests/Fixtures"
-        let folder = corpora + "/broken"
-        guard FileManager.default.fileExists(atPath: folder) else {
-            Issue.record("test corpus missing: \(folder) does not exist (Tests/Fixtures in the package, or RETENTION_TESTDATA)")
-            return
+        let folder: String
+        switch TestPaths.fixtureFolder("broken") {
+        case .success(let path): folder = path
+        case .failure(let missing): Issue.record("\(missing)"); return
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }.sorted().map { folder + "/" + $0 }
         let result = try await CLIRunner.run(["inspect", "--decode"] + files)

@@ -1,4 +1,5 @@
 import Foundation
+import RetentionTestSupport
 import Testing
 @testable import Retention
 
@@ -239,7 +240,7 @@ struct PresetWalkTests {
             if case .lru = $0.compressed { $0.compressed = .lru(budget: ByteSize(bytes: 3 * Fixtures.images[0]!.count)) }
         }
         let h = Harness(policy)
-        var random = SplitMix(seed: 42)
+        var random = SplitMix64(seed: 42)
         for _ in 0..<400 {
             let key = Int(random.next() % 16)
             switch random.next() % 10 {

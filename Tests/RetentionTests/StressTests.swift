@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import RetentionTestSupport
 import Testing
 @testable import Retention
 
@@ -20,7 +21,7 @@ struct StressTests {
         let problems = await withTaskGroup(of: [String].self) { group in
             for worker in 0..<8 {
                 group.addTask {
-                    var random = SplitMix(seed: UInt64(worker) + 1)
+                    var random = SplitMix64(seed: UInt64(worker) + 1)
                     var found: [String] = []
                     for step in 0..<300 {
                         // Each task owns rows 0..<24 by key % 8 == worker for appear/disappear

@@ -1,3 +1,4 @@
+import RetentionTestSupport
 import Testing
 @testable import Visibility
 

@@ -1,0 +1,70 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+
+/// Paths every test target needs: the package root and the vendored corpora.
+public enum TestPaths {
+    /// The package's root folder, found from this file's path (Tests/RetentionTestSupport/…).
+    public static let packageRoot: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }()
+
+    /// The committed assets' images folder.
+    public static var assetsImages: String { packageRoot + "/assets/images" }
+
+    /// The corpora's root: `Tests/Fixtures` in the package, or `RETENTION_TESTDATA` when set.
+    public static var fixtures: String {
+        ProcessInfo.processInfo.environment["RETENTION_TESTDATA"] ?? packageRoot + "/Tests/Fixtures"
+    }
+
+    /// The corpus folder `name` (`pngsuite`, `broken`), or the one-line reason it is missing,
+    /// which a test records as its failure.
+    public static func fixtureFolder(_ name: String) -> Result<String, MissingFixture> {
+        let path = fixtures + "/" + name
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return .failure(MissingFixture(path: path)) }
+        return .success(path)
+    }
+
+    /// A fresh, empty folder under the system's temporary folder for one test; the caller removes it.
+    public static func temporaryFolder(_ name: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("retention-\(name)-\(getpid())-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
+
+/// A corpus folder that is not there, with the message a test records.
+public struct MissingFixture: Error, CustomStringConvertible {
+    /// The folder looked for.
+    public var path: String
+    /// "test corpus missing: …".
+    public var description: String {
+        "test corpus missing: \(path) does not exist. These tests read Tests/Fixtures (PngSuite and broken PNGs); RETENTION_TESTDATA, when set, replaces that folder."
+    }
+}
+
+/// A small deterministic PRNG (SplitMix64) for property tests, walks and fuzzing: the same
+/// seed gives the same sequence on every machine.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// A generator starting from `seed`.
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The next 64 random bits. O(1).
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
