@@ -4,6 +4,11 @@
 extension ImageCache {
     /// A row showing `key` appeared.
     ///
+    /// Visibility is counted per key: when several rows show one key (a repeated avatar),
+    /// each appearance counts, and the entry stays active until as many disappearances (or
+    /// releases of rows that had not disappeared) have come; a second appearance returns
+    /// `.alreadyVisible`. ``containerDestroyed()`` ends every count.
+    ///
     /// Its stored representations become active (never evicted while it is visible). If it
     /// has no bitmap, a load starts — unless one is in flight (the row joins it) or the key's
     /// last load failed (no retry until ``released(_:)``). In `synchronous` mode the load
@@ -44,8 +49,9 @@ extension ImageCache {
         return true
     }
 
-    /// The row showing `key` disappeared (left the laid-out region).
+    /// A row showing `key` disappeared (left the laid-out region).
     ///
+    /// While another row still shows `key` (see ``appeared(_:)``), nothing changes.
     /// Its bitmap is kept, released or made evictable as the policy says; compressed bytes
     /// follow the compressed tier. A load still in flight that no prefetch or `image(for:)`
     /// caller wants is cancelled and leaves no entry.
@@ -55,8 +61,11 @@ extension ImageCache {
         locked { $0._disappear(key) }
     }
 
-    /// The row showing `key` was released by its container (its state is gone).
+    /// A row showing `key` was released by its container (its state is gone).
     ///
+    /// A released row that had not disappeared counts as disappearing; while other rows still
+    /// show `key`, nothing else changes. Representations held until release are per key, not
+    /// per row: the first release of a key that no row shows drops them.
     /// What the row held until release (`keepUntilReleased`) is dropped; LRU contents stay.
     /// A recorded load failure is forgotten, so the next appearance retries. A visible row is
     /// treated as disappearing first.

@@ -17,6 +17,41 @@ struct LifecycleTests {
         }
     }
 
+    // MARK: - Visibility per key
+
+    @Test("two rows showing one key: the entry stays active until both have disappeared")
+    func visibilityIsCounted() {
+        let h = Harness(lru(fit: 0))
+        #expect(h.appear(7).status == .decoded)
+        #expect(h.appear(7).status == .alreadyVisible)
+        h.disappear(7)
+        #expect(h.usage.visibleCount == 1 && h.usage.activeBytes == bitmap, "the second row still shows it")
+        #expect(h.lookup(7) != nil)
+        h.disappear(7)
+        #expect(h.usage.visibleCount == 0 && h.usage.activeBytes == 0)
+        #expect(h.lookup(7) == nil, "with no room in the LRU, the last disappearance drops it")
+        h.disappear(7)
+        #expect(h.usage.visibleCount == 0, "an extra disappearance changes nothing")
+        #expect(h.metrics.decodes == 1)
+    }
+
+    @Test("a released row that had not disappeared counts as gone; containerDestroyed ends every count")
+    func visibilityWithReleaseAndDestroy() {
+        let h = Harness(lru(fit: 0))
+        h.appear(1)
+        h.appear(1)
+        h.appear(1)
+        h.release(1)
+        #expect(h.usage.visibleCount == 1 && h.usage.activeBytes == bitmap, "two rows still show it")
+        h.disappear(1)
+        #expect(h.usage.activeBytes == bitmap)
+        h.destroy()
+        #expect(h.usage.visibleCount == 0 && h.usage.activeBytes == 0 && h.lookup(1) == nil)
+        #expect(h.appear(1).status == .decoded, "after the container is gone, a new appearance starts over")
+        h.disappear(1)
+        #expect(h.usage.visibleCount == 0)
+    }
+
     // MARK: - Budgets
 
     @Test("the LRU evicts least recently used bitmaps beyond the budget; lookups refresh")
@@ -244,5 +279,14 @@ struct LifecycleTests {
         #expect(h.metrics.cancelledLoads == 1)
         #expect(h.metrics.decodes == 0)
         #expect(h.usage.entryCount == 0)
+    }
+}
+
+@Suite("Slot layout")
+struct SlotLayoutTests {
+    @Test("the per-key visibility count sits in the flags' padding: a slot stays 72 bytes, an Int entry 104")
+    func slotSize() {
+        #expect(MemoryLayout<Slot>.stride == 72)
+        #expect(ImageCache<Int>.bookkeepingBytesPerEntry == 104)
     }
 }

@@ -38,8 +38,11 @@ extension CacheStore {
     /// evictions.
     mutating func _appear(_ key: Key, deferStart: Bool) -> AppearPlan<Key> {
         let i = _slot(for: key)
-        if slots[Int(i)].visible { return .alreadyVisible }
-        slots[Int(i)].visible = true
+        if slots[Int(i)].visible {
+            slots[Int(i)].visibleRows &+= 1
+            return .alreadyVisible
+        }
+        slots[Int(i)].visibleRows = 1
         visibleCount += 1
         _settle(i)
         if slots[Int(i)].bitmap != nil {

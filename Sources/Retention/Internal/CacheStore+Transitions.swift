@@ -156,11 +156,13 @@ extension CacheStore {
 
     // MARK: - Lifecycle
 
-    /// A row disappeared: its representations go where the policy says, and a load nobody
-    /// else wants is cancelled. O(1) plus evictions.
+    /// A row disappeared. While other rows still show the key nothing changes; when the
+    /// last one goes, its representations go where the policy says, and a load nobody else
+    /// wants is cancelled. O(1) plus evictions.
     mutating func _disappear(_ key: Key) {
         guard let i = index[key], slots[Int(i)].visible else { return }
-        slots[Int(i)].visible = false
+        slots[Int(i)].visibleRows -= 1
+        if slots[Int(i)].visible { return }
         visibleCount -= 1
         _settle(i)
         _cancelLoadIfUnrequested(i)
@@ -180,9 +182,12 @@ extension CacheStore {
         _removeIfUnused(i)
     }
 
-    private mutating func _releaseSlot(_ i: Int32) {
+    private mutating func _releaseSlot(_ i: Int32, allRows: Bool = false) {
         if slots[Int(i)].visible {
-            slots[Int(i)].visible = false
+            // A released row that had not disappeared stops showing the key; other rows
+            // showing it keep it active, and what they show is not row-held, so it stays.
+            slots[Int(i)].visibleRows = allRows ? 0 : slots[Int(i)].visibleRows - 1
+            if slots[Int(i)].visible { return }
             visibleCount -= 1
             _settle(i)
         }
@@ -198,7 +203,7 @@ extension CacheStore {
         var i: Int32 = 0
         while Int(i) < slots.count {
             if keys[Int(i)] != nil {
-                _releaseSlot(i)
+                _releaseSlot(i, allRows: true)
                 _removeIfUnused(i)
             }
             i += 1

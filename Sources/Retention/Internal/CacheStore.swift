@@ -53,7 +53,6 @@ struct InFlight {
 /// runtime layout queries, copying whole slots; with a fixed layout the LRU's link updates
 /// compile to plain loads and stores.
 struct Slot {
-    var visible = false
     var prefetching = false
     /// The `load` was registered by an appearance in `scheduled` mode and not yet handed to a
     /// worker (meaningful only while `load` is set; kept here, in the flags' padding, so a
@@ -61,12 +60,19 @@ struct Slot {
     var loadWaitingForStart = false
     var bitmapHold = Hold.none
     var compressedHold = Hold.none
+    /// Rows showing this key now: appearances minus disappearances (and releases of rows that
+    /// had not disappeared). The entry is active while any row shows it. Kept in the padding
+    /// before `bitmap`, so a slot stays the same size.
+    var visibleRows: UInt32 = 0
     var bitmap: Bitmap?
     var compressed: Data?
     var failure: (any Error)?
     var load: InFlight?
     var bitmapLinks = Links()
     var compressedLinks = Links()
+
+    /// True while at least one row shows the key.
+    var visible: Bool { visibleRows > 0 }
 
     /// Nothing stored, nothing pending, no row: the entry can go.
     var isUnused: Bool {
