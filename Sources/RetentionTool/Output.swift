@@ -26,6 +26,7 @@ public enum Output {
     /// A failed write to standard output.
     public struct WriteError: Error, CustomStringConvertible {
         let code: Int32
+        /// One line naming the system's reason.
         public var description: String { "cannot write to standard output: \(SystemError.text(forErrno: code))" }
     }
 

@@ -2,6 +2,7 @@ import Lab
 
 /// The text form of one run's report.
 public enum RunReportText {
+    /// The report as the text `retention run` prints. O(checkpoints).
     public static func render(_ r: RunReport) -> String {
         func mb(_ bytes: Int) -> String { Output.formatOneDecimal(Double(bytes) / 1_000_000) + " MB" }
         var text = "strategy \(r.strategy) on \(r.scenario) (\(r.display) display, \(r.allocator) allocator), \(r.frames) frames\n"
@@ -22,12 +23,14 @@ public enum RunReportText {
 
 /// How a report says loads were priced.
 public enum CostText {
+    /// One line saying how the run priced its loads. O(1).
     public static func line(_ costs: RunReport.Costs) -> String {
         var text = costs.table.map { "costs: shared table, \($0)" } ?? "costs: each load's own measured CPU time (no shared table)"
         if costs.decodeSpeed != 1 { text += "\n" + model(costs.decodeSpeed) }
         return text
     }
 
+    /// One line describing the decode-speed model. O(1).
     public static func model(_ speed: Double) -> String {
         "decode speed ×\(speed): a MODEL of a \(speed < 1 ? "slower" : "faster") device (table costs divided by \(speed)), not a measurement"
     }

@@ -7,7 +7,9 @@ import Glibc
 
 /// One input file and where its thumbnail goes.
 public struct ThumbnailJob: Sendable, Equatable {
+    /// The PNG file to thumbnail.
     public var input: String
+    /// Where its thumbnail is written.
     public var output: String
     /// A job thumbnailing `input` into `output`.
     public init(input: String, output: String) {
@@ -18,11 +20,17 @@ public struct ThumbnailJob: Sendable, Equatable {
 
 /// The totals a batch prints at the end.
 public struct ThumbnailSummary: Encodable, Sendable {
+    /// Files processed.
     public var files = 0
+    /// Files that failed (each reported on stderr).
     public var failed = 0
+    /// Input bytes, summed over the files.
     public var bytesRead = 0
+    /// Output bytes written.
     public var bytesWritten = 0
+    /// Wall time of the batch, in seconds.
     public var seconds = 0.0
+    /// The process's peak resident bytes (VmHWM), when it could be read.
     public var peakResidentBytes: Int?
 
     /// `thumbnail: 40 files, 1 failed, 12.3 MB read, 0.9 MB written, 0.41 s, peak memory 18.2 MB`.
@@ -36,17 +44,29 @@ public struct ThumbnailSummary: Encodable, Sendable {
 
 /// One file's outcome, as JSON.
 public struct ThumbnailReport: Encodable, Sendable {
+    /// The input file.
     public var file: String
+    /// The thumbnail written, when it was.
     public var output: String?
+    /// Thumbnail width in pixels.
     public var width: Int?
+    /// Thumbnail height in pixels.
     public var height: Int?
+    /// Source width in pixels.
     public var sourceWidth: Int?
+    /// Source height in pixels.
     public var sourceHeight: Int?
+    /// True when the source was streamed row by row rather than decoded whole.
     public var streamed: Bool?
+    /// The thumbnailer's peak working memory in bytes.
     public var peakWorkingBytes: Int?
+    /// The input file's size.
     public var bytesRead: Int?
+    /// The thumbnail file's size.
     public var bytesWritten: Int?
+    /// Wall time for this file, in milliseconds.
     public var milliseconds: Double?
+    /// Why it failed, when it did.
     public var error: String?
 }
 
@@ -57,14 +77,20 @@ public struct ThumbnailReport: Encodable, Sendable {
 /// `workers` files are in flight at once and memory stays bounded by workers × (output +
 /// a few rows) plus the encoded output of each.
 public final class ThumbnailBatch: Sendable {
+    /// The planned jobs, in order.
     public let jobs: [ThumbnailJob]
+    /// The thumbnailer every worker uses (it is immutable, so it is shared).
     public let thumbnailer: Thumbnailer
+    /// The PNG encoder for the outputs.
     public let encoder: PNGEncoder
+    /// True to print one JSON line per file.
     public let json: Bool
+    /// True to draw a progress bar on stderr.
     public let progress: Bool
     private let nextJob = Atomic<Int>(0)
     private let totals = Mutex(ThumbnailSummary())
 
+    /// A batch of `jobs`; nothing runs until ``run(workers:)``. O(1).
     public init(jobs: [ThumbnailJob], thumbnailer: Thumbnailer, encoder: PNGEncoder, json: Bool, progress: Bool) {
         self.jobs = jobs
         self.thumbnailer = thumbnailer
