@@ -40,9 +40,15 @@ while IFS='|' read -r name scenario strategy quick long growth expected; do
   status=$?
   set -e
   verdict=$(grep '^verdict:' "$out/$name.txt" || echo "verdict: (none)")
-  slope=$(grep '^resident slope:' "$out/$name.txt" || true)
+  slope=$(grep '^resident slope' "$out/$name.txt" || true)
   if [ "$status" = "$expected" ]; then mark=ok; else mark=UNEXPECTED; failed=1; fi
   printf '%-18s %-22s exit %s (expected %s) %-11s %s | %s\n' "$name" "$strategy" "$status" "$expected" "$mark" "$verdict" "$slope"
+  if [ "$mark" = UNEXPECTED ]; then
+    # The evidence, for a log that is all one gets from CI: every line of the verdict and the
+    # per-iteration memory columns.
+    sed 's/^/    /' "$out/$name.txt" "$out/$name.err"
+    cut -d, -f1-6,10,11 "$out/$name.csv" 2>/dev/null | sed 's/^/    /' || true
+  fi
 done < <(set_list)
 echo "soak set ($profile): $(( $(date +%s) - start )) s, results in $out"
 exit $failed

@@ -5,7 +5,7 @@ import Testing
 struct SoakTests {
     static func samples(_ resident: [Int], warmup: Int = 0) -> [SoakSample] {
         resident.enumerated().map { i, bytes in
-            SoakSample(iteration: i + 1, warmup: i < warmup, elapsedSeconds: Double(i) * 2, residentBytes: bytes, logicalBytes: 0,
+            SoakSample(iteration: i + 1, warmup: i < warmup, elapsedSeconds: Double(i) * 2, residentBytes: bytes, anonymousBytes: bytes, logicalBytes: 0,
                        rowHeldBytes: 0, evictableBytes: 0, entries: 0, heapInUseBytes: 0, heapFreeHeldBytes: 0, decodes: 0, hitches: 0, rowsInList: 0)
         }
     }
@@ -40,6 +40,25 @@ struct SoakTests {
         #expect(growing.text.contains("verdict: FAIL (growth)"))
         #expect(growing.text.contains("resident: first 100.0 MB, last 274.0 MB"))
         #expect(growing.outcome.exitStatus == 1)
+    }
+
+    @Test("the verdict fits anonymous memory: file pages the kernel drops and reloads do not make a flat soak inconclusive")
+    func fileBackedPagesAreNotGrowth() {
+        // VmRSS of a flat soak whose library pages were reclaimed after two iterations and read
+        // back two later: 26.5 → 25.5 → 26.5 MB, with 11 MB anonymous throughout.
+        let resident = [26_500_000, 26_500_000, 25_500_000, 25_500_000, 26_500_000, 26_500_000]
+        let measured = resident.enumerated().map { i, bytes in
+            SoakSample(iteration: i + 1, warmup: false, elapsedSeconds: Double(i), residentBytes: bytes, anonymousBytes: 11_000_000,
+                       logicalBytes: 0, rowHeldBytes: 0, evictableBytes: 0, entries: 0, heapInUseBytes: 0, heapFreeHeldBytes: 0,
+                       decodes: 0, hitches: 0, rowsInList: 0)
+        }
+        let verdict = GrowthVerdict.decide(measured: measured, maxGrowthBytes: 16_000_000, violations: [], failures: [])
+        #expect(verdict.outcome == .pass)
+        #expect(verdict.text.contains("resident: first 26.5 MB, last 26.5 MB; anonymous: first 11.0 MB, last 11.0 MB"))
+        // The same series fitted on VmRSS would not pass: its interval straddles the rate.
+        var fit = SlopeFit()
+        for bytes in resident { fit.add(Double(bytes)) }
+        #expect(fit.slopeInterval95.upper > 256_000)
     }
 
     @Test("broken invariants and failed iterations decide the outcome; too few iterations cannot pass")
@@ -81,7 +100,7 @@ struct SoakTests {
         #expect(leak.outcome == .growth)
         #expect(leak.projectedGrowthBytes < 16_000_000)
         #expect(leak.slopeLowerBytesPerIteration > 256_000)
-        #expect(leak.reasons.first?.hasPrefix("resident memory grows 1.0 MB per iteration (95 % interval ") == true, "\(leak.reasons)")
+        #expect(leak.reasons.first?.hasPrefix("anonymous resident memory grows 1.0 MB per iteration (95 % interval ") == true, "\(leak.reasons)")
     }
 
     @Test("an interval that straddles the rate is inconclusive, never a pass; per-hour rates convert")

@@ -12,10 +12,10 @@ struct SoakCommandTests {
         let result = try await CLIRunner.run(["soak", Self.feed, "--strategy", "swiftui-image-state", "--iterations", "4", "--export-csv", dir + "/s.csv"])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("verdict: FAIL (growth)"))
-        #expect(result.stdout.contains("resident slope: "))
+        #expect(result.stdout.contains("resident slope (anonymous pages): "))
         let lines = try String(contentsOfFile: dir + "/s.csv", encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 1 + 6)
-        #expect(lines[0] == "iteration,warmup,elapsedSeconds,residentBytes,logicalBytes,rowHeldBytes,evictableBytes,entries,heapInUseBytes,heapFreeHeldBytes,decodes,hitches,rowsInList")
+        #expect(lines[0] == "iteration,warmup,elapsedSeconds,residentBytes,anonymousBytes,logicalBytes,rowHeldBytes,evictableBytes,entries,heapInUseBytes,heapFreeHeldBytes,decodes,hitches,rowsInList")
     }
 
     @Test("a slow leak (one kept image per iteration, 5 MB in all) fails by the rate rule within 6 iterations")
@@ -73,7 +73,7 @@ struct SoakCommandTests {
         #expect(stdout.contains("verdict: PASS") || stdout.contains("verdict: INCONCLUSIVE"), "\(stdout)")
         let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
         #expect(lines.count >= 5)
-        for line in lines { #expect(line.split(separator: ",", omittingEmptySubsequences: false).count == 13, "\(line)") }
+        for line in lines { #expect(line.split(separator: ",", omittingEmptySubsequences: false).count == 14, "\(line)") }
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/s.json"))) as? [String: Any]
         #expect((json?["samples"] as? [Any])?.count == lines.count - 1)
         #expect((json?["verdict"] as? [String: Any])?["outcome"] as? String == outcome)

@@ -2,7 +2,12 @@ import Retention
 
 /// The soak's decision: does resident memory grow over the measured iterations?
 ///
-/// Two rules. The rate rule judges the least-squares slope of resident bytes per iteration by
+/// Both rules judge resident anonymous memory (statm's resident minus shared: heap, stacks,
+/// anonymous mappings), not all of VmRSS: the file-backed pages of the binary and its libraries
+/// (about 15 MB of a soak's 26 MB) are dropped and read back by the kernel as its page cache
+/// needs, so VmRSS can move by megabytes while the program allocates nothing new.
+///
+/// Two rules. The rate rule judges the least-squares slope of anonymous bytes per iteration by
 /// its 95 % confidence interval (Student's t, n − 2 degrees of freedom): FAIL when even the
 /// interval's lower end is above the allowed rate, PASS only when its upper end is at or below
 /// it, INCONCLUSIVE when the interval straddles the rate or fewer than 3 iterations were
@@ -38,7 +43,7 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
 
     /// The outcome.
     public var outcome: Outcome
-    /// Least-squares slope of resident bytes per measured iteration.
+    /// Least-squares slope of resident anonymous bytes per measured iteration.
     public var slopeBytesPerIteration: Double
     /// Lower end of the slope's 95 % confidence interval (bytes per iteration).
     public var slopeLowerBytesPerIteration: Double
@@ -57,6 +62,11 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     public var firstResidentBytes: Int
     /// See `firstResidentBytes`.
     public var lastResidentBytes: Int
+    /// Resident anonymous bytes (the fitted figure) after the first and last measured
+    /// iterations.
+    public var firstAnonymousBytes: Int
+    /// See `firstAnonymousBytes`.
+    public var lastAnonymousBytes: Int
     /// Glibc heap free-but-held after the last measured iteration: resident memory the
     /// allocator keeps, not the cache.
     public var lastHeapFreeHeldBytes: Int
@@ -77,12 +87,12 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     public static func decide(measured: [SoakSample], maxGrowthBytes: Int, maxGrowthRate: GrowthRate = .default,
                               violations: [String], failures: [String]) -> GrowthVerdict {
         var fit = SlopeFit()
-        for sample in measured { fit.add(Double(sample.residentBytes)) }
+        for sample in measured { fit.add(Double(sample.anonymousBytes)) }
         return decide(fit: fit, first: measured.first, last: measured.last, maxGrowthBytes: maxGrowthBytes,
                       maxGrowthRate: maxGrowthRate, violations: violations, failures: failures)
     }
 
-    /// Decides from a running fit of resident bytes over the measured iterations and the first
+    /// Decides from a running fit of resident anonymous bytes over the measured iterations and the first
     /// and last measured samples. `violations` are broken invariants (bytes rows held after a
     /// destroy, evictable bytes over budget); `failures` are failed iterations. O(violations +
     /// failures).
@@ -105,6 +115,7 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
             slopeUpperBytesPerIteration: interval.upper, slopeBytesPerHour: meanSeconds > 0 ? slope * 3600 / meanSeconds : 0,
             maxGrowthRateBytesPerIteration: rate, projectedGrowthBytes: projected, maxGrowthBytes: maxGrowthBytes,
             firstResidentBytes: first?.residentBytes ?? 0, lastResidentBytes: last?.residentBytes ?? 0,
+            firstAnonymousBytes: first?.anonymousBytes ?? 0, lastAnonymousBytes: last?.anonymousBytes ?? 0,
             lastHeapFreeHeldBytes: last?.heapFreeHeldBytes ?? 0, measuredIterations: count, reasons: [])
         if !failures.isEmpty {
             verdict.outcome = .failedRun
@@ -119,11 +130,11 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
         }
         if interval.lower > rate {
             verdict.outcome = .growth
-            verdict.reasons.append("resident memory grows \(Self.mb(slope)) MB per iteration (95 % interval \(Self.mb(interval.lower)) to \(Self.mb(interval.upper)) MB), above the allowed \(Self.mb(rate)) MB per iteration")
+            verdict.reasons.append("anonymous resident memory grows \(Self.mb(slope)) MB per iteration (95 % interval \(Self.mb(interval.lower)) to \(Self.mb(interval.upper)) MB), above the allowed \(Self.mb(rate)) MB per iteration")
         }
         if projected >= Double(maxGrowthBytes) {
             verdict.outcome = .growth
-            verdict.reasons.append("resident memory grows \(Self.mb(slope)) MB per iteration, \(Self.mb(projected)) MB over \(count) iterations, above the \(Self.mb(Double(maxGrowthBytes))) MB limit")
+            verdict.reasons.append("anonymous resident memory grows \(Self.mb(slope)) MB per iteration, \(Self.mb(projected)) MB over \(count) iterations, above the \(Self.mb(Double(maxGrowthBytes))) MB limit")
         }
         if !violations.isEmpty {
             verdict.outcome = .growth
@@ -151,9 +162,9 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
         case .inconclusive: word = "INCONCLUSIVE"
         }
         var lines = ["verdict: \(word)"]
-        lines.append("resident slope: \(Int(slopeBytesPerIteration.rounded())) bytes/iteration (\(Self.mb(slopeBytesPerIteration)) MB), 95 % interval \(Self.mb(slopeLowerBytesPerIteration)) to \(Self.mb(slopeUpperBytesPerIteration)) MB/iteration, allowed \(Self.mb(maxGrowthRateBytesPerIteration)) MB/iteration; \(Self.mb(slopeBytesPerHour)) MB/hour")
+        lines.append("resident slope (anonymous pages): \(Int(slopeBytesPerIteration.rounded())) bytes/iteration (\(Self.mb(slopeBytesPerIteration)) MB), 95 % interval \(Self.mb(slopeLowerBytesPerIteration)) to \(Self.mb(slopeUpperBytesPerIteration)) MB/iteration, allowed \(Self.mb(maxGrowthRateBytesPerIteration)) MB/iteration; \(Self.mb(slopeBytesPerHour)) MB/hour")
         lines.append("projected growth over \(measuredIterations) measured iterations: \(Self.mb(projectedGrowthBytes)) MB (limit \(Self.mb(Double(maxGrowthBytes))) MB)")
-        lines.append("resident: first \(Self.mb(Double(firstResidentBytes))) MB, last \(Self.mb(Double(lastResidentBytes))) MB; heap free-but-held (allocator, not cache): \(Self.mb(Double(lastHeapFreeHeldBytes))) MB")
+        lines.append("resident: first \(Self.mb(Double(firstResidentBytes))) MB, last \(Self.mb(Double(lastResidentBytes))) MB; anonymous: first \(Self.mb(Double(firstAnonymousBytes))) MB, last \(Self.mb(Double(lastAnonymousBytes))) MB; heap free-but-held (allocator, not cache): \(Self.mb(Double(lastHeapFreeHeldBytes))) MB")
         for reason in reasons { lines.append("reason: \(reason)") }
         return lines.joined(separator: "\n")
     }

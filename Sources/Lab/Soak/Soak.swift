@@ -70,10 +70,12 @@ public final class Soak {
             }
             let usage = session.cache.usage
             let heap = (try? ProcessMemory.heapStatistics())
-            let resident = (try? session.resident.residentBytes()) ?? 0
+            let statm = try? session.resident.sample()
+            let resident = statm?.residentBytes ?? 0
             let isWarmup = iteration <= warmup
             let sample = SoakSample(
                 iteration: iteration, warmup: isWarmup, elapsedSeconds: (clock.now - start).seconds, residentBytes: resident,
+                anonymousBytes: statm.map { $0.residentBytes - $0.sharedBytes } ?? 0,
                 logicalBytes: usage.totalBytes + session.rowMemory.heldBytes, rowHeldBytes: usage.activeBytes + usage.rowHeldBytes,
                 evictableBytes: usage.evictableBytes, entries: usage.entryCount,
                 heapInUseBytes: heap.map { $0.inUseBytes + $0.mmappedBytes } ?? 0, heapFreeHeldBytes: heap?.freeHeldBytes ?? 0,
@@ -88,7 +90,7 @@ public final class Soak {
             count += 1
             if !isWarmup {
                 measured += 1
-                fit.add(Double(sample.residentBytes))
+                fit.add(Double(sample.anonymousBytes))
                 if firstMeasured == nil { firstMeasured = sample }
                 lastMeasured = sample
             }

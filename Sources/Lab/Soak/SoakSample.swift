@@ -6,8 +6,12 @@ public struct SoakSample: Sendable, Hashable, Codable {
     public var warmup: Bool
     /// Seconds since the soak started.
     public var elapsedSeconds: Double
-    /// Resident bytes (statm).
+    /// Resident bytes (statm's `resident`, VmRSS).
     public var residentBytes: Int
+    /// Resident anonymous bytes: statm's `resident` minus `shared` (heap, stacks, anonymous
+    /// mappings). The soak's verdict fits this figure: file-backed pages of the binary and its
+    /// libraries are dropped and reloaded by the kernel's page cache, which is not growth.
+    public var anonymousBytes: Int
     /// The cache's bytes plus row state.
     public var logicalBytes: Int
     /// Bytes rows hold: visible rows' images and keep-until-released bytes.
@@ -28,11 +32,11 @@ public struct SoakSample: Sendable, Hashable, Codable {
     public var rowsInList: Int
 
     /// The CSV header, in column order.
-    public static let csvHeader = "iteration,warmup,elapsedSeconds,residentBytes,logicalBytes,rowHeldBytes,evictableBytes,entries,heapInUseBytes,heapFreeHeldBytes,decodes,hitches,rowsInList"
+    public static let csvHeader = "iteration,warmup,elapsedSeconds,residentBytes,anonymousBytes,logicalBytes,rowHeldBytes,evictableBytes,entries,heapInUseBytes,heapFreeHeldBytes,decodes,hitches,rowsInList"
 
     /// This sample as a CSV line.
     public var csvLine: String {
         let seconds = (elapsedSeconds * 1000).rounded() / 1000
-        return "\(iteration),\(warmup),\(seconds),\(residentBytes),\(logicalBytes),\(rowHeldBytes),\(evictableBytes),\(entries),\(heapInUseBytes),\(heapFreeHeldBytes),\(decodes),\(hitches),\(rowsInList)"
+        return "\(iteration),\(warmup),\(seconds),\(residentBytes),\(anonymousBytes),\(logicalBytes),\(rowHeldBytes),\(evictableBytes),\(entries),\(heapInUseBytes),\(heapFreeHeldBytes),\(decodes),\(hitches),\(rowsInList)"
     }
 }
