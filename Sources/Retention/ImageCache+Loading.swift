@@ -136,14 +136,13 @@ extension ImageCache {
                            decodeDuration: start.duration(to: clock.now), cpuTime: ThreadCPUTime.now() - cpuStart, slept: slept)
     }
 
-    /// A full decode, or a thumbnail by `Imaging.Thumbnailer` for `thumbnail` policies.
+    /// A full decode, or a thumbnail by `Imaging.Thumbnailer` for `thumbnail` policies; the
+    /// cache's `decodeLimits` bound both.
     private func decode(_ data: Data) throws(ImagingError) -> Bitmap {
-        switch policy.visible {
-        case .decoded, .compressedAndDecoded:
-            return try PNGDecoder(limits: decodeLimits).decode(data, allocator: allocator)
-        case .thumbnail(let maxPixelSize):
-            return try Thumbnailer(maxPixelSize: maxPixelSize).thumbnail(data, allocator: allocator).bitmap
+        if let thumbnailer = policy.visible.thumbnailer(limits: decodeLimits) {
+            return try thumbnailer.thumbnail(data, allocator: allocator).bitmap
         }
+        return try PNGDecoder(limits: decodeLimits).decode(data, allocator: allocator)
     }
 
     /// Sleeps `duration` in slices of at most 1 ms, stopping early when `job` is cancelled.

@@ -43,7 +43,8 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// - Parameters:
     ///   - mode: where appearing rows decode; default two asynchronous workers (fixed, so experiments compare).
     ///   - allocator: overrides `policy.allocator` (to share a pool between caches).
-    ///   - decodeLimits: caps for full decodes; the default stops decompression bombs.
+    ///   - decodeLimits: caps for every decode, full or thumbnail; the default stops
+    ///     decompression bombs.
     ///   - onLoadCompleted: called after each load that finished (see ``LoadCompletion``),
     ///     on the thread that ran it, outside the lock; keep it short.
     ///

@@ -1,3 +1,5 @@
+import Imaging
+
 /// Policies in scenario files: a flat JSON object, starting from a preset (`base`) or from the
 /// defaults, overriding only the keys given.
 ///
@@ -6,9 +8,12 @@
 /// ```
 ///
 /// Keys: `name` (required), `base` (a preset name), `visible` (`"decoded"`,
-/// `"compressedAndDecoded"`, `"thumbnail"`), `maxPixelSize` (thumbnail only; default 256),
-/// `onDisappear` (`"keepUntilReleased"`, `"release"`, `"evictable"`, `"strandUntilReleased"`), `decodedBudget`,
-/// `thumbnailBudget`, `compressed` (`"none"`, `"keepUntilReleased"`, `"lru"`),
+/// `"compressedAndDecoded"`, `"thumbnail"`), `maxPixelSize`, `thumbnailQuality` (`"fast"`,
+/// `"good"`) and `linearLight` (bool; these three thumbnail only; defaults 256, good, false),
+/// `onDisappear` (`"keepUntilReleased"`, `"release"`, `"evictable"`, `"strandUntilReleased"`),
+/// `decodedBudget` (when rows hold decoded bitmaps) or `thumbnailBudget` (when they hold
+/// thumbnails) — the one bitmap budget, under the name that says what it governs; the other
+/// key is rejected — `compressed` (`"none"`, `"keepUntilReleased"`, `"lru"`),
 /// `compressedBudget` (`"lru"` only; default 32MB), `countActiveInBudget` (bool),
 /// `countLimit` (entries, or null), `admissionCap` (a size, or null for a quarter of the
 /// budget), `allocator` (`"system"`, `"pageMapped"`, `"pooled:BYTES"`). Sizes are integers
@@ -18,7 +23,7 @@
 /// decoded policy encodes and decodes back equal.
 extension RetentionPolicy: Codable {
     enum Field: String, CodingKey, CaseIterable {
-        case name, base, visible, maxPixelSize, onDisappear, decodedBudget, thumbnailBudget
+        case name, base, visible, maxPixelSize, thumbnailQuality, linearLight, onDisappear, decodedBudget, thumbnailBudget
         case compressed, compressedBudget, countActiveInBudget, countLimit, admissionCap, allocator
     }
 
@@ -41,7 +46,13 @@ extension RetentionPolicy: Codable {
         static let compressed = #"expected "none", "keepUntilReleased" or "lru""#
         static let allocator = #"expected "system", "pageMapped" or "pooled:BYTES" (like "pooled:64MB")"#
         static let pixelSize = "expected a positive pixel count like 256"
-        static let pixelSizeNeedsThumbnail = #"maxPixelSize applies only when visible is "thumbnail""#
+        static let quality = #"expected "fast" or "good""#
+        static func needsThumbnail(_ key: Field) -> String { #"\#(key.rawValue) applies only when visible is "thumbnail""# }
+        static func budgetDoesNotApply(_ key: Field, thumbnails: Bool) -> String {
+            thumbnails
+                ? #"decodedBudget does not apply: this policy's rows hold thumbnails, whose budget is thumbnailBudget"#
+                : #"thumbnailBudget does not apply: this policy's rows hold decoded bitmaps, whose budget is decodedBudget"#
+        }
         static let budgetNeedsLRU = #"compressedBudget applies only when compressed is "lru""#
         static let bool = "expected true or false"
         static let count = "expected a positive entry count, or null for no limit"
@@ -71,18 +82,24 @@ extension RetentionPolicy: Codable {
             policy = preset
             policy.name = name
         }
+        let baseHeldThumbnails = policy.visible.isThumbnail
         try policy.decodeRepresentation(from: c)
+        if policy.visible.isThumbnail != baseHeldThumbnails {
+            // The base's budget was for the other kind of bitmap.
+            policy.bitmapBudget = Self.defaultBitmapBudget(for: policy.visible)
+        }
         if let word = try Self.value(String.self, .onDisappear, in: c, expected: Expect.onDisappear) {
             guard let action = DisappearAction(rawValue: word) else {
                 throw DecodingError.dataCorruptedError(forKey: .onDisappear, in: c, debugDescription: Expect.onDisappear)
             }
             policy.onDisappear = action
         }
-        if let size = try Self.value(ByteSize.self, .decodedBudget, in: c, expected: ByteSize.expectation) {
-            policy.decodedBudget = size
-        }
-        if let size = try Self.value(ByteSize.self, .thumbnailBudget, in: c, expected: ByteSize.expectation) {
-            policy.thumbnailBudget = size
+        for key in [Field.decodedBudget, .thumbnailBudget] {
+            guard let size = try Self.value(ByteSize.self, key, in: c, expected: ByteSize.expectation) else { continue }
+            guard key.rawValue == policy.budgetKey else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: Expect.budgetDoesNotApply(key, thumbnails: policy.visible.isThumbnail))
+            }
+            policy.bitmapBudget = size
         }
         try policy.decodeCompressedTier(from: c)
         if let flag = try Self.value(Bool.self, .countActiveInBudget, in: c, expected: Expect.bool) {
@@ -106,7 +123,7 @@ extension RetentionPolicy: Codable {
         self = policy
     }
 
-    /// `visible` and `maxPixelSize`.
+    /// `visible`, `maxPixelSize`, `thumbnailQuality` and `linearLight`.
     private mutating func decodeRepresentation(from c: KeyedDecodingContainer<Field>) throws {
         if let word = try Self.value(String.self, .visible, in: c, expected: Expect.visible) {
             switch word {
@@ -119,15 +136,29 @@ extension RetentionPolicy: Codable {
                 throw DecodingError.dataCorruptedError(forKey: .visible, in: c, debugDescription: Expect.visible)
             }
         }
-        if let size = try Self.value(Int.self, .maxPixelSize, in: c, expected: Expect.pixelSize) {
-            guard case .thumbnail = visible else {
-                throw DecodingError.dataCorruptedError(forKey: .maxPixelSize, in: c, debugDescription: Expect.pixelSizeNeedsThumbnail)
+        let size = try Self.value(Int.self, .maxPixelSize, in: c, expected: Expect.pixelSize)
+        let qualityWord = try Self.value(String.self, .thumbnailQuality, in: c, expected: Expect.quality)
+        let linear = try Self.value(Bool.self, .linearLight, in: c, expected: Expect.bool)
+        guard case .thumbnail(var pixelSize, var quality, var linearLight) = visible else {
+            for (key, given) in [(Field.maxPixelSize, size != nil), (.thumbnailQuality, qualityWord != nil), (.linearLight, linear != nil)] where given {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: Expect.needsThumbnail(key))
             }
+            return
+        }
+        if let size {
             guard size > 0 else {
                 throw DecodingError.dataCorruptedError(forKey: .maxPixelSize, in: c, debugDescription: Expect.pixelSize)
             }
-            visible = .thumbnail(maxPixelSize: size)
+            pixelSize = size
         }
+        if let qualityWord {
+            guard let value = Thumbnailer.Quality(rawValue: qualityWord) else {
+                throw DecodingError.dataCorruptedError(forKey: .thumbnailQuality, in: c, debugDescription: Expect.quality)
+            }
+            quality = value
+        }
+        if let linear { linearLight = linear }
+        visible = .thumbnail(maxPixelSize: pixelSize, quality: quality, linearLight: linearLight)
     }
 
     /// `compressed` and `compressedBudget`.
@@ -175,13 +206,14 @@ extension RetentionPolicy: Codable {
         switch visible {
         case .decoded: try c.encode("decoded", forKey: .visible)
         case .compressedAndDecoded: try c.encode("compressedAndDecoded", forKey: .visible)
-        case .thumbnail(let size):
+        case .thumbnail(let size, let quality, let linearLight):
             try c.encode("thumbnail", forKey: .visible)
             try c.encode(size, forKey: .maxPixelSize)
+            try c.encode(quality.rawValue, forKey: .thumbnailQuality)
+            try c.encode(linearLight, forKey: .linearLight)
         }
         try c.encode(onDisappear.rawValue, forKey: .onDisappear)
-        try c.encode(decodedBudget, forKey: .decodedBudget)
-        try c.encode(thumbnailBudget, forKey: .thumbnailBudget)
+        try c.encode(bitmapBudget, forKey: visible.isThumbnail ? .thumbnailBudget : .decodedBudget)
         switch compressed {
         case .none: try c.encode("none", forKey: .compressed)
         case .keepUntilReleased: try c.encode("keepUntilReleased", forKey: .compressed)

@@ -6,8 +6,9 @@ import Imaging
 /// A policy is plain data (Codable, Hashable), so scenario files can define custom ones and
 /// experiments can name what they ran. The defaults are fixed so experiments are comparable:
 ///
-/// - decoded budget 64 MB, thumbnail budget 32 MB, compressed budget 32 MB
-///   (decimal units: 1 MB = 1,000,000 bytes, see ``ByteSize``);
+/// - one bitmap budget, whatever a row's bitmaps are: 64 MB when they are decoded images,
+///   32 MB when they are thumbnails; compressed budget 32 MB (decimal units: 1 MB = 1,000,000
+///   bytes, see ``ByteSize``);
 /// - admission cap one quarter of the budget that applies (Nuke's `entryCostLimit` idea: a
 ///   bitmap larger than that is not admitted to the LRU, so one huge image cannot flush it);
 /// - active bytes not counted in the budget (Glide), no count limit, the `system` allocator.
@@ -21,11 +22,25 @@ public struct RetentionPolicy: Sendable, Hashable {
         /// The full decoded bitmap (`width × height × 4` bytes).
         case decoded
         /// A bitmap no larger than `maxPixelSize` on its longer side, made by
-        /// `Imaging.Thumbnailer` (`thumbWidth × thumbHeight × 4` bytes).
-        case thumbnail(maxPixelSize: Int)
+        /// `Imaging.Thumbnailer` with `quality` and `linearLight` (`thumbWidth × thumbHeight × 4`
+        /// bytes). The cache's `DecodeLimits` apply to it as to a full decode.
+        case thumbnail(maxPixelSize: Int, quality: Thumbnailer.Quality = .good, linearLight: Bool = false)
         /// The compressed PNG bytes and, for display, the decoded bitmap (`data.count +
         /// width × height × 4` bytes) — what a row holding `@State var data: Data?` does.
         case compressedAndDecoded
+
+        /// True for `.thumbnail`. O(1).
+        public var isThumbnail: Bool {
+            if case .thumbnail = self { return true }
+            return false
+        }
+
+        /// The thumbnailer that makes this representation's bitmaps under `limits`; nil when
+        /// it is not a thumbnail. O(1).
+        public func thumbnailer(limits: DecodeLimits) -> Thumbnailer? {
+            guard case .thumbnail(let size, let quality, let linearLight) = self else { return nil }
+            return Thumbnailer(maxPixelSize: size, quality: quality, linearLight: linearLight, limits: limits)
+        }
     }
 
     /// What happens to a row's bitmap when the row disappears.
@@ -107,10 +122,11 @@ public struct RetentionPolicy: Sendable, Hashable {
     public var visible: Representation
     /// What happens to the bitmap when its row disappears. Default `.evictable`.
     public var onDisappear: DisappearAction
-    /// The LRU budget when bitmaps are decoded images. Default 64 MB.
-    public var decodedBudget: ByteSize
-    /// The LRU budget when bitmaps are thumbnails. Default 32 MB.
-    public var thumbnailBudget: ByteSize
+    /// The budget of the bitmap LRU: it governs whatever bitmaps `visible` makes, decoded
+    /// images or thumbnails (a cache holds one kind). Default
+    /// ``defaultBitmapBudget(for:)`` of `visible`: 64 MB decoded, 32 MB thumbnails. Scenario
+    /// files spell it ``budgetKey``.
+    public var bitmapBudget: ByteSize
     /// Where compressed bytes are kept. Default `.none`.
     public var compressed: CompressedTier
     /// When true the evictable allowance is `budget − active bytes` (Fresco); when false
@@ -124,13 +140,13 @@ public struct RetentionPolicy: Sendable, Hashable {
     /// Where bitmap memory comes from. Default `.system`.
     public var allocator: Allocator
 
-    /// A policy; every argument has the documented default (which is `decoded-lru`). O(1).
+    /// A policy; every argument has the documented default (which is `decoded-lru`); a nil
+    /// `bitmapBudget` is the default for `visible`. O(1).
     public init(
         name: String,
         visible: Representation = .decoded,
         onDisappear: DisappearAction = .evictable,
-        decodedBudget: ByteSize = RetentionPolicy.defaultDecodedBudget,
-        thumbnailBudget: ByteSize = RetentionPolicy.defaultThumbnailBudget,
+        bitmapBudget: ByteSize? = nil,
         compressed: CompressedTier = .none,
         countActiveInBudget: Bool = false,
         countLimit: Int? = nil,
@@ -140,8 +156,7 @@ public struct RetentionPolicy: Sendable, Hashable {
         self.name = name
         self.visible = visible
         self.onDisappear = onDisappear
-        self.decodedBudget = decodedBudget
-        self.thumbnailBudget = thumbnailBudget
+        self.bitmapBudget = bitmapBudget ?? Self.defaultBitmapBudget(for: visible)
         self.compressed = compressed
         self.countActiveInBudget = countActiveInBudget
         self.countLimit = countLimit
@@ -149,12 +164,16 @@ public struct RetentionPolicy: Sendable, Hashable {
         self.allocator = allocator
     }
 
-    /// The budget that applies to this policy's bitmaps: ``thumbnailBudget`` for thumbnails,
-    /// ``decodedBudget`` otherwise. O(1).
-    public var bitmapBudget: ByteSize {
-        if case .thumbnail = visible { return thumbnailBudget }
-        return decodedBudget
+    /// The default bitmap budget for `representation`: ``defaultThumbnailBudget`` for
+    /// thumbnails, ``defaultDecodedBudget`` otherwise. O(1).
+    public static func defaultBitmapBudget(for representation: Representation) -> ByteSize {
+        representation.isThumbnail ? defaultThumbnailBudget : defaultDecodedBudget
     }
+
+    /// How scenario files name ``bitmapBudget`` for this policy: `thumbnailBudget` when rows
+    /// hold thumbnails, `decodedBudget` otherwise. Files that give the other key are rejected,
+    /// since it would govern nothing. O(1).
+    public var budgetKey: String { visible.isThumbnail ? "thumbnailBudget" : "decodedBudget" }
 
     /// The admission cap in force: ``admissionCap`` or a quarter of ``bitmapBudget``. O(1).
     public var effectiveAdmissionCap: ByteSize {

@@ -1,9 +1,29 @@
 import Foundation
+import RetentionTestSupport
+import SystemIO
 import Testing
 @testable import Imaging
 
 @Suite("Bitmap and allocators")
 struct BitmapTests {
+    @Test("rgbaData and writeRGBA give the pixels as raw RGBA8, rows top to bottom; a bad path is an io error naming it")
+    func rawRGBA() throws {
+        let bitmap = try Bitmap(width: 3, height: 2) { buffer, bytesPerRow in
+            for y in 0..<2 { for x in 0..<3 { for c in 0..<4 { buffer[y * bytesPerRow + x * 4 + c] = UInt8(y * 100 + x * 10 + c) } } }
+        }
+        let data = bitmap.rgbaData()
+        #expect(data.count == 24)
+        #expect(Array(data.prefix(8)) == [0, 1, 2, 3, 10, 11, 12, 13])
+        #expect(data[12] == 100 && data[23] == 123)
+        let folder = try TestPaths.temporaryFolder("bitmap-rgba")
+        try bitmap.writeRGBA(to: folder + "/out.rgba")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/out.rgba")) == data)
+        #expect(throws: ImagingError.self) { try bitmap.writeRGBA(to: folder + "/missing/out.rgba") }
+        do { try bitmap.writeRGBA(to: folder + "/missing/out.rgba") } catch {
+            #expect(error.description.contains(folder + "/missing/out.rgba"), "\(error)")
+        }
+    }
+
     @Test("byte counts are exact and the reservation is what each allocator rounds to", arguments: ["system", "pageMapped", "pooled:0"])
     func byteCounts(allocatorName: String) throws {
         let allocator = BitmapAllocator(parsing: allocatorName)!

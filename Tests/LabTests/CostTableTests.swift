@@ -65,7 +65,7 @@ struct CostTableTests {
         }
         var sizes = try Self.table(decodeMs: 1)
         sizes.images = sizes.images.map { var entry = $0; entry.thumbnailMs = [:]; return entry }
-        #expect(throws: LabError.failed("the cost table has no 256 px thumbnail cost for photo-600x400-01.png; measure the costs for this scenario with `retention costs`")) {
+        #expect(throws: LabError.failed("the cost table has no 256 thumbnail cost for photo-600x400-01.png; measure the costs for this scenario with `retention costs`")) {
             _ = try Self.run("thumbnail-lru", table: sizes)
         }
         var changed = try Self.table(decodeMs: 1)
@@ -95,10 +95,11 @@ struct CostTableTests {
     func measures() throws {
         let folder = packageRoot + "/assets/images"
         let paths = [folder + "/photo-600x400-01.png", folder + "/photo-600x400-01.png", folder + "/palette-600x400-01.png"]
-        let table = CostTable.measure(paths: paths, thumbnailSizes: [64], repeats: 1)
+        let table = CostTable.measure(paths: paths, thumbnails: [.thumbnail(maxPixelSize: 64), .decoded, .thumbnail(maxPixelSize: 64, quality: .fast, linearLight: true)], repeats: 1)
         #expect(table.images.map(\.file) == ["palette-600x400-01.png", "photo-600x400-01.png"])
         for entry in table.images {
             #expect(entry.decodeMs > 0 && entry.readMs > 0 && (entry.thumbnailMs["64"] ?? 0) > 0)
+            #expect(entry.thumbnailMs.keys.sorted() == ["64", "64-fast-linear"], "a decoded representation has no thumbnail cost")
         }
         #expect(table.machine.contains("cores"))
     }

@@ -57,7 +57,7 @@ struct ScenarioSettingsTests {
         let scenario = try Scenario.decode(Data(#"{\#(Self.base),"strategies":["tiered",{"name":"small-lru","base":"decoded-lru","decodedBudget":"8MB"}]}"#.utf8), source: "t.json")
         let strategies = try Strategy.defined(by: scenario, source: "t.json")
         #expect(strategies.map(\.name) == ["tiered", "small-lru"])
-        #expect(strategies[1].policy.decodedBudget.bytes == 8_000_000)
+        #expect(strategies[1].policy.bitmapBudget.bytes == 8_000_000)
         #expect(throws: LabError.unknownStrategy("x", known: ["tiered", "small-lru", "swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "decoded-row-kept", "thumbnail-lru"])) {
             try Strategy.resolve("x", among: strategies)
         }

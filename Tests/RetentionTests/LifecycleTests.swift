@@ -11,7 +11,7 @@ struct LifecycleTests {
     /// decoded-lru with room for `fit` evictable bitmaps.
     func lru(fit: Int, countActive: Bool = false) -> RetentionPolicy {
         RetentionPolicy.decodedLRU.with {
-            $0.decodedBudget = ByteSize(bytes: fit * Fixtures.decodedBytes)
+            $0.bitmapBudget = ByteSize(bytes: fit * Fixtures.decodedBytes)
             $0.admissionCap = ByteSize(bytes: Fixtures.decodedBytes)
             $0.countActiveInBudget = countActive
         }
@@ -102,7 +102,7 @@ struct LifecycleTests {
         let big = Fixtures.png(seed: 9, width: 128, height: 96)
         var images = Fixtures.images
         images[99] = big
-        let h = Harness(RetentionPolicy.decodedLRU.with { $0.decodedBudget = ByteSize(bytes: 8 * Fixtures.decodedBytes) }, images: images)
+        let h = Harness(RetentionPolicy.decodedLRU.with { $0.bitmapBudget = ByteSize(bytes: 8 * Fixtures.decodedBytes) }, images: images)
         // Cap = budget / 4 = 2 small bitmaps; the 128 × 96 one is 4 small ones.
         h.appear(99)
         #expect(h.usage.active.decoded == 128 * 96 * 4, "a visible row holds its image whatever its size")
@@ -176,7 +176,7 @@ struct LifecycleTests {
     @Test("a moderate warning trims the LRUs to half their budgets; visible rows keep images")
     func moderateWarning() {
         let h = Harness(RetentionPolicy.tiered.with {
-            $0.decodedBudget = ByteSize(bytes: 8 * Fixtures.decodedBytes)
+            $0.bitmapBudget = ByteSize(bytes: 8 * Fixtures.decodedBytes)
             $0.compressed = .lru(budget: ByteSize(bytes: 40 * Fixtures.images[0]!.count))  // cap ≈ 10 PNGs
         })
         for key in 0..<3 { h.appear(key) }

@@ -183,6 +183,25 @@ struct LoadingTests {
         #expect(h.usage.totalBytes == 0)
     }
 
+    @Test("the cache's DecodeLimits bound every representation, thumbnails included", arguments: [
+        RetentionPolicy.decodedLRU, .thumbnailLRU, .tiered, .swiftUIDataState,
+        RetentionPolicy(name: "thumbnail-fast-linear", visible: .thumbnail(maxPixelSize: 16, quality: .fast, linearLight: true)),
+    ])
+    func limitsApplyToThumbnails(_ policy: RetentionPolicy) async throws {
+        let source = TestSource()
+        let cache = ImageCache(source: source.source(), policy: policy, mode: .asynchronous(workers: 1), decodeLimits: DecodeLimits(maxPixels: 100))
+        do {
+            let bitmap = try await cache.image(for: 3)
+            Issue.record("\(policy.name) returned a \(bitmap.width)x\(bitmap.height) bitmap of a 64x48 image over a 100-pixel cap")
+        } catch let error as ImagingError {
+            #expect(error == .limitExceeded(limit: .pixels, value: Fixtures.width * Fixtures.height, cap: 100), "\(policy.name)")
+        }
+        #expect(cache.metrics.failedDecodes == 1)
+        // Within the cap the same cache works.
+        let roomy = ImageCache(source: source.source(), policy: policy, mode: .asynchronous(workers: 1), decodeLimits: DecodeLimits(maxPixels: 4_000))
+        #expect(try await roomy.image(for: 3).width > 0)
+    }
+
     @Test("concurrent requests for a corrupt image share one failed decode and all see the ImagingError")
     func failedDecodeConcurrent() async throws {
         var images = Fixtures.images

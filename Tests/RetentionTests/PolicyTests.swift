@@ -36,8 +36,10 @@ struct PolicyTests {
     @Test("defaults are fixed: 64 MB decoded, 32 MB thumbnail, 32 MB compressed, cap a quarter")
     func defaults() {
         let policy = RetentionPolicy(name: "x")
-        #expect(policy.decodedBudget.bytes == 64_000_000)
-        #expect(policy.thumbnailBudget.bytes == 32_000_000)
+        #expect(policy.bitmapBudget.bytes == 64_000_000)
+        #expect(RetentionPolicy.thumbnailLRU.bitmapBudget.bytes == 32_000_000)
+        #expect(RetentionPolicy(name: "t", visible: .thumbnail(maxPixelSize: 64)).bitmapBudget.bytes == 32_000_000)
+        #expect(RetentionPolicy(name: "t", visible: .thumbnail(maxPixelSize: 64), bitmapBudget: 1_000).bitmapBudget.bytes == 1_000)
         #expect(RetentionPolicy.defaultCompressedBudget.bytes == 32_000_000)
         #expect(policy.effectiveAdmissionCap.bytes == 16_000_000)
         #expect(RetentionPolicy.thumbnailLRU.effectiveAdmissionCap.bytes == 8_000_000)
@@ -83,15 +85,15 @@ struct PolicyTests {
     func everyKey() throws {
         let policy = try decode("""
         {"name": "custom", "base": "tiered", "visible": "thumbnail", "maxPixelSize": 128,
-         "onDisappear": "keepUntilReleased", "decodedBudget": 1000, "thumbnailBudget": "2KB",
+         "thumbnailQuality": "fast", "linearLight": true,
+         "onDisappear": "keepUntilReleased", "thumbnailBudget": "2KB",
          "compressed": "lru", "compressedBudget": "1MiB", "countActiveInBudget": true,
          "countLimit": 10, "admissionCap": "500B", "allocator": "pooled:64MB"}
         """)
         #expect(policy.name == "custom")
-        #expect(policy.visible == .thumbnail(maxPixelSize: 128))
+        #expect(policy.visible == .thumbnail(maxPixelSize: 128, quality: .fast, linearLight: true))
         #expect(policy.onDisappear == .keepUntilReleased)
-        #expect(policy.decodedBudget.bytes == 1_000)
-        #expect(policy.thumbnailBudget.bytes == 2_000)
+        #expect(policy.bitmapBudget.bytes == 2_000)
         #expect(policy.compressed == .lru(budget: ByteSize(bytes: 1_048_576)))
         #expect(policy.countActiveInBudget)
         #expect(policy.countLimit == 10)
@@ -110,7 +112,7 @@ struct PolicyTests {
     @Test("every preset and a custom policy encode and decode back equal",
           arguments: RetentionPolicy.presets.map(\.policy) + [
             RetentionPolicy(name: "all", visible: .thumbnail(maxPixelSize: 99), onDisappear: .release,
-                            decodedBudget: 123, thumbnailBudget: .kilobytes(7), compressed: .lru(budget: 4_096),
+                            bitmapBudget: .kilobytes(7), compressed: .lru(budget: 4_096),
                             countActiveInBudget: true, countLimit: 3, admissionCap: 77, allocator: .pageMapped),
           ])
     func roundTrip(_ policy: RetentionPolicy) throws {
@@ -123,7 +125,7 @@ struct PolicyTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let text = String(decoding: try encoder.encode(RetentionPolicy.tiered), as: UTF8.self)
-        #expect(text == #"{"allocator":"system","compressed":"lru","compressedBudget":"32MB","countActiveInBudget":false,"decodedBudget":"64MB","name":"tiered","onDisappear":"evictable","thumbnailBudget":"32MB","visible":"decoded"}"#)
+        #expect(text == #"{"allocator":"system","compressed":"lru","compressedBudget":"32MB","countActiveInBudget":false,"decodedBudget":"64MB","name":"tiered","onDisappear":"evictable","visible":"decoded"}"#)
     }
 
     // MARK: - Bad input
@@ -146,7 +148,7 @@ struct PolicyTests {
         let size = #"expected a size like "64MB" or a byte count"#
         expectRejected(#"{"name": "x", "decodedBudget": "64XB"}"#, at: ["decodedBudget"], size)
         expectRejected(#"{"name": "x", "decodedBudget": -5}"#, at: ["decodedBudget"], size)
-        expectRejected(#"{"name": "x", "thumbnailBudget": true}"#, at: ["thumbnailBudget"], size)
+        expectRejected(#"{"name": "x", "base": "thumbnail-lru", "thumbnailBudget": true}"#, at: ["thumbnailBudget"], size)
         expectRejected(#"{"name": "x", "base": "tiered", "compressedBudget": "lots"}"#, at: ["compressedBudget"], size)
         expectRejected(#"{"name": "x", "admissionCap": "1.5MB"}"#, at: ["admissionCap"], size)
         expectRejected(#"{"name": "x", "visible": "full"}"#, at: ["visible"], #"expected "decoded", "compressedAndDecoded" or "thumbnail""#)
@@ -158,10 +160,28 @@ struct PolicyTests {
         expectRejected(#"{"name": "x", "visible": "thumbnail", "maxPixelSize": 0}"#, at: ["maxPixelSize"], "expected a positive pixel count")
         expectRejected(#"{"name": "x", "maxPixelSize": 64}"#, at: ["maxPixelSize"], #"maxPixelSize applies only when visible is "thumbnail""#)
         expectRejected(#"{"name": "x", "compressedBudget": "1MB"}"#, at: ["compressedBudget"], #"compressedBudget applies only when compressed is "lru""#)
+        expectRejected(#"{"name": "x", "thumbnailQuality": "fast"}"#, at: ["thumbnailQuality"], #"thumbnailQuality applies only when visible is "thumbnail""#)
+        expectRejected(#"{"name": "x", "base": "tiered", "linearLight": true}"#, at: ["linearLight"], #"linearLight applies only when visible is "thumbnail""#)
+        expectRejected(#"{"name": "x", "visible": "thumbnail", "thumbnailQuality": "best"}"#, at: ["thumbnailQuality"], #"expected "fast" or "good""#)
         expectRejected(#"{"name": "x", "countActiveInBudget": "yes"}"#, at: ["countActiveInBudget"], "expected true or false")
         expectRejected(#"{"name": "x", "countLimit": 0}"#, at: ["countLimit"], "expected a positive entry count")
         expectRejected(#"{"name": ""}"#, at: ["name"], "expected a non-empty policy name")
         expectRejected(#"{"base": "tiered"}"#, at: ["name"], "expected a non-empty policy name")
+    }
+
+    @Test("a budget that would govern nothing is rejected: decodedBudget on thumbnails, thumbnailBudget on decoded bitmaps")
+    func inapplicableBudget() throws {
+        expectRejected(#"{"name": "x", "base": "thumbnail-lru", "decodedBudget": "64MB"}"#, at: ["decodedBudget"],
+                       "decodedBudget does not apply: this policy's rows hold thumbnails, whose budget is thumbnailBudget")
+        expectRejected(#"{"name": "x", "visible": "thumbnail", "decodedBudget": "64MB"}"#, at: ["decodedBudget"], "decodedBudget does not apply")
+        expectRejected(#"{"name": "x", "thumbnailBudget": "8MB"}"#, at: ["thumbnailBudget"],
+                       "thumbnailBudget does not apply: this policy's rows hold decoded bitmaps, whose budget is decodedBudget")
+        expectRejected(#"{"name": "x", "base": "thumbnail-lru", "visible": "decoded", "thumbnailBudget": "8MB"}"#, at: ["thumbnailBudget"], "thumbnailBudget does not apply")
+        // Switching the kind of bitmap from the base's starts from the new kind's default budget.
+        #expect(try decode(#"{"name": "x", "base": "decoded-lru", "visible": "thumbnail"}"#).bitmapBudget == RetentionPolicy.defaultThumbnailBudget)
+        #expect(try decode(#"{"name": "x", "base": "thumbnail-lru", "visible": "decoded"}"#).bitmapBudget == RetentionPolicy.defaultDecodedBudget)
+        #expect(try decode(#"{"name": "x", "base": "thumbnail-lru", "thumbnailBudget": "8MB"}"#).bitmapBudget == .megabytes(8))
+        #expect(RetentionPolicy.thumbnailLRU.budgetKey == "thumbnailBudget" && RetentionPolicy.tiered.budgetKey == "decodedBudget")
     }
 
     @Test("unknown keys are rejected, naming the key and the known ones")

@@ -189,7 +189,7 @@ struct PresetWalkTests {
         // With the bitmap gone but the compressed bytes kept, a return decodes without a read.
         h.warn(.moderate)
         #expect(h.usage.lru.decoded == bitmap, "a moderate warning keeps what fits half the budget")
-        let small = Harness(RetentionPolicy.tiered.with { $0.decodedBudget = ByteSize(bytes: bitmap); $0.admissionCap = ByteSize(bytes: bitmap) })
+        let small = Harness(RetentionPolicy.tiered.with { $0.bitmapBudget = ByteSize(bytes: bitmap); $0.admissionCap = ByteSize(bytes: bitmap) })
         small.appear(1)
         small.disappear(1)
         small.appear(2)
@@ -234,8 +234,7 @@ struct PresetWalkTests {
     @Test("every preset survives a longer random walk with its invariants", arguments: RetentionPolicy.presets.map(\.name))
     func randomWalk(_ name: String) {
         let policy = RetentionPolicy.named(name)!.with {
-            $0.decodedBudget = ByteSize(bytes: 5 * Fixtures.decodedBytes)
-            $0.thumbnailBudget = ByteSize(bytes: 5 * Fixtures.decodedBytes)
+            $0.bitmapBudget = ByteSize(bytes: 5 * Fixtures.decodedBytes)
             $0.admissionCap = ByteSize(bytes: Fixtures.decodedBytes)
             if case .lru = $0.compressed { $0.compressed = .lru(budget: ByteSize(bytes: 3 * Fixtures.images[0]!.count)) }
         }

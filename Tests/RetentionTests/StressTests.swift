@@ -12,8 +12,7 @@ struct StressTests {
     ])
     func overlappingKeys(_ preset: RetentionPolicy) async throws {
         let policy = preset.with {
-            $0.decodedBudget = ByteSize(bytes: 6 * Fixtures.decodedBytes)
-            $0.thumbnailBudget = ByteSize(bytes: 6 * Fixtures.decodedBytes)
+            $0.bitmapBudget = ByteSize(bytes: 6 * Fixtures.decodedBytes)
             $0.admissionCap = ByteSize(bytes: Fixtures.decodedBytes)
             $0.countActiveInBudget = preset.name == "tiered"
         }

@@ -90,7 +90,7 @@ let benchmarks: @Sendable () -> Void = {
     // and its disappearance evicts the least recently used bitmap.
     var full = RetentionPolicy.decodedLRU
     full.name = "decoded-lru-64"
-    full.decodedBudget = ByteSize(bytes: 64 * 256)
+    full.bitmapBudget = ByteSize(bytes: 64 * 256)
     let churn = makeCache(full, keys: keys, image: image)
     for key in 0..<64 {
         churn.appeared(key)
@@ -124,7 +124,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(bitmaps)
 
         var policy = RetentionPolicy.decodedLRU
-        policy.decodedBudget = .gigabytes(1)
+        policy.bitmapBudget = .gigabytes(1)
         let cache = ImageCache(source: .memory(images), policy: policy, mode: .synchronous)
         let before = heapInUse()
         for key in 0..<entries { cache.appeared(key) }

@@ -68,8 +68,8 @@ public struct Thumbnailer: Sendable, Hashable {
 
     /// A thumbnailer that fits images inside `maxPixelSize`×`maxPixelSize` (never enlarging),
     /// like ImageIO's maximum pixel size option.
-    public init(maxPixelSize: Int, quality: Quality = .good) {
-        self.init(width: maxPixelSize, height: maxPixelSize, mode: .fit, quality: quality)
+    public init(maxPixelSize: Int, quality: Quality = .good, linearLight: Bool = false, limits: DecodeLimits = .default) {
+        self.init(width: maxPixelSize, height: maxPixelSize, mode: .fit, quality: quality, linearLight: linearLight, limits: limits)
     }
 
     /// The thumbnail of the PNG in `data`, its pixels from `allocator`. Throws what

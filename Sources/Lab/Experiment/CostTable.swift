@@ -13,7 +13,7 @@ import Retention
 /// clock is the table's cost. The real read and decode still happen, for real memory.
 ///
 /// Measured by `retention costs` in a quiet child process: per image, one warm-up, then
-/// `repeats` (default ``defaultRepeats``) reads, full decodes and thumbnails at each size the
+/// `repeats` (default ``defaultRepeats``) reads, full decodes and thumbnails of each kind the
 /// scenario's strategies use, each timed with ``ThreadCPUTime``; the table keeps the medians.
 public struct CostTable: Codable, Sendable, Hashable {
     /// One image's costs, in milliseconds of thread CPU time.
@@ -26,7 +26,8 @@ public struct CostTable: Codable, Sendable, Hashable {
         public var readMs: Double
         /// A full decode to RGBA8 (or the time to fail, for a corrupt file).
         public var decodeMs: Double
-        /// A thumbnail, by its longest side in pixels (as text, for JSON).
+        /// A thumbnail, by ``CostTable/thumbnailKey(_:)``: its longest side in pixels (`"256"`),
+        /// with `-fast` and `-linear` for those options (`"256-fast-linear"`).
         public var thumbnailMs: [String: Double]
     }
 
@@ -45,11 +46,20 @@ public struct CostTable: Codable, Sendable, Hashable {
     /// One entry per distinct image, sorted by file name.
     public var images: [Entry]
 
-    /// Measures `paths` (duplicates ignored), with thumbnails at `thumbnailSizes`. Cost: about
-    /// (repeats + 1) × (read + decode + thumbnails) per image. A file that cannot be read or
-    /// decoded is measured failing, as a run would pay for it.
-    public static func measure(paths: [String], thumbnailSizes: [Int], repeats: Int = defaultRepeats,
+    /// How the table names a thumbnail representation: `"256"` for a 256 px `good`
+    /// thumbnail in stored values, `"256-fast"`, `"256-linear"`, `"256-fast-linear"` for the
+    /// other options; nil for a representation that is not a thumbnail. O(1).
+    public static func thumbnailKey(_ representation: RetentionPolicy.Representation) -> String? {
+        guard case .thumbnail(let size, let quality, let linearLight) = representation else { return nil }
+        return "\(size)" + (quality == .fast ? "-fast" : "") + (linearLight ? "-linear" : "")
+    }
+
+    /// Measures `paths` (duplicates ignored), with each of the `thumbnails` representations
+    /// (others ignored). Cost: about (repeats + 1) × (read + decode + thumbnails) per image.
+    /// A file that cannot be read or decoded is measured failing, as a run would pay for it.
+    public static func measure(paths: [String], thumbnails: [RetentionPolicy.Representation], repeats: Int = defaultRepeats,
                                progress: (String) -> Void = { _ in }) -> CostTable {
+        let representations = thumbnails.filter(\.isThumbnail)
         var byName: [String: Entry] = [:]
         for path in paths {
             let name = fileName(path)
@@ -58,11 +68,12 @@ public struct CostTable: Codable, Sendable, Hashable {
             var data = Data()
             let read = medianCPU(repeats) { data = (try? FileIO.readAll(path, limit: DecodeLimits.default.maxFileBytes)) ?? Data() }
             let decode = medianCPU(repeats) { _ = try? PNGDecoder().decode(data) }
-            var thumbnails: [String: Double] = [:]
-            for size in Set(thumbnailSizes).sorted() {
-                thumbnails[String(size)] = medianCPU(repeats) { _ = try? Thumbnailer(maxPixelSize: size).thumbnail(data) }
+            var thumbnailMs: [String: Double] = [:]
+            for representation in Set(representations).sorted(by: { thumbnailKey($0)! < thumbnailKey($1)! }) {
+                let thumbnailer = representation.thumbnailer(limits: .default)!
+                thumbnailMs[thumbnailKey(representation)!] = medianCPU(repeats) { _ = try? thumbnailer.thumbnail(data) }
             }
-            byName[name] = Entry(file: name, bytes: data.count, readMs: read, decodeMs: decode, thumbnailMs: thumbnails)
+            byName[name] = Entry(file: name, bytes: data.count, readMs: read, decodeMs: decode, thumbnailMs: thumbnailMs)
         }
         return CostTable(repeats: repeats, machine: Machine.description, images: byName.values.sorted { $0.file < $1.file })
     }
@@ -177,14 +188,13 @@ struct ImageCosts {
         for path in images.paths {
             let entry = try table.entry(forPath: path)
             read.append(entry.readMs / 1000 / model.decodeSpeed)
-            switch policy.visible {
-            case .decoded, .compressedAndDecoded:
-                load.append(entry.decodeMs / 1000 / model.decodeSpeed)
-            case .thumbnail(let size):
-                guard let ms = entry.thumbnailMs[String(size)] else {
-                    throw .failed("the cost table has no \(size) px thumbnail cost for \(entry.file); measure the costs for this scenario with `retention costs`")
+            if let key = CostTable.thumbnailKey(policy.visible) {
+                guard let ms = entry.thumbnailMs[key] else {
+                    throw .failed("the cost table has no \(key) thumbnail cost for \(entry.file); measure the costs for this scenario with `retention costs`")
                 }
                 load.append(ms / 1000 / model.decodeSpeed)
+            } else {
+                load.append(entry.decodeMs / 1000 / model.decodeSpeed)
             }
         }
         self.read = read

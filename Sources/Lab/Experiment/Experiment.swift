@@ -54,8 +54,9 @@ public struct Experiment: Sendable {
     /// `policy` as a run on a scenario with `settings` uses it (see `effectivePolicy`). O(1).
     static func effectivePolicy(_ policy: RetentionPolicy, settings: ScenarioSettings) -> RetentionPolicy {
         var policy = policy
-        if case .thumbnail = policy.visible, RetentionPolicy.named(policy.name) == policy, let size = settings.images?.displayPixelSize {
-            policy.visible = .thumbnail(maxPixelSize: size)
+        if case .thumbnail(_, let quality, let linearLight) = policy.visible, RetentionPolicy.named(policy.name) == policy,
+           let size = settings.images?.displayPixelSize {
+            policy.visible = .thumbnail(maxPixelSize: size, quality: quality, linearLight: linearLight)
         }
         return policy
     }
@@ -74,11 +75,8 @@ public struct Experiment: Sendable {
         let images = try ImageSet(imageSpec, scenarioPath: scenarioPath)
         let available = try Strategy.defined(by: scenario, source: scenarioPath)
         let strategies = try names.map { try $0.map { try Strategy.resolve($0, among: available) } } ?? available + Strategy.presets
-        var sizes: [Int] = []
-        for strategy in strategies {
-            if case .thumbnail(let size) = effectivePolicy(strategy.policy, settings: settings).visible { sizes.append(size) }
-        }
-        return CostTable.measure(paths: images.paths, thumbnailSizes: sizes, repeats: repeats, progress: progress)
+        let representations = strategies.map { effectivePolicy($0.policy, settings: settings).visible }
+        return CostTable.measure(paths: images.paths, thumbnails: representations, repeats: repeats, progress: progress)
     }
 
     /// Runs the scenario's script once and measures it. Throws `LabError` when a probe fails.

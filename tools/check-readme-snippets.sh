@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Compiles the README's Swift library snippets as a client package would: a new package in a
+# temporary folder depends on this checkout by path, and every ```swift block becomes the body
+# of a function in it (imports hoisted to the top, shared by all). The
+# snippets are type-checked and built, not run; names they take as given (`paths`, `pngData`,
+# and the `cache` of the cache example) are declared here. A block whose first line is `// Package.swift` is the manifest example and
+# is checked for the product names instead. Exit 0 when everything builds, 1 otherwise.
+#   tools/check-readme-snippets.sh [README.md]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+readme=${1:-$root/README.md}
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+# The identity of a path dependency is its folder's name; link the checkout under a fixed one.
+ln -s "$root" "$scratch/retention"
+mkdir -p "$scratch/client/Sources/Snippets"
+cat > "$scratch/client/Package.swift" <<'MANIFEST'
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "SnippetClient",
+    dependencies: [.package(path: "../retention")],
+    targets: [
+        .executableTarget(name: "Snippets", dependencies: [
+            .product(name: "Imaging", package: "retention"),
+            .product(name: "Retention", package: "retention"),
+            .product(name: "MemoryProbe", package: "retention"),
+        ]),
+    ]
+)
+MANIFEST
+
+python3 - "$readme" "$scratch/client/Sources/Snippets" <<'PY'
+import re, sys
+readme, out = sys.argv[1], sys.argv[2]
+text = open(readme, encoding="utf-8").read()
+blocks = re.findall(r"^```swift\n(.*?)^```", text, flags=re.S | re.M)
+imports, bodies, manifests = set(), [], 0
+for block in blocks:
+    lines = block.splitlines()
+    if lines and lines[0].startswith("// Package.swift"):
+        manifests += 1
+        for product in re.findall(r'\.product\(name: "(\w+)", package: "retention"\)', block):
+            if product not in ("Imaging", "Retention", "MemoryProbe", "Visibility", "Lab"):
+                sys.exit(f"README's manifest example names an unknown product {product}")
+        continue
+    imports.update(l for l in lines if l.startswith("import "))
+    bodies.append("\n".join("    " + l for l in lines if not l.startswith("import ")))
+if not bodies:
+    sys.exit("no ```swift blocks found in " + readme)
+with open(out + "/Snippets.swift", "w") as f:
+    f.write("\n".join(sorted(imports | {"import Foundation", "import Retention"})) + "\n\n")
+    f.write("// Names the README's snippets take as given.\nlet paths = [\"photo.png\"]\nlet pngData = Data()\nlet cache = ImageCache<Int>(source: .files { _ in \"photo.png\" })\n\n")
+    for i, body in enumerate(bodies):
+        f.write(f"func snippet{i}() async throws {{\n{body}\n}}\n\n")
+with open(out + "/main.swift", "w") as f:
+    f.write("// Built, not run: the snippets need files that are not here.\n")
+print(f"{len(bodies)} snippets, {manifests} manifest example(s)")
+PY
+cd "$scratch/client"
+if ! swift build > "$scratch/build.log" 2>&1; then
+  grep -E -A3 "error:" "$scratch/build.log" >&2 || tail -n 20 "$scratch/build.log" >&2
+  echo "check-readme-snippets: a README snippet does not compile (above; snippetN is the README's N-th swift block, from 0)" >&2
+  exit 1
+fi
+tail -n 1 "$scratch/build.log"
+echo "check-readme-snippets: every snippet compiles"
