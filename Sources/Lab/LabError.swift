@@ -16,6 +16,9 @@ public enum LabError: Error, CustomStringConvertible, Sendable, Equatable {
     case failed(String)
     /// A signal (SIGINT, SIGTERM) asked the work to stop.
     case stopped(signal: Int32)
+    /// A request that cannot be carried out as given (a setting that cannot apply to a
+    /// strategy, a bad range, slices that do not fit together); the tool exits 64.
+    case usage(String)
 
     /// One line naming the problem.
     public var description: String {
@@ -28,7 +31,7 @@ public enum LabError: Error, CustomStringConvertible, Sendable, Equatable {
             return "unknown strategy '\(name)' (known: \(known.joined(separator: ", ")))"
         case .io(let error):
             return error.description
-        case .failed(let reason):
+        case .failed(let reason), .usage(let reason):
             return reason
         case .stopped(let signal):
             return "stopped by \(signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)")"

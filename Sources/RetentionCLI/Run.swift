@@ -22,6 +22,9 @@ struct Run: ParsableCommand {
     @Option(name: .shortAndLong, help: "A preset name (see `retention strategies`) or a strategy the scenario defines.")
     var strategy: String
 
+    @Option(name: .customLong("set"), help: ArgumentHelp("Change one setting before the run, KEY=VALUE, repeatable: bitmapBudget, decodedBudget, thumbnailBudget, compressedBudget, admissionCap (sizes like 8MB; the policy) or prefetchRows, decodeWorkers (counts; the scenario). A setting that cannot apply to the strategy is an error. `retention sweep` passes these to its children.", valueName: "key=value"))
+    var settings: [String] = []
+
     @Option(help: "A timeline sample every N frames (default: about 200 samples).")
     var timelineEvery: Int = 0
 
@@ -35,12 +38,14 @@ struct Run: ParsableCommand {
             throw ValidationError("--decode-speed scales a cost table; give one with --costs")
         }
         if timelineEvery < 0 { throw ValidationError("--timeline-every must be a positive number of frames, got \(timelineEvery)") }
+        for setting in settings { _ = try usage { try SweepSetting(parsing: setting) } }
     }
 
     func run() throws {
         ChildProcess.dieWithParent()
         let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
-        var experiment = try Experiment.prepare(scenarioPath: path, strategyName: strategy)
+        let changes = try usage { try settings.map { try SweepSetting(parsing: $0) } }
+        var experiment = try usage { try Experiment.prepare(scenarioPath: path, strategyName: strategy).applying(changes) }
         experiment.timelineInterval = timelineEvery
         experiment.costs = try costOptions.model()
         let report = try experiment.run()

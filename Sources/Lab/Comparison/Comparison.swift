@@ -1,15 +1,20 @@
+import Dispatch
 import Glibc
+import Synchronization
 import SystemIO
 
-/// Runs several strategies on one scenario, each run a fresh child process (whose command line
-/// the caller builds, e.g. `retention run SCENARIO --strategy NAME --json`), repeats in
-/// alternating order, and summarizes medians. A child that crashes or times out is reported with its stderr tail and
-/// the others go on. Results reach `onResult` as they arrive, so a caller can write them out
-/// and an interrupted comparison loses nothing already measured.
+/// Runs several subjects (strategies, or a sweep's points) on one scenario, each run a fresh
+/// child process (whose command line the caller builds, e.g. `retention run SCENARIO --strategy
+/// NAME --json`), repeats in alternating order, and summarizes medians. Up to `jobs` children
+/// run side by side: memory is per process, frame work is thread CPU time and costs come from
+/// one table, so parallel children measure what serial ones do. A child that crashes or times
+/// out is reported with its stderr tail and the others go on. Results reach `onResult` as they
+/// arrive, on the calling thread, so a caller can write them out and an interrupted
+/// comparison loses nothing already measured.
 public struct Comparison: Sendable {
     /// One child run's outcome.
     public struct Result: Sendable {
-        /// The strategy's name.
+        /// The subject's name: a strategy, or a sweep point's label.
         public var strategy: String
         /// Repeat number, from 1.
         public var repeatIndex: Int
@@ -24,7 +29,7 @@ public struct Comparison: Sendable {
     /// The arguments of the child that runs one strategy once and prints its `RunReport` as
     /// JSON on standard output.
     public var childArguments: @Sendable (_ strategy: String) -> [String]
-    /// Strategy names in the order of the first repeat.
+    /// Subject names (strategies, or sweep point labels) in the order of the first repeat.
     public var strategies: [String]
     /// How many times each strategy runs.
     public var repeats: Int
@@ -33,6 +38,10 @@ public struct Comparison: Sendable {
     /// When set (from a signal handler), the running child gets SIGTERM and no more start; the
     /// stopped run is not reported.
     public var stop: ChildProcess.StopRequest?
+    /// Children run at once (at least 1). Default 1.
+    public var jobs = 1
+    /// The slice of the schedule this process runs; nil for all of it.
+    public var shard: Shard?
 
     /// A comparison; `repeats` defaults to 3.
     public init(executable: String, strategies: [String], repeats: Int = 3, timeoutSeconds: Double = 300,
@@ -52,15 +61,67 @@ public struct Comparison: Sendable {
         }
     }
 
-    /// Runs every scheduled child in turn, calling `onResult` after each. Returns all results.
+    /// The runs this process makes: the ``schedule``, or its ``shard`` slice.
+    public var plannedRuns: [(strategy: String, repeatIndex: Int)] {
+        guard let shard else { return schedule }
+        return schedule.enumerated().filter { shard.contains(position: $0.offset) }.map(\.element)
+    }
+
+    /// Runs every planned child, `jobs` at a time, calling `onResult` on this thread after each
+    /// (in the order they finish). Returns all results. A stop request ends the running
+    /// children and starts no more.
     public func run(onResult: (Result, _ done: Int, _ total: Int) -> Void = { _, _, _ in }) -> [Result] {
-        let plan = schedule
+        let plan = plannedRuns
         var results: [Result] = []
-        for (index, item) in plan.enumerated() {
-            if stop?.signal != nil { break }
-            guard let result = runOne(item.strategy, repeatIndex: item.repeatIndex) else { break }
-            results.append(result)
-            onResult(result, index + 1, plan.count)
+        if jobs <= 1 || plan.count <= 1 {
+            for item in plan {
+                if stop?.signal != nil { break }
+                guard let result = runOne(item.strategy, repeatIndex: item.repeatIndex) else { break }
+                results.append(result)
+                onResult(result, results.count, plan.count)
+            }
+            return results
+        }
+        // Workers take the next run from a shared index and hand results back through a Mutex
+        // (plain shared state, touched briefly by a few threads; an actor would need async here);
+        // the semaphore wakes this thread to report them.
+        struct Shared {
+            var next = 0
+            var finished: [Result] = []
+            var workersDone = 0
+        }
+        let shared = Mutex(Shared())
+        let ready = DispatchSemaphore(value: 0)
+        let workers = min(jobs, plan.count)
+        for worker in 0..<workers {
+            // One serial queue per worker: each gets its own thread, since every worker blocks
+            // in its child's poll loop.
+            DispatchQueue(label: "retention.comparison.worker-\(worker)").async { [self] in
+                while true {
+                    let index: Int? = shared.withLock { state in
+                        guard stop?.signal == nil, state.next < plan.count else { return nil }
+                        defer { state.next += 1 }
+                        return state.next
+                    }
+                    guard let index, let result = runOne(plan[index].strategy, repeatIndex: plan[index].repeatIndex) else { break }
+                    shared.withLock { $0.finished.append(result) }
+                    ready.signal()
+                }
+                shared.withLock { $0.workersDone += 1 }
+                ready.signal()
+            }
+        }
+        while true {
+            ready.wait()
+            let (batch, allDone) = shared.withLock { state -> ([Result], Bool) in
+                defer { state.finished.removeAll() }
+                return (state.finished, state.workersDone == workers)
+            }
+            for result in batch {
+                results.append(result)
+                onResult(result, results.count, plan.count)
+            }
+            if allDone { break }
         }
         return results
     }

@@ -12,12 +12,24 @@ import SystemIO
 public final class ComparisonExport {
     /// The JSON document: every run, then the summary.
     public struct Document: Codable, Sendable {
-        /// Schema version (1).
-        public var schemaVersion = 1
+        /// Schema version (2: sweeps and shards).
+        public var schemaVersion = 2
         /// Scenario file.
         public var scenario: String
         /// Repeats asked for.
         public var repeats: Int
+        /// The subjects in table order: strategies, or a sweep's point labels.
+        public var strategies: [String]
+        /// The sweep, when this is one (nil for a comparison).
+        public var sweep: SweepPlan?
+        /// The sweep's constraints.
+        public var constraints: SweepConstraints?
+        /// The sweep judged on the runs so far.
+        public var outcome: SweepOutcome?
+        /// The slice of the schedule this file holds; nil for all of it.
+        public var shard: Shard?
+        /// Runs in the whole schedule (every slice).
+        public var scheduledRuns: Int
         /// The cost table every run was given (pass this file to `--costs` to reuse it).
         public var costs: CostTable?
         /// The decode-speed model the runs used (1 = as measured).
@@ -26,6 +38,9 @@ public final class ComparisonExport {
         public var runs: [Run]
         /// Medians per strategy over the runs so far.
         public var summary: ComparisonSummary
+
+        /// The document as pretty JSON with sorted keys.
+        public var jsonText: String { ReportCoding.encode(self, pretty: true) }
     }
 
     /// One run in the JSON document.
@@ -46,7 +61,6 @@ public final class ComparisonExport {
     /// `/dev/stdout` gets the document once, from ``finish()``.
     private var rewritesJSON = false
     private var document: Document
-    private let strategies: [String]
 
     /// The CSV columns, in order; one row per run.
     public static let csvColumns = ["strategy", "repeat", "status", "startupBytes", "allLoadedBytes", "peakResidentBytes",
@@ -58,11 +72,13 @@ public final class ComparisonExport {
     /// Opens the outputs (either may be nil). The CSV file is created (truncated) with its
     /// header at once. Throws `LabError.io` naming a path that cannot be written.
     public init(jsonPath: String?, csvPath: String?, scenario: String, repeats: Int, strategies: [String],
-                costs: CostTable? = nil, decodeSpeed: Double = 1) throws(LabError) {
+                costs: CostTable? = nil, decodeSpeed: Double = 1, sweep: SweepPlan? = nil, constraints: SweepConstraints? = nil,
+                shard: Shard? = nil, scheduledRuns: Int? = nil) throws(LabError) {
         self.jsonPath = jsonPath
-        self.strategies = strategies
-        document = Document(scenario: scenario, repeats: repeats, costs: costs, decodeSpeed: decodeSpeed, runs: [],
-                            summary: ComparisonSummary(results: [], strategies: strategies))
+        document = Document(scenario: scenario, repeats: repeats, strategies: strategies, sweep: sweep, constraints: constraints,
+                            outcome: nil, shard: shard, scheduledRuns: scheduledRuns ?? strategies.count * repeats,
+                            costs: costs, decodeSpeed: decodeSpeed, runs: [], summary: ComparisonSummary(results: [], strategies: strategies))
+        Self.judge(&document)
         if let jsonPath { do { try FileIO.checkWritable(jsonPath) } catch { throw .io(error) } }
         csv = try csvPath.map { path throws(LabError) in
             do throws(SystemError) { return try LineFile(creating: path) } catch { throw .io(error) }
@@ -81,13 +97,23 @@ public final class ComparisonExport {
     /// Records one run in both outputs. O(runs so far) for the JSON rewrite.
     public func record(_ result: Comparison.Result, allResults: [Comparison.Result]) throws(LabError) {
         document.runs.append(Run(strategy: result.strategy, repeatIndex: result.repeatIndex, report: result.report, failure: result.failure))
-        document.summary = ComparisonSummary(results: allResults, strategies: strategies)
+        document.summary = ComparisonSummary(results: allResults, strategies: document.strategies)
+        Self.judge(&document)
         do { try csv?.append(Self.csvLine(result)) } catch { throw .io(error) }
         if rewritesJSON { try writeJSON() }
     }
 
     /// The JSON document so far.
-    public var json: String { ReportCoding.encode(document, pretty: true) }
+    public var json: String { document.jsonText }
+
+    /// The document so far.
+    public var current: Document { document }
+
+    /// Recomputes a sweep's outcome from the document's summary. O(points²).
+    static func judge(_ document: inout Document) {
+        guard let plan = document.sweep else { return }
+        document.outcome = SweepOutcome(plan: plan, summary: document.summary, constraints: document.constraints ?? SweepConstraints())
+    }
 
     static func csvLine(_ result: Comparison.Result) -> String {
         var values = ["strategy": result.strategy, "repeat": "\(result.repeatIndex)",

@@ -38,6 +38,12 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
         public var failedLoads: Int = 0
         /// The first failed load's description in any run, when one failed.
         public var firstFailure: String?
+        /// Smallest and largest after-destroy resident bytes over the runs.
+        public var afterDestroySpread: [Int] = []
+        /// Smallest and largest logical peak over the runs.
+        public var logicalPeakSpread: [Int] = []
+        /// Smallest and largest decodes over the runs.
+        public var decodesSpread: [Int] = []
     }
 
     /// One row per strategy, in the order strategies were given.
@@ -57,19 +63,22 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
                 reports.compactMap { ($0.checkpoint(checkpoint) ?? fallback.flatMap($0.checkpoint))?.residentBytes }
             }
             let peaks = reports.map(\.peakResidentBytes)
+            let destroyed = resident("after-destroy"), logical = reports.map(\.peakLogicalBytes), decodes = reports.map(\.decodes)
+            func spread(_ values: [Int]) -> [Int] { [values.min() ?? 0, values.max() ?? 0] }
             let hitches = reports.map(\.hitches), placeholders = reports.map(\.placeholderFrames)
             let frameMax = reports.map(\.frameWork.maxMs).sorted()
             return Row(
                 strategy: name, runs: reports.count, failures: mine.count - reports.count,
                 startupBytes: median(resident("startup")), allLoadedBytes: median(resident("all-loaded", fallback: "end")),
                 peakBytes: median(peaks), peakSpread: [peaks.min() ?? 0, peaks.max() ?? 0],
-                afterDestroyBytes: median(resident("after-destroy")), afterTrimBytes: median(resident("after-trim")),
-                logicalPeakBytes: median(reports.map(\.peakLogicalBytes)), decodes: median(reports.map(\.decodes)),
+                afterDestroyBytes: median(destroyed), afterTrimBytes: median(resident("after-trim")),
+                logicalPeakBytes: median(logical), decodes: median(decodes),
                 hitches: median(hitches), hitchesSpread: [hitches.min() ?? 0, hitches.max() ?? 0],
                 placeholderFrames: median(placeholders), placeholderSpread: [placeholders.min() ?? 0, placeholders.max() ?? 0],
                 maxFrameMs: frameMax.isEmpty ? 0 : frameMax[frameMax.count / 2],
                 failedLoads: median(reports.map { $0.failedDecodes + $0.failedReads }),
-                firstFailure: reports.lazy.compactMap(\.firstFailure).first)
+                firstFailure: reports.lazy.compactMap(\.firstFailure).first,
+                afterDestroySpread: spread(destroyed), logicalPeakSpread: spread(logical), decodesSpread: spread(decodes))
         }
     }
 
@@ -89,10 +98,10 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
     /// of its median is shown with the spread.
     public func table() -> String {
         let header = ["strategy", "startup", "all loaded", "peak", "after destroy", "after trim", "logical peak", "decodes", "hitches", "placeholders"]
-        var lines: [[String]] = [header]
+        var lines: [[String]] = []
         for row in rows {
             if row.runs == 0 {
-                lines.append([row.strategy, "failed (\(row.failures) runs)"] + Array(repeating: "", count: header.count - 2))
+                lines.append([row.strategy, "failed (\(row.failures) runs)"])
                 continue
             }
             var peak = Self.mb(row.peakBytes)
@@ -103,16 +112,7 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
                           Self.mb(row.afterTrimBytes), Self.mb(row.logicalPeakBytes), "\(row.decodes)",
                           Self.count(row.hitches, row.hitchesSpread), Self.count(row.placeholderFrames, row.placeholderSpread)])
         }
-        var widths = Array(repeating: 0, count: header.count)
-        for line in lines { for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) } }
-        var text = ""
-        for (n, line) in lines.enumerated() {
-            let cells = line.enumerated().map { i, cell in
-                i == 0 ? cell.padding(to: widths[i]) : String(repeating: " ", count: widths[i] - cell.count) + cell
-            }
-            text += cells.joined(separator: "  ") + "\n"
-            if n == 0 { text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
-        }
+        var text = TextTable.render(header: header, rows: lines)
         text += "sizes: resident MB (1 MB = 1,000,000 bytes), medians over runs, (min–max) where runs differ\n"
         for row in rows where row.failedLoads > 0 || row.firstFailure != nil {
             text += "failed loads: \(row.strategy) \(row.failedLoads) per run" + (row.firstFailure.map { " (first: \($0))" } ?? "") + "\n"
@@ -159,8 +159,4 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
         let list = names.count == 2 ? names.joined(separator: " and ") : names.dropLast().joined(separator: ", ") + " and " + names.last!
         return "\(label): a tie between \(list)" + (figures.count == 1 ? " (\(figures.first!) each)" : "") + ", within their spread across repeats"
     }
-}
-
-extension String {
-    func padding(to width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
 }

@@ -1,0 +1,245 @@
+/// A sweep: every strategy × every value of one ``SweepKey``, each point run in fresh child
+/// processes like `compare`, then summarized with its Pareto frontier and a recommendation.
+public struct SweepPlan: Sendable, Hashable, Codable {
+    /// One strategy at one value.
+    public struct Point: Sendable, Hashable, Codable {
+        /// The strategy.
+        public var strategy: String
+        /// The swept key's value (bytes or count).
+        public var value: Int
+        /// How results name the point: `decoded-lru bitmapBudget=8MB`.
+        public var label: String
+    }
+
+    /// The key varied.
+    public var key: SweepKey
+    /// Its values, ascending.
+    public var values: [Int]
+    /// The strategies, in the order given.
+    public var strategies: [String]
+
+    /// The most values a sweep takes.
+    public static let maximumValues = 64
+
+    /// A plan; `values` must come from ``parseValues(_:key:)`` (ascending, distinct).
+    public init(key: SweepKey, values: [Int], strategies: [String]) {
+        self.key = key
+        self.values = values
+        self.strategies = strategies
+    }
+
+    /// Every point, strategy by strategy, values ascending. O(strategies × values).
+    public var points: [Point] {
+        strategies.flatMap { strategy in
+            values.map { Point(strategy: strategy, value: $0, label: "\(strategy) \(SweepSetting(key: key, value: $0))") }
+        }
+    }
+
+    /// The point labelled `label`, if any. O(points).
+    public func point(labelled label: String) -> Point? { points.first { $0.label == label } }
+
+    /// Parses `8MB,16MB,32MB` (ascending, distinct) or `8MB...256MB` (doubling from the first
+    /// to the last, which must be the first doubled some number of times). Throws
+    /// `LabError.usage` naming what is wrong. O(values).
+    public static func parseValues(_ text: String, key: SweepKey) throws(LabError) -> [Int] {
+        func value(_ part: Substring) throws(LabError) -> Int {
+            let trimmed = String(part.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+            guard let parsed = key.parseValue(trimmed) else {
+                throw .usage("--values: '\(trimmed)' is not \(key.isSize ? "a size like 8MB" : "a whole number") (for \(key.rawValue))")
+            }
+            return parsed
+        }
+        var values: [Int] = []
+        let ends = text.split(separator: "...", maxSplits: 1, omittingEmptySubsequences: false)
+        if ends.count == 2 {
+            let low = try value(ends[0]), high = try value(ends[1])
+            guard low > 0 else { throw .usage("--values: a doubling range cannot start at 0; list the values instead") }
+            guard low <= high else { throw .usage("--values: the range \(text) runs downward; give the smaller value first") }
+            var next = low
+            while next <= high && values.count <= maximumValues {
+                values.append(next)
+                next *= 2
+            }
+            guard values.last == high else {
+                throw .usage("--values: \(key.format(high)) is not \(key.format(low)) doubled; end the range at \(key.format(values.last ?? low)) or \(key.format((values.last ?? low) * 2)), or list the values")
+            }
+        } else {
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            guard !text.isEmpty else { throw .usage("--values: expected a list like 8MB,16MB or a range like 8MB...256MB") }
+            for part in parts { values.append(try value(part)) }
+            for (a, b) in zip(values, values.dropFirst()) where a >= b {
+                throw .usage("--values: expected ascending, distinct values; \(key.format(b)) follows \(key.format(a))")
+            }
+        }
+        guard values.count <= maximumValues else { throw .usage("--values: at most \(maximumValues) values, got more") }
+        return values
+    }
+}
+
+/// The user's limits a recommended point must meet in every repeat; nil means no limit.
+public struct SweepConstraints: Sendable, Hashable, Codable {
+    /// Most placeholder frames allowed.
+    public var maxPlaceholders: Int?
+    /// Most hitches allowed.
+    public var maxHitches: Int?
+    /// Largest peak resident bytes allowed.
+    public var maxResidentBytes: Int?
+
+    /// Limits; all nil means none.
+    public init(maxPlaceholders: Int? = nil, maxHitches: Int? = nil, maxResidentBytes: Int? = nil) {
+        self.maxPlaceholders = maxPlaceholders
+        self.maxHitches = maxHitches
+        self.maxResidentBytes = maxResidentBytes
+    }
+
+    /// True when no limit is set.
+    public var isEmpty: Bool { maxPlaceholders == nil && maxHitches == nil && maxResidentBytes == nil }
+}
+
+/// A sweep's results judged: per point its medians and spreads, the Pareto frontier over peak
+/// resident and placeholder frames (hitches break ties), and the cheapest point that meets the
+/// constraints in every repeat.
+public struct SweepOutcome: Sendable, Hashable, Codable {
+    /// One point with its summary.
+    public struct Entry: Sendable, Hashable, Codable {
+        /// The point.
+        public var point: SweepPlan.Point
+        /// Medians and spreads over its runs (`runs` 0 when every run failed or none ran).
+        public var row: ComparisonSummary.Row
+        /// On the frontier: no other point has a lower or equal peak and placeholder count,
+        /// lower in one (or equal in both with fewer hitches).
+        public var onFrontier: Bool
+        /// Constraints this point breaks in some repeat, in words (empty when it meets all).
+        public var failures: [String]
+    }
+
+    /// How the recommendation was reached.
+    public enum Verdict: String, Sendable, Hashable, Codable {
+        /// A point meets every constraint in every repeat.
+        case met
+        /// No point does; `recommended` is the nearest.
+        case nearest
+        /// No constraints were given; the frontier is the answer.
+        case unconstrained
+        /// No point has a measured run.
+        case nothingMeasured = "nothing-measured"
+    }
+
+    /// Every point, in plan order.
+    public var entries: [Entry]
+    /// The constraints judged.
+    public var constraints: SweepConstraints
+    /// The verdict.
+    public var verdict: Verdict
+    /// The recommended (or nearest) point's label.
+    public var recommended: String?
+    /// Why, in one or two sentences: the margins, or what fails.
+    public var reason: String
+
+    /// Judges `summary` (rows labelled by point) of `plan` against `constraints`.
+    /// O(points²) for the frontier.
+    public init(plan: SweepPlan, summary: ComparisonSummary, constraints: SweepConstraints) {
+        self.constraints = constraints
+        let rows = Dictionary(summary.rows.map { ($0.strategy, $0) }, uniquingKeysWith: { a, _ in a })
+        var entries: [Entry] = plan.points.map { point in
+            let row = rows[point.label] ?? ComparisonSummary(results: [], strategies: [point.label]).rows[0]
+            return Entry(point: point, row: row, onFrontier: false, failures: Self.failures(row, constraints))
+        }
+        let measured = entries.indices.filter { entries[$0].row.runs > 0 }
+        for i in measured {
+            let p = entries[i].row
+            entries[i].onFrontier = !measured.contains { j in
+                guard j != i else { return false }
+                let q = entries[j].row
+                guard q.peakBytes <= p.peakBytes, q.placeholderFrames <= p.placeholderFrames else { return false }
+                if q.peakBytes < p.peakBytes || q.placeholderFrames < p.placeholderFrames { return true }
+                return q.hitches < p.hitches || (q.hitches == p.hitches && j < i)
+            }
+        }
+        self.entries = entries
+        let candidates = measured.map { entries[$0] }
+        guard !candidates.isEmpty else {
+            verdict = .nothingMeasured
+            recommended = nil
+            reason = "no point has a successful run"
+            return
+        }
+        func cheaper(_ a: Entry, _ b: Entry) -> Bool {
+            (a.row.peakBytes, a.row.hitches, a.point.value) < (b.row.peakBytes, b.row.hitches, b.point.value)
+        }
+        if constraints.isEmpty {
+            verdict = .unconstrained
+            recommended = nil
+            reason = "no constraints given (--max-placeholders, --max-hitches, --max-resident): the frontier (*) is the answer"
+            return
+        }
+        let meeting = candidates.filter { $0.failures.isEmpty }
+        if let best = meeting.min(by: cheaper) {
+            verdict = .met
+            recommended = best.point.label
+            var text = "\(best.point.label) is the cheapest point that meets every constraint in all \(best.row.runs) repeats: " + Self.margins(best.row, constraints)
+            // The next smaller value of the same strategy, if measured: why it is not enough.
+            if let below = entries.last(where: { $0.point.strategy == best.point.strategy && $0.point.value < best.point.value && $0.row.runs > 0 }),
+               !below.failures.isEmpty {
+                text += "; the next value down, \(plan.key.format(below.point.value)), fails: " + below.failures.joined(separator: ", ")
+            }
+            reason = text
+        } else {
+            verdict = .nearest
+            let nearest = candidates.min { (Self.excess($0.row, constraints), $0.row.peakBytes) < (Self.excess($1.row, constraints), $1.row.peakBytes) }!
+            recommended = nearest.point.label
+            reason = "no point meets every constraint in every repeat; the nearest is \(nearest.point.label), which fails: " + nearest.failures.joined(separator: ", ")
+        }
+    }
+
+    /// The constraints `row` breaks in its worst repeat, in words; a failed run breaks them all.
+    static func failures(_ row: ComparisonSummary.Row, _ c: SweepConstraints) -> [String] {
+        guard row.runs > 0 else { return ["no successful run"] }
+        var list: [String] = []
+        if row.failures > 0 { list.append("\(row.failures) failed run\(row.failures == 1 ? "" : "s")") }
+        if let limit = c.maxPlaceholders, worst(row.placeholderSpread, row.placeholderFrames) > limit {
+            list.append("placeholder frames up to \(worst(row.placeholderSpread, row.placeholderFrames)) > \(limit)")
+        }
+        if let limit = c.maxHitches, worst(row.hitchesSpread, row.hitches) > limit {
+            list.append("hitches up to \(worst(row.hitchesSpread, row.hitches)) > \(limit)")
+        }
+        if let limit = c.maxResidentBytes, worst(row.peakSpread, row.peakBytes) > limit {
+            list.append("peak resident up to \(ComparisonSummary.mb(worst(row.peakSpread, row.peakBytes))) MB > \(ComparisonSummary.mb(limit)) MB")
+        }
+        return list
+    }
+
+    /// The largest value over the repeats (the spread's max, or the median without one).
+    static func worst(_ spread: [Int], _ median: Int) -> Int { spread.count == 2 ? spread[1] : median }
+
+    /// How far `row` is beyond the constraints, each excess relative to its limit, summed.
+    static func excess(_ row: ComparisonSummary.Row, _ c: SweepConstraints) -> Double {
+        var total = row.failures > 0 ? 1.0 : 0
+        func add(_ value: Int, _ limit: Int?) {
+            guard let limit, value > limit else { return }
+            total += Double(value - limit) / Double(max(limit, 1))
+        }
+        add(worst(row.placeholderSpread, row.placeholderFrames), c.maxPlaceholders)
+        add(worst(row.hitchesSpread, row.hitches), c.maxHitches)
+        add(worst(row.peakSpread, row.peakBytes), c.maxResidentBytes)
+        return total
+    }
+
+    /// The margins of a point that meets the constraints, worst repeat against each limit.
+    static func margins(_ row: ComparisonSummary.Row, _ c: SweepConstraints) -> String {
+        var parts: [String] = []
+        if let limit = c.maxResidentBytes {
+            let peak = worst(row.peakSpread, row.peakBytes)
+            parts.append("peak resident up to \(ComparisonSummary.mb(peak)) MB of \(ComparisonSummary.mb(limit)) MB allowed (\(ComparisonSummary.mb(limit - peak)) MB to spare)")
+        } else {
+            parts.append("peak resident \(ComparisonSummary.mb(row.peakBytes)) MB")
+        }
+        if let limit = c.maxPlaceholders {
+            parts.append("placeholder frames up to \(worst(row.placeholderSpread, row.placeholderFrames)) of \(limit) allowed")
+        }
+        if let limit = c.maxHitches {
+            parts.append("hitches up to \(worst(row.hitchesSpread, row.hitches)) of \(limit) allowed")
+        }
+        return parts.joined(separator: ", ")
+    }
+}

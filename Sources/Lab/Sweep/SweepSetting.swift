@@ -1,0 +1,124 @@
+import Retention
+import Visibility
+
+/// A setting a sweep varies, and how one value of it changes an experiment.
+///
+/// Policy keys change the strategy's ``RetentionPolicy``; scenario keys change the scenario,
+/// so they apply to every strategy alike. A value that cannot apply to a strategy (a
+/// `decodedBudget` for a policy whose rows hold thumbnails, `decodeWorkers` in a synchronous
+/// scenario) is an error, never silently ignored.
+public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The strategy's bitmap budget under whichever name applies to it (`decodedBudget` or
+    /// `thumbnailBudget`): the default, and the one to use across mixed strategies.
+    case bitmapBudget
+    /// The bitmap budget of a policy whose rows hold decoded bitmaps.
+    case decodedBudget
+    /// The bitmap budget of a policy whose rows hold thumbnails.
+    case thumbnailBudget
+    /// The compressed LRU's budget (policies with `compressed: "lru"`).
+    case compressedBudget
+    /// The largest bitmap the LRU admits.
+    case admissionCap
+    /// The container's prefetch rows (a scenario key).
+    case prefetchRows
+    /// Decode workers in an asynchronous scenario (a scenario key).
+    case decodeWorkers
+
+    /// True for keys that change the scenario rather than the policy.
+    public var changesScenario: Bool { self == .prefetchRows || self == .decodeWorkers }
+
+    /// True for keys whose values are sizes (`8MB`); the others are counts.
+    public var isSize: Bool { !changesScenario }
+
+    /// Every key with what it changes, for help text and errors.
+    public static var listing: String {
+        allCases.map { "\($0.rawValue) (\($0.changesScenario ? "scenario" : "policy"))" }.joined(separator: ", ")
+    }
+
+    /// Parses one value: a size (`8MB`, a byte count) for size keys, a whole number for the
+    /// others. Nil when it is not one. O(length).
+    public func parseValue(_ text: String) -> Int? {
+        if isSize { return ByteSize(parsing: text).map(\.bytes) }
+        guard let value = Int(text), value >= 0 else { return nil }
+        return value
+    }
+
+    /// `8MB` for a size, `4` for a count. O(1).
+    public func format(_ value: Int) -> String {
+        isSize ? ByteSize(bytes: value).description : "\(value)"
+    }
+}
+
+/// One key set to one value: `decodedBudget=8MB`.
+public struct SweepSetting: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The key.
+    public var key: SweepKey
+    /// Bytes for a size key, a count otherwise.
+    public var value: Int
+
+    /// A setting.
+    public init(key: SweepKey, value: Int) {
+        self.key = key
+        self.value = value
+    }
+
+    /// Parses `KEY=VALUE` (`decodedBudget=8MB`, `prefetchRows=4`). Throws `LabError.usage` with
+    /// the known keys when it is not one. O(length).
+    public init(parsing text: String) throws(LabError) {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, let key = SweepKey(rawValue: parts[0]) else {
+            throw .usage("expected KEY=VALUE with KEY one of \(SweepKey.listing), got '\(text)'")
+        }
+        guard let value = key.parseValue(parts[1]) else {
+            throw .usage("\(key.rawValue): expected \(key.isSize ? "a size like 8MB" : "a whole number"), got '\(parts[1])'")
+        }
+        self.init(key: key, value: value)
+    }
+
+    /// `decodedBudget=8MB`: what `--set` takes, and what parsing reads back.
+    public var description: String { "\(key.rawValue)=\(key.format(value))" }
+}
+
+extension Experiment {
+    /// This experiment with `settings` applied, in order, to the policy it runs
+    /// (``effectivePolicy``) or to the scenario. Throws `LabError.usage` naming the strategy
+    /// when a setting cannot apply to it or its value is out of range. O(settings).
+    public func applying(_ settings: [SweepSetting]) throws(LabError) -> Experiment {
+        var result = self
+        var policy = effectivePolicy
+        for setting in settings {
+            let value = setting.value
+            let label = "\(setting.key.rawValue) for \(strategy.name)"
+            switch setting.key {
+            case .bitmapBudget, .decodedBudget, .thumbnailBudget:
+                if setting.key != .bitmapBudget && setting.key.rawValue != policy.budgetKey {
+                    let holds = policy.visible.isThumbnail ? "thumbnails" : "decoded bitmaps"
+                    throw .usage("\(setting.key.rawValue) does not apply to \(strategy.name): its rows hold \(holds), whose budget is \(policy.budgetKey)")
+                }
+                guard value > 0 else { throw .usage("\(label): a budget must be above 0") }
+                policy.bitmapBudget = ByteSize(bytes: value)
+            case .compressedBudget:
+                guard case .lru = policy.compressed else {
+                    throw .usage("compressedBudget does not apply to \(strategy.name): it keeps no compressed LRU")
+                }
+                guard value > 0 else { throw .usage("\(label): a budget must be above 0") }
+                policy.compressed = .lru(budget: ByteSize(bytes: value))
+            case .admissionCap:
+                policy.admissionCap = ByteSize(bytes: value)
+            case .prefetchRows:
+                guard ContainerConfiguration.prefetchRowsRange.contains(value) else {
+                    throw .usage("prefetchRows: expected 0 to \(ContainerConfiguration.prefetchRowsRange.upperBound), got \(value)")
+                }
+                result.scenario.container.prefetchRows = value
+            case .decodeWorkers:
+                guard case .async = result.settings.display else {
+                    throw .usage("decodeWorkers does not apply: the scenario decodes synchronously (display \"sync\")")
+                }
+                guard (1...64).contains(value) else { throw .usage("decodeWorkers: expected 1 to 64, got \(value)") }
+                result.settings.decodeWorkers = value
+            }
+        }
+        result.strategy.policy = policy
+        return result
+    }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Lab
+import Retention
+import RetentionTool
+
+/// `retention sweep [SCENARIO] --values 8MB...256MB`: every strategy × value in fresh child
+/// processes, the frontier, and the cheapest point that meets the constraints.
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Find the smallest setting (a budget, prefetch rows, decode workers) that keeps a list smooth.",
+        discussion: """
+            Runs the scenario for every strategy at every value of one key, each run a child \
+            `retention run … --set KEY=VALUE --json` in a fresh process, priced with one shared \
+            cost table, exactly like `compare`. Prints one row per point (medians, with \
+            (min–max) where repeats differ), marks the Pareto frontier over peak resident memory \
+            and placeholder frames (hitches break ties), and names the cheapest point (lowest \
+            peak) that meets --max-placeholders, --max-hitches and --max-resident in every \
+            repeat, with its margins — or the nearest point and the constraint it fails. \
+            Policy keys: bitmapBudget (the default: each strategy's own budget), decodedBudget, \
+            thumbnailBudget, compressedBudget, admissionCap. Scenario keys: prefetchRows, \
+            decodeWorkers (async scenarios). A key that cannot apply to a strategy is an error. \
+            Exit status: 0 when a point meets the constraints (or none were given), 1 when none \
+            does or a run or export failed, 64 a usage error, 130/143 stopped by a signal.
+            """
+    )
+
+    @Argument(help: "Scenario file (default: the built-in default scenario).")
+    var scenario: String?
+
+    @Option(help: "Comma-separated strategy names.")
+    var strategies: String = "decoded-lru"
+
+    @Option(help: ArgumentHelp("The key to vary: \(SweepKey.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "key"))
+    var vary: String = SweepKey.bitmapBudget.rawValue
+
+    @Option(name: [.customLong("values"), .customLong("budgets")], help: ArgumentHelp("The values: a list (8MB,16MB,32MB; counts for prefetchRows and decodeWorkers) or a doubling range (8MB...256MB).", valueName: "list|range"))
+    var values: String = "8MB...256MB"
+
+    @Option(help: ArgumentHelp("Constraint: most placeholder frames in every repeat.", valueName: "n"))
+    var maxPlaceholders: Int?
+
+    @Option(help: ArgumentHelp("Constraint: most hitches in every repeat.", valueName: "n"))
+    var maxHitches: Int?
+
+    @Option(help: ArgumentHelp("Constraint: largest peak resident memory in every repeat (like 64MB).", valueName: "size"))
+    var maxResident: String?
+
+    @OptionGroup var costOptions: CostOptions
+
+    @OptionGroup var runs: ChildRunOptions
+
+    func validate() throws {
+        if let maxPlaceholders, maxPlaceholders < 0 { throw ValidationError("--max-placeholders must be 0 or more, got \(maxPlaceholders)") }
+        if let maxHitches, maxHitches < 0 { throw ValidationError("--max-hitches must be 0 or more, got \(maxHitches)") }
+        _ = try plan(strategies: try strategyNames(strategies))
+    }
+
+    func constraints() throws -> SweepConstraints {
+        var limit: Int?
+        if let maxResident {
+            guard let size = ByteSize(parsing: maxResident), size.bytes > 0 else {
+                throw ValidationError("--max-resident: expected a size like 64MB, got '\(maxResident)'")
+            }
+            limit = size.bytes
+        }
+        return SweepConstraints(maxPlaceholders: maxPlaceholders, maxHitches: maxHitches, maxResidentBytes: limit)
+    }
+
+    func plan(strategies names: [String]) throws -> SweepPlan {
+        guard let key = SweepKey(rawValue: vary) else {
+            throw ValidationError("--vary: unknown key '\(vary)'; expected one of \(SweepKey.listing)")
+        }
+        let list = try usage { try SweepPlan.parseValues(values, key: key) }
+        if let limit = try constraints().maxResidentBytes, key.isSize, key != .admissionCap, let over = list.first(where: { $0 > limit }) {
+            throw ValidationError("--values: \(key.format(over)) is beyond --max-resident \(ByteSize(bytes: limit)); a budget that large cannot meet it, so leave it out")
+        }
+        return SweepPlan(key: key, values: list, strategies: names)
+    }
+
+    func run() throws {
+        let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
+        let names = try strategyNames(strategies)
+        let plan = try plan(strategies: names)
+        // Every point is prepared here first, so a strategy the key cannot apply to, a bad
+        // scenario or missing images are one line before any child runs.
+        for name in names {
+            let experiment = try Experiment.prepare(scenarioPath: path, strategyName: name)
+            for value in plan.values { _ = try usage { try experiment.applying([SweepSetting(key: plan.key, value: value)]) } }
+        }
+        let points = Dictionary(uniqueKeysWithValues: plan.points.map { ($0.label, $0) })
+        let shard = try runs.resolvedShard()
+        let driver = ChildRuns(
+            scenarioPath: path, subjects: plan.points.map(\.label), costStrategies: names, repeats: runs.repeats,
+            jobs: runs.jobs ?? ChildRuns.cores, shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs,
+            decodeSpeed: costOptions.decodeSpeed, exportJSON: runs.exportJSON, exportCSV: runs.exportCSV, sweep: plan, constraints: try constraints()
+        ) { label, costsPath in
+            let point = points[label]!
+            return ["run", path, "--strategy", point.strategy, "--set", "\(SweepSetting(key: plan.key, value: point.value))",
+                    "--json", "--costs", costsPath]
+        }
+        let outcome = try ChildRunCommand.run(driver, command: "sweep")
+        if runs.json {
+            print(outcome.document.jsonText)
+        } else {
+            print("sweep: \(path), \(plan.key.rawValue) over \(plan.values.map(plan.key.format).joined(separator: ", ")), \(runs.repeats) repeat\(runs.repeats == 1 ? "" : "s") per point, each in a fresh process\(shard.map { ", slice \($0) of the runs" } ?? "")")
+            print("costs: \(costOptions.costs.map { "table from \($0)" } ?? "table measured now"), \(outcome.costs.summary)")
+            if costOptions.decodeSpeed != 1 { print(CostText.model(costOptions.decodeSpeed)) }
+            if let judged = outcome.document.outcome { print(SweepText.render(judged, plan: plan), terminator: "") }
+        }
+        try ChildRunCommand.finish(outcome, command: "sweep")
+        if shard == nil, outcome.document.outcome?.verdict == .nearest { throw ExitCode(1) }
+    }
+}

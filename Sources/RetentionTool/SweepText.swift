@@ -1,0 +1,43 @@
+import Lab
+
+/// What `retention sweep` (and `merge` of a sweep) prints: one row per point with medians and
+/// spreads, the frontier marked, then the recommendation and what it rests on.
+public enum SweepText {
+    /// The sweep's table and recommendation lines. O(points).
+    public static func render(_ outcome: SweepOutcome, plan: SweepPlan) -> String {
+        let header = ["strategy", plan.key.rawValue, "peak", "logical peak", "after destroy", "decodes", "hitches", "placeholders", "frontier"]
+        let rows: [[String]] = outcome.entries.map { entry in
+            let row = entry.row
+            let value = plan.key.format(entry.point.value)
+            guard row.runs > 0 else { return [entry.point.strategy, value, "failed (\(row.failures) runs)"] }
+            return [entry.point.strategy, value, mb(row.peakBytes, row.peakSpread), mb(row.logicalPeakBytes, row.logicalPeakSpread),
+                    mb(row.afterDestroyBytes, row.afterDestroySpread), count(row.decodes, row.decodesSpread),
+                    count(row.hitches, row.hitchesSpread), count(row.placeholderFrames, row.placeholderSpread),
+                    (entry.onFrontier ? "*" : "") + (entry.point.label == outcome.recommended ? " <" : "")]
+        }
+        var text = TextTable.render(header: header, rows: rows)
+        text += "sizes: resident MB (1 MB = 1,000,000 bytes), medians over repeats, (min–max) where repeats differ; * on the frontier (no point has both a lower peak and fewer placeholder frames)\n"
+        let word: String
+        switch outcome.verdict {
+        case .met: word = "recommendation"
+        case .nearest: word = "no point meets the constraints"
+        case .unconstrained: word = "recommendation"
+        case .nothingMeasured: word = "no result"
+        }
+        text += "\(word): \(outcome.reason)\n"
+        return text
+    }
+
+    /// `45.1`, or `45.1 (44.9–45.3)` when the repeats differ by 0.1 MB or more.
+    static func mb(_ median: Int, _ spread: [Int]) -> String {
+        let text = Output.formatOneDecimal(Double(median) / 1_000_000)
+        guard spread.count == 2 else { return text }
+        let low = Output.formatOneDecimal(Double(spread[0]) / 1_000_000), high = Output.formatOneDecimal(Double(spread[1]) / 1_000_000)
+        return low == high ? text : "\(text) (\(low)–\(high))"
+    }
+
+    /// `3`, or `3 (1–7)` when the repeats differ.
+    static func count(_ median: Int, _ spread: [Int]) -> String {
+        spread.count == 2 && spread[0] != spread[1] ? "\(median) (\(spread[0])–\(spread[1]))" : "\(median)"
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import RetentionTestSupport
+import Retention
+import Testing
+@testable import Lab
+
+@Suite("Sweeps, shards and merges")
+struct SweepTests {
+    // MARK: - Values and settings
+
+    @Test("values: lists ascend, ranges double to their end")
+    func values() throws {
+        #expect(try SweepPlan.parseValues("8MB...64MB", key: .bitmapBudget) == [8_000_000, 16_000_000, 32_000_000, 64_000_000])
+        #expect(try SweepPlan.parseValues("8MB, 12MB,1GB", key: .decodedBudget) == [8_000_000, 12_000_000, 1_000_000_000])
+        #expect(try SweepPlan.parseValues("0,2,4", key: .prefetchRows) == [0, 2, 4])
+        #expect(try SweepPlan.parseValues("1...8", key: .decodeWorkers) == [1, 2, 4, 8])
+        #expect(try SweepPlan.parseValues("16MB...16MB", key: .bitmapBudget) == [16_000_000])
+    }
+
+    @Test("bad values are one-line usage errors", arguments: [
+        ("", "--values: expected a list like 8MB,16MB or a range like 8MB...256MB"),
+        ("64MB...8MB", "--values: the range 64MB...8MB runs downward; give the smaller value first"),
+        ("8MB...100MB", "--values: 100MB is not 8MB doubled; end the range at 64MB or 128MB, or list the values"),
+        ("0MB...8MB", "--values: a doubling range cannot start at 0; list the values instead"),
+        ("16MB,8MB", "--values: expected ascending, distinct values; 8MB follows 16MB"),
+        ("8MB,8MB", "--values: expected ascending, distinct values; 8MB follows 8MB"),
+        ("8MB,lots", "--values: 'lots' is not a size like 8MB (for bitmapBudget)"),
+    ])
+    func badValues(_ text: String, _ message: String) {
+        #expect(throws: LabError.usage(message)) { try SweepPlan.parseValues(text, key: .bitmapBudget) }
+    }
+
+    @Test("settings parse KEY=VALUE and print back the same")
+    func settings() throws {
+        let setting = try SweepSetting(parsing: "decodedBudget=8MB")
+        #expect(setting == SweepSetting(key: .decodedBudget, value: 8_000_000))
+        #expect(setting.description == "decodedBudget=8MB")
+        #expect(try SweepSetting(parsing: setting.description) == setting)
+        #expect(try SweepSetting(parsing: "prefetchRows=4").value == 4)
+        #expect(throws: LabError.self) { try SweepSetting(parsing: "budget=8MB") }
+        #expect(throws: LabError.usage("prefetchRows: expected a whole number, got 'x'")) { try SweepSetting(parsing: "prefetchRows=x") }
+    }
+
+    static var scenarioPath: String { TestPaths.packageRoot + "/assets/scenarios/default.json" }
+
+    @Test("settings change the policy or the scenario; one that cannot apply says why")
+    func applying() throws {
+        let lru = try Experiment.prepare(scenarioPath: Self.scenarioPath, strategyName: "decoded-lru")
+        let changed = try lru.applying([SweepSetting(key: .bitmapBudget, value: 8_000_000), SweepSetting(key: .prefetchRows, value: 5)])
+        #expect(changed.effectivePolicy.bitmapBudget.bytes == 8_000_000)
+        #expect(changed.scenario.container.prefetchRows == 5)
+        #expect(throws: LabError.usage("compressedBudget does not apply to decoded-lru: it keeps no compressed LRU")) {
+            try lru.applying([SweepSetting(key: .compressedBudget, value: 1_000_000)])
+        }
+        #expect(throws: LabError.usage(#"decodeWorkers does not apply: the scenario decodes synchronously (display "sync")"#)) {
+            try lru.applying([SweepSetting(key: .decodeWorkers, value: 4)])
+        }
+        let thumbnails = try Experiment.prepare(scenarioPath: Self.scenarioPath, strategyName: "thumbnail-lru")
+        #expect(throws: LabError.usage("decodedBudget does not apply to thumbnail-lru: its rows hold thumbnails, whose budget is thumbnailBudget")) {
+            try thumbnails.applying([SweepSetting(key: .decodedBudget, value: 8_000_000)])
+        }
+        // bitmapBudget keeps the scenario's display size for a thumbnail preset.
+        let small = try thumbnails.applying([SweepSetting(key: .bitmapBudget, value: 4_000_000)])
+        #expect(small.effectivePolicy.visible == thumbnails.effectivePolicy.visible)
+        #expect(small.effectivePolicy.bitmapBudget.bytes == 4_000_000)
+    }
+
+    // MARK: - Frontier and recommendation
+
+    static func row(_ label: String, peak: Int, placeholders: [Int], hitches: [Int] = [0, 0], runs: Int = 3) -> ComparisonSummary.Row {
+        var row = ComparisonSummary(results: [], strategies: [label]).rows[0]
+        row.runs = runs
+        row.peakBytes = peak
+        row.peakSpread = [peak, peak]
+        row.placeholderFrames = placeholders[0]
+        row.placeholderSpread = [placeholders[0], placeholders[1]]
+        row.hitches = hitches[0]
+        row.hitchesSpread = hitches
+        return row
+    }
+
+    static let plan = SweepPlan(key: .bitmapBudget, values: [8_000_000, 16_000_000, 32_000_000], strategies: ["decoded-lru"])
+
+    static func summary(_ rows: [ComparisonSummary.Row]) -> ComparisonSummary {
+        var summary = ComparisonSummary(results: [], strategies: [])
+        summary.rows = rows
+        return summary
+    }
+
+    @Test("the cheapest point meeting the constraints in every repeat is named, with its margins and why the next one down fails")
+    func recommendation() {
+        let labels = Self.plan.points.map(\.label)
+        #expect(labels == ["decoded-lru bitmapBudget=8MB", "decoded-lru bitmapBudget=16MB", "decoded-lru bitmapBudget=32MB"])
+        let summary = Self.summary([
+            Self.row(labels[0], peak: 30_000_000, placeholders: [4, 9]),
+            Self.row(labels[1], peak: 40_000_000, placeholders: [0, 1]),   // one repeat breaks the limit
+            Self.row(labels[2], peak: 60_000_000, placeholders: [0, 0], hitches: [1, 2]),
+        ])
+        let outcome = SweepOutcome(plan: Self.plan, summary: summary, constraints: SweepConstraints(maxPlaceholders: 0, maxHitches: 2, maxResidentBytes: 64_000_000))
+        #expect(outcome.verdict == .met)
+        #expect(outcome.recommended == labels[2])
+        #expect(outcome.reason == "decoded-lru bitmapBudget=32MB is the cheapest point that meets every constraint in all 3 repeats: peak resident up to 60.0 MB of 64.0 MB allowed (4.0 MB to spare), placeholder frames up to 0 of 0 allowed, hitches up to 2 of 2 allowed; the next value down, 16MB, fails: placeholder frames up to 1 > 0")
+        // The frontier is over medians: 16MB's median (0 placeholders at 40 MB) beats 32MB's,
+        // though one of 16MB's repeats broke the limit that the recommendation checks in all.
+        #expect(outcome.entries.map(\.onFrontier) == [true, true, false])
+        let text = SweepOutcome(plan: Self.plan, summary: summary, constraints: SweepConstraints()).reason
+        #expect(text.hasPrefix("no constraints given"))
+    }
+
+    @Test("when no point meets the constraints the nearest is named with what fails; dominated points are off the frontier")
+    func nearest() {
+        let labels = Self.plan.points.map(\.label)
+        let summary = Self.summary([
+            Self.row(labels[0], peak: 30_000_000, placeholders: [5, 5]),
+            Self.row(labels[1], peak: 40_000_000, placeholders: [1, 2]),
+            Self.row(labels[2], peak: 45_000_000, placeholders: [2, 3]),   // worse on both than 16MB
+        ])
+        let outcome = SweepOutcome(plan: Self.plan, summary: summary, constraints: SweepConstraints(maxPlaceholders: 0))
+        #expect(outcome.verdict == .nearest)
+        #expect(outcome.recommended == labels[1])
+        #expect(outcome.reason == "no point meets every constraint in every repeat; the nearest is decoded-lru bitmapBudget=16MB, which fails: placeholder frames up to 2 > 0")
+        #expect(outcome.entries.map(\.onFrontier) == [true, true, false])
+    }
+
+    // MARK: - Shards and merges
+
+    @Test("slices partition the schedule; engines' environments name the slice")
+    func shards() throws {
+        let comparison = Comparison(executable: "/bin/true", strategies: ["a", "b", "c"], repeats: 3) { _ in [] }
+        var covered: [String] = []
+        for k in 1...4 {
+            var slice = comparison
+            slice.shard = try Shard(index: k, count: 4)
+            covered += slice.plannedRuns.map { "\($0.strategy)\($0.repeatIndex)" }
+        }
+        #expect(covered.sorted() == comparison.schedule.map { "\($0.strategy)\($0.repeatIndex)" }.sorted())
+        #expect(try Shard(parsing: "2/8") == Shard(index: 2, count: 8))
+        #expect(throws: LabError.usage("--shard: expected K/N with 1 ≤ K ≤ N ≤ 10000, got 3/2")) { try Shard(parsing: "3/2") }
+        #expect(throws: LabError.usage("--shard: expected K/N like 2/8, got 'two'")) { try Shard(parsing: "two") }
+        #expect(try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "0"], shards: 3) == Shard(index: 1, count: 3))
+        #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "4", "SLURM_ARRAY_TASK_COUNT": "3"], shards: nil) == Shard(index: 2, count: 3))
+        #expect(try Shard.fromEnvironment([:], shards: nil) == nil)
+        #expect(throws: LabError.self) { try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "0"], shards: nil) }
+        #expect(throws: LabError.self) { try Shard.fromEnvironment([:], shards: 3) }
+    }
+
+    static func document(scenario: String = "s.json", shard: Shard?, runs: [String]) -> ComparisonExport.Document {
+        ComparisonExport.Document(scenario: scenario, repeats: 1, strategies: ["a", "b"], sweep: nil, constraints: nil, outcome: nil,
+                                  shard: shard, scheduledRuns: 2, costs: nil, decodeSpeed: 1,
+                                  runs: runs.map { .init(strategy: $0, repeatIndex: 1, report: nil, failure: "x") },
+                                  summary: ComparisonSummary(results: [], strategies: ["a", "b"]))
+    }
+
+    @Test("merging joins slices, names missing ones, and refuses slices of different runs or the same slice twice")
+    func merge() throws {
+        let one = Self.document(shard: try Shard(index: 1, count: 3), runs: ["a"])
+        let two = Self.document(shard: try Shard(index: 2, count: 3), runs: ["b"])
+        let merged = try ComparisonMerge.merge([("1.json", one), ("2.json", two)])
+        #expect(merged.document.runs.count == 2 && merged.document.shard == nil)
+        #expect(merged.missing == [3])
+        #expect(merged.document.summary.rows.map(\.failures) == [1, 1])
+        #expect(throws: LabError.usage("2.json and 1.json are slices of different runs: their scenarios (t.json and s.json) differ")) {
+            try ComparisonMerge.merge([("1.json", one), ("2.json", Self.document(scenario: "t.json", shard: try Shard(index: 2, count: 3), runs: []))])
+        }
+        #expect(throws: LabError.usage("1b.json and 1.json are both slice 1/3")) {
+            try ComparisonMerge.merge([("1.json", one), ("1b.json", one)])
+        }
+    }
+}
