@@ -103,6 +103,14 @@ TABLES = [
                ("seed-image-vs-data, sync", "seed-image-vs-data.json", ["swiftui-image-state", "swiftui-data-state"]),
                ("seed-image-vs-data, async", "seed-image-vs-data-async.json", ["swiftui-image-state", "swiftui-data-state"])],
          columns=[("scenario", LABEL[1]), STRATEGY, HITCHES, PLACEHOLDERS, PEAK, TRIM]),
+    dict(id="sweep-default", title="Sweep: the default scenario",
+         sweep=["assets/scenarios/default.json", "--values", "8MB...256MB", "--max-placeholders", "0", "--max-hitches", "2"]),
+    dict(id="sweep-browse", title="Sweep: 1200x900 photos browsed back and forth",
+         sweep=["assets/scenarios/browse-1200x900.json", "--strategies", "decoded-lru,thumbnail-lru", "--values", "8MB...256MB",
+                "--max-placeholders", "10"],
+         plot="docs/sweep-browse-1200x900.png"),
+    dict(id="jobs", title="Parallel children: --jobs 2 against --jobs 1",
+         script=["tools/jobs-benchmark.sh"], tail=2),
     dict(id="fast-scroll", title="A fast scroll, sync vs async",
          runs=[("sync", "fast-scroll.json", ["decoded-release", "decoded-lru"]),
                ("async", "fast-scroll-async.json", ["decoded-release", "decoded-lru"])],
@@ -122,10 +130,41 @@ def run_compare(binary, scenario, strategies, repeats, workdir):
         return json.load(handle), result.stdout, command
 
 
+def run_sweep(binary, arguments, repeats, workdir):
+    export = os.path.join(workdir, f"sweep-{len(os.listdir(workdir))}.json")
+    command = [binary, "sweep"] + arguments + ["--repeat", str(repeats), "--export-json", export]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    # Exit 1 with a document means no point met the constraints: a finding, not a failure.
+    if result.returncode not in (0, 1) or not os.path.exists(export):
+        sys.exit(f"tools/results.py: {' '.join(command)} failed (exit {result.returncode}):\n{result.stderr}")
+    with open(export) as handle:
+        return json.load(handle), result.stdout, export
+
+
 def render(table, binary, repeats, workdir):
     lines = []
     commands = []
     costs = []
+    if table.get("script"):
+        env = dict(os.environ, ROUNDS=str(max(repeats, 3)), RETENTION=binary)
+        result = subprocess.run(table["script"], capture_output=True, text=True, cwd=ROOT, env=env)
+        if result.returncode != 0:
+            sys.exit(f"tools/results.py: {' '.join(table['script'])} failed (exit {result.returncode}):\n{result.stdout}{result.stderr}")
+        commands.append(f"ROUNDS={max(repeats, 3)} " + " ".join(table["script"]))
+        tail = "\n".join(l for l in result.stdout.strip().splitlines() if l.strip())
+        tail = "\n".join(tail.splitlines()[-table.get("tail", 1000):])
+        return "```\n" + tail + "\n```", commands, costs
+    if table.get("sweep"):
+        doc, stdout, export = run_sweep(binary, table["sweep"], repeats, workdir)
+        shown = "retention sweep " + " ".join(table["sweep"]) + f" --repeat {repeats}"
+        commands.append(shown)
+        costs.append(doc["costs"])
+        if table.get("plot"):
+            plotted = subprocess.run([sys.executable, os.path.join(ROOT, "tools/plot.py"), export, os.path.join(ROOT, table["plot"])],
+                                     capture_output=True, text=True, cwd=ROOT)
+            if plotted.returncode != 0:
+                print(f"results: no plot for {table['id']}: {plotted.stderr.strip()}", file=sys.stderr)
+        return "```\n$ " + shown + "\n" + stdout.rstrip("\n").replace(ROOT + "/", "") + "\n```", commands, costs
     if table.get("text"):
         label, scenario, strategies = table["runs"][0]
         doc, stdout, command = run_compare(binary, os.path.join("assets/scenarios", scenario), strategies, repeats, workdir)
@@ -209,15 +248,16 @@ def main():
         if table["id"] not in sections:
             continue
         _, body, commands, costs = sections[table["id"]]
-        out += [f"## {table['title']}", "", f"<!-- results:{table['id']} -->", body, f"<!-- /results:{table['id']} -->", ""]
-        out += ["Commands: " + "; ".join(f"`{c}`" for c in commands) + ".", ""]
-        out += ["Cost tables: " + "; ".join(sorted(set(cost_line(c) for c in costs))) + ".", ""]
+        out += section(table, body, commands, costs)
     path = os.path.join(ROOT, "docs/results.md")
     if only and os.path.exists(path):
         # Keep the other sections as they were.
         old = open(path).read()
-        for table_id, (_, body, _, _) in sections.items():
-            old = replace_section(old, table_id, body)
+        for table_id, (table, body, commands, costs) in sections.items():
+            if f"<!-- results:{table_id} -->" in old:
+                old = replace_section(old, table_id, body)
+            else:
+                old = old.rstrip("\n") + "\n\n" + "\n".join(section(table, body, commands, costs))
         text = re.sub(r"^Stamp: .*$", f"Stamp: {stamp} (partial: {', '.join(sorted(sections))}).", old, flags=re.M)
     else:
         text = "\n".join(out)
@@ -233,9 +273,18 @@ def main():
     print(f"results: wrote docs/results.md and README tables in {time.time() - started:.0f} s", file=sys.stderr)
 
 
+def section(table, body, commands, costs):
+    """The lines of one table's section in docs/results.md."""
+    lines = [f"## {table['title']}", "", f"<!-- results:{table['id']} -->", body, f"<!-- /results:{table['id']} -->", ""]
+    lines += ["Commands: " + "; ".join(f"`{c}`" for c in commands) + ".", ""]
+    if costs:
+        lines += ["Cost tables: " + "; ".join(sorted(set(cost_line(c) for c in costs))) + ".", ""]
+    return lines
+
+
 def replace_section(text, table_id, body):
-    pattern = re.compile(rf"(<!-- results:{re.escape(table_id)} -->\n).*?(\n<!-- /results:{re.escape(table_id)} -->)", re.S)
-    return pattern.sub(lambda m: m.group(1) + body + m.group(2), text)
+    pattern = re.compile(rf"(<!-- results:{re.escape(table_id)} -->\n).*?\n?(<!-- /results:{re.escape(table_id)} -->)", re.S)
+    return pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
 
 
 if __name__ == "__main__":

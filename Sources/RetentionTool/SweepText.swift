@@ -16,11 +16,11 @@ public enum SweepText {
                     (entry.onFrontier ? "*" : "") + (entry.point.label == outcome.recommended ? " <" : "")]
         }
         var text = TextTable.render(header: header, rows: rows)
-        text += "sizes: resident MB (1 MB = 1,000,000 bytes), medians over repeats, (min–max) where repeats differ; * on the frontier (no point has both a lower peak and fewer placeholder frames)\n"
+        text += "sizes: resident MB (1 MB = 1,000,000 bytes), medians over repeats, (min–max) where repeats differ; * on the frontier (no point has both a lower peak and fewer placeholder frames); < the recommended (or nearest) point\n"
         let word: String
         switch outcome.verdict {
         case .met: word = "recommendation"
-        case .nearest: word = "no point meets the constraints"
+        case .nearest: word = "no recommendation"
         case .unconstrained: word = "recommendation"
         case .nothingMeasured: word = "no result"
         }

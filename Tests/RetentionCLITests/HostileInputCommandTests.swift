@@ -58,13 +58,13 @@ struct HostileInputCommandTests {
         let dir = try CLIRunner.temporaryDirectory("costs-dev")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let scenario = try LabCommandTests.smallScenario(dir)
-        let full = try await CLIRunner.run(["costs", scenario, "--repeat", "1", "-o", "/dev/full"], timeout: 60)
+        let full = try await CLIRunner.run(["costs", scenario, "--repeat", "1", "--strategies", "decoded-lru", "-o", "/dev/full"], timeout: 60)
         #expect(full.status == 1)
         #expect(full.stderr.hasSuffix("Error: cannot write /dev/full: No space left on device\n"), "\(full.stderr)")
         let fifo = dir + "/costs.json"
         #expect(mkfifo(fifo, 0o644) == 0)
         let reader = Task.detached { FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data() }
-        let streamed = try await CLIRunner.run(["costs", scenario, "--repeat", "1", "-o", fifo], timeout: 60)
+        let streamed = try await CLIRunner.run(["costs", scenario, "--repeat", "1", "--strategies", "decoded-lru", "-o", fifo], timeout: 60)
         #expect(streamed.status == 0, "\(streamed.stderr)")
         let json = await reader.value
         #expect(String(decoding: json, as: UTF8.self).contains("\"decodeMs\""))

@@ -112,7 +112,7 @@ struct LabCommandTests {
         let calibration = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-lru", "--timeout", "0.001"])
         #expect(calibration.status == 1)
         #expect(calibration.stderr == "Error: measuring the cost table timed out after 0.001 s\n")
-        let costs = try await CLIRunner.run(["costs", scenario, "-o", dir + "/costs.json"])
+        let costs = try await CLIRunner.run(["costs", scenario, "-o", dir + "/costs.json", "--strategies", "decoded-lru,tiered"])
         #expect(costs.status == 0, "\(costs.stderr)")
         let result = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-lru,tiered", "--repeat", "1",
                                         "--timeout", "0.001", "--export-csv", dir + "/out.csv", "--costs", dir + "/costs.json"])

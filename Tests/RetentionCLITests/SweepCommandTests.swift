@@ -38,7 +38,7 @@ struct SweepCommandTests {
         let dir = try CLIRunner.temporaryDirectory("shards")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let scenario = try LabCommandTests.smallScenario(dir)
-        let costs = try await CLIRunner.run(["costs", scenario, "-o", dir + "/costs.json"])
+        let costs = try await CLIRunner.run(["costs", scenario, "-o", dir + "/costs.json", "--strategies", "decoded-lru,decoded-release"])
         #expect(costs.status == 0, "\(costs.stderr)")
         let common = ["sweep", scenario, "--strategies", "decoded-lru,decoded-release", "--values", "2MB,8MB", "--repeat", "2",
                       "--costs", dir + "/costs.json", "--jobs", "1"]
