@@ -5,12 +5,15 @@
 // message copied out. No Swift frame ever sits between a setjmp and its longjmp: the read
 // callback is C, the error callback is C, and Swift only sees whole operations.
 //
-// Every symbol carries the prefix `rtn_png_`.
+// Every symbol here carries the prefix `rtn_png_`. The module also holds the thumbnailer's
+// per-pixel loops (CPNGKernels.h, included below; they never touch libpng).
 #ifndef RTN_CPNG_H
 #define RTN_CPNG_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "CPNGKernels.h"
 
 #ifdef __cplusplus
 extern "C" {
