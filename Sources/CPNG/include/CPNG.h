@@ -146,6 +146,9 @@ typedef struct {
     /// zlib level 0–9.
     int level;
     rtn_png_filter filter;
+    /// 1: zlib's run-length strategy (Z_RLE), which matches only repeats of the byte just
+    /// before; any level but 0 then compresses alike. 0: libpng's default matching at `level`.
+    int run_length;
 } rtn_png_encode_params;
 
 /// Encodes `params` as PNG. On success `*out` is a malloc'd buffer of `*out_size` bytes that
