@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# compare-peers.sh [IMAGES...]: race `retention thumbnail` against vipsthumbnail, ImageMagick and
-# Pillow on the same PNG files, and print a markdown table of median wall time and peak resident
-# memory per tool, with the ratio to ours.
+# compare-peers.sh [--corpus DIR]... [IMAGES...]: race `retention thumbnail` against vipsthumbnail,
+# ImageMagick and Pillow on the same PNG files, and print a markdown table of median wall time and
+# peak resident memory per tool, with the ratio to ours.
+#
+# With --corpus DIR, one row group is the whole folder (every *.png below it, sorted): each run is
+# one process per tool over all its files, one file at a time where the tool has a choice
+# (`retention thumbnail DIR --jobs 1`, `vipsthumbnail FILES...`, `mogrify -thumbnail`, a Pillow
+# loop, `retention inspect --decode FILES...`), so start-up costs once and the figure is the cost
+# of ordinary images in bulk. tools/thumbnail-vs-decode.sh gives the thumbnail/decode ratio alone.
 #
 # Each image is thumbnailed to fit SIZE (default 256) px by every tool, RUNS times (default 7),
 # after one untimed warm-up run each. Runs alternate tool by tool (the order rotates every round),
@@ -10,7 +16,7 @@
 # `Maximum resident set size` from /usr/bin/time -v. Two reference rows: `retention --version`
 # (the binary's idle floor) and `retention inspect --decode` (libpng's full decode, the time floor).
 #
-# With no IMAGES it races on two 4000x3000 RGB PNGs made in WORK (default /tmp/retention-peers):
+# With no IMAGES and no --corpus it races on two 4000x3000 RGB PNGs made in WORK (default /tmp/retention-peers):
 # the generated photo-4000x3000-01.png, and a real photograph, Elephants_5640x3172.jpg from Debian's
 # mate-backgrounds package (fetched with `apt-get download`), centre-cropped to 4000x3000 with vips
 # and saved as PNG at zlib level 6 with adaptive filters.
@@ -22,10 +28,17 @@
 # Environment: RETENTION (the binary; default .build/release/retention, built if missing),
 # RUNS, SIZE, WORK.
 set -euo pipefail
-images=()
-for image in "$@"; do
-  [ -f "$image" ] || { echo "compare-peers: no such file: $image" >&2; exit 1; }
-  images+=("$(realpath "$image")")  # before the cd below
+images=()  # files, and folders given with --corpus
+while [ $# -gt 0 ]; do
+  if [ "$1" = --corpus ]; then
+    [ $# -ge 2 ] && [ -d "$2" ] || { echo "compare-peers: --corpus needs a folder" >&2; exit 1; }
+    images+=("$(realpath "$2")")  # before the cd below
+    shift 2
+    continue
+  fi
+  [ -f "$1" ] || { echo "compare-peers: no such file: $1" >&2; exit 1; }
+  images+=("$(realpath "$1")")
+  shift
 done
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -48,6 +61,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
 fi
 IM=convert-im6.q16
+MOGRIFY=mogrify-im6.q16
 if ! "$IM" -version 2>/dev/null | grep -q ImageMagick; then
   say "$IM -version does not say ImageMagick; cannot race ImageMagick"
   exit 1
@@ -90,20 +104,38 @@ fi
 # --- the race -----------------------------------------------------------------------------
 tools=(retention vipsthumbnail imagemagick pillow)
 
-# run TOOL IMAGE: runs one thumbnail and prints "seconds peak_kb".
+# run TOOL IMAGE: runs one thumbnail (of every file, for a folder) and prints "seconds peak_kb".
 run() {
   local tool=$1 image=$2 out=$WORK/out/$1.png stats=$WORK/out/time.txt
   local -a cmd
-  case $tool in
-    retention) cmd=("$RETENTION" thumbnail "$image" -s "$SIZE" -o "$out") ;;
-    vipsthumbnail) cmd=(vipsthumbnail "$image" -s "$SIZE" -o "$out") ;;
-    imagemagick) cmd=("$IM" "$image" -thumbnail "${SIZE}x${SIZE}" "$out") ;;
-    pillow) cmd=("$PYTHON" -c 'import sys
+  if [ -d "$image" ]; then
+    local -a files
+    mapfile -t files < <(find "$image" -type f -name '*.png' | sort)
+    out=$WORK/out/$tool
+    rm -rf "$out" && mkdir -p "$out"
+    case $tool in
+      retention) cmd=("$RETENTION" thumbnail "$image" -s "$SIZE" --jobs 1 -o "$out") ;;
+      vipsthumbnail) cmd=(vipsthumbnail "${files[@]}" -s "$SIZE" -o "$out/%s.png") ;;
+      imagemagick) cmd=("$MOGRIFY" -path "$out" -format png -thumbnail "${SIZE}x${SIZE}" "${files[@]}") ;;
+      pillow) cmd=("$PYTHON" -c 'import os, sys
+from PIL import Image
+for path in sys.argv[3:]:
+    im = Image.open(path); im.thumbnail((int(sys.argv[2]), int(sys.argv[2]))); im.save(os.path.join(sys.argv[1], os.path.basename(path)))' "$out" "$SIZE" "${files[@]}") ;;
+      idle) cmd=("$RETENTION" --version) ;;
+      decode) cmd=("$RETENTION" inspect --decode "${files[@]}") ;;
+    esac
+  else
+    case $tool in
+      retention) cmd=("$RETENTION" thumbnail "$image" -s "$SIZE" -o "$out") ;;
+      vipsthumbnail) cmd=(vipsthumbnail "$image" -s "$SIZE" -o "$out") ;;
+      imagemagick) cmd=("$IM" "$image" -thumbnail "${SIZE}x${SIZE}" "$out") ;;
+      pillow) cmd=("$PYTHON" -c 'import sys
 from PIL import Image
 im = Image.open(sys.argv[1]); im.thumbnail((int(sys.argv[3]), int(sys.argv[3]))); im.save(sys.argv[2])' "$image" "$out" "$SIZE") ;;
-    idle) cmd=("$RETENTION" --version) ;;
-    decode) cmd=("$RETENTION" inspect --decode "$image") ;;
-  esac
+      idle) cmd=("$RETENTION" --version) ;;
+      decode) cmd=("$RETENTION" inspect --decode "$image") ;;
+    esac
+  fi
   local start=$EPOCHREALTIME
   /usr/bin/time -v -o "$stats" "${cmd[@]}" >/dev/null 2>&1 || { say "$tool failed on $image"; exit 1; }
   local end=$EPOCHREALTIME
@@ -118,6 +150,9 @@ echo "| image | tool | median wall (s) | wall vs ours | median peak RSS (MB) | R
 echo "|---|---|---:|---:|---:|---:|"
 for image in "${images[@]}"; do
   name=$(basename "$image")
+  if [ -d "$image" ]; then
+    name="$name/ ($(find "$image" -type f -name '*.png' | wc -l) PNGs)"
+  fi
   results=$WORK/out/results.txt
   : > "$results"
   for tool in "${tools[@]}" idle decode; do run "$tool" "$image" >/dev/null; done  # warm-up

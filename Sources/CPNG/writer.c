@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 struct rtn_png_writer {
     uint8_t *buffer;
@@ -120,6 +121,7 @@ rtn_png_status rtn_png_encode(const rtn_png_encode_params *p, uint8_t **out, siz
         png_set_tRNS(png, info, NULL, 0, &key);
     }
     png_set_compression_level(png, p->level);
+    if (p->run_length) png_set_compression_strategy(png, Z_RLE);
     int flags;
     switch (p->filter) {
     case RTN_PNG_FILTER_NONE: flags = PNG_FILTER_NONE; break;

@@ -9,7 +9,7 @@ import Foundation
 /// Encodes RGBA8 bitmaps as PNG with libpng.
 ///
 /// Encoding then decoding gives back identical pixels in every color mode that can represent
-/// the bitmap. Cost: one pass of zlib over the image at `compressionLevel`, plus a copy of the
+/// the bitmap. Cost: one pass of zlib over the image at `compressionLevel` and `strategy`, plus a copy of the
 /// image in the target layout for `grayscale` and `palette`; the output grows in a buffer
 /// that doubles.
 public struct PNGEncoder: Sendable, Hashable {
@@ -40,6 +40,16 @@ public struct PNGEncoder: Sendable, Hashable {
         }
     }
 
+    /// How zlib looks for repeats.
+    public enum Strategy: String, Sendable, Hashable, CaseIterable {
+        /// libpng's default search, as deep as `compressionLevel` says (the default).
+        case standard
+        /// Only runs of the byte just before (zlib's Z_RLE); any level but 0 compresses alike.
+        /// On filtered photos about 4x less CPU than `standard` at level 6 for files about 1 %
+        /// larger; smooth or synthetic images can grow by half.
+        case rle
+    }
+
     /// The PNG color type written.
     public enum ColorMode: String, Sendable, Hashable, CaseIterable {
         /// RGB when every pixel is opaque, RGBA otherwise (one scan of the alpha bytes).
@@ -62,13 +72,16 @@ public struct PNGEncoder: Sendable, Hashable {
     public var colorMode: ColorMode
     /// Writes Adam7-interlaced files when true. Default false.
     public var interlaced: Bool
+    /// How zlib looks for repeats. Default `.standard`.
+    public var strategy: Strategy
 
     /// An encoder; every argument has the documented default.
-    public init(compressionLevel: Int = 6, filter: Filter = .adaptive, colorMode: ColorMode = .automatic, interlaced: Bool = false) {
+    public init(compressionLevel: Int = 6, filter: Filter = .adaptive, colorMode: ColorMode = .automatic, interlaced: Bool = false, strategy: Strategy = .standard) {
         self.compressionLevel = compressionLevel
         self.filter = filter
         self.colorMode = colorMode
         self.interlaced = interlaced
+        self.strategy = strategy
     }
 
     /// Encodes `bitmap` and returns the PNG bytes.
@@ -82,6 +95,7 @@ public struct PNGEncoder: Sendable, Hashable {
         params.level = Int32(compressionLevel)
         params.filter = filter.code
         params.interlaced = interlaced ? 1 : 0
+        params.run_length = strategy == .rle ? 1 : 0
         params.bit_depth = 8
         let mode = colorMode == .automatic ? (PixelScan.isOpaque(bitmap) ? .rgb : .rgba) : colorMode
         switch mode {

@@ -10,6 +10,7 @@ import Foundation
 
 extension Thumbnailer.Mode: ExpressibleByArgument {}
 extension Thumbnailer.Quality: ExpressibleByArgument {}
+extension PNGEncoder.Strategy: ExpressibleByArgument {}
 
 /// `retention thumbnail INPUT... -s SIZE [-o DIR|FILE] …`: PNG thumbnails in a batch, with
 /// bounded memory per job.
@@ -46,8 +47,11 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Files processed at once (default: the number of online cores).")
     var jobs: Int?
 
-    @Option(help: "zlib level of the written PNGs, 0-9.")
+    @Option(help: "zlib level of the written PNGs, 0-9 (with --strategy rle, only 0 differs).")
     var level: Int = 6
+
+    @Option(help: "rle: zlib's run-length matching, about 4x less CPU than standard for about 1% larger photo thumbnails; standard: zlib's full search at --level.")
+    var strategy: PNGEncoder.Strategy = .rle
 
     @Flag(help: "Resample in linear light instead of on the stored (gamma-encoded) values.")
     var linear = false
@@ -76,7 +80,7 @@ struct ThumbnailCommand: ParsableCommand {
         let thumbnailer = Thumbnailer(width: box.width, height: box.height, mode: mode, quality: quality, linearLight: linear)
         let plan = try planJobs()
         let workers = max(1, min(jobs ?? Self.onlineCores, plan.count))
-        let batch = ThumbnailBatch(jobs: plan, thumbnailer: thumbnailer, encoder: PNGEncoder(compressionLevel: level),
+        let batch = ThumbnailBatch(jobs: plan, thumbnailer: thumbnailer, encoder: PNGEncoder(compressionLevel: level, strategy: strategy),
                                    json: json, progress: Output.stderrIsTerminal && !plan.isEmpty)
         let summary = batch.run(workers: workers)
         print(json ? Output.jsonLine(["summary": summary]) : summary.line)

@@ -16,7 +16,7 @@ struct RoundTripTests {
         }
     }
 
-    @Test("every color mode, filter and interlace round-trips", arguments: PNGEncoder.ColorMode.allCases)
+    @Test("every color mode, filter, interlace and strategy round-trips", arguments: PNGEncoder.ColorMode.allCases)
     func colorModes(mode: PNGEncoder.ColorMode) throws {
         let bitmap: Bitmap
         switch mode {
@@ -35,11 +35,13 @@ struct RoundTripTests {
         }
         for filter in PNGEncoder.Filter.allCases {
             for interlaced in [false, true] {
-                let data = try PNGEncoder(compressionLevel: 6, filter: filter, colorMode: mode, interlaced: interlaced).encode(bitmap)
-                let info = try ImageInfo(data: data)
-                #expect(info.interlaced == interlaced)
-                let decoded = try PNGDecoder().decode(data)
-                #expect(decoded.hasSamePixels(as: bitmap), "\(mode) \(filter) interlaced=\(interlaced)")
+                for strategy in PNGEncoder.Strategy.allCases {
+                    let data = try PNGEncoder(compressionLevel: 6, filter: filter, colorMode: mode, interlaced: interlaced, strategy: strategy).encode(bitmap)
+                    let info = try ImageInfo(data: data)
+                    #expect(info.interlaced == interlaced)
+                    let decoded = try PNGDecoder().decode(data)
+                    #expect(decoded.hasSamePixels(as: bitmap), "\(mode) \(filter) interlaced=\(interlaced) \(strategy)")
+                }
             }
         }
     }

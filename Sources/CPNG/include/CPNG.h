@@ -5,12 +5,15 @@
 // message copied out. No Swift frame ever sits between a setjmp and its longjmp: the read
 // callback is C, the error callback is C, and Swift only sees whole operations.
 //
-// Every symbol carries the prefix `rtn_png_`.
+// Every symbol here carries the prefix `rtn_png_`. The module also holds the thumbnailer's
+// per-pixel loops (CPNGKernels.h, included below; they never touch libpng).
 #ifndef RTN_CPNG_H
 #define RTN_CPNG_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "CPNGKernels.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -143,6 +146,9 @@ typedef struct {
     /// zlib level 0–9.
     int level;
     rtn_png_filter filter;
+    /// 1: zlib's run-length strategy (Z_RLE), which matches only repeats of the byte just
+    /// before; any level but 0 then compresses alike. 0: libpng's default matching at `level`.
+    int run_length;
 } rtn_png_encode_params;
 
 /// Encodes `params` as PNG. On success `*out` is a malloc'd buffer of `*out_size` bytes that

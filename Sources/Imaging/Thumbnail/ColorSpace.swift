@@ -1,3 +1,4 @@
+import CPNG
 import Glibc
 
 /// The sRGB transfer function as lookup tables, for resampling in linear light.
@@ -34,12 +35,13 @@ enum LinearLight {
     }
 }
 
-/// Turns premultiplied `SIMD4<Float>` rows (0...255 scale) into the output bitmap's RGBA8
-/// straight-alpha rows, top to bottom.
+/// Turns premultiplied sample rows (4 floats a sample, 0...255 scale) into the output
+/// bitmap's RGBA8 straight-alpha rows, top to bottom.
 ///
 /// Un-premultiplies (a pixel whose alpha rounds to 0 becomes transparent black), clamps the
 /// overshoot a Lanczos filter can produce, and in linear light maps back through the
-/// 4096-step table. Costs a division and a few comparisons per output pixel.
+/// 4096-step table (`rtn_thumb_write_row`). Costs a division and a few comparisons per output
+/// pixel.
 struct RowWriter {
     private let base: UnsafeMutablePointer<UInt8>
     private let width: Int
@@ -58,32 +60,9 @@ struct RowWriter {
     }
 
     /// Writes the next output row from `row` (`width` samples).
-    mutating func write(_ row: UnsafePointer<SIMD4<Float>>) {
+    mutating func write(_ row: UnsafePointer<Float>) {
         precondition(rowsWritten < height, "thumbnail pipeline produced more rows than the output has")
-        let out = base + rowsWritten * bytesPerRow
-        let lowest = SIMD4<Float>(repeating: 0), highest = SIMD4<Float>(repeating: 255)
-        for x in 0..<width {
-            let v = row[x]
-            let alpha = v.w
-            let p = out + x * 4
-            guard alpha >= 0.5 else {
-                UnsafeMutableRawPointer(p).storeBytes(of: 0, as: UInt32.self)
-                continue
-            }
-            var c = v * (255 / alpha)
-            c.w = alpha
-            c = c.clamped(lowerBound: lowest, upperBound: highest)
-            if let fromLinear {
-                let scale = Float(LinearLight.steps - 1) / 255
-                p[0] = fromLinear[Int(c.x * scale + 0.5)]
-                p[1] = fromLinear[Int(c.y * scale + 0.5)]
-                p[2] = fromLinear[Int(c.z * scale + 0.5)]
-                p[3] = UInt8(c.w + 0.5)
-            } else {
-                let bytes = SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(c + 0.5))
-                UnsafeMutableRawPointer(p).storeBytes(of: bytes, as: SIMD4<UInt8>.self)
-            }
-        }
+        rtn_thumb_write_row(row, width, fromLinear, LinearLight.steps, base + rowsWritten * bytesPerRow)
         rowsWritten += 1
     }
 }

@@ -1,3 +1,4 @@
+import CPNG
 import Glibc
 
 /// One axis of a resampling step: output samples `0..<outputSize` cover the input interval
@@ -110,6 +111,11 @@ struct FilterTable {
         maxOverlap = computeMaxOverlap(inputSize: map.inputSize)
     }
 
+    /// The table as the C kernels take it (pointers into this table's memory). O(1).
+    var taps: rtn_thumb_taps {
+        rtn_thumb_taps(first: first, count: count, weights: weights, stride: stride, outputs: outputSize)
+    }
+
     /// The most outputs whose taps include one input, by a two-pointer sweep. O(input + output).
     private func computeMaxOverlap(inputSize: Int) -> Int {
         var open = 0, closed = 0, most = 1
@@ -134,15 +140,15 @@ struct FilterTable {
 /// The vertical half of a separable resampling step, fed one row at a time (push model).
 ///
 /// Each incoming row, already resampled horizontally to `width` samples, is added with its
-/// weight to every output row whose taps include it; an output row is handed on as soon as
-/// its last input row has arrived. Only `maxOverlap` accumulator rows exist at once (2 for
-/// area averaging, about 7 for Lanczos-3 at 2:1), so memory is a few rows whatever the height.
-/// Samples are premultiplied RGBA as `SIMD4<Float>`.
+/// weight to every output row whose taps include it (`rtn_thumb_accumulate`); an output row is
+/// handed on as soon as its last input row has arrived. Only `maxOverlap` accumulator rows
+/// exist at once (2 for area averaging, about 7 for Lanczos-3 at 2:1), so memory is a few rows
+/// whatever the height. Samples are premultiplied RGBA, 4 floats each.
 struct VerticalAccumulator {
     let table: FilterTable
     let width: Int
     private let slots: Int
-    private let rows: UnsafeMutablePointer<SIMD4<Float>>
+    private let rows: UnsafeMutablePointer<Float>
     /// The lowest output row not yet handed on.
     private(set) var nextOutput = 0
 
@@ -150,7 +156,7 @@ struct VerticalAccumulator {
         self.table = table
         self.width = width
         self.slots = table.maxOverlap
-        self.rows = try memory.allocate(SIMD4<Float>.self, count: slots * width)
+        self.rows = try memory.allocate(Float.self, count: slots * width * 4)
     }
 
     /// True when input row `y` feeds some output row still open (rows cropped away do not).
@@ -160,22 +166,25 @@ struct VerticalAccumulator {
 
     /// Adds input row `y` (inputs must arrive in order) and hands every completed output row
     /// to `emit`, in order. Costs `width` multiply-adds per output row the input feeds.
-    mutating func push(_ row: UnsafePointer<SIMD4<Float>>, inputRow y: Int, emit: (UnsafePointer<SIMD4<Float>>) -> Void) {
+    mutating func push(_ row: UnsafePointer<Float>, inputRow y: Int, emit: (UnsafePointer<Float>) -> Void) {
         var j = nextOutput
         while j < table.outputSize, Int(table.first[j]) <= y {
             let tap = y - Int(table.first[j])
             if tap < Int(table.count[j]) {
-                let w = table.weights[j * table.stride + tap]
-                let acc = rows + (j % slots) * width
-                for x in 0..<width { acc[x] += row[x] * w }
+                rtn_thumb_accumulate(accumulator(j), row, table.weights[j * table.stride + tap], width)
             }
             j += 1
         }
         while nextOutput < table.outputSize, Int(table.first[nextOutput] + table.count[nextOutput]) <= y + 1 {
-            let acc = rows + (nextOutput % slots) * width
+            let acc = accumulator(nextOutput)
             emit(acc)
-            acc.update(repeating: SIMD4<Float>(), count: width)
+            memset(acc, 0, width * 4 * MemoryLayout<Float>.stride)
             nextOutput += 1
         }
+    }
+
+    /// The accumulator row of output row `j`.
+    private func accumulator(_ j: Int) -> UnsafeMutablePointer<Float> {
+        rows + (j % slots) * width * 4
     }
 }

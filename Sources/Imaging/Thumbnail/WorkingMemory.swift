@@ -19,8 +19,7 @@ final class WorkingMemory {
         for block in blocks { free(block) }
     }
 
-    /// `count` zeroed values of `T`, aligned for `T` (malloc gives 16 bytes, enough for
-    /// `SIMD4<Float>`). Throws `.outOfMemory` when the size overflows or calloc fails.
+    /// `count` zeroed values of `T`, aligned for `T` (malloc gives 16 bytes). Throws `.outOfMemory` when the size overflows or calloc fails.
     func allocate<T>(_ type: T.Type, count: Int) throws(ImagingError) -> UnsafeMutablePointer<T> {
         let size = count.multipliedReportingOverflow(by: MemoryLayout<T>.stride)
         guard !size.overflow, count >= 0 else { throw .outOfMemory(bytes: Int.max) }

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# thumbnail-vs-decode.sh DIR [ROUNDS]: what a thumbnail costs against libpng's full decode, on
+# every *.png below DIR.
+#
+# Each round runs, once each and in alternating order (ABBA), one process over all the files:
+#   thumbnail: retention thumbnail FILES... -s SIZE --jobs 1 -o WORK   (decode, resample, encode, write)
+#   decode:    retention inspect --decode FILES...                      (libpng's full RGBA8 decode)
+# and takes the ratio thumbnail/decode of their CPU time (user + system, from /usr/bin/time) and
+# of their wall time. Prints the median of the per-round ratios with the min-max spread, so drift
+# in machine load hits both sides alike; CPU time is the steadier figure on a shared machine.
+# One untimed run of each comes first (page cache).
+#
+# Environment: RETENTION (the binary; default .build/release/retention, built if missing),
+# SIZE (default 256), WORK (default a temporary folder, removed at the end).
+set -euo pipefail
+[ $# -ge 1 ] && [ -d "$1" ] || { echo "usage: tools/thumbnail-vs-decode.sh DIR [ROUNDS]" >&2; exit 2; }
+dir=$(realpath "$1")
+rounds=${2:-7}
+cd "$(dirname "$0")/.."
+RETENTION=${RETENTION:-$PWD/.build/release/retention}
+SIZE=${SIZE:-256}
+if [ ! -x "$RETENTION" ]; then
+  echo "thumbnail-vs-decode: building retention (swift build -c release)" >&2
+  swift build -c release --product retention >&2
+fi
+if [ ! -x /usr/bin/time ]; then
+  echo "thumbnail-vs-decode: installing time with apt-get" >&2
+  apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >&2
+fi
+mapfile -t files < <(find "$dir" -type f -name '*.png' | sort)
+[ ${#files[@]} -gt 0 ] || { echo "thumbnail-vs-decode: no *.png below $dir" >&2; exit 1; }
+work=${WORK:-$(mktemp -d)}
+[ -n "${WORK:-}" ] || trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/out"
+
+# run thumbnail|decode: one process over every file; prints "cpu_seconds wall_seconds".
+run() {
+  local -a cmd
+  case $1 in
+    thumbnail) cmd=("$RETENTION" thumbnail "${files[@]}" -s "$SIZE" --jobs 1 -o "$work/out") ;;
+    decode) cmd=("$RETENTION" inspect --decode "${files[@]}") ;;
+  esac
+  /usr/bin/time -f '%U %S %e' -o "$work/time.txt" "${cmd[@]}" >/dev/null 2>"$work/stderr.txt" \
+    || { echo "thumbnail-vs-decode: $1 failed:" >&2; cat "$work/stderr.txt" >&2; exit 1; }
+  awk '{ printf "%.2f %.2f\n", $1 + $2, $3 }' "$work/time.txt"
+}
+
+run thumbnail >/dev/null; run decode >/dev/null  # warm-up
+: > "$work/rounds.txt"
+for ((round = 0; round < rounds; round++)); do
+  if ((round % 2 == 0)); then t=$(run thumbnail); d=$(run decode); else d=$(run decode); t=$(run thumbnail); fi
+  echo "$t $d" >> "$work/rounds.txt"
+done
+# rounds.txt: thumbnail_cpu thumbnail_wall decode_cpu decode_wall, one line per round.
+python3 - "$work/rounds.txt" "$dir" "${#files[@]}" "$SIZE" <<'PY'
+import statistics, sys
+path, folder, count, size = sys.argv[1:]
+rows = [list(map(float, line.split())) for line in open(path)]
+def spread(values, fmt):
+    return f"median {fmt % statistics.median(values)} (min {fmt % min(values)}, max {fmt % max(values)})"
+cpu = [t / d for t, _, d, _ in rows]
+wall = [t / d for _, t, _, d in rows]
+print(f"{folder}: {count} PNGs, thumbnail -s {size} --jobs 1 against inspect --decode, {len(rows)} rounds")
+print(f"thumbnail CPU s  {spread([r[0] for r in rows], '%.2f')}")
+print(f"decode CPU s     {spread([r[2] for r in rows], '%.2f')}")
+print(f"ratio, CPU time  {spread(cpu, '%.2fx')}")
+print(f"ratio, wall time {spread(wall, '%.2fx')}")
+PY
