@@ -107,6 +107,18 @@ struct SweepTests {
         #expect(text.hasPrefix("no constraints given"))
     }
 
+    @Test("peaks within the repeats' spread are a tie, and the smallest value of the tied points is named")
+    func ties() {
+        let labels = Self.plan.points.map(\.label)
+        var small = Self.row(labels[0], peak: 30_400_000, placeholders: [4, 4])
+        small.peakSpread = [28_700_000, 30_800_000]
+        let summary = Self.summary([small, Self.row(labels[1], peak: 45_000_000, placeholders: [4, 4]),
+                                    Self.row(labels[2], peak: 29_700_000, placeholders: [4, 4])])
+        let outcome = SweepOutcome(plan: Self.plan, summary: summary, constraints: SweepConstraints(maxPlaceholders: 10))
+        #expect(outcome.recommended == labels[0])
+        #expect(outcome.reason.hasSuffix("; its peak ties with 1 other point within the repeats' spread, of which it has the smallest bitmapBudget"), "\(outcome.reason)")
+    }
+
     @Test("when no point meets the constraints the nearest is named with what fails; dominated points are off the frontier")
     func nearest() {
         let labels = Self.plan.points.map(\.label)

@@ -174,10 +174,19 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
             return
         }
         let meeting = candidates.filter { $0.failures.isEmpty }
-        if let best = meeting.min(by: cheaper) {
+        if let lowest = meeting.min(by: cheaper) {
+            // Peaks within the repeats' spread of the lowest (at least 0.5 MB, the noise of
+            // resident memory between identical runs) are a tie; of tied points the smallest
+            // value is named, so a re-run gives the same answer.
+            func width(_ row: ComparisonSummary.Row) -> Int { row.peakSpread.count == 2 ? row.peakSpread[1] - row.peakSpread[0] : 0 }
+            let tied = meeting.filter { $0.row.peakBytes - lowest.row.peakBytes <= max(width(lowest.row), width($0.row), Self.peakNoiseBytes) }
+            let best = tied.min { ($0.point.value, plan.strategies.firstIndex(of: $0.point.strategy) ?? 0) < ($1.point.value, plan.strategies.firstIndex(of: $1.point.strategy) ?? 0) }!
             verdict = .met
             recommended = best.point.label
             var text = "\(best.point.label) is the cheapest point that meets every constraint in all \(best.row.runs) repeats: " + Self.margins(best.row, constraints)
+            if tied.count > 1 {
+                text += "; its peak ties with \(tied.count - 1) other point\(tied.count == 2 ? "" : "s") within the repeats' spread, of which it has the smallest \(plan.key.rawValue)"
+            }
             // The next smaller value of the same strategy, if measured: why it is not enough.
             if let below = entries.last(where: { $0.point.strategy == best.point.strategy && $0.point.value < best.point.value && $0.row.runs > 0 }),
                !below.failures.isEmpty {
@@ -191,6 +200,10 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
             reason = "no point meets every constraint in every repeat; the nearest is \(nearest.point.label), which fails: " + nearest.failures.joined(separator: ", ")
         }
     }
+
+    /// Peak differences up to this are a tie whatever the spread: identical runs differ by a few
+    /// hundred KB of resident memory.
+    public static let peakNoiseBytes = 500_000
 
     /// The constraints `row` breaks in its worst repeat, in words; a failed run breaks them all.
     static func failures(_ row: ComparisonSummary.Row, _ c: SweepConstraints) -> [String] {
