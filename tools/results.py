@@ -111,6 +111,10 @@ TABLES = [
          plot="docs/sweep-browse-1200x900.png"),
     dict(id="jobs", title="Parallel children: --jobs 2 against --jobs 1",
          script=["tools/jobs-benchmark.sh"], tail=2),
+    dict(id="sample-trace", title="A recorded trace: the sample session", text=True,
+         runs=[("sample", "sample-trace.json", None)]),
+    dict(id="trace-scale", title="A 10-million-event trace streams",
+         script=["tools/trace-scale.sh"]),
     dict(id="fast-scroll", title="A fast scroll, sync vs async",
          runs=[("sync", "fast-scroll.json", ["decoded-release", "decoded-lru"]),
                ("async", "fast-scroll-async.json", ["decoded-release", "decoded-lru"])],
@@ -168,9 +172,10 @@ def render(table, binary, repeats, workdir):
     if table.get("text"):
         label, scenario, strategies = table["runs"][0]
         doc, stdout, command = run_compare(binary, os.path.join("assets/scenarios", scenario), strategies, repeats, workdir)
-        commands.append("retention compare")
+        shown = "retention compare" + ("" if scenario == "default.json" else " assets/scenarios/" + scenario)
+        commands.append(shown)
         costs.append(doc["costs"])
-        body = "```\n$ retention compare\n" + stdout.rstrip("\n").replace(ROOT + "/", "") + "\n```"
+        body = "```\n$ " + shown + "\n" + stdout.rstrip("\n").replace(ROOT + "/", "") + "\n```"
         return body, commands, costs
     headers = [c[0] for c in table["columns"]]
     lines.append("| " + " | ".join(headers) + " |")

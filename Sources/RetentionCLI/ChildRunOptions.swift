@@ -30,6 +30,12 @@ struct ChildRunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The number of slices when the slice number comes from the environment: JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs, from 0) or SLURM_ARRAY_TASK_ID (Slurm job arrays; SLURM_ARRAY_TASK_COUNT is used when this is not given).", valueName: "n"))
     var shards: Int?
 
+    @Flag(help: "For a scenario that replays a trace: drop impossible events (a row appearing before it was built, time going backwards, events after the container was destroyed), count them and report them, instead of stopping at the first with its line number.")
+    var repair = false
+
+    /// Flags every child run gets from these options.
+    var childFlags: [String] { repair ? ["--repair"] : [] }
+
     func validate() throws {
         if repeats < 1 { throw ValidationError("--repeat must be at least 1, got \(repeats)") }
         if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be a number of seconds from 0 to 86400, got \(timeout)") }

@@ -36,12 +36,9 @@ struct Compare: ParsableCommand {
 
     func run() throws {
         let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
-        let loaded = try Scenario.load(contentsOf: path)
-        let settings = try ScenarioSettings(loaded, source: path)
-        guard let images = settings.images else {
-            throw LabError.images("\(path): the scenario has no \"images\" key, which compare needs")
-        }
-        _ = try ImageSet(images, scenarioPath: path)
+        let inputs = try Experiment.Inputs(scenarioPath: path, needing: "compare", repairTrace: runs.repair)
+        let loaded = inputs.scenario
+        if let repairs = inputs.trace?.repairs.summary { Output.error("\(path): trace: \(repairs)") }
         let available = try Strategy.defined(by: loaded, source: path)
         let names: [String]
         if let strategies {
@@ -56,7 +53,7 @@ struct Compare: ParsableCommand {
             shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs, decodeSpeed: costOptions.decodeSpeed,
             exportJSON: runs.exportJSON, exportCSV: runs.exportCSV
         ) { strategy, costsPath in
-            ["run", path, "--strategy", strategy, "--json", "--costs", costsPath]
+            ["run", path, "--strategy", strategy, "--json", "--costs", costsPath] + runs.childFlags
         }
         let outcome = try ChildRunCommand.run(driver, command: "compare")
         if runs.json {

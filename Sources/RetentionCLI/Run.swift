@@ -31,6 +31,9 @@ struct Run: ParsableCommand {
     @Flag(help: "Print the report as one JSON object.")
     var json = false
 
+    @Flag(help: "For a scenario that replays a trace: drop impossible events, count them and report them (on stderr and in the report), instead of stopping at the first with its line number.")
+    var repair = false
+
     @OptionGroup var costOptions: CostOptions
 
     func validate() throws {
@@ -45,10 +48,11 @@ struct Run: ParsableCommand {
         ChildProcess.dieWithParent()
         let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
         let changes = try usage { try settings.map { try SweepSetting(parsing: $0) } }
-        var experiment = try usage { try Experiment.prepare(scenarioPath: path, strategyName: strategy).applying(changes) }
+        var experiment = try usage { try Experiment.prepare(scenarioPath: path, strategyName: strategy, repairTrace: repair).applying(changes) }
         experiment.timelineInterval = timelineEvery
         experiment.costs = try costOptions.model()
         let report = try experiment.run()
+        if let repairs = report.traceRepairs, !json { Output.error("\(path): trace: \(repairs)") }
         if json {
             print(ReportCoding.encode(report))
         } else {

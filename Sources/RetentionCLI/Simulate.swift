@@ -4,18 +4,20 @@ import RetentionTool
 import Visibility
 
 /// `simulate [SCENARIO] [--trace] [--json]`: runs a scenario's scroll script through the visibility
-/// simulator and prints a summary per container lifetime, or every event.
+/// simulator (or replays its trace) and prints a summary per container lifetime, or every event.
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
-        abstract: "Run a scenario's scroll script and report which rows are built, appear and disappear.",
+        abstract: "Run a scenario's scroll script (or replay its trace) and report which rows are built, appear and disappear.",
         discussion: """
             Without --trace, prints one line per container lifetime (rows built, max rows alive \
             = most rows appeared at once, appear/disappear/release counts, frames) and a total line. \
             With --trace, prints one line per event: <frame> TAB <event> TAB <row>, where the third \
             column is the row, the number of rows for rowsAppended, the name for checkpoint, or '-'. \
-            --json prints the same as JSON lines. A scenario that does not validate exits with \
-            status 1 and a one-line message.
+            --trace --json prints a recorded trace (docs/recording-traces.md): a header line, one \
+            JSON line per event, and a visibleRows line whenever the rows on screen change; a \
+            scenario with "trace" set to that file replays exactly these events. A scenario that \
+            does not validate, or a trace with a bad line, exits with status 1 and a one-line message.
             """)
 
     @Argument(help: "Scenario file (default: the built-in default scenario, assets/scenarios/default.json).")
@@ -24,32 +26,39 @@ struct Simulate: ParsableCommand {
     @Flag(help: "Print every event, one per line, in order.")
     var trace = false
 
-    @Flag(help: "Print JSON lines instead of text.")
+    @Flag(help: "Print JSON lines instead of text (with --trace: a trace that a scenario can replay).")
     var json = false
 
+    @Flag(help: "For a scenario that replays a trace: drop impossible events, count them and report them on stderr, instead of stopping at the first with its line number.")
+    var repair = false
+
     func run() throws {
-        let scenario = try Scenario.load(contentsOf: self.scenario ?? DefaultScenario.path(announce: { Output.error($0) }))
-        var simulator = VisibilitySimulator(configuration: scenario.simulation)
+        let path = try self.scenario ?? DefaultScenario.path(announce: { Output.error($0) })
+        let scenario = try Scenario.load(contentsOf: path)
         var output = LineBuffer()
-        if trace {
-            let json = self.json
-            // The simulator's callback cannot throw: keep the first write failure, write no
-            // more, and report it when the run returns.
-            var failure: (any Error)?
-            simulator.run(script: scenario.script, onEvent: { event in
-                guard failure == nil else { return }
-                do { try output.write(json ? event.jsonLine : event.traceLine) } catch { failure = error }
-            })
-            if let failure { throw failure }
+        // The callbacks cannot throw: keep the first write failure, write no more, and report
+        // it when the run returns.
+        var failure: (any Error)?
+        func write(_ line: String) {
+            guard failure == nil else { return }
+            do { try output.write(line) } catch { failure = error }
+        }
+        let repairs: TraceRepairs?
+        if trace && json {
+            repairs = try ScenarioEvents.writeTrace(scenario, scenarioPath: path, repair: repair, line: write)
+        } else if trace {
+            repairs = try ScenarioEvents.run(scenario, scenarioPath: path, repair: repair, onEvent: { write($0.traceLine) }, onFrameEnd: { _, _ in })
         } else {
             var summary = SimulationSummary()
-            simulator.run(
-                script: scenario.script,
+            repairs = try ScenarioEvents.run(
+                scenario, scenarioPath: path, repair: repair,
                 onEvent: { summary.record($0) },
-                onFrameEnd: { summary.recordFrameEnd($0) })
-            for line in json ? summary.jsonLines : summary.lines { try output.write(line) }
+                onFrameEnd: { report, _ in summary.recordFrameEnd(report) })
+            for line in json ? summary.jsonLines : summary.lines { write(line) }
         }
+        if let failure { throw failure }
         try output.flush()
+        if let note = repairs?.summary { Output.error("\(path): trace: \(note)") }
     }
 }
 

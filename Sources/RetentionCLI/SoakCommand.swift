@@ -58,6 +58,9 @@ struct SoakCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the samples and the verdict as JSON to this file at the end (keeps every sample in memory, about 150 bytes per iteration).", valueName: "file"))
     var exportJSON: String?
 
+    @Flag(help: "For a scenario that replays a trace: drop impossible events, count them and report them once, instead of stopping at the first with its line number. Each iteration replays the trace once; a container it leaves alive is destroyed before the next.")
+    var repair = false
+
     func validate() throws {
         switch (duration, iterations) {
         case (nil, nil): throw ValidationError("give --duration (like 30m) or --iterations N")
@@ -89,7 +92,8 @@ struct SoakCommand: ParsableCommand {
         // "growth" (exit 1), so scripts can tell the two apart.
         let experiment: Experiment, soak: Soak, csv: LineFile?
         do {
-            experiment = try Experiment.prepare(scenarioPath: scenario, strategyName: strategy)
+            experiment = try Experiment.prepare(scenarioPath: scenario, strategyName: strategy, repairTrace: repair)
+            if let repairs = experiment.trace?.repairs.summary { Output.error("\(scenario): trace: \(repairs)") }
             let limit: Soak.Limit = iterations.map { .iterations($0) } ?? .duration(parseSoakDuration(duration!)!)
             soak = try Soak(experiment: experiment, limit: limit, warmup: warmup, maxGrowthBytes: ByteSize(parsing: maxGrowth)!.bytes,
                         maxGrowthRate: GrowthRate(parsing: maxGrowthRate)!, keepsSamples: exportJSON != nil)

@@ -85,7 +85,7 @@ struct SweepCommand: ParsableCommand {
         // Every point is prepared here first, so a strategy the key cannot apply to, a bad
         // scenario or missing images are one line before any child runs.
         for name in names {
-            let experiment = try Experiment.prepare(scenarioPath: path, strategyName: name)
+            let experiment = try Experiment.prepare(scenarioPath: path, strategyName: name, repairTrace: runs.repair)
             for value in plan.values { _ = try usage { try experiment.applying([SweepSetting(key: plan.key, value: value)]) } }
         }
         let points = Dictionary(uniqueKeysWithValues: plan.points.map { ($0.label, $0) })
@@ -97,7 +97,7 @@ struct SweepCommand: ParsableCommand {
         ) { label, costsPath in
             let point = points[label]!
             return ["run", path, "--strategy", point.strategy, "--set", "\(SweepSetting(key: plan.key, value: point.value))",
-                    "--json", "--costs", costsPath]
+                    "--json", "--costs", costsPath] + runs.childFlags
         }
         let outcome = try ChildRunCommand.run(driver, command: "sweep")
         if runs.json {

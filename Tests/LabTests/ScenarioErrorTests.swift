@@ -73,12 +73,21 @@ struct ScenarioErrorTests {
 
     // MARK: - Keys
 
+    @Test("a trace replaces the script: both is an error, and the list's shape becomes optional")
+    func traceKey() throws {
+        #expect(errorMessage(document(script: #"[{"pause": {"frames": 1}}]"#, extra: #", "trace": "t.jsonl""#))
+            == "script: a scenario has a script or a trace, not both")
+        #expect(errorMessage(#"{"trace": ""}"#) == "trace: expected a path to a trace file, found \"\"")
+        #expect(errorMessage(#"{"trace": "t.jsonl"}"#) == nil)
+        #expect(errorMessage(#"{"script": []}"#)?.hasSuffix("required key is missing (expected an object)") == true)
+    }
+
     @Test("unknown keys are rejected with the keys that are accepted")
     func unknownKeys() {
         #expect(errorMessage(document(rows: #"{"count": 10, "hieght": 200}"#))
             == "rows.hieght: unknown key (expected one of count, height, explicitID, variableViewsPerElement, destination, loadMore, stateBytes, destinationBytes)")
         #expect(errorMessage(document(extra: #", "strategy": []"#))
-            == "strategy: unknown key (expected one of name, frameRate, viewport, container, rows, script, images, display, strategies, decodeWorkers, sourceLatencyMs)")
+            == "strategy: unknown key (expected one of name, frameRate, viewport, container, rows, script, images, display, strategies, decodeWorkers, sourceLatencyMs, trace)")
         #expect(errorMessage(document(container: #"{"kind": "list", "columns": 3}"#))
             == "container.columns: unknown key for kind list (expected one of kind, prefetchRows)")
         #expect(errorMessage(document(script: #"[{"pause": {"frames": 1, "seconds": 2}}]"#))

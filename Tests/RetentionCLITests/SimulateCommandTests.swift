@@ -21,7 +21,10 @@ struct SimulateCommandTests {
         let text = try await CLIRunner.run(["simulate", Self.scenarios + "/list-vs-lazyvstack-list.json"])
         #expect(text.status == 0 && text.stdout.hasPrefix("container 1: frames 0-"))
         let json = try await CLIRunner.run(["simulate", Self.scenarios + "/issue-trace-example.json", "--trace", "--json"])
-        let first = try JSONSerialization.jsonObject(with: Data(json.stdout.split(separator: "\n")[1].utf8)) as? [String: Any]
+        // A trace: the header line, then the events.
+        let lines = json.stdout.split(separator: "\n")
+        #expect(lines[0].hasPrefix(#"{"format":"retention-trace","version":1,"time":"frames""#))
+        let first = try JSONSerialization.jsonObject(with: Data(lines[2].utf8)) as? [String: Any]
         #expect(first?["event"] as? String == "initialized" && first?["row"] as? Int == 0 && first?["frame"] as? Int == 0)
     }
 

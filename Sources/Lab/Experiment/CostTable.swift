@@ -178,7 +178,6 @@ public struct CostModel: Sendable {
 struct ImageCosts {
     private let read: [Double]
     private let load: [Double]
-    private let images: ImageSet
 
     /// Resolves every image of `images`; nil when the model has no table. Throws when the
     /// table lacks an image or a thumbnail size.
@@ -199,13 +198,11 @@ struct ImageCosts {
         }
         self.read = read
         self.load = load
-        self.images = images
     }
 
-    /// Seconds row `row`'s load costs: the decode (or thumbnail), plus the read when the bytes
-    /// came from the source.
-    func seconds(row: Int, readFromSource: Bool) -> Double {
-        let index = images.index(forRow: row)
-        return load[index] + (readFromSource ? read[index] : 0)
+    /// Seconds a load of image `index` (in the run's `ImageSet`) costs: the decode (or
+    /// thumbnail), plus the read when the bytes came from the source.
+    func seconds(image index: Int, readFromSource: Bool) -> Double {
+        load[index] + (readFromSource ? read[index] : 0)
     }
 }

@@ -15,8 +15,10 @@ public struct Experiment: Sendable {
     public var scenario: Scenario
     /// Its lab settings.
     public var settings: ScenarioSettings
-    /// The files rows show.
+    /// The files rows show (with any a trace names).
     public var images: ImageSet
+    /// The checked trace, for a scenario that replays one instead of running a script.
+    public var trace: ScenarioTrace?
     /// The strategy under test.
     public var strategy: Strategy
     /// A timeline sample every this many frames (0 picks about 200 samples).
@@ -25,26 +27,56 @@ public struct Experiment: Sendable {
     /// load's measured thread CPU time (the default).
     public var costs = CostModel(table: nil)
 
-    /// An experiment over resolved inputs.
-    public init(scenario: Scenario, settings: ScenarioSettings, images: ImageSet, strategy: Strategy, timelineInterval: Int = 0) {
+    /// An experiment over resolved inputs (`trace` checked against `images`).
+    public init(scenario: Scenario, settings: ScenarioSettings, images: ImageSet, strategy: Strategy,
+                trace: ScenarioTrace? = nil, timelineInterval: Int = 0) {
         self.scenario = scenario
         self.settings = settings
         self.images = images
         self.strategy = strategy
+        self.trace = trace
         self.timelineInterval = timelineInterval
     }
 
-    /// Loads `scenarioPath`, resolves its images and `strategyName`. Every problem is one
-    /// line: a `ScenarioError` or a `LabError`.
-    public static func prepare(scenarioPath: String, strategyName: String) throws -> Experiment {
-        let scenario = try Scenario.load(contentsOf: scenarioPath)
-        let settings = try ScenarioSettings(scenario, source: scenarioPath)
-        guard let imageSpec = settings.images else {
-            throw LabError.images("\(scenarioPath): the scenario has no \"images\" key, which run, compare and soak need")
+    /// Loads `scenarioPath`, resolves its images, checks its trace if it has one (dropping
+    /// impossible events when `repairTrace`), and resolves `strategyName`. Every problem is one
+    /// line: a `ScenarioError`, a `TraceError` or a `LabError`. Costs a pass over the trace.
+    public static func prepare(scenarioPath: String, strategyName: String, repairTrace: Bool = false) throws -> Experiment {
+        let inputs = try Inputs(scenarioPath: scenarioPath, needing: "run, compare and soak", repairTrace: repairTrace)
+        let strategy = try Strategy.resolve(strategyName, among: Strategy.defined(by: inputs.scenario, source: scenarioPath))
+        return Experiment(scenario: inputs.scenario, settings: inputs.settings, images: inputs.images, strategy: strategy, trace: inputs.trace)
+    }
+
+    /// A scenario file's parts that every run needs, resolved and checked: what `prepare` and a
+    /// comparison's parent process load before anything runs.
+    public struct Inputs: Sendable {
+        /// The scenario.
+        public let scenario: Scenario
+        /// Its lab settings.
+        public let settings: ScenarioSettings
+        /// Its images, with any its trace names.
+        public let images: ImageSet
+        /// Its trace, checked; nil for a script scenario.
+        public let trace: ScenarioTrace?
+
+        /// Loads the scenario, its images and its trace (a pass over the file); `purpose` names
+        /// who needs the images in the error for a scenario without them.
+        public init(scenarioPath: String, needing purpose: String, repairTrace: Bool) throws {
+            scenario = try Scenario.load(contentsOf: scenarioPath)
+            settings = try ScenarioSettings(scenario, source: scenarioPath)
+            guard let imageSpec = settings.images else {
+                throw LabError.images("\(scenarioPath): the scenario has no \"images\" key, which \(purpose) need")
+            }
+            let folder = try ImageSet(imageSpec, scenarioPath: scenarioPath)
+            if scenario.trace != nil {
+                let trace = try ScenarioTrace(scenario: scenario, scenarioPath: scenarioPath, scenarioImages: folder.paths.count, repair: repairTrace)
+                self.trace = trace
+                images = folder.appending(trace.imagePaths)
+            } else {
+                trace = nil
+                images = folder
+            }
         }
-        let images = try ImageSet(imageSpec, scenarioPath: scenarioPath)
-        let strategy = try Strategy.resolve(strategyName, among: Strategy.defined(by: scenario, source: scenarioPath))
-        return Experiment(scenario: scenario, settings: settings, images: images, strategy: strategy)
     }
 
     /// The policy actually run: the strategy's, with a thumbnail preset's size set to the
@@ -67,19 +99,15 @@ public struct Experiment: Sendable {
     /// (the decodes would otherwise shape the runs' allocator). See `CostTable.measure`.
     public static func measureCosts(scenarioPath: String, strategies names: [String]? = nil, repeats: Int = CostTable.defaultRepeats,
                                     progress: (String) -> Void = { _ in }) throws -> CostTable {
-        let scenario = try Scenario.load(contentsOf: scenarioPath)
-        let settings = try ScenarioSettings(scenario, source: scenarioPath)
-        guard let imageSpec = settings.images else {
-            throw LabError.images("\(scenarioPath): the scenario has no \"images\" key, which costs need")
-        }
-        let images = try ImageSet(imageSpec, scenarioPath: scenarioPath)
-        let available = try Strategy.defined(by: scenario, source: scenarioPath)
+        // Costs need only the trace's image files; impossible events do not matter here.
+        let inputs = try Inputs(scenarioPath: scenarioPath, needing: "costs", repairTrace: true)
+        let available = try Strategy.defined(by: inputs.scenario, source: scenarioPath)
         let strategies = try names.map { try $0.map { try Strategy.resolve($0, among: available) } } ?? available + Strategy.presets
-        let representations = strategies.map { effectivePolicy($0.policy, settings: settings).visible }
-        return CostTable.measure(paths: images.paths, thumbnails: representations, repeats: repeats, progress: progress)
+        let representations = strategies.map { effectivePolicy($0.policy, settings: inputs.settings).visible }
+        return CostTable.measure(paths: inputs.images.paths, thumbnails: representations, repeats: repeats, progress: progress)
     }
 
-    /// Runs the scenario's script once and measures it. Throws `LabError` when a probe fails.
+    /// Runs the scenario's script (or replays its trace) once and measures it. Throws `LabError` when a probe fails.
     public func run() throws -> RunReport {
         let session = try ExperimentSession(experiment: self)
         return try session.runToEnd()

@@ -5,13 +5,17 @@ import Synchronization
 import SystemIO
 import Visibility
 
-/// The state of one experiment run: simulator, cache, row memory and measurements. Driven
-/// from one thread; only load completions arrive from decode workers, through a `Mutex`
+/// The state of one experiment run: event source (simulator or trace), cache, row memory and
+/// measurements. Driven from one thread; only load completions arrive from decode workers, through a `Mutex`
 /// (a lock rather than an actor because workers report synchronously from their threads).
 final class ExperimentSession {
     let experiment: Experiment
     let cache: ImageCache<Int>
     var simulator: VisibilitySimulator
+    /// The trace's replayer, for a scenario that has a trace instead of a script.
+    var replayer: TraceReplayer?
+    /// Rows whose image a trace chose, read by decode workers.
+    let assignments = ImageAssignments()
     let rowMemory: RowMemory
     let resident: ResidentMemory
     var frames: FrameStatistics
@@ -46,6 +50,8 @@ final class ExperimentSession {
     var recordTimeline = true
     /// Off for soaks: script checkpoints repeat every iteration.
     var recordCheckpoints = true
+    /// A trace row's own state bytes, given just before its `initialized`.
+    private var pendingStateBytes: (row: Int, bytes: Int)?
 
     init(experiment: Experiment) throws {
         self.experiment = experiment
@@ -56,7 +62,8 @@ final class ExperimentSession {
         // so the source has none and the lab adds it on the virtual clock instead. Async runs
         // use `scheduled` mode: a load starts when a virtual decode worker would start it.
         let latency: Duration = async ? .zero : .microseconds(Int64(experiment.settings.sourceLatencyMs * 1000))
-        let files = ImageSource<Int>.files(latency: latency) { row in images.path(forRow: row) }
+        let assignments = self.assignments
+        let files = ImageSource<Int>.files(latency: latency) { row in images.paths[assignments.index(forRow: row) ?? images.index(forRow: row)] }
         let firstFailure = self.firstFailure
         // Failures are counted by the cache; the first one's text is kept for the report.
         let source = ImageSource<Int>(latency: latency) { row in
@@ -76,20 +83,21 @@ final class ExperimentSession {
                 completions.append(row: completion.key, seconds: completion.cpuTime.seconds, readFromSource: completion.readFromSource)
             })
         simulator = VisibilitySimulator(configuration: experiment.scenario.simulation)
+        replayer = experiment.trace?.makeReplayer()
         rowMemory = RowMemory(stateBytes: experiment.scenario.rows.stateBytes, destinationBytes: experiment.scenario.rows.destinationBytes)
         resident = try ResidentMemory()
         frames = FrameStatistics(frameRate: experiment.scenario.frameRate.rawValue)
         virtualQueue = VirtualDecodeQueue(workers: experiment.settings.decodeWorkers, frameRate: experiment.scenario.frameRate.rawValue)
         frameStart = ThreadCPUTime.now()
-        let estimated = max(1, ScriptStep.estimatedFrames(experiment.scenario.script))
+        let estimated = max(1, experiment.trace?.frames ?? ScriptStep.estimatedFrames(experiment.scenario.script))
         interval = experiment.timelineInterval > 0 ? experiment.timelineInterval : max(1, estimated / 200)
     }
 
     func runToEnd() throws -> RunReport {
         try ProcessMemory.resetPeak()
-        runScript(experiment.scenario.script)
+        try runPass()
         try checkpoint("end")
-        if simulator.isContainerAlive { runScript([.destroyContainer]) }
+        destroyContainerIfAlive()
         try checkpoint("after-destroy")
         ProcessMemory.trimHeap()
         cache.allocator.pool?.trim()
@@ -109,7 +117,44 @@ final class ExperimentSession {
             frameWork: .init(medianMs: work.median, p99Ms: work.p99, maxMs: work.max),
             hitches: frames.hitches, placeholderFrames: placeholderFrames, timeline: timeline,
             failedDecodes: metrics.failedDecodes, failedReads: metrics.failedReads, firstFailure: firstFailure.text,
-            costs: experiment.costs.report)
+            costs: experiment.costs.report,
+            droppedTraceEvents: experiment.trace.map { _ in replayer?.repairs.total ?? 0 },
+            traceRepairs: replayer?.repairs.summary)
+    }
+
+    /// One pass of the scenario from where the last left the list: its script, or its trace
+    /// replayed once. Throws `TraceError` when the trace cannot be read again.
+    func runPass() throws {
+        guard let trace = experiment.trace, var replayer else {
+            runScript(experiment.scenario.script)
+            return
+        }
+        startFrameWork()
+        defer { self.replayer = replayer }
+        try trace.replay(into: &replayer) { [self] output in replayed(output) }
+    }
+
+    /// Destroys the container if one lives, on a frame of its own (the end of a run).
+    func destroyContainerIfAlive() {
+        if var replayer {
+            replayer.destroyContainer { [self] output in replayed(output) }
+            self.replayer = replayer
+        } else if simulator.isContainerAlive {
+            runScript([.destroyContainer])
+        }
+    }
+
+    /// Whether a container lives now.
+    var isContainerAlive: Bool { replayer?.isContainerAlive ?? simulator.isContainerAlive }
+
+    private func replayed(_ output: TraceReplayer.Output) {
+        switch output {
+        case .event(let event): handle(event)
+        case .rowAttributes(let row, let image, let stateBytes):
+            if let image, let index = experiment.trace?.imageIndex(of: image) { assignments.assign(row: row, image: index) }
+            if let stateBytes { pendingStateBytes = (row, stateBytes) }
+        case .frameEnded(let report, let appeared): frameEnded(report, appearedRows: appeared)
+        }
     }
 
     /// Runs `steps`, resuming where the simulator is. Used by runs and soak iterations.
@@ -120,7 +165,10 @@ final class ExperimentSession {
 
     private func handle(_ event: VisibilityEvent) {
         switch event.kind {
-        case .initialized(let row): rowMemory.rowInitialized(row)
+        case .initialized(let row):
+            let bytes = pendingStateBytes.flatMap { $0.row == row ? $0.bytes : nil }
+            pendingStateBytes = nil
+            rowMemory.rowInitialized(row, bytes: bytes)
         case .appeared(let row):
             let outcome = cache.appeared(row)
             if async, outcome.status == .pending { virtualQueue.request(row: row, atFrame: event.frame) }
@@ -129,7 +177,7 @@ final class ExperimentSession {
             // A load ran on this thread (it always uses some CPU time): the table prices it.
             if let costs, outcome.cpuTime > .zero {
                 loadCPU += outcome.cpuTime.seconds
-                virtualWork += costs.seconds(row: row, readFromSource: outcome.readFromSource)
+                virtualWork += costs.seconds(image: imageIndex(forRow: row), readFromSource: outcome.readFromSource)
             }
         case .disappeared(let row):
             if async { virtualQueue.cancel(row: row) }
@@ -138,6 +186,7 @@ final class ExperimentSession {
             if async { virtualQueue.cancel(row: row) }
             rowMemory.rowReleased(row)
             cache.released(row)
+            if replayer != nil { assignments.remove(row: row) }
         case .destinationInitialized(let row): rowMemory.destinationInitialized(row)
         case .destinationReleased(let row): rowMemory.destinationReleased(row)
         case .memoryWarning: cache.memoryWarning(.critical)
@@ -163,28 +212,37 @@ final class ExperimentSession {
         loadCPU = 0
     }
 
-    private func frameEnded(_ report: FrameReport) {
+    /// The image row `row` shows: the trace's choice, else the set's cycle. O(1).
+    private func imageIndex(forRow row: Int) -> Int {
+        assignments.index(forRow: row) ?? experiment.images.index(forRow: row)
+    }
+
+    /// Measures the frame that just ended. Placeholders are counted over `report.visibleRows`,
+    /// or over `appearedRows` when a trace declares no visible range.
+    private func frameEnded(_ report: FrameReport, appearedRows: Set<Int>? = nil) {
         let work = (ThreadCPUTime.now() - frameStart).seconds
         frames.record(seconds: max(0, work - loadCPU) + virtualWork)
         virtualWork = 0
         frameCount += 1
         if async {
             let latency = experiment.settings.sourceLatencyMs / 1000
-            virtualQueue.advance(throughFrame: report.frame) { [cache, completions, costs] rows in
+            virtualQueue.advance(throughFrame: report.frame) { [cache, completions, costs, assignments, images = experiment.images] rows in
                 for row in rows { cache.startLoad(row) }
                 cache.waitForIdle()
                 var seconds: [Int: Double] = [:]
                 for done in completions.drain() {
-                    let work = costs?.seconds(row: done.row, readFromSource: done.readFromSource) ?? done.seconds
+                    let image = assignments.index(forRow: done.row) ?? images.index(forRow: done.row)
+                    let work = costs?.seconds(image: image, readFromSource: done.readFromSource) ?? done.seconds
                     seconds[done.row] = work + (done.readFromSource ? latency : 0)
                 }
                 return seconds
             }
         }
         if report.isContainerAlive {
-            for row in report.visibleRows where !isReady(row, frame: report.frame) {
+            if let appearedRows {
+                if appearedRows.contains(where: { !isReady($0, frame: report.frame) }) { placeholderFrames += 1 }
+            } else if report.visibleRows.contains(where: { !isReady($0, frame: report.frame) }) {
                 placeholderFrames += 1
-                break
             }
         }
         let residentNow: Int
@@ -252,4 +310,20 @@ final class FirstFailure: Sendable {
 
     /// The first failure, if any.
     var text: String? { value.withLock { $0 } }
+}
+
+/// The images a trace chose for the rows it built, by row. The simulation thread assigns and
+/// removes; decode workers look up as they load, so the table lives in a `Mutex` (a lock:
+/// workers read synchronously from their own threads). Holds only rows built now.
+final class ImageAssignments: Sendable {
+    private let table = Mutex<[Int: Int]>([:])
+
+    /// Row `row` shows image `image` until it is released. O(1).
+    func assign(row: Int, image: Int) { table.withLock { $0[row] = image } }
+
+    /// Forgets row `row`'s choice. O(1).
+    func remove(row: Int) { table.withLock { _ = $0.removeValue(forKey: row) } }
+
+    /// The image a trace chose for `row`, if it chose one. O(1).
+    func index(forRow row: Int) -> Int? { table.withLock { $0[row] } }
 }

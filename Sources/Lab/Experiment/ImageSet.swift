@@ -1,10 +1,13 @@
 import Glibc
 
 /// The image files rows show: the files in a folder matching a pattern, sorted by name; row `i`
-/// shows file `i mod n`.
+/// shows file `i mod n`. A trace may name further files for its rows (`appending(_:)`).
 public struct ImageSet: Sendable, Hashable {
-    /// Absolute or scenario-relative paths, sorted by file name.
-    public let paths: [String]
+    /// Absolute or scenario-relative paths: the folder's, sorted by file name, then any a trace
+    /// names.
+    public private(set) var paths: [String]
+    /// How many of `paths` rows cycle through (the folder's).
+    public let cycle: Int
 
     /// Resolves `images` against the folder of the scenario file at `scenarioPath`, checks that
     /// at least one file matches and that every match can be opened. Throws `LabError.images`
@@ -37,11 +40,20 @@ public struct ImageSet: Sendable, Hashable {
             throw .images("images: cannot read \(path): \(String(cString: strerror(errno)))")
         }
         self.paths = paths
+        cycle = paths.count
     }
 
-    /// The file row `row` shows. O(1).
+    /// This set with `extra` files after the folder's; rows still cycle through the folder's
+    /// files unless told otherwise. O(extra).
+    public func appending(_ extra: [String]) -> ImageSet {
+        var set = self
+        set.paths += extra
+        return set
+    }
+
+    /// The file row `row` shows by default. O(1).
     public func path(forRow row: Int) -> String { paths[index(forRow: row)] }
 
-    /// The index in `paths` of the file row `row` shows. O(1).
-    public func index(forRow row: Int) -> Int { row % paths.count }
+    /// The index in `paths` of the file row `row` shows by default. O(1).
+    public func index(forRow row: Int) -> Int { row % cycle }
 }

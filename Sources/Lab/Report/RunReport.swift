@@ -102,6 +102,12 @@ public struct RunReport: Codable, Sendable, Hashable {
     /// How loads were priced (frame work of synchronous loads, virtual clock of async ones);
     /// nil in reports written before it existed.
     public var costs: Costs?
+    /// For a trace replayed with `--repair`: how many impossible events were dropped (0 when
+    /// none); nil for a script run.
+    public var droppedTraceEvents: Int? = nil
+    /// For a repaired trace: one line saying what was dropped, by kind, with the first line of
+    /// each; nil when nothing was.
+    public var traceRepairs: String? = nil
 
     /// The checkpoint called `name`, if any. O(checkpoints).
     public func checkpoint(_ name: String) -> Checkpoint? { checkpoints.first { $0.name == name } }

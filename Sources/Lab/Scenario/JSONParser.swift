@@ -1,3 +1,5 @@
+import Visibility
+
 /// A strict JSON parser (RFC 8259) that reports the line and column of the first syntax error.
 ///
 /// It exists so a broken scenario file gets a message a person can act on, and so validation
@@ -135,44 +137,7 @@ struct JSONParser {
     }
 
     private mutating func parseEscape(into utf8: inout [UInt8]) throws(Failure) {
-        guard let byte = current else { throw failure("unterminated string") }
-        index += 1
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(byte)
-        case UInt8(ascii: "b"): utf8.append(0x08)
-        case UInt8(ascii: "f"): utf8.append(0x0C)
-        case UInt8(ascii: "n"): utf8.append(0x0A)
-        case UInt8(ascii: "r"): utf8.append(0x0D)
-        case UInt8(ascii: "t"): utf8.append(0x09)
-        case UInt8(ascii: "u"):
-            var scalar = try parseHex4()
-            if (0xD800..<0xDC00).contains(scalar) {
-                guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
-                else { throw failure("unpaired surrogate in \\u escape") }
-                index += 2
-                let low = try parseHex4()
-                guard (0xDC00..<0xE000).contains(low) else { throw failure("unpaired surrogate in \\u escape") }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            } else if (0xDC00..<0xE000).contains(scalar) {
-                throw failure("unpaired surrogate in \\u escape")
-            }
-            utf8.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
-        default:
-            index -= 1
-            throw failure("invalid escape \\\(Self.describe(byte, quoted: false))")
-        }
-    }
-
-    private mutating func parseHex4() throws(Failure) -> UInt32 {
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard let byte = current, let digit = Self.hexValue(byte) else {
-                throw failure("expected four hex digits after \\u")
-            }
-            value = value << 4 | digit
-            index += 1
-        }
-        return value
+        if let reason = JSONEscape.decode(bytes, at: &index, into: &utf8) { throw failure(reason) }
     }
 
     private mutating func parseNumber() throws(Failure) -> JSONValue {
@@ -231,15 +196,6 @@ struct JSONParser {
 
     private static func isDigit(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
     }
 
     private static func describe(_ byte: UInt8, quoted: Bool = true) -> String {

@@ -15,7 +15,7 @@ public struct Scenario: Sendable, Hashable {
     /// Every top-level key accepted, in documentation order.
     public static let keys = [
         "name", "frameRate", "viewport", "container", "rows", "script",
-        "images", "display", "strategies", "decodeWorkers", "sourceLatencyMs",
+        "images", "display", "strategies", "decodeWorkers", "sourceLatencyMs", "trace",
     ]
 
     /// A label for reports; defaults to the file's base name.
@@ -30,6 +30,10 @@ public struct Scenario: Sendable, Hashable {
     public var rows: RowsConfiguration
     /// The scroll script; default empty.
     public var script: [ScriptStep]
+    /// A recorded trace replayed instead of a script: a JSON Lines file (see `TraceHeader`),
+    /// relative to the scenario's folder unless absolute. With a trace, `script` must be empty
+    /// and `container`, `rows` and `viewport` are optional (the trace says what rows do).
+    public var trace: String?
     /// Images per row (a later issue); kept raw.
     public var images: JSONValue?
     /// Display size and decode options (a later issue); kept raw.
@@ -53,7 +57,8 @@ public struct Scenario: Sendable, Hashable {
         display: JSONValue? = nil,
         strategies: JSONValue? = nil,
         decodeWorkers: JSONValue? = nil,
-        sourceLatencyMs: JSONValue? = nil
+        sourceLatencyMs: JSONValue? = nil,
+        trace: String? = nil
     ) {
         self.name = name
         self.frameRate = frameRate
@@ -66,6 +71,7 @@ public struct Scenario: Sendable, Hashable {
         self.strategies = strategies
         self.decodeWorkers = decodeWorkers
         self.sourceLatencyMs = sourceLatencyMs
+        self.trace = trace
     }
 
     /// What the visibility simulator needs from the scenario. O(1).

@@ -56,14 +56,21 @@ public final class Soak {
         let start = clock.now
         var measured = 0
         var iteration = 0
-        let script = session.experiment.scenario.script
         while !stopRequested.load(ordering: .relaxed) {
             if case .iterations(let count) = limit, measured >= count { break }
             if case .duration(let seconds) = limit, (clock.now - start).seconds >= seconds { break }
             iteration += 1
             let decodesBefore = session.cache.metrics.decodes
             let hitchesBefore = session.frames.hitches
-            session.runScript(script)
+            do {
+                try session.runPass()
+            } catch {
+                // A trace that can no longer be read: every later iteration would fail the same way.
+                note(&failures, "iteration \(iteration): \(error)")
+                break
+            }
+            // A trace pass starts with its own containerCreated, so one it left alive goes first.
+            if session.replayer != nil { session.destroyContainerIfAlive() }
             if let failure = session.probeFailure {
                 note(&failures, "iteration \(iteration): \(failure)")
                 session.probeFailure = nil

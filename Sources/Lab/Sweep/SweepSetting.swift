@@ -106,6 +106,9 @@ extension Experiment {
             case .admissionCap:
                 policy.admissionCap = ByteSize(bytes: value)
             case .prefetchRows:
+                guard result.trace == nil else {
+                    throw .usage("prefetchRows does not apply: the scenario replays a trace, which says itself which rows are built and appear")
+                }
                 guard ContainerConfiguration.prefetchRowsRange.contains(value) else {
                     throw .usage("prefetchRows: expected 0 to \(ContainerConfiguration.prefetchRowsRange.upperBound), got \(value)")
                 }
