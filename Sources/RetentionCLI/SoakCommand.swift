@@ -58,6 +58,9 @@ struct SoakCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the samples and the verdict as JSON to this file at the end (keeps every sample in memory, about 150 bytes per iteration).", valueName: "file"))
     var exportJSON: String?
 
+    @Option(help: ResidentLimitHelp.text("the soak", status: 2))
+    var maxResident: String?
+
     func validate() throws {
         switch (duration, iterations) {
         case (nil, nil): throw ValidationError("give --duration (like 30m) or --iterations N")
@@ -72,6 +75,7 @@ struct SoakCommand: ParsableCommand {
             throw ValidationError("--max-growth-rate: expected a size per iteration or per hour like 256KB, 256KB/iteration or 100MB/h, got '\(maxGrowthRate)'")
         }
         if ByteSize(parsing: maxGrowth) == nil { throw ValidationError("--max-growth: expected a size like 16MB or a byte count, got '\(maxGrowth)'") }
+        if let maxResident { _ = try sizeOption(maxResident, flag: "--max-resident") }
     }
 
     /// The soak's JSON export.
@@ -89,7 +93,9 @@ struct SoakCommand: ParsableCommand {
         // "growth" (exit 1), so scripts can tell the two apart.
         let experiment: Experiment, soak: Soak, csv: LineFile?
         do {
-            experiment = try Experiment.prepare(scenarioPath: scenario, strategyName: strategy)
+            var prepared = try Experiment.prepare(scenarioPath: scenario, strategyName: strategy)
+            prepared.maxResidentBytes = try residentLimit(maxResident)
+            experiment = prepared
             let limit: Soak.Limit = iterations.map { .iterations($0) } ?? .duration(parseSoakDuration(duration!)!)
             soak = try Soak(experiment: experiment, limit: limit, warmup: warmup, maxGrowthBytes: ByteSize(parsing: maxGrowth)!.bytes,
                         maxGrowthRate: GrowthRate(parsing: maxGrowthRate)!, keepsSamples: exportJSON != nil)
@@ -126,6 +132,7 @@ struct SoakCommand: ParsableCommand {
             }
         }
         if terminal { Output.error("") }
+        if let reached = soak.residentLimitReached { Output.error("Error: \(reached)") }
         print("soak: \(experiment.scenario.name) under \(experiment.strategy.name), \(soak.iterationsRun) iterations (\(warmup) warm-up), failed decodes \(soak.failedDecodes), failed reads \(soak.failedReads)")
         print(verdict.text)
         if let exportJSON {

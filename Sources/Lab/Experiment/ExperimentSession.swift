@@ -46,6 +46,9 @@ final class ExperimentSession {
     var recordTimeline = true
     /// Off for soaks: script checkpoints repeat every iteration.
     var recordCheckpoints = true
+    /// Resident bytes and frame where memory first went over `experiment.maxResidentBytes`;
+    /// once set, events and frames are ignored (see ResidentLimit.swift).
+    var overLimit: (residentBytes: Int, frame: Int)?
 
     init(experiment: Experiment) throws {
         self.experiment = experiment
@@ -88,12 +91,22 @@ final class ExperimentSession {
     func runToEnd() throws -> RunReport {
         try ProcessMemory.resetPeak()
         runScript(experiment.scenario.script)
+        if let overLimit, let limit = experiment.maxResidentBytes {
+            try checkpoint(ResidentLimit.checkpointName)
+            peakLogical = max(peakLogical, logicalBytes())
+            throw ResidentLimitReached(residentBytes: overLimit.residentBytes, frame: overLimit.frame, limitBytes: limit, report: try report())
+        }
         try checkpoint("end")
         if simulator.isContainerAlive { runScript([.destroyContainer]) }
         try checkpoint("after-destroy")
         ProcessMemory.trimHeap()
         cache.allocator.pool?.trim()
         try checkpoint("after-trim")
+        return try report()
+    }
+
+    /// The report on what was measured so far. Throws the first probe failure.
+    private func report() throws -> RunReport {
         if let probeFailure { throw probeFailure }
         let status = try ProcessMemory.readStatus()
         let metrics = cache.metrics
@@ -119,10 +132,14 @@ final class ExperimentSession {
     }
 
     private func handle(_ event: VisibilityEvent) {
+        guard overLimit == nil else { return }
         switch event.kind {
-        case .initialized(let row): rowMemory.rowInitialized(row)
+        case .initialized(let row):
+            rowMemory.rowInitialized(row)
+            checkResidentLimit(frame: event.frame)
         case .appeared(let row):
             let outcome = cache.appeared(row)
+            checkResidentLimit(frame: event.frame)
             if async, outcome.status == .pending { virtualQueue.request(row: row, atFrame: event.frame) }
             // Latency the cache charged without sleeping (sync mode; zero when no source read).
             virtualWork += outcome.sourceLatency.seconds
@@ -138,7 +155,9 @@ final class ExperimentSession {
             if async { virtualQueue.cancel(row: row) }
             rowMemory.rowReleased(row)
             cache.released(row)
-        case .destinationInitialized(let row): rowMemory.destinationInitialized(row)
+        case .destinationInitialized(let row):
+            rowMemory.destinationInitialized(row)
+            checkResidentLimit(frame: event.frame)
         case .destinationReleased(let row): rowMemory.destinationReleased(row)
         case .memoryWarning: cache.memoryWarning(.critical)
         case .containerDestroyed:
@@ -164,6 +183,7 @@ final class ExperimentSession {
     }
 
     private func frameEnded(_ report: FrameReport) {
+        guard overLimit == nil else { return }
         let work = (ThreadCPUTime.now() - frameStart).seconds
         frames.record(seconds: max(0, work - loadCPU) + virtualWork)
         virtualWork = 0
@@ -194,6 +214,7 @@ final class ExperimentSession {
         }
         let logical = logicalBytes()
         peakSampled = max(peakSampled, residentNow)
+        noteResident(residentNow, frame: report.frame)
         peakLogical = max(peakLogical, logical)
         if recordTimeline && report.frame % interval == 0 { timeline.append(.init(frame: report.frame, residentBytes: residentNow, logicalBytes: logical)) }
         if report.frame == 0 && checkpoints.isEmpty {

@@ -4,7 +4,8 @@
 public struct RunReport: Codable, Sendable, Hashable {
     /// Memory at one measurement point.
     public struct Checkpoint: Codable, Sendable, Hashable {
-        /// `startup`, a script checkpoint's name, `end`, `after-destroy` or `after-trim`.
+        /// `startup`, a script checkpoint's name, `end`, `after-destroy` or `after-trim`; a
+        /// run stopped by its resident-memory limit ends with `resident-limit` instead.
         public var name: String
         /// Resident set size from /proc/self/statm.
         public var residentBytes: Int
@@ -102,6 +103,9 @@ public struct RunReport: Codable, Sendable, Hashable {
     /// How loads were priced (frame work of synchronous loads, virtual clock of async ones);
     /// nil in reports written before it existed.
     public var costs: Costs?
+    /// Why the run stopped before the end of its script, when it did (`resident memory
+    /// reached 70.3 MB at frame 12 (limit 64.0 MB)`); absent from a complete run's JSON.
+    public var stopReason: String?
 
     /// The checkpoint called `name`, if any. O(checkpoints).
     public func checkpoint(_ name: String) -> Checkpoint? { checkpoints.first { $0.name == name } }

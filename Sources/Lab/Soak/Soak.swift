@@ -35,6 +35,9 @@ public final class Soak {
     private var lastMeasured: SoakSample?
     private var count = 0
     private var failures: [String] = []
+    /// The message when resident memory went over the experiment's `maxResidentBytes` and
+    /// stopped the soak (a failed run); nil otherwise.
+    public private(set) var residentLimitReached: String?
 
     /// A soak of `experiment` (its script is one iteration).
     public init(experiment: Experiment, limit: Limit, warmup: Int = 2, maxGrowthBytes: Int = 16_000_000,
@@ -64,6 +67,12 @@ public final class Soak {
             let decodesBefore = session.cache.metrics.decodes
             let hitchesBefore = session.frames.hitches
             session.runScript(script)
+            if let over = session.overLimit, let limit = session.experiment.maxResidentBytes {
+                let message = ResidentLimitReached.message(residentBytes: over.residentBytes, frame: over.frame, limitBytes: limit)
+                residentLimitReached = message
+                note(&failures, "iteration \(iteration): \(message)")
+                break
+            }
             if let failure = session.probeFailure {
                 note(&failures, "iteration \(iteration): \(failure)")
                 session.probeFailure = nil
