@@ -115,6 +115,17 @@ struct ScenarioErrorTests {
             == "script[0].repeat.steps[1].navigate.row: row 100 is past the end (100 rows)")
     }
 
+    @Test("a checkpoint name with a newline, tab or other control character is refused with its path")
+    func checkpointControlCharacters() {
+        #expect(errorMessage(document(script: #"[{"checkpoint": {"name": "all\nloaded"}}]"#))
+            == #"script[0].checkpoint.name: expected a name without control characters, found "all\nloaded" (holds U+000A)"#)
+        let nested = #"[{"pause": {"frames": 1}}, {"repeat": {"times": 2, "steps": [{"checkpoint": {"name": "a\tb"}}]}}]"#
+        #expect(errorMessage(document(script: nested))
+            == #"script[1].repeat.steps[0].checkpoint.name: expected a name without control characters, found "a\tb" (holds U+0009)"#)
+        #expect(errorMessage(document(script: #"[{"checkpoint": {"name": "x\u0085y"}}]"#))?.hasSuffix("(holds U+0085)") == true)
+        #expect(errorMessage(document(script: #"[{"checkpoint": {"name": "all-loaded ✓"}}]"#)) == nil)
+    }
+
     // MARK: - Files and syntax
 
     @Test("malformed JSON reports line and column")
