@@ -16,8 +16,9 @@ public enum ThumbnailPlan {
         case wouldReplaceInput(input: String, output: String, replaced: String)
         /// Two inputs have the same output path.
         case sameOutput(first: String, second: String, output: String)
-        /// An output folder could not be made.
-        case folder(SystemError)
+        /// The output folder `folder` could not be made; the error names the component that
+        /// failed and why.
+        case folder(String, SystemError)
 
         /// One sentence naming the files.
         public var description: String {
@@ -27,8 +28,9 @@ public enum ThumbnailPlan {
                     + (output == replaced ? "" : " (as \(output))") + "; nothing was written; choose another output folder"
             case .sameOutput(let first, let second, let output):
                 return "the thumbnails of \(first) and \(second) would both be written to \(output); nothing was written; give them separate output folders"
-            case .folder(let error):
-                return "cannot create the output folder: \(error)"
+            case .folder(let folder, let error):
+                let place = error.path == folder ? "" : " (at \(error.path))"
+                return "cannot create the output folder \(folder)\(place): \(error.reasonText)"
             }
         }
     }
@@ -89,7 +91,7 @@ public enum ThumbnailPlan {
     public static func createFolders(for jobs: [ThumbnailJob]) throws(Problem) {
         let folders = Set(jobs.map { FileIO.directory(of: $0.output) })
         for folder in folders.sorted() {
-            do { try FileIO.createDirectories(folder) } catch { throw .folder(error) }
+            do { try FileIO.createDirectories(folder) } catch { throw .folder(folder, error) }
         }
     }
 
