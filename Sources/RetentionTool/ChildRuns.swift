@@ -1,5 +1,6 @@
 import Glibc
 import Lab
+import SystemIO
 
 /// The shared work of `compare` and `sweep`: measure (or load) one cost table in a child, then
 /// run every subject's repeats in fresh child processes, `jobs` at a time, writing exports as
@@ -149,7 +150,7 @@ public struct ChildRuns {
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard n > 0 else { throw .failed("cannot find this executable through /proc/self/exe") }
-        var path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var path = PathText.string(fromBytes: buffer[0..<n].map { UInt8(bitPattern: $0) })
         if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
         return path
     }

@@ -1,6 +1,7 @@
 import Glibc
 import CProcessShim
 import Synchronization
+import SystemIO
 
 /// Runs a child process with posix_spawn and collects its output, without Foundation.
 ///
@@ -113,7 +114,9 @@ public struct ChildProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
 
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        // Paths travel as the bytes they stand for (PathText), so a file name that is not
+        // UTF-8 reaches the child as it is.
+        let argv = ([executable] + arguments).map { PathText.withCString($0) { strdup($0) } } + [nil]
         defer { for p in argv { free(p) } }
         var environment: [UnsafeMutablePointer<CChar>?] = []
         var index = 0
@@ -124,7 +127,7 @@ public struct ChildProcess: Sendable {
         environment += [strdup("\(Self.parentEnvironmentKey)=\(getpid())"), nil]
         defer { for p in environment { free(p) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, environment)
+        let status = PathText.withCString(executable) { posix_spawn(&pid, $0, &actions, nil, argv, environment) }
         close(outPipe[1])
         close(errPipe[1])
         guard status == 0 else {
