@@ -44,9 +44,9 @@ public struct ThumbnailSummary: Encodable, Sendable {
 
 /// One file's outcome, as JSON.
 public struct ThumbnailReport: Encodable, Sendable {
-    /// The input file.
+    /// The input file (bytes of its name that are not UTF-8 shown as `\xE9`).
     public var file: String
-    /// The thumbnail written, when it was.
+    /// The thumbnail written, when it was (shown the same way).
     public var output: String?
     /// Thumbnail width in pixels.
     public var width: Int?
