@@ -1,8 +1,8 @@
 // swift-tools-version:6.1
 // Retention: an image-cache memory manager and the lab that measures it.
 // Dependencies point one way: RetentionCLI → RetentionTool → Lab → {Retention, Visibility,
-// MemoryProbe, CProcessShim}, Retention → Imaging → {CPNG, SystemIO}, MemoryProbe →
-// {CMemoryShim, SystemIO}. SystemIO and Visibility depend on no other module of ours.
+// MemoryProbe, CProcessShim}, Retention → {Imaging, MemoryProbe}, Imaging → {CPNG, SystemIO},
+// MemoryProbe → {CMemoryShim, SystemIO}. SystemIO and Visibility depend on no other module of ours.
 // docs/ARCHITECTURE.md holds the graph; tools/check-architecture.sh checks it. Linux (glibc) only.
 import PackageDescription
 
@@ -27,7 +27,7 @@ let package = Package(
         // POSIX file I/O with one error type: capped reads, atomic replace, special-file rules.
         .target(name: "SystemIO"),
         .target(name: "Imaging", dependencies: ["CPNG", "SystemIO"]),
-        .target(name: "Retention", dependencies: ["Imaging", "SystemIO"]),
+        .target(name: "Retention", dependencies: ["Imaging", "MemoryProbe", "SystemIO"]),
         .target(name: "Visibility"),
         .target(name: "CMemoryShim"),
         .target(name: "MemoryProbe", dependencies: ["CMemoryShim", "SystemIO"]),

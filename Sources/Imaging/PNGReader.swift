@@ -59,7 +59,8 @@ final class PNGReader {
             } catch {
                 throw .io(error)
             }
-            opened = rtn_png_reader_open_file(path, &cLimits, &header, &error)
+            // The bytes the path stands for (PathText): a name that is not UTF-8 still opens.
+            opened = PathText.withCString(path) { rtn_png_reader_open_file($0, &cLimits, &header, &error) }
         }
         guard let opened else { throw PNGReader.translate(error, input: input) }
         self.handle = opened

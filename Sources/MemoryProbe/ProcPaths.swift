@@ -17,4 +17,12 @@ public enum ProcPaths {
     /// Writing `5` resets the peak resident size (VmHWM) to the current resident size
     /// (Linux 4.0+). Written by ``ProcessMemory/resetPeak(path:)``.
     public static let clearRefs = "/proc/self/clear_refs"
+
+    /// The machine's memory: `MemTotal`, `MemAvailable` and more, in kB. Read by
+    /// ``MemoryLimits/read(root:)``.
+    public static let meminfo = "/proc/meminfo"
+
+    /// The control groups of this process, one `ID:CONTROLLERS:PATH` line per hierarchy
+    /// (`0::PATH` for cgroup v2). Read by ``MemoryLimits/read(root:)``.
+    public static let cgroup = "/proc/self/cgroup"
 }

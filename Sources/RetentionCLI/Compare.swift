@@ -15,8 +15,10 @@ struct Compare: ParsableCommand {
             that one table, so strategies pay identical costs and frame work measures the \
             strategy, not the host's load. Each run is a child `retention run … --json`; repeats \
             alternate the order; the table shows medians. A child that fails is reported with \
-            its stderr tail, the others go on, and the exit status is 1. Exports are written as \
-            results arrive.
+            its first error line (or the runtime's failure message), the others go on, and the \
+            exit status is 1. A child whose resident memory goes over --max-resident stops with \
+            "resident memory reached X at frame N (limit Y)". Exports are written as results \
+            arrive.
             """
     )
 
@@ -30,8 +32,12 @@ struct Compare: ParsableCommand {
 
     @OptionGroup var runs: ChildRunOptions
 
+    @Option(help: ResidentLimitHelp.text("each child run", default: ", divided by --jobs"))
+    var maxResident: String?
+
     func validate() throws {
         if let strategies { _ = try strategyNames(strategies) }
+        if let maxResident { _ = try sizeOption(maxResident, flag: "--max-resident") }
     }
 
     func run() throws {
@@ -48,10 +54,11 @@ struct Compare: ParsableCommand {
             names = available.map(\.name)
         }
         let shard = try runs.resolvedShard()
+        let jobs = runs.jobs ?? ChildRuns.cores
         let driver = ChildRuns(
-            scenarioPath: path, subjects: names, costStrategies: names, repeats: runs.repeats, jobs: runs.jobs ?? ChildRuns.cores,
+            scenarioPath: path, subjects: names, costStrategies: names, repeats: runs.repeats, jobs: jobs,
             shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs, decodeSpeed: costOptions.decodeSpeed,
-            exportJSON: runs.exportJSON, exportCSV: runs.exportCSV
+            exportJSON: runs.exportJSON, exportCSV: runs.exportCSV, childResidentLimit: try residentLimit(maxResident, sharedBy: jobs)
         ) { strategy, costsPath in
             ["run", path, "--strategy", strategy, "--json", "--costs", costsPath] + runs.childFlags
         }

@@ -46,7 +46,7 @@ struct Inspect: ParsableCommand {
     }
 
     private func inspect(_ file: String) -> Report {
-        var report = Report(file: file)
+        var report = Report(file: PathText.display(file))
         do {
             let info = try ImageInfo(contentsOf: file)
             report.width = info.width

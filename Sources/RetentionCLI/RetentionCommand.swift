@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import RetentionTool
+import SystemIO
 
 /// The `retention` tool: memory experiments, image inspection and generated assets.
 /// Thin by design: it parses, calls Lab or Imaging, and prints.
@@ -26,7 +27,8 @@ struct RetentionCommand: AsyncParsableCommand {
     /// on standard error, never a silent success.
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            // Arguments as the bytes they are: a file name that is not UTF-8 still opens.
+            var command = try parseAsRoot(PathText.arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

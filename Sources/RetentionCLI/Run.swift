@@ -34,6 +34,9 @@ struct Run: ParsableCommand {
     @Flag(help: "For a scenario that replays a trace: drop impossible events, count them and report them (on stderr and in the report), instead of stopping at the first with its line number.")
     var repair = false
 
+    @Option(help: ResidentLimitHelp.text("the run"))
+    var maxResident: String?
+
     @OptionGroup var costOptions: CostOptions
 
     func validate() throws {
@@ -42,6 +45,7 @@ struct Run: ParsableCommand {
         }
         if timelineEvery < 0 { throw ValidationError("--timeline-every must be a positive number of frames, got \(timelineEvery)") }
         for setting in settings { _ = try usage { try SweepSetting(parsing: setting) } }
+        if let maxResident { _ = try sizeOption(maxResident, flag: "--max-resident") }
     }
 
     func run() throws {
@@ -51,12 +55,20 @@ struct Run: ParsableCommand {
         var experiment = try usage { try Experiment.prepare(scenarioPath: path, strategyName: strategy, repairTrace: repair).applying(changes) }
         experiment.timelineInterval = timelineEvery
         experiment.costs = try costOptions.model()
-        let report = try experiment.run()
+        experiment.maxResidentBytes = try residentLimit(maxResident)
+        // Over the limit, the run still prints what it measured, then fails with the message.
+        let report: RunReport, stopped: ResidentLimitReached?
+        do {
+            (report, stopped) = (try experiment.run(), nil)
+        } catch let stop as ResidentLimitReached {
+            (report, stopped) = (stop.report, stop)
+        }
         if let repairs = report.traceRepairs, !json { Output.error("\(path): trace: \(repairs)") }
         if json {
             print(ReportCoding.encode(report))
         } else {
             print(RunReportText.render(report))
         }
+        if let stopped { throw stopped }
     }
 }

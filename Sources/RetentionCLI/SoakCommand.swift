@@ -61,6 +61,9 @@ struct SoakCommand: ParsableCommand {
     @Flag(help: "For a scenario that replays a trace: drop impossible events, count them and report them once, instead of stopping at the first with its line number. Each iteration replays the trace once; a container it leaves alive is destroyed before the next.")
     var repair = false
 
+    @Option(help: ResidentLimitHelp.text("the soak", status: 2))
+    var maxResident: String?
+
     func validate() throws {
         switch (duration, iterations) {
         case (nil, nil): throw ValidationError("give --duration (like 30m) or --iterations N")
@@ -75,6 +78,7 @@ struct SoakCommand: ParsableCommand {
             throw ValidationError("--max-growth-rate: expected a size per iteration or per hour like 256KB, 256KB/iteration or 100MB/h, got '\(maxGrowthRate)'")
         }
         if ByteSize(parsing: maxGrowth) == nil { throw ValidationError("--max-growth: expected a size like 16MB or a byte count, got '\(maxGrowth)'") }
+        if let maxResident { _ = try sizeOption(maxResident, flag: "--max-resident") }
     }
 
     /// The soak's JSON export.
@@ -92,8 +96,10 @@ struct SoakCommand: ParsableCommand {
         // "growth" (exit 1), so scripts can tell the two apart.
         let experiment: Experiment, soak: Soak, csv: LineFile?
         do {
-            experiment = try Experiment.prepare(scenarioPath: scenario, strategyName: strategy, repairTrace: repair)
-            if let repairs = experiment.trace?.repairs.summary { Output.error("\(scenario): trace: \(repairs)") }
+            var prepared = try Experiment.prepare(scenarioPath: scenario, strategyName: strategy, repairTrace: repair)
+            if let repairs = prepared.trace?.repairs.summary { Output.error("\(scenario): trace: \(repairs)") }
+            prepared.maxResidentBytes = try residentLimit(maxResident)
+            experiment = prepared
             let limit: Soak.Limit = iterations.map { .iterations($0) } ?? .duration(parseSoakDuration(duration!)!)
             soak = try Soak(experiment: experiment, limit: limit, warmup: warmup, maxGrowthBytes: ByteSize(parsing: maxGrowth)!.bytes,
                         maxGrowthRate: GrowthRate(parsing: maxGrowthRate)!, keepsSamples: exportJSON != nil)
@@ -130,6 +136,7 @@ struct SoakCommand: ParsableCommand {
             }
         }
         if terminal { Output.error("") }
+        if let reached = soak.residentLimitReached { Output.error("Error: \(reached)") }
         print("soak: \(experiment.scenario.name) under \(experiment.strategy.name), \(soak.iterationsRun) iterations (\(warmup) warm-up), failed decodes \(soak.failedDecodes), failed reads \(soak.failedReads)")
         print(verdict.text)
         if let exportJSON {

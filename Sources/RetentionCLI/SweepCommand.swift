@@ -43,7 +43,7 @@ struct SweepCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Constraint: most hitches in every repeat.", valueName: "n"))
     var maxHitches: Int?
 
-    @Option(help: ArgumentHelp("Constraint: largest peak resident memory in every repeat (like 64MB).", valueName: "size"))
+    @Option(help: ArgumentHelp("Constraint on the recommendation: largest peak resident memory in every repeat (like 64MB). Not a stop: each child run stops only at the default limit of `retention run --max-resident` (75 % of the machine's or the cgroup's memory, divided by --jobs).", valueName: "size"))
     var maxResident: String?
 
     @OptionGroup var costOptions: CostOptions
@@ -57,13 +57,7 @@ struct SweepCommand: ParsableCommand {
     }
 
     func constraints() throws -> SweepConstraints {
-        var limit: Int?
-        if let maxResident {
-            guard let size = ByteSize(parsing: maxResident), size.bytes > 0 else {
-                throw ValidationError("--max-resident: expected a size like 64MB, got '\(maxResident)'")
-            }
-            limit = size.bytes
-        }
+        let limit = try maxResident.map { try sizeOption($0, flag: "--max-resident") }
         return SweepConstraints(maxPlaceholders: maxPlaceholders, maxHitches: maxHitches, maxResidentBytes: limit)
     }
 
@@ -90,10 +84,12 @@ struct SweepCommand: ParsableCommand {
         }
         let points = Dictionary(uniqueKeysWithValues: plan.points.map { ($0.label, $0) })
         let shard = try runs.resolvedShard()
+        let jobs = runs.jobs ?? ChildRuns.cores
         let driver = ChildRuns(
             scenarioPath: path, subjects: plan.points.map(\.label), costStrategies: names, repeats: runs.repeats,
-            jobs: runs.jobs ?? ChildRuns.cores, shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs,
-            decodeSpeed: costOptions.decodeSpeed, exportJSON: runs.exportJSON, exportCSV: runs.exportCSV, sweep: plan, constraints: try constraints()
+            jobs: jobs, shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs,
+            decodeSpeed: costOptions.decodeSpeed, exportJSON: runs.exportJSON, exportCSV: runs.exportCSV, sweep: plan, constraints: try constraints(),
+            childResidentLimit: ResidentLimit.defaultBytes(sharedBy: jobs)
         ) { label, costsPath in
             let point = points[label]!
             return ["run", path, "--strategy", point.strategy, "--set", "\(SweepSetting(key: plan.key, value: point.value))",

@@ -1,5 +1,6 @@
 import Glibc
 import Lab
+import SystemIO
 
 /// The shared work of `compare` and `sweep`: measure (or load) one cost table in a child, then
 /// run every subject's repeats in fresh child processes, `jobs` at a time, writing exports as
@@ -28,6 +29,9 @@ public struct ChildRuns {
     public var exportJSON: String?, exportCSV: String?
     /// The sweep and its constraints, for a sweep.
     public var sweep: SweepPlan?, constraints: SweepConstraints?
+    /// The resident-memory limit every child run stops at (`--max-resident BYTES` on its
+    /// command line); nil passes none, so the child applies its own default.
+    public var childResidentLimit: Int?
     /// The child's command line for one subject, given the cost table's path.
     public var childArguments: @Sendable (_ subject: String, _ costsPath: String) -> [String]
 
@@ -52,7 +56,7 @@ public struct ChildRuns {
     /// A driver; every field is as documented.
     public init(scenarioPath: String, subjects: [String], costStrategies: [String], repeats: Int, jobs: Int, shard: Shard?,
                 timeoutSeconds: Double, givenCostsPath: String?, decodeSpeed: Double, exportJSON: String?, exportCSV: String?,
-                sweep: SweepPlan? = nil, constraints: SweepConstraints? = nil,
+                sweep: SweepPlan? = nil, constraints: SweepConstraints? = nil, childResidentLimit: Int? = nil,
                 childArguments: @escaping @Sendable (_ subject: String, _ costsPath: String) -> [String]) {
         self.scenarioPath = scenarioPath
         self.subjects = subjects
@@ -67,6 +71,7 @@ public struct ChildRuns {
         self.exportCSV = exportCSV
         self.sweep = sweep
         self.constraints = constraints
+        self.childResidentLimit = childResidentLimit
         self.childArguments = childArguments
     }
 
@@ -78,6 +83,7 @@ public struct ChildRuns {
         let progress = Output.stderrIsTerminal
         let paths = childArguments
         let speed = decodeSpeed
+        let limit = childResidentLimit.map { ["--max-resident", "\($0)"] } ?? []
         var comparison = Comparison(executable: executable, strategies: subjects, repeats: repeats, timeoutSeconds: timeoutSeconds) { _ in [] }
         comparison.jobs = jobs
         comparison.shard = shard
@@ -102,7 +108,7 @@ public struct ChildRuns {
         }
         defer { if givenCostsPath == nil { unlink(costsPath) } }
         comparison.childArguments = { subject in
-            paths(subject, costsPath) + (speed != 1 ? ["--decode-speed", "\(speed)"] : [])
+            paths(subject, costsPath) + (speed != 1 ? ["--decode-speed", "\(speed)"] : []) + limit
         }
         export.setCosts(costs, decodeSpeed: speed)
         var all: [Comparison.Result] = []
@@ -144,7 +150,7 @@ public struct ChildRuns {
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard n > 0 else { throw .failed("cannot find this executable through /proc/self/exe") }
-        var path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var path = PathText.string(fromBytes: buffer[0..<n].map { UInt8(bitPattern: $0) })
         if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
         return path
     }

@@ -17,6 +17,7 @@ public enum RunReportText {
         text += "hitches \(r.hitches), placeholder frames \(r.placeholderFrames)"
         if let first = r.firstFailure { text += "\nfirst failure: \(first)" }
         if let costs = r.costs { text += "\n" + CostText.line(costs) }
+        if let reason = r.stopReason { text += "\nstopped early: \(reason); the figures cover the frames before the stop" }
         return text
     }
 }

@@ -44,9 +44,9 @@ public struct ThumbnailSummary: Encodable, Sendable {
 
 /// One file's outcome, as JSON.
 public struct ThumbnailReport: Encodable, Sendable {
-    /// The input file.
+    /// The input file (bytes of its name that are not UTF-8 shown as `\xE9`).
     public var file: String
-    /// The thumbnail written, when it was.
+    /// The thumbnail written, when it was (shown the same way).
     public var output: String?
     /// Thumbnail width in pixels.
     public var width: Int?
@@ -136,11 +136,10 @@ public final class ThumbnailBatch: Sendable {
     }
 
     private func process(_ job: ThumbnailJob) -> ThumbnailReport {
-        var report = ThumbnailReport(file: job.input)
+        var report = ThumbnailReport(file: PathText.display(job.input))
         let clock = ContinuousClock()
         let start = clock.now
-        var info = stat()
-        if stat(job.input, &info) == 0 { report.bytesRead = Int(info.st_size) }
+        if let size = FileIO.status(of: job.input)?.size { report.bytesRead = size }
         do throws(ImagingError) {
             if Self.sameFile(job.input, job.output) {
                 throw ImagingError.invalidArgument("the output \(job.output) is the input itself")
@@ -148,7 +147,7 @@ public final class ThumbnailBatch: Sendable {
             let thumbnail = try thumbnailer.thumbnail(contentsOf: job.input)
             let data = try encoder.encode(thumbnail.bitmap)
             do { try FileIO.replace(job.output, with: data) } catch { throw .io(error) }
-            report.output = job.output
+            report.output = PathText.display(job.output)
             report.width = thumbnail.bitmap.width
             report.height = thumbnail.bitmap.height
             report.sourceWidth = thumbnail.stats.sourceWidth

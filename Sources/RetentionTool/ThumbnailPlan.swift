@@ -1,10 +1,5 @@
 import Glibc
 import SystemIO
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Pairs a thumbnail batch's inputs with their outputs, and refuses the whole batch before
 /// anything is written when a write would destroy data: an output that is one of the inputs
@@ -16,8 +11,9 @@ public enum ThumbnailPlan {
         case wouldReplaceInput(input: String, output: String, replaced: String)
         /// Two inputs have the same output path.
         case sameOutput(first: String, second: String, output: String)
-        /// An output folder could not be made.
-        case folder(SystemError)
+        /// The output folder `folder` could not be made; the error names the component that
+        /// failed and why.
+        case folder(String, SystemError)
 
         /// One sentence naming the files.
         public var description: String {
@@ -27,8 +23,9 @@ public enum ThumbnailPlan {
                     + (output == replaced ? "" : " (as \(output))") + "; nothing was written; choose another output folder"
             case .sameOutput(let first, let second, let output):
                 return "the thumbnails of \(first) and \(second) would both be written to \(output); nothing was written; give them separate output folders"
-            case .folder(let error):
-                return "cannot create the output folder: \(error)"
+            case .folder(let folder, let error):
+                let place = error.path == folder ? "" : " (at \(error.path))"
+                return "cannot create the output folder \(folder)\(place): \(error.reasonText)"
             }
         }
     }
@@ -89,7 +86,7 @@ public enum ThumbnailPlan {
     public static func createFolders(for jobs: [ThumbnailJob]) throws(Problem) {
         let folders = Set(jobs.map { FileIO.directory(of: $0.output) })
         for folder in folders.sorted() {
-            do { try FileIO.createDirectories(folder) } catch { throw .folder(error) }
+            do { try FileIO.createDirectories(folder) } catch { throw .folder(folder, error) }
         }
     }
 
@@ -99,17 +96,13 @@ public enum ThumbnailPlan {
     }
 
     /// `*.png` below `root` (any depth, any case of the extension), sorted, relative to it.
+    /// Names are read as bytes (`PathText`), so a file whose name is not UTF-8 is found and opens.
     static func pngFiles(under root: String) -> [String] {
-        let all = (try? FileManager.default.subpathsOfDirectory(atPath: root)) ?? []
-        return all.filter { $0.lowercased().hasSuffix(".png") && !isDirectory(root + "/" + $0) }.sorted()
+        FileIO.entries(under: root).filter { $0.lowercased().hasSuffix(".png") && !isDirectory(root + "/" + $0) }
     }
 
     /// The canonical absolute path (`realpath(3)`), or nil when `path` does not exist.
-    static func resolved(_ path: String) -> String? {
-        guard let pointer = realpath(path, nil) else { return nil }
-        defer { free(pointer) }
-        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
-    }
+    static func resolved(_ path: String) -> String? { FileIO.resolvedPath(path) }
 
     /// `path` with its folder resolved when it exists, so `out/x.png` and `./out/x.png` match.
     static func canonical(_ path: String) -> String {
@@ -137,9 +130,8 @@ struct FileIdentity: Hashable {
 
     /// The identity of what `path` names, or nil when nothing exists there.
     init?(_ path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
+        guard let status = FileIO.status(of: path) else { return nil }
+        device = status.device
+        inode = status.inode
     }
 }

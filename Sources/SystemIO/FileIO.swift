@@ -6,7 +6,8 @@ import Foundation
 internal import Glibc
 
 /// Whole-file reads and writes with POSIX calls. Every failure is a ``SystemError`` naming
-/// the path, the operation and the reason.
+/// the path, the operation and the reason. Paths are ``PathText`` strings: a file name that
+/// is not UTF-8 reaches the system as the bytes it is.
 ///
 /// The rules for special files: a read accepts only a regular file (a FIFO or a device is
 /// refused without blocking, since the file is opened with `O_NONBLOCK` and checked with
@@ -31,10 +32,73 @@ public enum FileIO {
     /// The kind of what `path` names, following symbolic links unless `followLinks` is false.
     /// Never opens the file. One `stat` call.
     public static func kind(of path: String, followLinks: Bool = true) -> Kind {
+        status(of: path, followLinks: followLinks)?.kind ?? .missing
+    }
+
+    /// What `stat` says about a path.
+    public struct Status: Sendable, Equatable {
+        /// What the path names.
+        public var kind: Kind
+        /// The size in bytes (0 for files that report none, such as those in `/proc`).
+        public var size: Int
+        /// The device and inode: equal for two paths to the same file.
+        public var device: UInt64, inode: UInt64
+    }
+
+    /// `stat` (or `lstat` when `followLinks` is false) of `path`; nil when nothing is there or
+    /// it cannot be reached. Never opens the file. One system call.
+    public static func status(of path: String, followLinks: Bool = true) -> Status? {
         var info = stat()
-        let status = followLinks ? stat(path, &info) : lstat(path, &info)
-        guard status == 0 else { return .missing }
-        return kind(mode: info.st_mode)
+        let result = PathText.withCString(path) { followLinks ? stat($0, &info) : lstat($0, &info) }
+        guard result == 0 else { return nil }
+        return Status(kind: kind(mode: info.st_mode), size: Int(info.st_size), device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// The canonical absolute path of `path` (`realpath(3)`: links and `..` resolved); nil when
+    /// it does not exist. One `realpath` call.
+    public static func resolvedPath(_ path: String) -> String? {
+        guard let pointer = PathText.withCString(path, { realpath($0, nil) }) else { return nil }
+        defer { free(pointer) }
+        return PathText.string(fromCString: pointer)
+    }
+
+    /// Throws the reason `path` cannot be read (`access(2)` with `R_OK`: missing, no
+    /// permission), naming it. One system call.
+    public static func checkReadable(_ path: String) throws(SystemError) {
+        if PathText.withCString(path, { access($0, R_OK) }) != 0 { throw .lastError("read", path) }
+    }
+
+    /// The names in the folder `path`, without `.` and `..`, in the order the system gives
+    /// them. Names that are not UTF-8 come back as ``PathText`` strings, so they open. Throws
+    /// naming the folder when it cannot be opened. One `opendir` and a `readdir` per entry.
+    public static func directoryEntries(_ path: String) throws(SystemError) -> [String] {
+        guard let dir = PathText.withCString(path, { opendir($0) }) else { throw .lastError("open the folder", path) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                PathText.string(fromBytes: raw.prefix(while: { $0 != 0 }))
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Every entry below the folder `root` at any depth, as paths relative to it, sorted;
+    /// folders are entered but not followed through symbolic links (so a link cycle ends), and
+    /// folders that cannot be read are skipped. O(entries) system calls.
+    public static func entries(under root: String) -> [String] {
+        var found: [String] = []
+        var pending = [""]
+        while let relative = pending.popLast() {
+            guard let names = try? directoryEntries(relative.isEmpty ? root : root + "/" + relative) else { continue }
+            for name in names {
+                let child = relative.isEmpty ? name : relative + "/" + name
+                found.append(child)
+                if kind(of: root + "/" + child, followLinks: false) == .directory { pending.append(child) }
+            }
+        }
+        return found.sorted()
     }
 
     static func kind(mode: mode_t) -> Kind {
@@ -55,7 +119,7 @@ public enum FileIO {
     /// and the file's size, which is 0 for files that report none (`/proc`). The caller closes it.
     public static func openRegularFile(_ path: String) throws(SystemError) -> (fd: Int32, size: Int) {
         var fd: Int32
-        repeat { fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } while fd < 0 && Glibc.errno == EINTR
+        repeat { fd = PathText.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } } while fd < 0 && Glibc.errno == EINTR
         guard fd >= 0 else { throw .lastError("read", path) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -152,9 +216,7 @@ public enum FileIO {
         case .special:
             return .inPlace(path)
         case .symbolicLink:
-            guard let resolved = realpath(path, nil) else { return .inPlace(path) }  // dangling: open creates the target
-            defer { free(resolved) }
-            let real = String(cString: resolved)
+            guard let real = resolvedPath(path) else { return .inPlace(path) }  // dangling: open creates the target
             if real.hasPrefix("/dev/") || real.hasPrefix("/proc/") { return .inPlace(path) }
             switch kind(of: real) {
             case .directory: throw SystemError(path: path, operation: "write", reason: .errno(EISDIR))
@@ -179,16 +241,18 @@ public enum FileIO {
             try writeAll(data, to: fd, path: path)
         case .atomic(let final):
             let temporary = temporaryPath(beside: final)
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            let fd = PathText.withCString(temporary) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
             guard fd >= 0 else { throw .lastError("write", final) }
             var info = stat()
-            if stat(final, &info) == 0 { _ = fchmod(fd, info.st_mode & 0o7777) }
+            if PathText.withCString(final, { stat($0, &info) }) == 0 { _ = fchmod(fd, info.st_mode & 0o7777) }
             var failure: SystemError?
             do { try writeAll(data, to: fd, path: final) } catch { failure = error }
             if close(fd) != 0, failure == nil { failure = .lastError("write", final) }
-            if failure == nil, rename(temporary, final) != 0 { failure = .lastError("replace", final) }
+            if failure == nil, PathText.withCString(temporary, { from in PathText.withCString(final) { rename(from, $0) } }) != 0 {
+                failure = .lastError("replace", final)
+            }
             if let failure {
-                unlink(temporary)
+                PathText.withCString(temporary) { _ = unlink($0) }
                 throw failure
             }
         }
@@ -206,9 +270,9 @@ public enum FileIO {
     /// under `/dev` and `/proc` append, so output already written to a redirected file stays.
     static func openInPlace(_ path: String) -> Int32 {
         var fd: Int32
-        repeat { fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC) } while fd < 0 && Glibc.errno == EINTR
+        repeat { fd = PathText.withCString(path) { open($0, O_WRONLY | O_APPEND | O_CLOEXEC) } } while fd < 0 && Glibc.errno == EINTR
         if fd < 0 && Glibc.errno == ENOENT {
-            repeat { fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) } while fd < 0 && Glibc.errno == EINTR
+            repeat { fd = PathText.withCString(path) { open($0, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) } } while fd < 0 && Glibc.errno == EINTR
         }
         return fd
     }
@@ -219,12 +283,12 @@ public enum FileIO {
     public static func checkWritable(_ path: String) throws(SystemError) {
         switch try target(for: path) {
         case .inPlace(let existing):
-            if access(existing, W_OK) != 0 { throw .lastError("write", path) }
+            if PathText.withCString(existing, { access($0, W_OK) }) != 0 { throw .lastError("write", path) }
         case .atomic(let final):
             let folder = directory(of: final)
             switch kind(of: folder) {
             case .directory:
-                if access(folder, W_OK) != 0 { throw .lastError("write into the folder of", path) }
+                if PathText.withCString(folder, { access($0, W_OK) }) != 0 { throw .lastError("write into the folder of", path) }
             case .missing:
                 throw SystemError(path: path, operation: "write", reason: .errno(ENOENT))
             default:
@@ -254,10 +318,9 @@ public enum FileIO {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
-            if mkdir(prefix, mode) != 0 {
+            if PathText.withCString(prefix, { mkdir($0, mode) }) != 0 {
                 let code = Glibc.errno
-                var info = stat()
-                guard code == EEXIST, stat(prefix, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                guard code == EEXIST, kind(of: prefix) == .directory else {
                     throw SystemError(path: prefix, operation: "create the folder", reason: .errno(code == EEXIST ? ENOTDIR : code))
                 }
             }

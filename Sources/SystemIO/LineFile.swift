@@ -16,7 +16,7 @@ public final class LineFile {
         case .inPlace(let existing):
             fd = FileIO.openInPlace(existing)
         case .atomic(let final):
-            fd = open(final, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            fd = PathText.withCString(final) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
         }
         guard fd >= 0 else { throw .lastError("write", path) }
     }

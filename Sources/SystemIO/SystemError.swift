@@ -38,9 +38,10 @@ public struct SystemError: Error, CustomStringConvertible, Sendable, Equatable {
         return nil
     }
 
-    /// One sentence: "cannot read x.png: No such file or directory".
+    /// One sentence: "cannot read x.png: No such file or directory" (bytes of the path that
+    /// are not UTF-8 shown as `\xE9`, see ``PathText/display(_:)``).
     public var description: String {
-        "cannot \(operation) \(path): \(reasonText)"
+        "cannot \(operation) \(PathText.display(path)): \(reasonText)"
     }
 
     /// The reason alone, e.g. "No such file or directory" or "it is a FIFO, not a regular file".

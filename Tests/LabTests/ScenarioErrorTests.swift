@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Testing
 @testable import Lab
 
@@ -123,6 +124,17 @@ struct ScenarioErrorTests {
             == "script[0].repeat.steps[1].navigate.row: row 100 is past the end (100 rows)")
     }
 
+    @Test("a checkpoint name with a newline, tab or other control character is refused with its path")
+    func checkpointControlCharacters() {
+        #expect(errorMessage(document(script: #"[{"checkpoint": {"name": "all\nloaded"}}]"#))
+            == #"script[0].checkpoint.name: expected a name without control characters, found "all\nloaded" (holds U+000A)"#)
+        let nested = #"[{"pause": {"frames": 1}}, {"repeat": {"times": 2, "steps": [{"checkpoint": {"name": "a\tb"}}]}}]"#
+        #expect(errorMessage(document(script: nested))
+            == #"script[1].repeat.steps[0].checkpoint.name: expected a name without control characters, found "a\tb" (holds U+0009)"#)
+        #expect(errorMessage(document(script: #"[{"checkpoint": {"name": "x\u0085y"}}]"#))?.hasSuffix("(holds U+0085)") == true)
+        #expect(errorMessage(document(script: #"[{"checkpoint": {"name": "all-loaded ✓"}}]"#)) == nil)
+    }
+
     // MARK: - Files and syntax
 
     @Test("malformed JSON reports line and column")
@@ -138,6 +150,29 @@ struct ScenarioErrorTests {
         #expect(errorMessage(#"{"a": tru}"#) == "malformed JSON at line 1, column 10: invalid literal, expected true")
         #expect(errorMessage("[1] x") == "malformed JSON at line 1, column 5: unexpected content after the JSON value")
         #expect(errorMessage("[1]") == "(top level): expected an object, found an array")
+    }
+
+    @Test("bytes that are not UTF-8 are named with their line and column, not as a wrong type")
+    func invalidUTF8() {
+        func message(_ bytes: [UInt8]) -> String? {
+            do {
+                _ = try Scenario.decode(Data(bytes), source: "test.json")
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        // A Latin-1 "é" (0xE9) in a name, on line 2 after 14 characters: it used to be reported
+        // as "expected an object, found an object".
+        let latin1 = Array("{\n  \"name\": \"caf".utf8) + [0xE9] + Array("\"}".utf8)
+        #expect(message(latin1) == "invalid UTF-8 at line 2, column 15")
+        // Columns count characters: "é" in UTF-8 before the bad byte is one column.
+        #expect(message(Array("[\"é".utf8) + [0xFF, 0x22, 0x5D]) == "invalid UTF-8 at line 1, column 4")
+        // An overlong "/" (0xC0 0xAF), a UTF-16 surrogate (0xED 0xA0 0x80), a cut sequence at the end.
+        #expect(message(Array("{\"a\": \"".utf8) + [0xC0, 0xAF, 0x22, 0x7D]) == "invalid UTF-8 at line 1, column 8")
+        #expect(message(Array("[\"".utf8) + [0xED, 0xA0, 0x80, 0x22, 0x5D]) == "invalid UTF-8 at line 1, column 3")
+        #expect(message(Array("[1]".utf8) + [0xE2, 0x82]) == "invalid UTF-8 at line 1, column 4")
+        #expect(ScenarioError.invalidUTF8(source: "s.json", line: 1, column: 1).source == "s.json")
     }
 
     @Test("a missing file names the path and the reason")

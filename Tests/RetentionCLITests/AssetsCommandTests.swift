@@ -27,5 +27,12 @@ struct AssetsCommandTests {
         let unwritable = try await CLIRunner.run(["assets", "generate", "/proc/forbidden", "--only", "ui-600x400-01.png"])
         #expect(unwritable.status == 1)
         #expect(unwritable.stderr.hasPrefix("error: "))
+        // A regular file where the folder should be: one line with the reason, not a raw error.
+        let dir = try CLIRunner.temporaryDirectory("assets-file")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "x".write(toFile: dir + "/afile", atomically: false, encoding: .utf8)
+        let onFile = try await CLIRunner.run(["assets", "generate", dir + "/afile", "--only", "ui-600x400-01.png"])
+        #expect(onFile.status == 1)
+        #expect(onFile.stderr == "error: cannot create the folder \(dir)/afile: Not a directory\n")
     }
 }

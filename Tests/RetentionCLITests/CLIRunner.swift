@@ -19,22 +19,31 @@ struct CLIRunner {
         return URL(fileURLWithPath: here).deletingLastPathComponent().appendingPathComponent("retention").path
     }()
 
+    /// Runs `retention ARGS` through `/bin/sh -c`, for arguments that are not UTF-8 (which
+    /// `Process` cannot pass): `script` sees the tool as `"$R"` and can build names with
+    /// `printf 'a\377.png'`.
+    static func shell(_ script: String, timeout: Double = 120, in directory: String? = nil) async throws -> Result {
+        try await run(["-c", "R=\"$0\"; " + script, executable], timeout: timeout, in: directory, program: "/bin/sh")
+    }
+
     /// Runs the tool on a thread of its own and suspends until it exits, so a test waiting for
     /// a child never blocks one of Swift's cooperative threads (on 2 cores there are only two,
     /// and a blocked pool stalls every other async test's timers). A child still running after
     /// `timeout` seconds is killed and reported with status -9 and "timed out" on stderr.
-    static func run(_ arguments: [String], timeout: Double = 120, in directory: String? = nil) async throws -> Result {
+    static func run(_ arguments: [String], timeout: Double = 120, in directory: String? = nil,
+                    program: String = CLIRunner.executable) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
-                continuation.resume(with: Swift.Result { try runBlocking(arguments, timeout: timeout, in: directory) })
+                continuation.resume(with: Swift.Result { try runBlocking(arguments, timeout: timeout, in: directory, program: program) })
             }
             thread.start()
         }
     }
 
-    static func runBlocking(_ arguments: [String], timeout: Double = 120, in directory: String? = nil) throws -> Result {
+    static func runBlocking(_ arguments: [String], timeout: Double = 120, in directory: String? = nil,
+                            program: String = CLIRunner.executable) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe(), err = Pipe()

@@ -21,6 +21,17 @@ struct HostileInputCommandTests {
         #expect(simulate.stderr == "Error: cannot read scenario file /dev/zero: it is a character device, not a regular file\n")
     }
 
+    /// `dir`/s.json: a List of 4 rows showing the PNGs in `images`, scrolled, then destroyed.
+    static func fourRowScenario(_ dir: String, images: String) throws -> String {
+        let scenario = dir + "/s.json"
+        try """
+        {"name":"four","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list","prefetchRows":1},
+         "rows":{"count":4,"height":300},"images":{"directory":"\(images)","pattern":"*.png"},
+         "script":[{"scroll":{"by":600,"frames":10}},{"destroyContainer":{}}]}
+        """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        return scenario
+    }
+
     @Test("a FIFO among a scenario's images fails that row's reads, reported, without hanging the run")
     func fifoImage() async throws {
         let dir = try CLIRunner.temporaryDirectory("fifo-image")
@@ -29,17 +40,40 @@ struct HostileInputCommandTests {
         try FileManager.default.createDirectory(atPath: images, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: CLIRunner.packageRoot + "/assets/images/photo-600x400-01.png", toPath: images + "/a.png")
         #expect(mkfifo(images + "/b.png", 0o644) == 0)
-        let scenario = dir + "/s.json"
-        try """
-        {"name":"fifo","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list","prefetchRows":1},
-         "rows":{"count":4,"height":300},"images":{"directory":"\(images)","pattern":"*.png"},
-         "script":[{"scroll":{"by":600,"frames":10}},{"destroyContainer":{}}]}
-        """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let scenario = try Self.fourRowScenario(dir, images: images)
         let result = try await CLIRunner.run(["run", scenario, "--strategy", "decoded-lru"], timeout: 60)
         #expect(result.status == 0, "the run hung or failed: \(result.stderr)")
         #expect(result.stdout.contains("failed decodes 0, failed reads "), "\(result.stdout)")
         #expect(!result.stdout.contains("failed reads 0"), "\(result.stdout)")
         #expect(result.stdout.contains("first failure: row 1: cannot read \(images)/b.png: it is a FIFO, not a regular file"), "\(result.stdout)")
+    }
+
+    @Test("file names that are not UTF-8 open: as inspect and thumbnail arguments, in a folder, among a scenario's images")
+    func nonUTF8Names() async throws {
+        let dir = try CLIRunner.temporaryDirectory("non-utf8")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = CLIRunner.packageRoot + "/assets/images/photo-600x400-01.png"
+        try FileManager.default.createDirectory(atPath: dir + "/images", withIntermediateDirectories: true)
+        // A Latin-1 "é" (0xE9): Swift's own decoding would turn it into U+FFFD, a name that does not exist.
+        let copy = "cp '\(photo)' \"$(printf 'images/caf\\351.png')\""
+        let inspect = try await CLIRunner.shell(copy + #" && "$R" inspect "$(printf 'images/caf\351.png')""#, in: dir)
+        #expect(inspect.status == 0, "\(inspect.stdout)\(inspect.stderr)")
+        #expect(inspect.stdout == "images/caf\\xE9.png  600x400  rgb  8-bit  non-interlaced  960000 bytes decoded\n")
+        let missing = try await CLIRunner.shell(#""$R" inspect "$(printf 'images/caf\352.png')""#, in: dir)
+        #expect(missing.status == 1)
+        #expect(missing.stdout == "images/caf\\xEA.png: error: cannot read images/caf\\xEA.png: No such file or directory\n")
+        let single = try await CLIRunner.shell(#""$R" thumbnail -s 30 "$(printf 'images/caf\351.png')" -o out"#, in: dir)
+        #expect(single.status == 0 && single.stdout.hasPrefix("thumbnail: 1 files, 0 failed"), "\(single.stdout)\(single.stderr)")
+        let folder = try await CLIRunner.run(["thumbnail", "images", "-s", "30", "-o", "folder-out", "--json"], in: dir)
+        #expect(folder.status == 0, "\(folder.stdout)\(folder.stderr)")
+        #expect(folder.stdout.contains(#""file":"images\/caf\\xE9.png""#) || folder.stdout.contains(#""file":"images/caf\\xE9.png""#), "\(folder.stdout)")
+        for made in ["out", "folder-out"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir + "/" + made)
+            #expect(names.count == 1, "\(made): \(names)")
+        }
+        let run = try await CLIRunner.run(["run", try Self.fourRowScenario(dir, images: "images"), "--strategy", "decoded-lru"], timeout: 60)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("failed decodes 0, failed reads 0"), "\(run.stdout)")
     }
 
     @Test("soak checks --export-json before it measures: a missing folder fails at once with exit 2")

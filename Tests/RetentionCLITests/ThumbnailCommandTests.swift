@@ -64,6 +64,26 @@ struct ThumbnailCommandTests {
         #expect(try Self.header(dir + "/one.png") == (100, 67))
     }
 
+    @Test("-o into folders that do not exist makes them, a 252-byte file name works, and a file in the way is one line with its reason")
+    func outputFolders() async throws {
+        let dir = try CLIRunner.temporaryDirectory("thumb-folders")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A file name of 252 bytes: the temporary name of the atomic write must not outgrow 255.
+        let name = String(repeating: "n", count: 248) + ".png"
+        let made = try await CLIRunner.run(["thumbnail", Self.photo, "-s", "32", "-o", dir + "/missing/deeper/" + name])
+        #expect(made.status == 0 && made.stderr.isEmpty, "\(made.stderr)")
+        #expect(try Self.header(dir + "/missing/deeper/" + name) == (32, 21))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/missing/deeper") == [name])
+        // A regular file where a folder must go.
+        try "x".write(toFile: dir + "/afile", atomically: false, encoding: .utf8)
+        let blocked = try await CLIRunner.run(["thumbnail", Self.photo, "-o", dir + "/afile/sub"])
+        #expect(blocked.status == 1)
+        #expect(blocked.stderr == "retention thumbnail: cannot create the output folder \(dir)/afile/sub (at \(dir)/afile): Not a directory\n")
+        let unwritable = try await CLIRunner.run(["thumbnail", Self.photo, "-o", "/proc/forbidden"])
+        #expect(unwritable.status == 1)
+        #expect(unwritable.stderr == "retention thumbnail: cannot create the output folder /proc/forbidden: No such file or directory\n")
+    }
+
     @Test("a batch that would overwrite an input is refused whole, before anything is written")
     func collisions() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-collide")

@@ -86,6 +86,6 @@ struct ThumbnailPlanTests {
         let error = #expect(throws: ThumbnailPlan.Problem.self) {
             try ThumbnailPlan.createFolders(for: [ThumbnailJob(input: tree.path("x.png"), output: tree.path("blocker/t/x.png"))])
         }
-        #expect(error?.description == "cannot create the output folder: cannot create the folder \(tree.path("blocker")): Not a directory")
+        #expect(error?.description == "cannot create the output folder \(tree.path("blocker/t")) (at \(tree.path("blocker"))): Not a directory")
     }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import SystemIO
 
 /// A fresh folder under the system's temporary folder, removed by the caller.
-private func temporaryFolder() -> String {
+func temporaryFolder() -> String {
     var template = Array(("/tmp/systemio-XXXXXX").utf8CString)
     let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     precondition(made != nil, "mkdtemp failed")

@@ -1,6 +1,7 @@
 import Glibc
 import CProcessShim
 import Synchronization
+import SystemIO
 
 /// Runs a child process with posix_spawn and collects its output, without Foundation.
 ///
@@ -48,11 +49,31 @@ public struct ChildProcess: Sendable {
         /// Everything written to standard error.
         public var stderr: [UInt8]
 
-        /// The last `lines` lines of standard error, for reports.
-        public func stderrTail(lines: Int = 5) -> String {
-            let text = String(decoding: stderr, as: UTF8.self)
-            let tail = text.split(separator: "\n", omittingEmptySubsequences: true).suffix(lines).joined(separator: "\n")
-            return tail.isEmpty ? "(nothing on stderr)" : tail
+        /// The one line of standard error that says why the child failed: the Swift runtime's
+        /// `Fatal error: …` line, else the crash banner's `Swift runtime failure: …`, else the
+        /// first `Error: …` line (without `Error: `), else the banner's `Program crashed: …`,
+        /// else the last line; `nothing on stderr` when there is none. Never the backtrace,
+        /// registers or library map a crash prints after it. O(stderr size).
+        public var failureLine: String {
+            let lines = String(decoding: stderr, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+            // The backtracer's banners read `*** Swift runtime failure: arithmetic overflow ***`.
+            func banner(_ prefix: String) -> String? {
+                lines.first { $0.hasPrefix("*** " + prefix) }.map { String($0.dropFirst(4).dropLast($0.hasSuffix(" ***") ? 4 : 0)) }
+            }
+            if let fatal = lines.first(where: { $0.contains("Fatal error:") }) { return fatal }
+            if let failure = banner("Swift runtime failure:") { return failure }
+            if let error = lines.first(where: { $0.hasPrefix("Error: ") || $0.hasPrefix("error: ") }) { return String(error.dropFirst(7)) }
+            return banner("Program crashed:") ?? lines.last ?? "nothing on stderr"
+        }
+
+        /// Why the child failed, in one line, or nil when it exited 0: `exit status 1: LINE`,
+        /// `killed by signal 4 (Illegal instruction): LINE`, or `timed out after S s`, where
+        /// LINE is ``failureLine``. O(stderr size).
+        public func failure(timeoutSeconds: Double) -> String? {
+            if timedOut { return "timed out after \(timeoutSeconds) s" + (stderr.isEmpty ? "" : "; stderr: \(failureLine)") }
+            if let signal { return "killed by signal \(signal) (\(String(cString: strsignal(signal)))): \(failureLine)" }
+            if let exitStatus, exitStatus != 0 { return "exit status \(exitStatus): \(failureLine)" }
+            return nil
         }
     }
 
@@ -93,7 +114,9 @@ public struct ChildProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
 
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        // Paths travel as the bytes they stand for (PathText), so a file name that is not
+        // UTF-8 reaches the child as it is.
+        let argv = ([executable] + arguments).map { PathText.withCString($0) { strdup($0) } } + [nil]
         defer { for p in argv { free(p) } }
         var environment: [UnsafeMutablePointer<CChar>?] = []
         var index = 0
@@ -104,7 +127,7 @@ public struct ChildProcess: Sendable {
         environment += [strdup("\(Self.parentEnvironmentKey)=\(getpid())"), nil]
         defer { for p in environment { free(p) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, environment)
+        let status = PathText.withCString(executable) { posix_spawn(&pid, $0, &actions, nil, argv, environment) }
         close(outPipe[1])
         close(errPipe[1])
         guard status == 0 else {

@@ -8,7 +8,7 @@ import SystemIO
 /// NAME --json`), repeats in alternating order, and summarizes medians. Up to `jobs` children
 /// run side by side: memory is per process, frame work is thread CPU time and costs come from
 /// one table, so parallel children measure what serial ones do. A child that crashes or times
-/// out is reported with its stderr tail and the others go on. Results reach `onResult` as they
+/// out is reported with the line that says why (``ChildProcess/Outcome/failureLine``) and the others go on. Results reach `onResult` as they
 /// arrive, on the calling thread, so a caller can write them out and an interrupted
 /// comparison loses nothing already measured.
 public struct Comparison: Sendable {
@@ -20,7 +20,7 @@ public struct Comparison: Sendable {
         public var repeatIndex: Int
         /// The child's report, when it succeeded.
         public var report: RunReport?
-        /// Why it failed (exit status or signal, and its stderr tail), when it did.
+        /// Why it failed (exit status, signal or time-out, and the child's failure line), when it did.
         public var failure: String?
     }
 
@@ -134,17 +134,8 @@ public struct Comparison: Sendable {
             return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: error.description)
         }
         if outcome.stoppedBy != nil { return nil }
-        if outcome.timedOut {
-            return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil,
-                          failure: "timed out after \(timeoutSeconds) s; stderr: \(outcome.stderrTail())")
-        }
-        if let signal = outcome.signal {
-            return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil,
-                          failure: "killed by signal \(signal); stderr: \(outcome.stderrTail())")
-        }
-        guard outcome.exitStatus == 0 else {
-            return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil,
-                          failure: "exit status \(outcome.exitStatus ?? -1): \(outcome.stderrTail())")
+        if let failure = outcome.failure(timeoutSeconds: timeoutSeconds) {
+            return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: failure)
         }
         do {
             let report = try ReportCoding.decode(outcome.stdout)
@@ -173,12 +164,9 @@ extension Comparison {
             unlink(path)
             throw .stopped(signal: signal)
         }
-        guard outcome.exitStatus == 0 else {
+        if let failure = outcome.failure(timeoutSeconds: timeoutSeconds) {
             unlink(path)
-            let how = outcome.timedOut ? "timed out after \(timeoutSeconds) s"
-                : outcome.signal.map { "was killed by signal \($0)" } ?? "failed (exit status \(outcome.exitStatus ?? -1))"
-            let tail = outcome.stderr.isEmpty ? "" : ": " + outcome.stderrTail(lines: 1)
-            throw .failed("measuring the cost table \(how)\(tail)")
+            throw .failed("measuring the cost table " + (outcome.timedOut ? failure : "failed: \(failure)"))
         }
         do {
             return (try CostTable.load(contentsOf: path), path)

@@ -121,9 +121,8 @@ public struct CostTable: Codable, Sendable, Hashable {
         guard let entry = images.first(where: { $0.file == name }) else {
             throw .failed("the cost table has no entry for \(name); measure this scenario's images with `retention costs`")
         }
-        var info = stat()
-        if stat(path, &info) == 0, Int(info.st_size) != entry.bytes {
-            throw .failed("the cost table's \(name) has \(entry.bytes) bytes but \(path) has \(info.st_size); measure the costs again")
+        if let size = FileIO.status(of: path)?.size, size != entry.bytes {
+            throw .failed("the cost table's \(name) has \(entry.bytes) bytes but \(PathText.display(path)) has \(size); measure the costs again")
         }
         return entry
     }

@@ -26,6 +26,11 @@ public struct Experiment: Sendable {
     /// How loads are priced: a shared cost table (what comparisons pass every child) or each
     /// load's measured thread CPU time (the default).
     public var costs = CostModel(table: nil)
+    /// Resident memory the run may reach: over it, the run stops and throws
+    /// `ResidentLimitReached` with what it measured. Checked at the end of every frame and after
+    /// every load or row-state allocation (one statm read each). Nil (the default) for no limit;
+    /// the tool passes `--max-resident`, or `ResidentLimit.defaultBytes()`.
+    public var maxResidentBytes: Int?
 
     /// An experiment over resolved inputs (`trace` checked against `images`).
     public init(scenario: Scenario, settings: ScenarioSettings, images: ImageSet, strategy: Strategy,
@@ -107,7 +112,9 @@ public struct Experiment: Sendable {
         return CostTable.measure(paths: inputs.images.paths, thumbnails: representations, repeats: repeats, progress: progress)
     }
 
-    /// Runs the scenario's script (or replays its trace) once and measures it. Throws `LabError` when a probe fails.
+    /// Runs the scenario's script (or replays its trace) once and measures it. Throws `LabError`
+    /// when a probe fails, `ResidentLimitReached` (with the partial report) when resident memory
+    /// goes over ``maxResidentBytes``.
     public func run() throws -> RunReport {
         let session = try ExperimentSession(experiment: self)
         return try session.runToEnd()

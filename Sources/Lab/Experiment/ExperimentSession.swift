@@ -52,6 +52,9 @@ final class ExperimentSession {
     var recordCheckpoints = true
     /// A trace row's own state bytes, given just before its `initialized`.
     private var pendingStateBytes: (row: Int, bytes: Int)?
+    /// Resident bytes and frame where memory first went over `experiment.maxResidentBytes`;
+    /// once set, events and frames are ignored (see ResidentLimit.swift).
+    var overLimit: (residentBytes: Int, frame: Int)?
 
     init(experiment: Experiment) throws {
         self.experiment = experiment
@@ -96,12 +99,22 @@ final class ExperimentSession {
     func runToEnd() throws -> RunReport {
         try ProcessMemory.resetPeak()
         try runPass()
+        if let overLimit, let limit = experiment.maxResidentBytes {
+            try checkpoint(ResidentLimit.checkpointName)
+            peakLogical = max(peakLogical, logicalBytes())
+            throw ResidentLimitReached(residentBytes: overLimit.residentBytes, frame: overLimit.frame, limitBytes: limit, report: try report())
+        }
         try checkpoint("end")
         destroyContainerIfAlive()
         try checkpoint("after-destroy")
         ProcessMemory.trimHeap()
         cache.allocator.pool?.trim()
         try checkpoint("after-trim")
+        return try report()
+    }
+
+    /// The report on what was measured so far. Throws the first probe failure.
+    private func report() throws -> RunReport {
         if let probeFailure { throw probeFailure }
         let status = try ProcessMemory.readStatus()
         let metrics = cache.metrics
@@ -164,13 +177,16 @@ final class ExperimentSession {
     }
 
     private func handle(_ event: VisibilityEvent) {
+        guard overLimit == nil else { return }
         switch event.kind {
         case .initialized(let row):
             let bytes = pendingStateBytes.flatMap { $0.row == row ? $0.bytes : nil }
             pendingStateBytes = nil
             rowMemory.rowInitialized(row, bytes: bytes)
+            checkResidentLimit(frame: event.frame)
         case .appeared(let row):
             let outcome = cache.appeared(row)
+            checkResidentLimit(frame: event.frame)
             if async, outcome.status == .pending { virtualQueue.request(row: row, atFrame: event.frame) }
             // Latency the cache charged without sleeping (sync mode; zero when no source read).
             virtualWork += outcome.sourceLatency.seconds
@@ -187,7 +203,9 @@ final class ExperimentSession {
             rowMemory.rowReleased(row)
             cache.released(row)
             if replayer != nil { assignments.remove(row: row) }
-        case .destinationInitialized(let row): rowMemory.destinationInitialized(row)
+        case .destinationInitialized(let row):
+            rowMemory.destinationInitialized(row)
+            checkResidentLimit(frame: event.frame)
         case .destinationReleased(let row): rowMemory.destinationReleased(row)
         case .memoryWarning: cache.memoryWarning(.critical)
         case .containerDestroyed:
@@ -220,6 +238,7 @@ final class ExperimentSession {
     /// Measures the frame that just ended. Placeholders are counted over `report.visibleRows`,
     /// or over `appearedRows` when a trace declares no visible range.
     private func frameEnded(_ report: FrameReport, appearedRows: Set<Int>? = nil) {
+        guard overLimit == nil else { return }
         let work = (ThreadCPUTime.now() - frameStart).seconds
         frames.record(seconds: max(0, work - loadCPU) + virtualWork)
         virtualWork = 0
@@ -252,6 +271,7 @@ final class ExperimentSession {
         }
         let logical = logicalBytes()
         peakSampled = max(peakSampled, residentNow)
+        noteResident(residentNow, frame: report.frame)
         peakLogical = max(peakLogical, logical)
         if recordTimeline && report.frame % interval == 0 { timeline.append(.init(frame: report.frame, residentBytes: residentNow, logicalBytes: logical)) }
         if report.frame == 0 && checkpoints.isEmpty {

@@ -1,4 +1,5 @@
 import Glibc
+import SystemIO
 
 /// The image files rows show: the files in a folder matching a pattern, sorted by name; row `i`
 /// shows file `i mod n`. A trace may name further files for its rows (`appending(_:)`).
@@ -21,23 +22,21 @@ public struct ImageSet: Sendable, Hashable {
             let parent = folder.isEmpty ? (scenarioPath.hasPrefix("/") ? "" : ".") : folder
             base = parent + "/" + images.directory
         }
-        guard let dir = opendir(base) else {
-            throw .images("images.directory: cannot open \(base): \(String(cString: strerror(errno)))")
-        }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        // Names are read as bytes (PathText), so a file whose name is not UTF-8 still opens.
+        let names: [String]
+        do {
+            names = try FileIO.directoryEntries(base).filter { name in
+                PathText.withCString(name) { fnmatch(images.pattern, $0, 0) } == 0
             }
-            if name != ".", name != "..", fnmatch(images.pattern, name, 0) == 0 { names.append(name) }
+        } catch {
+            throw .images("images.directory: cannot open \(PathText.display(base)): \(error.reasonText)")
         }
-        closedir(dir)
         guard !names.isEmpty else {
             throw .images("images: no file in \(base) matches \"\(images.pattern)\"")
         }
         let paths = names.sorted().map { base + "/" + $0 }
-        for path in paths where access(path, R_OK) != 0 {
-            throw .images("images: cannot read \(path): \(String(cString: strerror(errno)))")
+        for path in paths {
+            do { try FileIO.checkReadable(path) } catch { throw .images("images: \(error)") }
         }
         self.paths = paths
         cycle = paths.count

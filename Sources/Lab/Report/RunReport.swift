@@ -4,7 +4,8 @@
 public struct RunReport: Codable, Sendable, Hashable {
     /// Memory at one measurement point.
     public struct Checkpoint: Codable, Sendable, Hashable {
-        /// `startup`, a script checkpoint's name, `end`, `after-destroy` or `after-trim`.
+        /// `startup`, a script checkpoint's name, `end`, `after-destroy` or `after-trim`; a
+        /// run stopped by its resident-memory limit ends with `resident-limit` instead.
         public var name: String
         /// Resident set size from /proc/self/statm.
         public var residentBytes: Int
@@ -102,6 +103,9 @@ public struct RunReport: Codable, Sendable, Hashable {
     /// How loads were priced (frame work of synchronous loads, virtual clock of async ones);
     /// nil in reports written before it existed.
     public var costs: Costs?
+    /// Why the run stopped before the end of its script, when it did (`resident memory
+    /// reached 70.3 MB at frame 12 (limit 64.0 MB)`); absent from a complete run's JSON.
+    public var stopReason: String?
     /// For a trace replayed with `--repair`: how many impossible events were dropped (0 when
     /// none); nil for a script run.
     public var droppedTraceEvents: Int? = nil

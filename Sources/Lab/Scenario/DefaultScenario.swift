@@ -113,12 +113,8 @@ public enum DefaultScenario {
     private static func removeTree(_ path: String) {
         for sub in ["scenarios", "images"] {
             let folder = path + "/" + sub
-            if let dir = opendir(folder) {
-                while let entry = readdir(dir) {
-                    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-                    if name != ".", name != ".." { unlink(folder + "/" + name) }
-                }
-                closedir(dir)
+            for name in (try? FileIO.directoryEntries(folder)) ?? [] {
+                PathText.withCString(folder + "/" + name) { _ = unlink($0) }
             }
             rmdir(folder)
         }

@@ -14,6 +14,8 @@ struct JSONParser {
         var line: Int
         var column: Int
         var reason: String
+        /// True when the bytes at the position are not UTF-8 (RFC 8259 requires it).
+        var invalidUTF8 = false
     }
 
     private let bytes: [UInt8]
@@ -23,6 +25,12 @@ struct JSONParser {
     static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+        if let bad = firstInvalidUTF8(bytes) {
+            parser.index = bad
+            var failure = parser.failure("invalid UTF-8")
+            failure.invalidUTF8 = true
+            throw failure
+        }
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -34,6 +42,21 @@ struct JSONParser {
 
     private init(bytes: [UInt8]) {
         self.bytes = bytes
+    }
+
+    /// The offset of the first byte that does not start a valid UTF-8 sequence (overlong
+    /// forms, surrogates and scalars past U+10FFFF are invalid), or nil. O(size).
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .error: return offset
+            case .emptyInput: return nil
+            }
+        }
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }

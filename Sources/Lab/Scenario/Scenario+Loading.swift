@@ -22,6 +22,7 @@ extension Scenario {
         do {
             tree = try JSONParser.parse(bytes)
         } catch {
+            if error.invalidUTF8 { throw .invalidUTF8(source: source, line: error.line, column: error.column) }
             throw .malformedJSON(source: source, line: error.line, column: error.column, reason: error.reason)
         }
         var scenario: Scenario

@@ -2,10 +2,12 @@ import Visibility
 
 extension Scenario {
     /// Checks what decoding cannot see alone: every `scrollTo` and `navigate` row exists among the
-    /// initial `rows.count` rows (rows a `loadMore` may append later are not counted), inside
-    /// `repeat` too. Throws `ScenarioError.invalid` naming the step's path. O(script steps).
+    /// initial `rows.count` rows (rows a `loadMore` may append later are not counted), and no
+    /// checkpoint name holds a control character (a newline or tab would split a line of
+    /// `simulate --trace` or a report), inside `repeat` too. Throws `ScenarioError.invalid`
+    /// naming the step's path. O(script steps + name lengths).
     public func validate(source: String = "scenario") throws(ScenarioError) {
-        try Self.checkRows(in: script, path: "script", rowCount: rows.count, source: source)
+        try Self.checkSteps(in: script, path: "script", rowCount: rows.count, source: source)
         let frames = ScriptStep.estimatedFrames(script)
         if frames > Self.maximumFrames {
             throw .invalid(source: source, path: "script",
@@ -17,7 +19,7 @@ extension Scenario {
     /// does): 10 million, about 46 hours at 60 fps. A soak repeats the script, so it is not bound by this.
     public static let maximumFrames = 10_000_000
 
-    private static func checkRows(
+    private static func checkSteps(
         in steps: [ScriptStep], path: String, rowCount: Int, source: String
     ) throws(ScenarioError) {
         for (index, step) in steps.enumerated() {
@@ -29,8 +31,15 @@ extension Scenario {
                         source: source, path: stepPath + ".row",
                         message: "row \(row) is past the end (\(rowCount) rows)")
                 }
+            case .checkpoint(let name):
+                if let control = name.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+                    let code = String(control.value, radix: 16, uppercase: true)
+                    throw .invalid(
+                        source: source, path: stepPath + ".name",
+                        message: "expected a name without control characters, found \(JSONValue.string(name).summary) (holds U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code))")
+                }
             case .repeat(_, let inner):
-                try checkRows(in: inner, path: stepPath + ".steps", rowCount: rowCount, source: source)
+                try checkSteps(in: inner, path: stepPath + ".steps", rowCount: rowCount, source: source)
             default:
                 continue
             }

@@ -4,6 +4,9 @@ public enum ScenarioError: Error, CustomStringConvertible, Sendable, Hashable {
     case unreadable(path: String, reason: String)
     /// The file is not JSON: `malformed JSON at line L, column C: <reason>`.
     case malformedJSON(source: String, line: Int, column: Int, reason: String)
+    /// The file's bytes are not UTF-8: `invalid UTF-8 at line L, column C` (the column counts
+    /// characters before the first bad byte).
+    case invalidUTF8(source: String, line: Int, column: Int)
     /// The JSON does not describe a valid scenario: `<json path>: <message>`, where the path is
     /// dotted and indexed (`script[3].scrollTo.row`) and the message says what was expected and,
     /// where there was a value, what was found.
@@ -16,6 +19,8 @@ public enum ScenarioError: Error, CustomStringConvertible, Sendable, Hashable {
             "cannot read scenario file \(path): \(reason)"
         case .malformedJSON(_, let line, let column, let reason):
             "malformed JSON at line \(line), column \(column): \(reason)"
+        case .invalidUTF8(_, let line, let column):
+            "invalid UTF-8 at line \(line), column \(column)"
         case .invalid(_, let path, let message):
             "\(path.isEmpty ? "(top level)" : path): \(message)"
         }
@@ -25,7 +30,7 @@ public enum ScenarioError: Error, CustomStringConvertible, Sendable, Hashable {
     public var source: String {
         switch self {
         case .unreadable(let path, _): path
-        case .malformedJSON(let source, _, _, _), .invalid(let source, _, _): source
+        case .malformedJSON(let source, _, _, _), .invalidUTF8(let source, _, _), .invalid(let source, _, _): source
         }
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import SystemIO
 import Visibility
 
@@ -66,9 +65,9 @@ public struct ScenarioTrace: Sendable {
                         "image \(image) is past the scenario's \(scenarioImages) image\(scenarioImages == 1 ? "" : "s") (indices start at 0)"))
                 case .path(let written) where index[written] == nil:
                     let resolved = written.hasPrefix("/") ? written : folder + "/" + written
-                    guard access(resolved, R_OK) == 0 else {
+                    do throws(SystemError) { try FileIO.checkReadable(resolved) } catch {
                         throw TraceError(source: source, line: line, problem: .malformed(
-                            "cannot read image \(resolved): \(SystemError.text(forErrno: errno))"))
+                            "cannot read image \(PathText.display(resolved)): \(error.reasonText)"))
                     }
                     index[written] = paths.count
                     paths.append(resolved)

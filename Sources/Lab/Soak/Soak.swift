@@ -35,6 +35,9 @@ public final class Soak {
     private var lastMeasured: SoakSample?
     private var count = 0
     private var failures: [String] = []
+    /// The message when resident memory went over the experiment's `maxResidentBytes` and
+    /// stopped the soak (a failed run); nil otherwise.
+    public private(set) var residentLimitReached: String?
 
     /// A soak of `experiment` (its script is one iteration).
     public init(experiment: Experiment, limit: Limit, warmup: Int = 2, maxGrowthBytes: Int = 16_000_000,
@@ -67,6 +70,12 @@ public final class Soak {
             } catch {
                 // A trace that can no longer be read: every later iteration would fail the same way.
                 note(&failures, "iteration \(iteration): \(error)")
+                break
+            }
+            if let over = session.overLimit, let limit = session.experiment.maxResidentBytes {
+                let message = ResidentLimitReached.message(residentBytes: over.residentBytes, frame: over.frame, limitBytes: limit)
+                residentLimitReached = message
+                note(&failures, "iteration \(iteration): \(message)")
                 break
             }
             // A trace pass starts with its own containerCreated, so one it left alive goes first.

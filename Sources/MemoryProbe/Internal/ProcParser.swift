@@ -169,3 +169,15 @@ struct ByteCursor {
         return atEnd
     }
 }
+
+extension ProcParser {
+    // MARK: - meminfo
+
+    /// Parses `MemTotal` (required) and `MemAvailable` (Linux 3.14+) of `/proc/meminfo`.
+    static func meminfo(_ bytes: UnsafeRawBufferPointer, source: String) -> Result<Meminfo, MemoryProbeError> {
+        kilobyteFields(bytes, keys: ["MemTotal", "MemAvailable"], source: source).flatMap { values in
+            guard let total = values[0] else { return .failure(.missingField(path: source, field: "MemTotal")) }
+            return .success(Meminfo(totalBytes: total, availableBytes: values[1]))
+        }
+    }
+}

@@ -119,3 +119,30 @@ enum Fixtures {
 
         """
 }
+
+extension Fixtures {
+    /// `/proc/meminfo` of a 24 GB machine (Linux 6.1), first lines.
+    static let meminfo = """
+        MemTotal:       24683656 kB
+        MemFree:         1203420 kB
+        MemAvailable:   19754312 kB
+        Buffers:          812344 kB
+        Cached:         17031532 kB
+        SwapCached:            0 kB
+
+        """
+
+    /// `/proc/self/cgroup` on a pure cgroup v2 system (systemd user session).
+    static let cgroupV2 = "0::/user.slice/user-1000.slice/session-3.scope\n"
+
+    /// `/proc/self/cgroup` on a hybrid system: v1 controllers, the memory controller in a
+    /// container's group, and an empty v2 line.
+    static let cgroupHybrid = """
+        9:name=systemd:/
+        8:pids:/
+        4:memory:/process_api/a254ef056c4b7d80abd807551b6daf15
+        2:cpu,cpuacct:/
+        0::/
+
+        """
+}

@@ -1,0 +1,134 @@
+/// `MemTotal` and `MemAvailable` from `/proc/meminfo`, in bytes.
+public struct Meminfo: Sendable, Hashable {
+    /// `MemTotal`: the machine's usable memory.
+    public var totalBytes: Int
+    /// `MemAvailable`: memory available for new work without swapping; nil on kernels before
+    /// 3.14, which do not print it.
+    public var availableBytes: Int?
+
+    /// Figures as given. O(1).
+    public init(totalBytes: Int, availableBytes: Int?) {
+        self.totalBytes = totalBytes
+        self.availableBytes = availableBytes
+    }
+}
+
+/// How much memory this process may take: the machine's memory (`MemTotal`) and the limit of
+/// its control group, whichever is smaller.
+///
+/// The cgroup limit is the smallest one set on the path from the process's cgroup up to the
+/// root of the mounted hierarchy: cgroup v2 `memory.max` (under `/sys/fs/cgroup`, or
+/// `/sys/fs/cgroup/unified` on hybrid systems) and cgroup v1 `memory.limit_in_bytes` (under
+/// `/sys/fs/cgroup/memory`). `max`, v1's "unlimited" (about 2^63) and missing files mean no
+/// limit. The parsers are pure and tested on fixed text; ``read(root:)`` reads the files.
+public struct MemoryLimits: Sendable, Hashable {
+    /// `MemTotal`, in bytes.
+    public var machineBytes: Int
+    /// The smallest cgroup memory limit, in bytes; nil when no cgroup sets one.
+    public var cgroupBytes: Int?
+
+    /// Limits as given. O(1).
+    public init(machineBytes: Int, cgroupBytes: Int?) {
+        self.machineBytes = machineBytes
+        self.cgroupBytes = cgroupBytes
+    }
+
+    /// The memory the process may take: the smaller of ``machineBytes`` and ``cgroupBytes``. O(1).
+    public var bytes: Int { min(machineBytes, cgroupBytes ?? .max) }
+
+    /// The cgroup paths in `/proc/self/cgroup`.
+    public struct CgroupPaths: Sendable, Hashable {
+        /// The cgroup v2 path (the `0::` line), or nil.
+        public var v2: String?
+        /// The path in the cgroup v1 hierarchy that holds the `memory` controller, or nil.
+        public var v1Memory: String?
+
+        /// Paths as given. O(1).
+        public init(v2: String?, v1Memory: String?) {
+            self.v2 = v2
+            self.v1Memory = v1Memory
+        }
+    }
+
+    /// Reads `MemTotal` from `root`/proc/meminfo and the cgroup limits of this process under
+    /// `root` (`/`; a folder of fixture files in tests). Throws ``MemoryProbeError`` naming
+    /// `/proc/meminfo` when it cannot be read or has no `MemTotal`; unreadable cgroup files
+    /// count as no limit. Costs one small read per file: meminfo, `/proc/self/cgroup`, and up to
+    /// three limit files per level of the cgroup path.
+    public static func read(root: String = "/") throws(MemoryProbeError) -> MemoryLimits {
+        let base = root.hasSuffix("/") ? String(root.dropLast()) : root
+        let meminfoPath = base + ProcPaths.meminfo
+        let info = try Syscalls.readAll(meminfoPath).flatMap { data in
+            data.withUnsafeBytes { ProcParser.meminfo($0, source: meminfoPath) }
+        }.get()
+        var limit: Int?
+        if case .success(let data) = Syscalls.readAll(base + ProcPaths.cgroup) {
+            let paths = parseCgroupPaths(String(decoding: data, as: UTF8.self))
+            var files: [String] = []
+            for folder in ancestors(of: paths.v2) {
+                files += [base + "/sys/fs/cgroup" + folder + "/memory.max", base + "/sys/fs/cgroup/unified" + folder + "/memory.max"]
+            }
+            for folder in ancestors(of: paths.v1Memory) {
+                files.append(base + "/sys/fs/cgroup/memory" + folder + "/memory.limit_in_bytes")
+            }
+            for file in files {
+                guard case .success(let text) = Syscalls.readAll(file),
+                      let bytes = parseCgroupLimit(String(decoding: text, as: UTF8.self)) else { continue }
+                limit = min(limit ?? .max, bytes)
+            }
+        }
+        return MemoryLimits(machineBytes: info.totalBytes, cgroupBytes: limit)
+    }
+
+    /// Parses the text of `/proc/meminfo`: `MemTotal` (required) and `MemAvailable`, in bytes
+    /// (the file's `kB` are KiB).
+    ///
+    /// - Throws: ``MemoryProbeError/missingField(path:field:)`` without a `MemTotal` line,
+    ///   ``MemoryProbeError/malformed(path:line:text:reason:)`` for one that does not parse.
+    /// - Complexity: O(n) in the length of `text`.
+    public static func parseMeminfo(_ text: some StringProtocol, source: String = ProcPaths.meminfo) throws(MemoryProbeError) -> Meminfo {
+        var copy = String(text)
+        return try copy.withUTF8 { utf8 in ProcParser.meminfo(UnsafeRawBufferPointer(utf8), source: source) }.get()
+    }
+
+    /// Parses `/proc/self/cgroup`: the v2 path from the `0::PATH` line, and the v1 path of the
+    /// hierarchy whose controller list holds `memory` (`4:memory:/docker/abc`). Lines of other
+    /// shapes are skipped; an empty path counts as none. O(n) in the length of `text`.
+    public static func parseCgroupPaths(_ text: String) -> CgroupPaths {
+        var paths = CgroupPaths(v2: nil, v1Memory: nil)
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3 else { continue }
+            let path = String(fields[2])
+            guard path.hasPrefix("/") else { continue }
+            if fields[0] == "0" && fields[1].isEmpty {
+                paths.v2 = paths.v2 ?? path
+            } else if fields[1].split(separator: ",").contains("memory") {
+                paths.v1Memory = paths.v1Memory ?? path
+            }
+        }
+        return paths
+    }
+
+    /// The limit in the text of `memory.max` (v2) or `memory.limit_in_bytes` (v1), in bytes;
+    /// nil for `max`, for v1's "unlimited" (2^62 or more), and for anything that is not a
+    /// positive number. O(n) in the length of `text`.
+    public static func parseCgroupLimit(_ text: String) -> Int? {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        guard words.count == 1, let value = Int(words[0]), value > 0, value < 1 << 62 else { return nil }
+        return value
+    }
+
+    /// `path` and each folder above it, ending with the root as `""`: `/a/b` gives `/a/b`,
+    /// `/a`, `""`. Empty for nil. O(depth).
+    static func ancestors(of path: String?) -> [String] {
+        guard let path else { return [] }
+        var folders: [String] = []
+        var components = path.split(separator: "/").map(String.init)
+        while !components.isEmpty {
+            folders.append("/" + components.joined(separator: "/"))
+            components.removeLast()
+        }
+        return folders + [""]
+    }
+}

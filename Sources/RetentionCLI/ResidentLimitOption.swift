@@ -1,0 +1,30 @@
+import ArgumentParser
+import Lab
+import Retention
+
+/// A size flag's value (`64MB`, `2GiB`, a byte count), more than zero; a usage error (exit 64)
+/// naming `flag` otherwise. O(length).
+func sizeOption(_ text: String, flag: String) throws -> Int {
+    guard let size = ByteSize(parsing: text), size.bytes > 0 else {
+        throw ValidationError("\(flag): expected a size like 64MB, got '\(text)'")
+    }
+    return size.bytes
+}
+
+/// The resident-memory limit a run stops at: `--max-resident` when given, otherwise
+/// `ResidentLimit.defaultBytes(sharedBy:)` (75 % of the machine's or the cgroup's memory,
+/// divided among `processes` runs at once). Nil only when neither is known. A few small reads.
+func residentLimit(_ text: String?, sharedBy processes: Int = 1) throws -> Int? {
+    if let text { return try sizeOption(text, flag: "--max-resident") }
+    return ResidentLimit.defaultBytes(sharedBy: processes)
+}
+
+/// The help of the abort limit on `run`, `compare` and `soak`.
+enum ResidentLimitHelp {
+    /// What the limit does and its default: `scope` names what stops, `status` its exit
+    /// status, `share` how the default is shared out. O(1).
+    static func text(_ scope: String, status: Int = 1, default share: String = "") -> ArgumentHelp {
+        ArgumentHelp("Stop \(scope) when its resident memory goes over this size (like 512MB, 2GiB), with \"resident memory reached X at frame N (limit Y)\" and exit status \(status), keeping what was measured. Default: 75 % of the machine's memory or of the cgroup's limit, whichever is smaller\(share).",
+                     valueName: "size")
+    }
+}
