@@ -24,7 +24,7 @@ struct PNGFuzzTests {
         var random = RetentionTestSupport.SplitMix64(seed: Self.seed)
         var failures = 0
         for round in 0..<600 {
-            let bytes = Self.mutate(originals[round % originals.count], &random)
+            let bytes = Mutations.png(originals[round % originals.count], &random)
             let data = Data(bytes)
             for attempt in 0..<3 {
                 do {
@@ -40,45 +40,5 @@ struct PNGFuzzTests {
             }
         }
         #expect(failures > 0, "the mutations never broke a file: the fuzzer is not fuzzing (seed \(Self.seed))")
-    }
-
-    /// One mutation: a lying chunk length, a broken CRC, a truncation, an IHDR field or a byte.
-    static func mutate(_ original: [UInt8], _ random: inout RetentionTestSupport.SplitMix64) -> [UInt8] {
-        var bytes = original
-        let chunks = chunkOffsets(bytes)
-        let pick = random.next()
-        switch pick % 6 {
-        case 0 where !chunks.isEmpty:  // a chunk's length field
-            let at = chunks[Int((pick >> 8) % UInt64(chunks.count))]
-            let lengths: [UInt32] = [0, 1, 0x7FFF_FFFF, 0xFFFF_FFFF, UInt32(truncatingIfNeeded: random.next())]
-            let value = lengths[Int((pick >> 16) % UInt64(lengths.count))]
-            for k in 0..<4 { bytes[at + k] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(k))) }
-        case 1 where !chunks.isEmpty:  // a CRC byte
-            let at = chunks[Int((pick >> 8) % UInt64(chunks.count))]
-            let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
-            let crc = at + 8 + length
-            if crc < bytes.count { bytes[crc] ^= 0xFF }
-        case 2:  // truncation
-            bytes = Array(bytes.prefix(Int((pick >> 8) % UInt64(bytes.count))))
-        case 3 where bytes.count > 29:  // IHDR width, height, depth, color type, interlace
-            let fields = [16, 17, 20, 21, 24, 25, 28]
-            bytes[fields[Int((pick >> 8) % UInt64(fields.count))]] = UInt8(truncatingIfNeeded: random.next())
-        default:  // random bytes anywhere
-            for _ in 0..<(1 + (pick >> 8) % 8) {
-                bytes[Int(random.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: random.next())
-            }
-        }
-        return bytes
-    }
-
-    /// Offsets of each chunk's length field, walking the chunk list from the signature.
-    static func chunkOffsets(_ bytes: [UInt8]) -> [Int] {
-        var offsets: [Int] = [], at = 8
-        while at + 8 <= bytes.count {
-            offsets.append(at)
-            let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
-            at += 12 + length
-        }
-        return offsets
     }
 }
