@@ -37,8 +37,9 @@ struct SoakCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "A preset name or a strategy the scenario defines.")
     var strategy: String
 
-    @Option(help: "How long to soak: a number with s, m or h (90s, 30m, 2h, 1h30m).")
-    var duration: String?
+    @Option(help: ArgumentHelp("How long to soak: a number with s, m or h (90s, 30m, 2h, 1h30m).", valueName: "duration"),
+            transform: ArgumentValues.duration())
+    var duration: Double?
 
     @Option(help: "How many measured iterations to run (after warm-up).")
     var iterations: Int?
@@ -46,11 +47,13 @@ struct SoakCommand: ParsableCommand {
     @Option(help: "Iterations run before measuring (default 2).")
     var warmup: Int = 2
 
-    @Option(help: "Largest accepted projected growth of resident memory over the measured iterations: bytes or a size like 16MB.")
-    var maxGrowth: String = "16MB"
+    @Option(help: ArgumentHelp("Largest accepted projected growth of resident memory over the measured iterations: bytes or a size like 16MB.", valueName: "size"),
+            transform: ArgumentValues.size(example: "16MB"))
+    var maxGrowth: ByteSize = .megabytes(16)
 
-    @Option(help: ArgumentHelp("Fastest accepted resident growth: a size per iteration (256KB, 256KB/iteration) or per hour (100MB/h). The default, 256KB per iteration, is far above a healthy soak's allocator noise and far below one leaked 600x400 bitmap (960 KB).", valueName: "rate"))
-    var maxGrowthRate: String = "256KB/iteration"
+    @Option(help: ArgumentHelp("Fastest accepted resident growth: a size per iteration (256KB, 256KB/iteration) or per hour (100MB/h). The default, 256KB per iteration, is far above a healthy soak's allocator noise and far below one leaked 600x400 bitmap (960 KB).", valueName: "rate"),
+            transform: ArgumentValues.growthRate())
+    var maxGrowthRate: GrowthRate = .default
 
     @Option(help: ArgumentHelp("Append one CSV row per iteration to this file (header first).", valueName: "file"))
     var exportCSV: String?
@@ -68,16 +71,11 @@ struct SoakCommand: ParsableCommand {
         switch (duration, iterations) {
         case (nil, nil): throw ValidationError("give --duration (like 30m) or --iterations N")
         case (.some, .some): throw ValidationError("give --duration or --iterations, not both")
-        case (.some(let text), nil):
-            if parseSoakDuration(text) == nil { throw ValidationError("--duration: expected a number with s, m or h (like 90s, 30m, 2h), got '\(text)'") }
+        case (.some, nil): break
         case (nil, .some(let count)):
             if count < 3 { throw ValidationError("--iterations must be at least 3 to fit a slope, got \(count)") }
         }
         if warmup < 0 { throw ValidationError("--warmup must be 0 or more, got \(warmup)") }
-        if GrowthRate(parsing: maxGrowthRate) == nil {
-            throw ValidationError("--max-growth-rate: expected a size per iteration or per hour like 256KB, 256KB/iteration or 100MB/h, got '\(maxGrowthRate)'")
-        }
-        if ByteSize(parsing: maxGrowth) == nil { throw ValidationError("--max-growth: expected a size like 16MB or a byte count, got '\(maxGrowth)'") }
         if let maxResident { _ = try sizeOption(maxResident, flag: "--max-resident") }
     }
 
@@ -100,9 +98,9 @@ struct SoakCommand: ParsableCommand {
             if let repairs = prepared.trace?.repairs.summary { Output.error("\(scenario): trace: \(repairs)") }
             prepared.maxResidentBytes = try residentLimit(maxResident)
             experiment = prepared
-            let limit: Soak.Limit = iterations.map { .iterations($0) } ?? .duration(parseSoakDuration(duration!)!)
-            soak = try Soak(experiment: experiment, limit: limit, warmup: warmup, maxGrowthBytes: ByteSize(parsing: maxGrowth)!.bytes,
-                        maxGrowthRate: GrowthRate(parsing: maxGrowthRate)!, keepsSamples: exportJSON != nil)
+            let limit: Soak.Limit = iterations.map { .iterations($0) } ?? .duration(duration ?? 0)
+            soak = try Soak(experiment: experiment, limit: limit, warmup: warmup, maxGrowthBytes: maxGrowth.bytes,
+                        maxGrowthRate: maxGrowthRate, keepsSamples: exportJSON != nil)
             // Every output path is checked before a long soak starts, not after it.
             if let exportJSON { try FileIO.checkWritable(exportJSON) }
             csv = try exportCSV.map { path throws -> LineFile in
