@@ -47,7 +47,7 @@ struct SoakCommand: ParsableCommand {
     @Option(help: "Iterations run before measuring (default 2).")
     var warmup: Int = 2
 
-    @Option(help: ArgumentHelp("Largest accepted projected growth of resident memory over the measured iterations: bytes or a size like 16MB.", valueName: "size"),
+    @Option(help: ArgumentHelp("Largest accepted projected growth of resident memory over the measured iterations: bytes or a size like 16MB (default: 16MB).", valueName: "size"),
             transform: ArgumentValues.size(example: "16MB"))
     var maxGrowth: ByteSize = .megabytes(16)
 
