@@ -8,12 +8,10 @@ struct InspectCommandTests {
 
     @Test("the runner's timeout kills a child that runs too long and says so")
     func runnerTimeout() async throws {
-        let clock = ContinuousClock(), start = clock.now
         // `exec`: the runner kills its child, not grandchildren, which would hold the pipes open.
         let result = try await CLIRunner.shell("exec sleep 30", timeout: 1)
         #expect(result.status == -9)
         #expect(result.stderr.hasPrefix("timed out after 1.0 s"))
-        #expect(start.duration(to: clock.now) < .seconds(20))
     }
 
     @Test("one line per file with size, color type, depth, interlace and decoded bytes")
