@@ -49,19 +49,6 @@ public struct BitmapAllocator: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Parses `system`, `pageMapped` (or `page-mapped`, `mmap`) and `pooled:BYTES`
-    /// (a new pool). Returns nil for anything else.
-    public init?(parsing text: String) {
-        switch text {
-        case "system", "malloc": self = .system
-        case "pageMapped", "page-mapped", "mmap": self = .pageMapped
-        default:
-            let parts = text.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, parts[0] == "pooled", let capacity = Int(parts[1]), capacity >= 0 else { return nil }
-            self = .pooled(capacity: capacity)
-        }
-    }
-
     /// Takes `byteCount` bytes of pixel memory. The memory is not written here: a decoder
     /// writes every byte, which makes it resident; `Bitmap(width:height:allocator:)` zero-fills.
     func allocate(byteCount: Int) throws(ImagingError) -> PixelMemory {

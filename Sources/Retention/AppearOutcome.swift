@@ -1,8 +1,8 @@
 /// What ``ImageCache/appeared(_:)`` did on the caller's thread.
 ///
 /// A lab charges ``callerThreadCost`` to the frame in which the row appeared: the real time
-/// spent reading and decoding plus the source's simulated latency, which a synchronous
-/// appearance does not sleep for.
+/// spent reading and decoding (plus, on its own clock, any latency it models for a read from
+/// the source: ``readFromSource`` says whether one happened).
 public struct AppearOutcome: Sendable, Hashable {
     /// What happened to the row's image.
     public enum Status: Sendable, Hashable {
@@ -25,8 +25,6 @@ public struct AppearOutcome: Sendable, Hashable {
     public var readDuration: Duration
     /// Real time spent decoding on the caller's thread.
     public var decodeDuration: Duration
-    /// The source's simulated latency for a read made on the caller's thread (not slept).
-    public var sourceLatency: Duration
     /// CPU time the caller's thread spent reading and decoding (`ThreadCPUTime` (SystemIO)): unlike the
     /// durations, it does not grow while the thread waits for a core.
     public var cpuTime: Duration
@@ -35,19 +33,16 @@ public struct AppearOutcome: Sendable, Hashable {
     public var readFromSource: Bool
 
     /// An outcome; durations default to zero. O(1).
-    public init(status: Status, readDuration: Duration = .zero, decodeDuration: Duration = .zero, sourceLatency: Duration = .zero,
-                cpuTime: Duration = .zero, readFromSource: Bool = false) {
+    public init(status: Status, readDuration: Duration = .zero, decodeDuration: Duration = .zero, cpuTime: Duration = .zero, readFromSource: Bool = false) {
         self.status = status
         self.readDuration = readDuration
         self.decodeDuration = decodeDuration
-        self.sourceLatency = sourceLatency
         self.cpuTime = cpuTime
         self.readFromSource = readFromSource
     }
 
-    /// `readDuration + decodeDuration + sourceLatency`: the main-thread time this appearance
-    /// costs.
-    public var callerThreadCost: Duration { readDuration + decodeDuration + sourceLatency }
+    /// `readDuration + decodeDuration`: the main-thread time this appearance costs. O(1).
+    public var callerThreadCost: Duration { readDuration + decodeDuration }
 }
 
 /// A finished load, reported to the `onLoadCompleted` hook given to ``ImageCache/init(source:policy:mode:allocator:decodeLimits:onLoadCompleted:)``.
@@ -69,8 +64,6 @@ public struct LoadCompletion<Key: Hashable & Sendable>: Sendable {
     public let decodeDuration: Duration
     /// True when the bytes came from the source, false when from the compressed tier.
     public let readFromSource: Bool
-    /// Simulated latency slept on the worker before the read (zero on the caller's thread).
-    public let sleptLatency: Duration
     /// True when the load ran on the appearing thread (`synchronous` mode).
     public let onCallerThread: Bool
     /// CPU time the thread that ran the load spent reading and decoding (`ThreadCPUTime` (SystemIO)).

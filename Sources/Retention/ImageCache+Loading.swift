@@ -5,7 +5,6 @@ import Foundation
 #endif
 import Imaging
 import SystemIO
-import Glibc
 
 /// Loading: `image(for:)`, running loads on workers or the caller's thread, and waiting for
 /// them. Reads and decodes always run outside the lock.
@@ -61,14 +60,14 @@ extension ImageCache {
     /// Queues `job` on the decode workers.
     func submit(_ job: LoadJob<Key>) {
         workers.submit { [self] in
-            guard let outcome = perform(job, sleepLatency: true) else { return }
+            guard let outcome = perform(job) else { return }
             finish(job, outcome, onCallerThread: false)
         }
     }
 
     /// Runs `job` on the appearing thread (`synchronous` mode) and says what it cost.
     func runOnCallerThread(_ job: LoadJob<Key>) -> AppearOutcome {
-        guard let outcome = perform(job, sleepLatency: false) else {
+        guard let outcome = perform(job) else {
             return AppearOutcome(status: .pending)
         }
         finish(job, outcome, onCallerThread: true)
@@ -78,7 +77,7 @@ extension ImageCache {
         case .failure: status = .failed
         }
         return AppearOutcome(status: status, readDuration: outcome.readDuration, decodeDuration: outcome.decodeDuration,
-                             sourceLatency: job.compressed == nil ? source.latency : .zero, cpuTime: outcome.cpuTime,
+                             cpuTime: outcome.cpuTime,
                              readFromSource: job.compressed == nil)
     }
 
@@ -93,33 +92,28 @@ extension ImageCache {
         onLoadCompleted(LoadCompletion(
             key: job.key, byteCount: bitmap?.byteCount, error: error,
             readDuration: outcome.readDuration, decodeDuration: outcome.decodeDuration,
-            readFromSource: job.compressed == nil, sleptLatency: outcome.slept, onCallerThread: onCallerThread,
+            readFromSource: job.compressed == nil, onCallerThread: onCallerThread,
             cpuTime: outcome.cpuTime))
     }
 
     /// Reads (unless the bytes were cached) and decodes, checking for cancellation between
     /// steps; nil when the load was cancelled. Runs without the lock.
-    func perform(_ job: LoadJob<Key>, sleepLatency: Bool) -> LoadOutcome? {
+    func perform(_ job: LoadJob<Key>) -> LoadOutcome? {
         let clock = ContinuousClock()
         let cpuStart = ThreadCPUTime.now()
-        var slept = Duration.zero
         var sourceData: Data?
         var readDuration = Duration.zero
         let data: Data
         if let cached = job.compressed {
             data = cached
         } else {
-            if sleepLatency && source.latency > .zero {
-                guard Self.sleep(source.latency, unless: job) else { return nil }
-                slept = source.latency
-            }
             if job.isCancelled { return nil }
             let start = clock.now
             do {
                 data = try source.data(for: job.key)
             } catch {
                 return LoadOutcome(result: .failure(.read(error)), readDuration: start.duration(to: clock.now),
-                                   cpuTime: ThreadCPUTime.now() - cpuStart, slept: slept)
+                                   cpuTime: ThreadCPUTime.now() - cpuStart)
             }
             readDuration = start.duration(to: clock.now)
             sourceData = data
@@ -133,7 +127,7 @@ extension ImageCache {
             result = .failure(.decode(error))
         }
         return LoadOutcome(result: result, sourceData: sourceData, readDuration: readDuration,
-                           decodeDuration: start.duration(to: clock.now), cpuTime: ThreadCPUTime.now() - cpuStart, slept: slept)
+                           decodeDuration: start.duration(to: clock.now), cpuTime: ThreadCPUTime.now() - cpuStart)
     }
 
     /// A full decode, or a thumbnail by `Imaging.Thumbnailer` for `thumbnail` policies; the
@@ -143,21 +137,5 @@ extension ImageCache {
             return try thumbnailer.thumbnail(data, allocator: allocator).bitmap
         }
         return try PNGDecoder(limits: decodeLimits).decode(data, allocator: allocator)
-    }
-
-    /// Sleeps `duration` in slices of at most 1 ms, stopping early when `job` is cancelled.
-    /// Returns false when it was.
-    private static func sleep(_ duration: Duration, unless job: LoadJob<Key>) -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + duration
-        while !job.isCancelled {
-            let remaining = clock.now.duration(to: deadline)
-            if remaining <= .zero { return true }
-            let slice = min(remaining, .milliseconds(1))
-            let (seconds, attoseconds) = slice.components
-            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-            nanosleep(&request, nil)
-        }
-        return false
     }
 }

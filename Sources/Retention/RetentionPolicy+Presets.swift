@@ -49,7 +49,7 @@ extension RetentionPolicy {
     public static let thumbnailLRU = RetentionPolicy(
         name: "thumbnail-lru", visible: .thumbnail(maxPixelSize: 256), onDisappear: .evictable, compressed: .none)
 
-    /// Every preset in the order DESIGN.md's table lists them, with one-line summaries.
+    /// Every preset, in the order `retention strategies` and the lab list them, with one-line summaries.
     public static let presets: [Preset] = [
         Preset(name: swiftUIImageState.name,
                summary: "decoded anew on every appearance, each copy kept until the container is destroyed (@State Image?, seed 000)",

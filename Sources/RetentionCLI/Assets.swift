@@ -58,7 +58,7 @@ struct Assets: ParsableCommand {
             do {
                 _ = try generator.generate(specs, into: directory) { spec, bytes in
                     if json {
-                        print(Output.jsonLine(Written(file: directory + "/" + spec.fileName, width: spec.width, height: spec.height, bytes: bytes)))
+                        print(ReportCoding.encode(Written(file: directory + "/" + spec.fileName, width: spec.width, height: spec.height, bytes: bytes)))
                     } else {
                         print("wrote \(directory)/\(spec.fileName)  \(spec.width)x\(spec.height)  \(bytes) bytes")
                     }

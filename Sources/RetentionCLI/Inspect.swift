@@ -1,5 +1,6 @@
 import ArgumentParser
 import Imaging
+import Lab
 import RetentionTool
 import SystemIO
 
@@ -40,7 +41,7 @@ struct Inspect: ParsableCommand {
         for file in files {
             let report = inspect(file)
             if report.error != nil { failed += 1 }
-            print(json ? Output.jsonLine(report) : line(report))
+            print(json ? ReportCoding.encode(report) : line(report))
         }
         if failed > 0 { throw ExitCode(1) }
     }
@@ -75,7 +76,7 @@ struct Inspect: ParsableCommand {
         var text = "\(r.file)  \(r.width!)x\(r.height!)  \(r.colorType!)  \(r.bitDepth!)-bit  "
         text += (r.interlaced! ? "interlaced" : "non-interlaced") + "  \(r.decodedBytes!) bytes decoded"
         if let ms = r.decodeMilliseconds {
-            text += "  decode \(Output.formatOneDecimal(ms)) ms"
+            text += "  decode \(NumberText.oneDecimal(ms)) ms"
         }
         return text
     }

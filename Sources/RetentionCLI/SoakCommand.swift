@@ -125,7 +125,7 @@ struct SoakCommand: ParsableCommand {
         let verdict = soak.run { sample in
             do { try csv?.append(sample.csvLine) } catch { writeFailure = writeFailure ?? error }
             let partial = soak.verdict()
-            let line = "iteration \(sample.iteration)\(sample.warmup ? " (warm-up)" : "")  elapsed \(Int(sample.elapsedSeconds)) s  resident \(Output.megabytes(sample.residentBytes)) (anonymous \(Output.megabytes(sample.anonymousBytes)))  slope \(Output.formatOneDecimal(partial.slopeBytesPerIteration / 1_000_000)) MB/iteration"
+            let line = "iteration \(sample.iteration)\(sample.warmup ? " (warm-up)" : "")  elapsed \(Int(sample.elapsedSeconds)) s  resident \(NumberText.megabytes(sample.residentBytes)) (anonymous \(NumberText.megabytes(sample.anonymousBytes)))  slope \(NumberText.mb(partial.slopeBytesPerIteration)) MB/iteration"
             if terminal {
                 Output.progress(line, final: false)
             } else if sample.elapsedSeconds - lastPlain >= 10 || sample.iteration == 1 {

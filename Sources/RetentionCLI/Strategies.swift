@@ -34,7 +34,7 @@ struct Strategies: ParsableCommand {
         }
         let width = lines.map(\.name.count).max() ?? 0
         for line in lines {
-            print(json ? Output.jsonLine(line) : line.name + String(repeating: " ", count: width - line.name.count) + "  " + line.summary)
+            print(json ? ReportCoding.encode(line) : line.name + String(repeating: " ", count: width - line.name.count) + "  " + line.summary)
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Imaging
+import Lab
 import RetentionTool
 import Glibc
 #if canImport(FoundationEssentials)
@@ -83,7 +84,7 @@ struct ThumbnailCommand: ParsableCommand {
         let batch = ThumbnailBatch(jobs: plan, thumbnailer: thumbnailer, encoder: PNGEncoder(compressionLevel: level, strategy: strategy),
                                    json: json, progress: Output.stderrIsTerminal && !plan.isEmpty)
         let summary = batch.run(workers: workers)
-        print(json ? Output.jsonLine(["summary": summary]) : summary.line)
+        print(json ? ReportCoding.encode(["summary": summary]) : summary.line)
         if summary.failed > 0 { throw ExitCode(1) }
     }
 

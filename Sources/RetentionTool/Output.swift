@@ -51,41 +51,4 @@ public enum Output {
     /// True when standard error is a terminal (progress lines go there).
     public static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
-    /// One JSON object on one line (sorted keys, so output is stable).
-    public static func jsonLine<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// `1234567` → `1.2 MB` (decimal units, one decimal).
-    public static func megabytes(_ bytes: Int) -> String {
-        let mb = Double(bytes) / 1_000_000
-        return formatOneDecimal(mb) + " MB"
-    }
-
-    /// One decimal place without Foundation's formatters.
-    public static func formatOneDecimal(_ value: Double) -> String {
-        let scaled = (value * 10).rounded()
-        let negative = scaled < 0
-        let magnitude = Int(abs(scaled))
-        return (negative ? "-" : "") + "\(magnitude / 10).\(magnitude % 10)"
-    }
-
-    /// Two decimal places without Foundation's formatters.
-    public static func formatTwoDecimals(_ value: Double) -> String {
-        let scaled = (value * 100).rounded()
-        let magnitude = Int(abs(scaled))
-        let fraction = magnitude % 100
-        return (scaled < 0 ? "-" : "") + "\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
-    }
-
-    /// Milliseconds with two decimals.
-    public static func milliseconds(_ duration: Duration) -> String {
-        let ms = duration.milliseconds
-        let scaled = Int((ms * 100).rounded())
-        let frac = scaled % 100
-        return "\(scaled / 100).\(frac < 10 ? "0" : "")\(frac) ms"
-    }
 }

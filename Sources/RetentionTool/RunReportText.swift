@@ -2,18 +2,18 @@ import Lab
 
 /// The text form of one run's report.
 public enum RunReportText {
-    /// The report as the text `retention run` prints. O(checkpoints).
+    /// The report as the text `retention run` prints: a heading, the checkpoints as a
+    /// ``TextTable``, then the peaks, decodes and frame work. O(checkpoints).
     public static func render(_ r: RunReport) -> String {
-        func mb(_ bytes: Int) -> String { Output.formatOneDecimal(Double(bytes) / 1_000_000) + " MB" }
+        let mb = NumberText.megabytes
         var text = "strategy \(r.strategy) on \(r.scenario) (\(r.display) display, \(r.allocator) allocator), \(r.frames) frames\n"
-        text += "checkpoint       resident    logical    decoded  thumbnail  compressed  row state  heap used  heap free-held\n"
-        for c in r.checkpoints {
-            let cells = [mb(c.residentBytes), mb(c.logicalBytes), mb(c.decodedBytes), mb(c.thumbnailBytes), mb(c.compressedBytes),
-                         mb(c.rowStateBytes), mb(c.heapInUseBytes), mb(c.heapFreeHeldBytes)]
-            text += (c.name + String(repeating: " ", count: max(0, 14 - c.name.count))) + cells.map { String(repeating: " ", count: max(0, 11 - $0.count)) + $0 }.joined() + "\n"
-        }
+        let header = ["checkpoint", "resident", "logical", "decoded", "thumbnail", "compressed", "row state", "heap used", "heap free-held"]
+        text += TextTable.render(header: header, rows: r.checkpoints.map { c in
+            [c.name, mb(c.residentBytes), mb(c.logicalBytes), mb(c.decodedBytes), mb(c.thumbnailBytes), mb(c.compressedBytes),
+             mb(c.rowStateBytes), mb(c.heapInUseBytes), mb(c.heapFreeHeldBytes)]
+        })
         text += "peak resident \(mb(r.peakResidentBytes)) (kernel high-water mark), \(mb(r.peakSampledResidentBytes)) (max per-frame sample); peak logical \(mb(r.peakLogicalBytes))\n"
-        text += "decodes \(r.decodes) (\(Output.formatOneDecimal(r.decodeSeconds * 1000)) ms), failed decodes \(r.failedDecodes), failed reads \(r.failedReads); frame work (main-thread CPU time) median \(Output.formatOneDecimal(r.frameWork.medianMs)) ms, p99 \(Output.formatOneDecimal(r.frameWork.p99Ms)) ms, max \(Output.formatOneDecimal(r.frameWork.maxMs)) ms\n"
+        text += "decodes \(r.decodes) (\(NumberText.oneDecimal(r.decodeSeconds * 1000)) ms), failed decodes \(r.failedDecodes), failed reads \(r.failedReads); frame work (main-thread CPU time) median \(NumberText.oneDecimal(r.frameWork.medianMs)) ms, p99 \(NumberText.oneDecimal(r.frameWork.p99Ms)) ms, max \(NumberText.oneDecimal(r.frameWork.maxMs)) ms\n"
         text += "hitches \(r.hitches), placeholder frames \(r.placeholderFrames)"
         if let first = r.firstFailure { text += "\nfirst failure: \(first)" }
         if let costs = r.costs { text += "\n" + CostText.line(costs) }

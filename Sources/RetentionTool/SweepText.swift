@@ -11,8 +11,8 @@ public enum SweepText {
             let value = plan.key.format(entry.point.value)
             guard row.runs > 0 else { return [entry.point.strategy, value, "failed (\(row.failures) runs)"] }
             return [entry.point.strategy, value, mb(row.peakBytes, row.peakSpread), mb(row.logicalPeakBytes, row.logicalPeakSpread),
-                    mb(row.afterDestroyBytes, row.afterDestroySpread), count(row.decodes, row.decodesSpread),
-                    count(row.hitches, row.hitchesSpread), count(row.placeholderFrames, row.placeholderSpread),
+                    mb(row.afterDestroyBytes, row.afterDestroySpread), NumberText.count(row.decodes, row.decodesSpread),
+                    NumberText.count(row.hitches, row.hitchesSpread), NumberText.count(row.placeholderFrames, row.placeholderSpread),
                     (entry.onFrontier ? "*" : "") + (entry.point.label == outcome.recommended ? " <" : "")]
         }
         var text = TextTable.render(header: header, rows: rows)
@@ -30,14 +30,9 @@ public enum SweepText {
 
     /// `45.1`, or `45.1 (44.9–45.3)` when the repeats differ by 0.1 MB or more.
     static func mb(_ median: Int, _ spread: [Int]) -> String {
-        let text = Output.formatOneDecimal(Double(median) / 1_000_000)
+        let text = NumberText.mb(median)
         guard spread.count == 2 else { return text }
-        let low = Output.formatOneDecimal(Double(spread[0]) / 1_000_000), high = Output.formatOneDecimal(Double(spread[1]) / 1_000_000)
+        let low = NumberText.mb(spread[0]), high = NumberText.mb(spread[1])
         return low == high ? text : "\(text) (\(low)–\(high))"
-    }
-
-    /// `3`, or `3 (1–7)` when the repeats differ.
-    static func count(_ median: Int, _ spread: [Int]) -> String {
-        spread.count == 2 && spread[0] != spread[1] ? "\(median) (\(spread[0])–\(spread[1]))" : "\(median)"
     }
 }

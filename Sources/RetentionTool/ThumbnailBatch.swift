@@ -1,5 +1,6 @@
 import Dispatch
 import Imaging
+import Lab
 import SystemIO
 import MemoryProbe
 import Synchronization
@@ -35,9 +36,9 @@ public struct ThumbnailSummary: Encodable, Sendable {
 
     /// `thumbnail: 40 files, 1 failed, 12.3 MB read, 0.9 MB written, 0.41 s, peak memory 18.2 MB`.
     public var line: String {
-        var text = "thumbnail: \(files) files, \(failed) failed, \(Output.megabytes(bytesRead)) read, "
-        text += "\(Output.megabytes(bytesWritten)) written, \(Output.formatTwoDecimals(seconds)) s, "
-        text += "peak memory " + (peakResidentBytes.map(Output.megabytes) ?? "unknown")
+        var text = "thumbnail: \(files) files, \(failed) failed, \(NumberText.megabytes(bytesRead)) read, "
+        text += "\(NumberText.megabytes(bytesWritten)) written, \(NumberText.twoDecimals(seconds)) s, "
+        text += "peak memory " + (peakResidentBytes.map(NumberText.megabytes) ?? "unknown")
         return text
     }
 }
@@ -129,7 +130,7 @@ public final class ThumbnailBatch: Sendable {
                     if progress { Output.error("\r\u{1B}[K", newline: false) }
                     Output.error("\(report.file): \(error)")
                 }
-                if json { print(Output.jsonLine(report)) }
+                if json { print(ReportCoding.encode(report)) }
                 if progress { Output.error(Self.progressBar(done: totals.files, of: jobs.count, failed: totals.failed), newline: false) }
             }
         }

@@ -24,16 +24,17 @@ struct BitmapTests {
         }
     }
 
-    @Test("byte counts are exact and the reservation is what each allocator rounds to", arguments: ["system", "pageMapped", "pooled:0"])
-    func byteCounts(allocatorName: String) throws {
-        let allocator = BitmapAllocator(parsing: allocatorName)!
+    @Test("byte counts are exact and the reservation is what each allocator rounds to",
+          arguments: [BitmapAllocator.system, .pageMapped, .pooled(capacity: 0)])
+    func byteCounts(allocator: BitmapAllocator) throws {
         let bitmap = try Bitmap(width: 301, height: 7, allocator: allocator, fill: RGBA(1, 2, 3, 4))
         #expect(bitmap.byteCount == 301 * 7 * 4)
         #expect(bitmap.bytesPerRow == 1204)
         #expect(bitmap.pixel(x: 300, y: 6) == RGBA(1, 2, 3, 4))
-        switch allocatorName {
-        case "system": #expect(bitmap.reservedBytes == bitmap.byteCount)
-        default: #expect(bitmap.reservedBytes % 4096 == 0 && bitmap.reservedBytes >= bitmap.byteCount)
+        if allocator == .system {
+            #expect(bitmap.reservedBytes == bitmap.byteCount)
+        } else {
+            #expect(bitmap.reservedBytes % 4096 == 0 && bitmap.reservedBytes >= bitmap.byteCount)
         }
     }
 
@@ -63,15 +64,6 @@ struct BitmapTests {
             #expect(size >= bytes)
             #expect(Double(size) <= Double(max(bytes, 4096)) * 1.25 + 4096)
         }
-    }
-
-    @Test("allocator names parse, and bad ones do not")
-    func parsing() {
-        #expect(BitmapAllocator(parsing: "system") == .system)
-        #expect(BitmapAllocator(parsing: "mmap") == .pageMapped)
-        #expect(BitmapAllocator(parsing: "pooled:1024")?.pool?.capacity == 1024)
-        #expect(BitmapAllocator(parsing: "pooled") == nil)
-        #expect(BitmapAllocator(parsing: "jemalloc") == nil)
     }
 
     @Test("zero or negative sizes are rejected")

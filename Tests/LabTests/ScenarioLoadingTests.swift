@@ -39,7 +39,7 @@ struct ScenarioLoadingTests {
         #expect(try Scenario.decode(Data(json.utf8), source: "/a/b/my-list.json").name == "my-list")
     }
 
-    @Test("keys of later issues are kept raw, and everything survives a round trip")
+    @Test("the lab's keys are kept raw for ScenarioSettings, and everything survives a round trip")
     func roundTrip() throws {
         let json = document(
             container: #"{"kind": "lazyVGrid", "columns": 3, "prefetchRows": 1, "disappearEdges": "both"}"#,

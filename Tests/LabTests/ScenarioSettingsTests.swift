@@ -65,7 +65,7 @@ struct ScenarioSettingsTests {
 
     @Test("images resolve relative to the scenario's folder, sorted; an empty match is a clear error")
     func imageSet() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let root = packageRoot
         let scenarioPath = root + "/assets/scenarios/default.json"
         let set = try ImageSet(.init(directory: "../images", pattern: "photo-600x400-*.png", displayPixelSize: nil), scenarioPath: scenarioPath)
         #expect(set.paths.count == 8)
@@ -81,7 +81,7 @@ struct ScenarioSettingsTests {
 
     @Test("every lab scenario in assets/scenarios loads, with its images and strategies")
     func labScenarios() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let root = packageRoot
         let folder = root + "/assets/scenarios"
         var count = 0
         for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where name.hasSuffix(".json") {

@@ -49,7 +49,7 @@ struct FuzzCommandTests {
             if (ContinuousClock.now - start) > .seconds(maxSecondsPerProcess) { kill(pid, SIGKILL) }
             usleep(2_000)
         }
-        let seconds = Double((ContinuousClock.now - start).components.attoseconds) / 1e18 + Double((ContinuousClock.now - start).components.seconds)
+        let seconds = (ContinuousClock.now - start) / .seconds(1)
         let stderr = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
         // inspect reports a file it cannot read on stdout ("FILE: error: REASON"), as documented.
         let stdout = (try? String(contentsOfFile: stderrPath + ".out", encoding: .utf8)) ?? ""

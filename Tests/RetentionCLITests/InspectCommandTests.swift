@@ -6,6 +6,14 @@ import Testing
 struct InspectCommandTests {
     static let photo = CLIRunner.packageRoot + "/assets/images/photo-600x400-01.png"
 
+    @Test("the runner's timeout kills a child that runs too long and says so")
+    func runnerTimeout() async throws {
+        // `exec`: the runner kills its child, not grandchildren, which would hold the pipes open.
+        let result = try await CLIRunner.shell("exec sleep 30", timeout: 1)
+        #expect(result.status == -9)
+        #expect(result.stderr.hasPrefix("timed out after 1.0 s"))
+    }
+
     @Test("one line per file with size, color type, depth, interlace and decoded bytes")
     func goodFile() async throws {
         let result = try await CLIRunner.run(["inspect", Self.photo])

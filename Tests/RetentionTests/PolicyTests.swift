@@ -7,7 +7,7 @@ import Testing
 struct PolicyTests {
     // MARK: - Presets
 
-    @Test("presets are DESIGN.md's table, in order")
+    @Test("the presets, in their listed order")
     func presetTable() {
         #expect(RetentionPolicy.presets.map(\.name) == [
             "swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "tiered", "decoded-row-kept", "thumbnail-lru",

@@ -16,7 +16,7 @@ struct StressTests {
             $0.admissionCap = ByteSize(bytes: Fixtures.decodedBytes)
             $0.countActiveInBudget = preset.name == "tiered"
         }
-        let h = Harness(policy, mode: .asynchronous(workers: 3), latency: .microseconds(200))
+        let h = Harness(policy, mode: .asynchronous(workers: 3), readDelay: .microseconds(200))
         let problems = await withTaskGroup(of: [String].self) { group in
             for worker in 0..<8 {
                 group.addTask {

@@ -1,7 +1,7 @@
 import Testing
 @testable import Visibility
 
-/// One test per seed behaviour (DESIGN.md, "The seeds, distilled"), on small lists whose exact
+/// One test per seed behaviour (documented on `ContainerKind`'s cases), on small lists whose exact
 /// event sequences can be read: rows of 100 points, a 300-point viewport.
 @Suite("Seed behaviours")
 struct SeedBehaviourTests {

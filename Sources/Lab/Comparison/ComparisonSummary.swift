@@ -82,17 +82,6 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
         }
     }
 
-    /// `12.3` for 12,345,678 bytes (decimal MB, one decimal).
-    static func mb(_ bytes: Int) -> String {
-        let tenths = Int((Double(bytes) / 100_000).rounded())
-        return (tenths < 0 ? "-" : "") + "\(abs(tenths) / 10).\(abs(tenths) % 10)"
-    }
-
-    /// `3`, or `3 (1–7)` when the runs differ.
-    static func count(_ median: Int, _ spread: [Int]) -> String {
-        spread.count == 2 && spread[0] != spread[1] ? "\(median) (\(spread[0])–\(spread[1]))" : "\(median)"
-    }
-
     /// The table: one row per strategy, sizes in MB (1 MB = 1,000,000 bytes), then a line for
     /// the lowest peak and one for the fewest hitches. A peak whose min–max spread exceeds 10 %
     /// of its median is shown with the spread.
@@ -104,13 +93,13 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
                 lines.append([row.strategy, "failed (\(row.failures) runs)"])
                 continue
             }
-            var peak = Self.mb(row.peakBytes)
+            var peak = NumberText.mb(row.peakBytes)
             if row.peakBytes > 0, Double(row.peakSpread[1] - row.peakSpread[0]) > 0.1 * Double(row.peakBytes) {
-                peak += " (\(Self.mb(row.peakSpread[0]))–\(Self.mb(row.peakSpread[1])))"
+                peak += " (\(NumberText.mb(row.peakSpread[0]))–\(NumberText.mb(row.peakSpread[1])))"
             }
-            lines.append([row.strategy, Self.mb(row.startupBytes), Self.mb(row.allLoadedBytes), peak, Self.mb(row.afterDestroyBytes),
-                          Self.mb(row.afterTrimBytes), Self.mb(row.logicalPeakBytes), "\(row.decodes)",
-                          Self.count(row.hitches, row.hitchesSpread), Self.count(row.placeholderFrames, row.placeholderSpread)])
+            lines.append([row.strategy, NumberText.mb(row.startupBytes), NumberText.mb(row.allLoadedBytes), peak, NumberText.mb(row.afterDestroyBytes),
+                          NumberText.mb(row.afterTrimBytes), NumberText.mb(row.logicalPeakBytes), "\(row.decodes)",
+                          NumberText.count(row.hitches, row.hitchesSpread), NumberText.count(row.placeholderFrames, row.placeholderSpread)])
         }
         var text = TextTable.render(header: header, rows: lines)
         text += "sizes: resident MB (1 MB = 1,000,000 bytes), medians over runs, (min–max) where runs differ\n"
@@ -119,7 +108,7 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
         }
         let measured = rows.filter { $0.runs > 0 }
         if let line = Self.ranking(measured, label: "lowest peak", value: { $0.peakBytes }, spread: { $0.peakSpread },
-                                   describe: { "\(Self.mb($0.peakBytes)) MB" }) {
+                                   describe: { "\(NumberText.mb($0.peakBytes)) MB" }) {
             text += line + "\n"
         }
         if let line = Self.ranking(measured, label: "fewest hitches", value: { $0.hitches }, spread: { $0.hitchesSpread },

@@ -60,16 +60,15 @@ final class ExperimentSession {
         self.experiment = experiment
         let images = experiment.images
         async = experiment.settings.display == .async
-        // Time stays virtual. In sync mode the cache charges the source's latency to the caller
-        // without sleeping (AppearOutcome.sourceLatency); in async mode workers would sleep it,
-        // so the source has none and the lab adds it on the virtual clock instead. Async runs
-        // use `scheduled` mode: a load starts when a virtual decode worker would start it.
-        let latency: Duration = async ? .zero : .microseconds(Int64(experiment.settings.sourceLatencyMs * 1000))
+        // Time stays virtual: the source never waits, and the lab charges the scenario's source
+        // latency on its virtual clock (sync mode: to the frame of a read on the caller's thread,
+        // see `handle`; async mode: to the virtual decode worker). Async runs use `scheduled`
+        // mode: a load starts when a virtual decode worker would start it.
         let assignments = self.assignments
-        let files = ImageSource<Int>.files(latency: latency) { row in images.paths[assignments.index(forRow: row) ?? images.index(forRow: row)] }
+        let files = ImageSource<Int>.files { row in images.paths[assignments.index(forRow: row) ?? images.index(forRow: row)] }
         let firstFailure = self.firstFailure
         // Failures are counted by the cache; the first one's text is kept for the report.
-        let source = ImageSource<Int>(latency: latency) { row in
+        let source = ImageSource<Int> { row in
             do { return try files.data(for: row) } catch {
                 firstFailure.record("row \(row): \(error)")
                 throw error
@@ -188,8 +187,8 @@ final class ExperimentSession {
             let outcome = cache.appeared(row)
             checkResidentLimit(frame: event.frame)
             if async, outcome.status == .pending { virtualQueue.request(row: row, atFrame: event.frame) }
-            // Latency the cache charged without sleeping (sync mode; zero when no source read).
-            virtualWork += outcome.sourceLatency.seconds
+            // The scenario's source latency, on the virtual clock, for a read on this thread.
+            if !async, outcome.readFromSource { virtualWork += experiment.settings.sourceLatencyMs / 1000 }
             // A load ran on this thread (it always uses some CPU time): the table prices it.
             if let costs, outcome.cpuTime > .zero {
                 loadCPU += outcome.cpuTime.seconds

@@ -49,7 +49,7 @@ public struct ResidentLimitReached: Error, CustomStringConvertible, Sendable, Ha
     /// The message for a stop at `residentBytes` in `frame` under `limitBytes` (MB = 10^6
     /// bytes, one decimal). O(1).
     public static func message(residentBytes: Int, frame: Int, limitBytes: Int) -> String {
-        "resident memory reached \(ComparisonSummary.mb(residentBytes)) MB at frame \(frame) (limit \(ComparisonSummary.mb(limitBytes)) MB)"
+        "resident memory reached \(NumberText.mb(residentBytes)) MB at frame \(frame) (limit \(NumberText.mb(limitBytes)) MB)"
     }
 }
 

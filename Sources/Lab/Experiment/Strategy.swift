@@ -19,7 +19,7 @@ public struct Strategy: Sendable, Hashable {
         self.policy = policy
     }
 
-    /// Every preset, in DESIGN.md's order.
+    /// Every preset, in `RetentionPolicy.presets` order.
     public static var presets: [Strategy] { RetentionPolicy.presets.map { Strategy($0.policy) } }
 
     /// The strategies a scenario defines (`strategies`: preset names or custom policy objects),

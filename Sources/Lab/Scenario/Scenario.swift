@@ -1,7 +1,9 @@
 import Visibility
 
 /// One experiment described in one JSON file: the list (container, rows, viewport, frame rate)
-/// and the scroll script, plus the keys later issues define, kept raw for now.
+/// and the scroll script (or a recorded trace), plus the lab's keys (images, display, strategies,
+/// decode workers, source latency), kept here as raw `JSONValue`s and typed and checked by
+/// `ScenarioSettings` and `Strategy.defined(by:source:)`.
 ///
 /// ```json
 /// { "name": "…", "frameRate": 60,
@@ -34,15 +36,15 @@ public struct Scenario: Sendable, Hashable {
     /// relative to the scenario's folder unless absolute. With a trace, `script` must be empty
     /// and `container`, `rows` and `viewport` are optional (the trace says what rows do).
     public var trace: String?
-    /// Images per row (a later issue); kept raw.
+    /// Where row images come from; raw here, typed by `ScenarioSettings`.
     public var images: JSONValue?
-    /// Display size and decode options (a later issue); kept raw.
+    /// `sync` or `async` display; raw here, typed by `ScenarioSettings`.
     public var display: JSONValue?
-    /// Retention strategies to compare (a later issue); kept raw.
+    /// Retention strategies to compare (preset names or policy objects); raw here, resolved by `Strategy.defined(by:source:)`.
     public var strategies: JSONValue?
-    /// Decode worker count (a later issue); kept raw.
+    /// Decode worker count; raw here, typed by `ScenarioSettings`.
     public var decodeWorkers: JSONValue?
-    /// Simulated source latency in milliseconds (a later issue); kept raw.
+    /// Simulated source latency in milliseconds; raw here, typed by `ScenarioSettings`.
     public var sourceLatencyMs: JSONValue?
 
     /// Creates a scenario. O(1).

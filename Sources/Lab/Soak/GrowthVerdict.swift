@@ -130,11 +130,11 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
         }
         if interval.lower > rate {
             verdict.outcome = .growth
-            verdict.reasons.append("anonymous resident memory grows \(Self.mb(slope)) MB per iteration (95 % interval \(Self.mb(interval.lower)) to \(Self.mb(interval.upper)) MB), above the allowed \(Self.mb(rate)) MB per iteration")
+            verdict.reasons.append("anonymous resident memory grows \(NumberText.mb(slope)) MB per iteration (95 % interval \(NumberText.mb(interval.lower)) to \(NumberText.mb(interval.upper)) MB), above the allowed \(NumberText.mb(rate)) MB per iteration")
         }
         if projected >= Double(maxGrowthBytes) {
             verdict.outcome = .growth
-            verdict.reasons.append("anonymous resident memory grows \(Self.mb(slope)) MB per iteration, \(Self.mb(projected)) MB over \(count) iterations, above the \(Self.mb(Double(maxGrowthBytes))) MB limit")
+            verdict.reasons.append("anonymous resident memory grows \(NumberText.mb(slope)) MB per iteration, \(NumberText.mb(projected)) MB over \(count) iterations, above the \(NumberText.mb(Double(maxGrowthBytes))) MB limit")
         }
         if !violations.isEmpty {
             verdict.outcome = .growth
@@ -142,14 +142,9 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
         }
         if verdict.outcome == .pass && interval.upper > rate {
             verdict.outcome = .inconclusive
-            verdict.reasons.append("the slope's 95 % interval, \(Self.mb(interval.lower)) to \(Self.mb(interval.upper)) MB per iteration, straddles the allowed \(Self.mb(rate)) MB per iteration; more iterations (or a longer --duration) narrow it")
+            verdict.reasons.append("the slope's 95 % interval, \(NumberText.mb(interval.lower)) to \(NumberText.mb(interval.upper)) MB per iteration, straddles the allowed \(NumberText.mb(rate)) MB per iteration; more iterations (or a longer --duration) narrow it")
         }
         return verdict
-    }
-
-    static func mb(_ bytes: Double) -> String {
-        let tenths = Int((bytes / 100_000).rounded())
-        return (tenths < 0 ? "-" : "") + "\(abs(tenths) / 10).\(abs(tenths) % 10)"
     }
 
     /// The verdict and the figures that decided it, a few lines of text.
@@ -162,9 +157,9 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
         case .inconclusive: word = "INCONCLUSIVE"
         }
         var lines = ["verdict: \(word)"]
-        lines.append("resident slope (anonymous pages): \(Int(slopeBytesPerIteration.rounded())) bytes/iteration (\(Self.mb(slopeBytesPerIteration)) MB), 95 % interval \(Self.mb(slopeLowerBytesPerIteration)) to \(Self.mb(slopeUpperBytesPerIteration)) MB/iteration, allowed \(Self.mb(maxGrowthRateBytesPerIteration)) MB/iteration; \(Self.mb(slopeBytesPerHour)) MB/hour")
-        lines.append("projected growth over \(measuredIterations) measured iterations: \(Self.mb(projectedGrowthBytes)) MB (limit \(Self.mb(Double(maxGrowthBytes))) MB)")
-        lines.append("resident: first \(Self.mb(Double(firstResidentBytes))) MB, last \(Self.mb(Double(lastResidentBytes))) MB; anonymous: first \(Self.mb(Double(firstAnonymousBytes))) MB, last \(Self.mb(Double(lastAnonymousBytes))) MB; heap free-but-held (allocator, not cache): \(Self.mb(Double(lastHeapFreeHeldBytes))) MB")
+        lines.append("resident slope (anonymous pages): \(Int(slopeBytesPerIteration.rounded())) bytes/iteration (\(NumberText.mb(slopeBytesPerIteration)) MB), 95 % interval \(NumberText.mb(slopeLowerBytesPerIteration)) to \(NumberText.mb(slopeUpperBytesPerIteration)) MB/iteration, allowed \(NumberText.mb(maxGrowthRateBytesPerIteration)) MB/iteration; \(NumberText.mb(slopeBytesPerHour)) MB/hour")
+        lines.append("projected growth over \(measuredIterations) measured iterations: \(NumberText.mb(projectedGrowthBytes)) MB (limit \(NumberText.mb(Double(maxGrowthBytes))) MB)")
+        lines.append("resident: first \(NumberText.mb(Double(firstResidentBytes))) MB, last \(NumberText.mb(Double(lastResidentBytes))) MB; anonymous: first \(NumberText.mb(Double(firstAnonymousBytes))) MB, last \(NumberText.mb(Double(lastAnonymousBytes))) MB; heap free-but-held (allocator, not cache): \(NumberText.mb(Double(lastHeapFreeHeldBytes))) MB")
         for reason in reasons { lines.append("reason: \(reason)") }
         return lines.joined(separator: "\n")
     }

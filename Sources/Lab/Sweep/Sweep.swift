@@ -217,7 +217,7 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
             list.append("hitches up to \(worst(row.hitchesSpread, row.hitches)) > \(limit)")
         }
         if let limit = c.maxResidentBytes, worst(row.peakSpread, row.peakBytes) > limit {
-            list.append("peak resident up to \(ComparisonSummary.mb(worst(row.peakSpread, row.peakBytes))) MB > \(ComparisonSummary.mb(limit)) MB")
+            list.append("peak resident up to \(NumberText.mb(worst(row.peakSpread, row.peakBytes))) MB > \(NumberText.mb(limit)) MB")
         }
         return list
     }
@@ -243,9 +243,9 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
         var parts: [String] = []
         if let limit = c.maxResidentBytes {
             let peak = worst(row.peakSpread, row.peakBytes)
-            parts.append("peak resident up to \(ComparisonSummary.mb(peak)) MB of \(ComparisonSummary.mb(limit)) MB allowed (\(ComparisonSummary.mb(limit - peak)) MB to spare)")
+            parts.append("peak resident up to \(NumberText.mb(peak)) MB of \(NumberText.mb(limit)) MB allowed (\(NumberText.mb(limit - peak)) MB to spare)")
         } else {
-            parts.append("peak resident \(ComparisonSummary.mb(row.peakBytes)) MB")
+            parts.append("peak resident \(NumberText.mb(row.peakBytes)) MB")
         }
         if let limit = c.maxPlaceholders {
             parts.append("placeholder frames up to \(worst(row.placeholderSpread, row.placeholderFrames)) of \(limit) allowed")

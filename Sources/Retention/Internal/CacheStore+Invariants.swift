@@ -101,15 +101,9 @@ extension ImageCache {
     /// Broken invariants (debug builds only): byte totals equal sums over entries; evictable
     /// bytes ≤ budget (≤ budget − active when counting active); no visible row's bitmap
     /// outside the active state; every representation in exactly one state; lists intact.
-    /// O(entries).
+    /// O(entries). Test support: the RetentionTests harness checks it after every operation.
     func _invariantViolations() -> [String] {
         store.withLock { $0._invariantViolations() }
-    }
-
-    /// Traps on the first broken invariant (debug builds only). O(entries).
-    func _checkInvariants() {
-        let problems = _invariantViolations()
-        precondition(problems.isEmpty, problems.joined(separator: "; "))
     }
 }
 #endif

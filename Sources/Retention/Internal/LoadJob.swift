@@ -60,6 +60,4 @@ struct LoadOutcome: Sendable {
     var decodeDuration: Duration = .zero
     /// CPU time the running thread spent reading and decoding (`ThreadCPUTime`).
     var cpuTime: Duration = .zero
-    /// Simulated latency slept before the read.
-    var slept: Duration = .zero
 }

@@ -1,4 +1,4 @@
-// JSON shapes of the configuration types (issue 4, "Scenario file"). Decoding rejects unknown keys
+// JSON shapes of the configuration types in a scenario file. Decoding rejects unknown keys
 // and states what was expected at each path; see DecodingSupport.swift for the error convention.
 
 extension FrameRate: Codable {

@@ -1,5 +1,5 @@
-/// The four SwiftUI containers the simulator models, each following the seeds (see DESIGN.md,
-/// "The seeds, distilled"; originals in `shared/seeds/`).
+/// The four SwiftUI containers the simulator models, each following the seed behaviours
+/// documented on its case (and tested one by one in `SeedBehaviourTests`).
 public enum ContainerKind: Sendable, Hashable {
     /// `List { ForEach }`.
     ///

@@ -46,9 +46,10 @@ final class TestSource: Sendable {
         self.gate = gate
     }
 
-    /// The `ImageSource` reading through this object.
-    func source(latency: Duration = .zero) -> ImageSource<Int> {
-        ImageSource(latency: latency) { [self] key in
+    /// The `ImageSource` reading through this object; each read first waits `delay` (a slow source).
+    func source(delay: Duration = .zero) -> ImageSource<Int> {
+        ImageSource { [self] key in
+            if delay > .zero { usleep(UInt32(delay / .microseconds(1))) }
             reads.withLock { $0[key, default: 0] += 1 }
             gate?.pass()
             guard let data = images[key] else { throw ImageSourceError.unknownKey("\(key)") }
@@ -95,10 +96,10 @@ struct Harness {
     let reads: TestSource
 
     init(_ policy: RetentionPolicy, mode: DisplayMode = .synchronous, images: [Int: Data] = Fixtures.images,
-         gate: Gate? = nil, latency: Duration = .zero,
+         gate: Gate? = nil, readDelay: Duration = .zero,
          onLoadCompleted: (@Sendable (LoadCompletion<Int>) -> Void)? = nil) {
         reads = TestSource(images: images, gate: gate)
-        cache = ImageCache(source: reads.source(latency: latency), policy: policy, mode: mode, onLoadCompleted: onLoadCompleted)
+        cache = ImageCache(source: reads.source(delay: readDelay), policy: policy, mode: mode, onLoadCompleted: onLoadCompleted)
     }
 
     var usage: CacheUsage { cache.usage }

@@ -1,0 +1,34 @@
+/// Numbers as the tool's text shows them, without Foundation's formatters: the one formatter
+/// for megabytes and fixed decimals that every table, verdict and line uses.
+public enum NumberText {
+    /// `value` with one decimal, rounded half away from zero; the sign stays on any value
+    /// that rounds to a non-zero figure (`-0.4`), and a value that rounds to zero is `0.0`. O(1).
+    public static func oneDecimal(_ value: Double) -> String { fixed(value, scale: 10) }
+
+    /// `value` with two decimals, rounded like ``oneDecimal(_:)``. O(1).
+    public static func twoDecimals(_ value: Double) -> String { fixed(value, scale: 100) }
+
+    /// `12.3` for 12,345,678 bytes and `-0.4` for -400,000: decimal megabytes
+    /// (1 MB = 1,000,000 bytes) with one decimal and no unit. O(1).
+    public static func mb(_ bytes: Double) -> String { oneDecimal(bytes / 1_000_000) }
+
+    /// ``mb(_:)-(Double)`` for a byte count. O(1).
+    public static func mb(_ bytes: Int) -> String { mb(Double(bytes)) }
+
+    /// `12.3 MB`: ``mb(_:)-(Int)`` with its unit. O(1).
+    public static func megabytes(_ bytes: Int) -> String { mb(bytes) + " MB" }
+
+    /// `3`, or `3 (1–7)` when a `[min, max]` spread differs. O(1).
+    public static func count(_ median: Int, _ spread: [Int]) -> String {
+        spread.count == 2 && spread[0] != spread[1] ? "\(median) (\(spread[0])–\(spread[1]))" : "\(median)"
+    }
+
+    /// `value` rounded to `1/scale` and written with as many decimals as `scale` has zeros.
+    private static func fixed(_ value: Double, scale: Int) -> String {
+        let scaled = (value * Double(scale)).rounded()
+        let magnitude = Int(abs(scaled))
+        let places = String(scale).count - 1
+        let fraction = String(magnitude % scale)
+        return (scaled < 0 ? "-" : "") + "\(magnitude / scale)." + String(repeating: "0", count: places - fraction.count) + fraction
+    }
+}
