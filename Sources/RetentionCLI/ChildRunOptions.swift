@@ -30,7 +30,7 @@ struct ChildRunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The number of slices when the slice number comes from the environment: JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs, from 0) or SLURM_ARRAY_TASK_ID (Slurm job arrays; SLURM_ARRAY_TASK_COUNT is used when this is not given).", valueName: "n"))
     var shards: Int?
 
-    @Flag(help: "For a scenario that replays a trace: drop impossible events (a row appearing before it was built, time going backwards, events after the container was destroyed), count them and report them, instead of stopping at the first with its line number.")
+    @Flag(help: ArgumentHelp(repairHelp()))
     var repair = false
 
     /// Flags every child run gets from these options.
@@ -53,6 +53,12 @@ struct ChildRunOptions: ParsableArguments {
         }
         return try usage { try Shard.fromEnvironment(environment, shards: shards) }
     }
+}
+
+/// The help of every command's `--repair`: what it drops, where it reports (`reported`), and
+/// anything the command adds (`then`). O(1).
+func repairHelp(_ reported: String = "", then note: String? = nil) -> String {
+    "For a scenario that replays a trace: drop impossible events (a row appearing before it was built, time going backwards, events after the container was destroyed), count them and report them\(reported), instead of stopping at the first with its line number." + (note.map { " " + $0 } ?? "")
 }
 
 /// The names in `--strategies a,b`, checked: none empty, none twice.

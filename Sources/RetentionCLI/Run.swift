@@ -31,7 +31,7 @@ struct Run: ParsableCommand {
     @Flag(help: "Print the report as one JSON object.")
     var json = false
 
-    @Flag(help: "For a scenario that replays a trace: drop impossible events, count them and report them (on stderr and in the report), instead of stopping at the first with its line number.")
+    @Flag(help: ArgumentHelp(repairHelp(" (on stderr and in the report)")))
     var repair = false
 
     @Option(help: ResidentLimitHelp.text("the run"))

@@ -29,7 +29,7 @@ struct Simulate: ParsableCommand {
     @Flag(help: "Print JSON lines instead of text (with --trace: a trace that a scenario can replay).")
     var json = false
 
-    @Flag(help: "For a scenario that replays a trace: drop impossible events, count them and report them on stderr, instead of stopping at the first with its line number.")
+    @Flag(help: ArgumentHelp(repairHelp(" on stderr")))
     var repair = false
 
     func run() throws {

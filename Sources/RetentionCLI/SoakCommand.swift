@@ -61,7 +61,7 @@ struct SoakCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the samples and the verdict as JSON to this file at the end (keeps every sample in memory, about 150 bytes per iteration).", valueName: "file"))
     var exportJSON: String?
 
-    @Flag(help: "For a scenario that replays a trace: drop impossible events, count them and report them once, instead of stopping at the first with its line number. Each iteration replays the trace once; a container it leaves alive is destroyed before the next.")
+    @Flag(help: ArgumentHelp(repairHelp(" once", then: "Each iteration replays the trace once; a container it leaves alive is destroyed before the next.")))
     var repair = false
 
     @Option(help: ResidentLimitHelp.text("the soak", status: 2))

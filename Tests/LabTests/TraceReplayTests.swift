@@ -113,4 +113,26 @@ struct TraceReplayTests {
         // The async seeds show placeholders, so the comparison above is not vacuous.
         #expect(placeholders > 0)
     }
+
+    @Test("a trace's image must exist: an index past the scenario's images or an unreadable path names its line")
+    func traceImages() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let header = #"{"format":"retention-trace","version":1,"time":"frames"}"#
+        let created = #"{"frame":0,"event":"containerCreated"}"#
+        let cases: [(String, String)] = [
+            (#"{"frame":0,"event":"initialized","row":1,"image":8}"#, "t.jsonl:3: image 8 is past the scenario's 8 images (indices start at 0)"),
+            (#"{"frame":0,"event":"initialized","row":1,"image":"nope.png"}"#, "t.jsonl:3: cannot read image \(folder)/nope.png: No such file or directory"),
+        ]
+        for (line, expected) in cases {
+            try [header, created, line].joined(separator: "\n").write(toFile: folder + "/t.jsonl", atomically: true, encoding: .utf8)
+            let scenario = try Scenario.decode(Data(#"{"name":"t","trace":"t.jsonl"}"#.utf8), source: folder + "/t.json")
+            do {
+                _ = try ScenarioTrace(scenario: scenario, scenarioPath: folder + "/t.json", scenarioImages: 8, repair: true)
+                Issue.record("accepted \(line)")
+            } catch {
+                #expect(error.description == "\(folder)/\(expected)")
+            }
+        }
+    }
 }
