@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 // Retention: an image-cache memory manager and the lab that measures it.
-// Dependencies point one way: RetentionCLI → RetentionTool → Lab → {Retention, Visibility,
-// MemoryProbe, CProcessShim}, Retention → {Imaging, MemoryProbe}, Imaging → {CPNG, SystemIO},
+// Dependencies point one way: RetentionCLI → RetentionTool → Lab → {Scenario, Retention, Visibility,
+// MemoryProbe, CProcessShim}, Scenario → {Visibility, Retention}, Retention → {Imaging, MemoryProbe}, Imaging → {CPNG, SystemIO},
 // MemoryProbe → {CMemoryShim, SystemIO}. SystemIO and Visibility depend on no other module of ours.
 // docs/ARCHITECTURE.md holds the graph; tools/check-architecture.sh checks it. Linux (glibc) only.
 import PackageDescription
@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Retention", targets: ["Retention"]),
         .library(name: "Visibility", targets: ["Visibility"]),
         .library(name: "MemoryProbe", targets: ["MemoryProbe"]),
+        .library(name: "Scenario", targets: ["Scenario"]),
         .library(name: "Lab", targets: ["Lab"]),
         .executable(name: "retention", targets: ["RetentionCLI"]),
     ],
@@ -32,13 +33,15 @@ let package = Package(
         .target(name: "CMemoryShim"),
         .target(name: "MemoryProbe", dependencies: ["CMemoryShim", "SystemIO"]),
         .target(name: "CProcessShim"),
-        .target(name: "Lab", dependencies: ["Retention", "Visibility", "MemoryProbe", "Imaging", "CProcessShim", "SystemIO"]),
+        // The scenario and trace file formats, parsed once into typed values.
+        .target(name: "Scenario", dependencies: ["Visibility", "Retention", "SystemIO"]),
+        .target(name: "Lab", dependencies: ["Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "CProcessShim", "SystemIO"]),
         // What the tool prints and plans: text, tables, JSON lines, the thumbnail batch.
         .target(name: "RetentionTool", dependencies: ["Lab", "Imaging", "MemoryProbe", "CProcessShim", "SystemIO"]),
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
-                "RetentionTool", "Lab", "Imaging", "MemoryProbe", "Retention", "CProcessShim", "SystemIO",
+                "RetentionTool", "Lab", "Scenario", "Imaging", "MemoryProbe", "Retention", "CProcessShim", "SystemIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -52,7 +55,8 @@ let package = Package(
         .testTarget(name: "RetentionTests", dependencies: ["Retention", "SystemIO", "RetentionTestSupport"]),
         .testTarget(name: "VisibilityTests", dependencies: ["Visibility", "RetentionTestSupport"]),
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
-        .testTarget(name: "LabTests", dependencies: ["Lab", "RetentionTestSupport"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "RetentionTestSupport"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "RetentionTestSupport"]),
         .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool"]),
         .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "RetentionTestSupport"]),
     ],

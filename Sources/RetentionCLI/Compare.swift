@@ -1,7 +1,9 @@
 import ArgumentParser
-import Lab
-import RetentionTool
 import Glibc
+import Lab
+import Retention
+import RetentionTool
+import Scenario
 
 /// `retention compare [SCENARIO]`: every strategy in fresh child processes, medians in a table.
 struct Compare: ParsableCommand {
@@ -45,11 +47,11 @@ struct Compare: ParsableCommand {
         let inputs = try Experiment.Inputs(scenarioPath: path, needing: "compare", repairTrace: runs.repair)
         let loaded = inputs.scenario
         if let repairs = inputs.trace?.repairs.summary { Output.error("\(path): trace: \(repairs)") }
-        let available = try Strategy.defined(by: loaded, source: path)
+        let available = loaded.strategies
         let names: [String]
         if let strategies {
             names = try strategyNames(strategies)
-            for name in names { _ = try Strategy.resolve(name, among: available) }
+            for name in names { _ = try RetentionPolicy.resolve(name, among: available) }
         } else {
             names = available.map(\.name)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Lab
 import RetentionTool
+import Scenario
 import Visibility
 
 /// `simulate [SCENARIO] [--trace] [--json]`: runs a scenario's scroll script through the visibility

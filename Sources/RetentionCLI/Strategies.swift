@@ -1,7 +1,8 @@
 import ArgumentParser
 import Lab
-import RetentionTool
 import Retention
+import RetentionTool
+import Scenario
 
 /// `retention strategies [SCENARIO]`: the presets, and a scenario's own strategies.
 struct Strategies: ParsableCommand {
@@ -26,10 +27,8 @@ struct Strategies: ParsableCommand {
         var lines = RetentionPolicy.presets.map { Line(name: $0.name, summary: $0.summary, source: "preset") }
         if let scenario {
             let loaded = try Scenario.load(contentsOf: scenario)
-            if loaded.strategies != nil {
-                for strategy in try Strategy.defined(by: loaded, source: scenario) where !lines.contains(where: { $0.name == strategy.name }) {
-                    lines.append(Line(name: strategy.name, summary: "custom: " + ReportCoding.encode(strategy.policy), source: scenario))
-                }
+            for policy in loaded.strategies where !lines.contains(where: { $0.name == policy.name }) {
+                lines.append(Line(name: policy.name, summary: "custom: " + ReportCoding.encode(PolicyDefinition(policy)), source: scenario))
             }
         }
         let width = lines.map(\.name.count).max() ?? 0

@@ -1,3 +1,4 @@
+import RetentionTestSupport
 import FoundationEssentials
 import Testing
 @testable import Lab
@@ -17,7 +18,7 @@ struct AsyncExperimentTests {
         let json = """
         {"name": "fast", "frameRate": 60, "viewport": {"width": 390, "height": 844, "scale": 3},
          "container": {"kind": "list", "prefetchRows": 2}, "rows": {"count": 80, "height": 300},
-         "images": {"directory": "\(packageRoot)/assets/images", "pattern": "photo-600x400-*.png"},
+         "images": {"directory": "\(TestPaths.packageRoot)/assets/images", "pattern": "photo-600x400-*.png"},
          "display": "\(display)", "decodeWorkers": 2, "sourceLatencyMs": 50,
          "script": [{"scroll": {"by": 23156, "frames": 12}}, {"pause": {"frames": 30}}]}
         """

@@ -1,3 +1,4 @@
+import RetentionTestSupport
 import Foundation
 import Testing
 @testable import Lab
@@ -8,7 +9,7 @@ import Testing
 struct CostTableTests {
     /// A table for the committed photos named `prefix…` with every cost set to `decodeMs`.
     static func table(decodeMs: Double, readMs: Double = 0.01, prefix: String = "photo-600x400-") throws -> CostTable {
-        let folder = packageRoot + "/assets/images"
+        let folder = TestPaths.packageRoot + "/assets/images"
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(prefix) }.sorted()
         let entries = try names.map { name -> CostTable.Entry in
             let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)).count
@@ -19,7 +20,7 @@ struct CostTableTests {
 
     /// The default scenario under `strategy`, priced with `table` at `speed`.
     static func run(_ strategy: String, table: CostTable?, speed: Double = 1, scenario: String = "default.json") throws -> RunReport {
-        var experiment = try Experiment.prepare(scenarioPath: packageRoot + "/assets/scenarios/" + scenario, strategyName: strategy)
+        var experiment = try Experiment.prepare(scenarioPath: TestPaths.packageRoot + "/assets/scenarios/" + scenario, strategyName: strategy)
         experiment.costs = CostModel(table: table, decodeSpeed: speed)
         return try experiment.run()
     }
@@ -93,7 +94,7 @@ struct CostTableTests {
 
     @Test("measuring gives one entry per distinct image with positive costs")
     func measures() throws {
-        let folder = packageRoot + "/assets/images"
+        let folder = TestPaths.packageRoot + "/assets/images"
         let paths = [folder + "/photo-600x400-01.png", folder + "/photo-600x400-01.png", folder + "/palette-600x400-01.png"]
         let table = CostTable.measure(paths: paths, thumbnails: [.thumbnail(maxPixelSize: 64), .decoded, .thumbnail(maxPixelSize: 64, quality: .fast, linearLight: true)], repeats: 1)
         #expect(table.images.map(\.file) == ["palette-600x400-01.png", "photo-600x400-01.png"])

@@ -1,16 +1,18 @@
+import RetentionTestSupport
 import Foundation
 import Imaging
 import Testing
+import Scenario
 @testable import Lab
 
 @Suite("Default scenario")
 struct DefaultScenarioTests {
     @Test("the compiled-in JSON is byte for byte the committed assets/scenarios/default.json")
     func embeddedMatchesFile() throws {
-        let committed = try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/" + DefaultScenario.relativePath))
+        let committed = try Data(contentsOf: URL(fileURLWithPath: TestPaths.packageRoot + "/" + DefaultScenario.relativePath))
         #expect(Data(DefaultScenario.json.utf8) == committed)
-        let images = try ImageSet(#require(try ScenarioSettings(Scenario.load(contentsOf: packageRoot + "/" + DefaultScenario.relativePath), source: "default").images),
-                                  scenarioPath: packageRoot + "/" + DefaultScenario.relativePath)
+        let images = try ImageSet(#require(try Scenario.load(contentsOf: TestPaths.packageRoot + "/" + DefaultScenario.relativePath).settings.images),
+                                  scenarioPath: TestPaths.packageRoot + "/" + DefaultScenario.relativePath)
         #expect(images.paths.map { String($0.split(separator: "/").last!) } == DefaultScenario.imageSpecs.map(\.fileName))
     }
 
@@ -26,11 +28,11 @@ struct DefaultScenarioTests {
         #expect(announced.count == 1, "the second use finds the copy and says nothing")
         let scenario = try Scenario.load(contentsOf: path)
         #expect(scenario.name == "default")
-        let images = try ImageSet(#require(try ScenarioSettings(scenario, source: path).images), scenarioPath: path)
+        let images = try ImageSet(#require(scenario.settings.images), scenarioPath: path)
         #expect(images.paths.count == 8)
         for image in images.paths {
             let name = String(image.split(separator: "/").last!)
-            let committed = try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/assets/images/" + name))
+            let committed = try Data(contentsOf: URL(fileURLWithPath: TestPaths.packageRoot + "/assets/images/" + name))
             #expect(try Data(contentsOf: URL(fileURLWithPath: image)) == committed, "\(name)")
         }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder + "/cache").filter { $0.hasPrefix(".") }

@@ -1,6 +1,9 @@
+import RetentionTestSupport
 import Foundation
 import Testing
 import Visibility
+import Retention
+import Scenario
 @testable import Lab
 
 /// Recorded traces as scenario input: a scenario's own recorded trace replays to the same
@@ -9,7 +12,7 @@ import Visibility
 struct TraceReplayTests {
     /// Every scenario under assets/scenarios.
     static let seeds: [String] = {
-        let folder = packageRoot + "/assets/scenarios"
+        let folder = TestPaths.packageRoot + "/assets/scenarios"
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter { $0.hasSuffix(".json") }.sorted()
     }()
@@ -56,7 +59,7 @@ struct TraceReplayTests {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for name in Self.seeds {
-            let path = packageRoot + "/assets/scenarios/" + name
+            let path = TestPaths.packageRoot + "/assets/scenarios/" + name
             let scenario = try Scenario.load(contentsOf: path)
             let trace = try Self.record(scenario, from: path, into: folder)
             let (expected, expectedEnds) = try Self.events(scenario, path: path)
@@ -71,11 +74,10 @@ struct TraceReplayTests {
     /// table so that async timelines do not depend on the host.
     static func run(_ scenario: Scenario, path: String, trace: ScenarioTrace?, images folder: String) throws -> RunReport {
         var scenario = scenario
-        scenario.images = .object(["directory": .string(folder), "pattern": .string("*.png")])
-        let settings = try ScenarioSettings(scenario, source: path)
-        let images = try ImageSet(settings.images!, scenarioPath: path)
-        let strategy = try Strategy.resolve("decoded-lru", among: Strategy.defined(by: scenario, source: path))
-        var experiment = try Experiment(scenario: scenario, settings: settings, images: images, strategy: strategy, trace: trace)
+        scenario.settings.images = .init(directory: folder, pattern: "*.png")
+        let images = try ImageSet(scenario.settings.images!, scenarioPath: path)
+        let strategy = try RetentionPolicy.resolve("decoded-lru", among: scenario.strategies)
+        var experiment = try Experiment(scenario: scenario, images: images, strategy: strategy, trace: trace)
             .applying([SweepSetting(key: .bitmapBudget, value: 200_000)])
         let entries = try images.paths.map { file -> CostTable.Entry in
             let bytes = try FileManager.default.attributesOfItem(atPath: file)[.size] as! Int
@@ -93,7 +95,7 @@ struct TraceReplayTests {
         _ = try AssetGenerator().generate((0..<8).map { AssetSpec(.photo, 120, 80, index: $0) }, into: images)
         var placeholders = 0
         for name in Self.seeds {
-            let path = packageRoot + "/assets/scenarios/" + name
+            let path = TestPaths.packageRoot + "/assets/scenarios/" + name
             let scenario = try Scenario.load(contentsOf: path)
             let replay = Self.replaying(scenario, trace: try Self.record(scenario, from: path, into: folder))
             let trace = try ScenarioTrace(scenario: replay, scenarioPath: path, scenarioImages: 8, repair: false)

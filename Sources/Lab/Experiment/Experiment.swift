@@ -1,6 +1,7 @@
 import Imaging
 import MemoryProbe
 import Retention
+import Scenario
 import Synchronization
 import Visibility
 
@@ -13,14 +14,17 @@ import Visibility
 public struct Experiment: Sendable {
     /// The scenario.
     public var scenario: Scenario
-    /// Its lab settings.
-    public var settings: ScenarioSettings
+    /// Its lab settings (the scenario's). O(1).
+    public var settings: ScenarioSettings {
+        get { scenario.settings }
+        set { scenario.settings = newValue }
+    }
     /// The files rows show (with any a trace names).
     public var images: ImageSet
     /// The checked trace, for a scenario that replays one instead of running a script.
     public var trace: ScenarioTrace?
-    /// The strategy under test.
-    public var strategy: Strategy
+    /// The strategy under test: a preset or a scenario's custom policy.
+    public var strategy: RetentionPolicy
     /// A timeline sample every this many frames (0 picks about 200 samples).
     public var timelineInterval: Int
     /// How loads are priced: a shared cost table (what comparisons pass every child) or each
@@ -33,10 +37,9 @@ public struct Experiment: Sendable {
     public var maxResidentBytes: Int?
 
     /// An experiment over resolved inputs (`trace` checked against `images`).
-    public init(scenario: Scenario, settings: ScenarioSettings, images: ImageSet, strategy: Strategy,
+    public init(scenario: Scenario, images: ImageSet, strategy: RetentionPolicy,
                 trace: ScenarioTrace? = nil, timelineInterval: Int = 0) {
         self.scenario = scenario
-        self.settings = settings
         self.images = images
         self.strategy = strategy
         self.trace = trace
@@ -48,8 +51,8 @@ public struct Experiment: Sendable {
     /// line: a `ScenarioError`, a `TraceError` or a `LabError`. Costs a pass over the trace.
     public static func prepare(scenarioPath: String, strategyName: String, repairTrace: Bool = false) throws -> Experiment {
         let inputs = try Inputs(scenarioPath: scenarioPath, needing: "run, compare and soak", repairTrace: repairTrace)
-        let strategy = try Strategy.resolve(strategyName, among: Strategy.defined(by: inputs.scenario, source: scenarioPath))
-        return Experiment(scenario: inputs.scenario, settings: inputs.settings, images: inputs.images, strategy: strategy, trace: inputs.trace)
+        let strategy = try RetentionPolicy.resolve(strategyName, among: inputs.scenario.strategies)
+        return Experiment(scenario: inputs.scenario, images: inputs.images, strategy: strategy, trace: inputs.trace)
     }
 
     /// A scenario file's parts that every run needs, resolved and checked: what `prepare` and a
@@ -57,8 +60,6 @@ public struct Experiment: Sendable {
     public struct Inputs: Sendable {
         /// The scenario.
         public let scenario: Scenario
-        /// Its lab settings.
-        public let settings: ScenarioSettings
         /// Its images, with any its trace names.
         public let images: ImageSet
         /// Its trace, checked; nil for a script scenario.
@@ -68,8 +69,7 @@ public struct Experiment: Sendable {
         /// who needs the images in the error for a scenario without them.
         public init(scenarioPath: String, needing purpose: String, repairTrace: Bool) throws {
             scenario = try Scenario.load(contentsOf: scenarioPath)
-            settings = try ScenarioSettings(scenario, source: scenarioPath)
-            guard let imageSpec = settings.images else {
+            guard let imageSpec = scenario.settings.images else {
                 throw LabError.images("\(scenarioPath): the scenario has no \"images\" key, which \(purpose) need")
             }
             let folder = try ImageSet(imageSpec, scenarioPath: scenarioPath)
@@ -86,7 +86,7 @@ public struct Experiment: Sendable {
 
     /// The policy actually run: the strategy's, with a thumbnail preset's size set to the
     /// scenario's `displayPixelSize` when given (a custom policy keeps its own size).
-    var effectivePolicy: RetentionPolicy { Self.effectivePolicy(strategy.policy, settings: settings) }
+    var effectivePolicy: RetentionPolicy { Self.effectivePolicy(strategy, settings: settings) }
 
     /// `policy` as a run on a scenario with `settings` uses it (see `effectivePolicy`). O(1).
     static func effectivePolicy(_ policy: RetentionPolicy, settings: ScenarioSettings) -> RetentionPolicy {
@@ -106,9 +106,9 @@ public struct Experiment: Sendable {
                                     progress: (String) -> Void = { _ in }) throws -> CostTable {
         // Costs need only the trace's image files; impossible events do not matter here.
         let inputs = try Inputs(scenarioPath: scenarioPath, needing: "costs", repairTrace: true)
-        let available = try Strategy.defined(by: inputs.scenario, source: scenarioPath)
-        let strategies = try names.map { try $0.map { try Strategy.resolve($0, among: available) } } ?? available + Strategy.presets
-        let representations = strategies.map { effectivePolicy($0.policy, settings: inputs.settings).visible }
+        let available = inputs.scenario.strategies
+        let strategies = try names.map { try $0.map { try RetentionPolicy.resolve($0, among: available) } } ?? available + Scenario.presetStrategies
+        let representations = strategies.map { effectivePolicy($0, settings: inputs.scenario.settings).visible }
         return CostTable.measure(paths: inputs.images.paths, thumbnails: representations, repeats: repeats, progress: progress)
     }
 

@@ -1,6 +1,7 @@
 import Imaging
 import MemoryProbe
 import Retention
+import Scenario
 import Synchronization
 import SystemIO
 import Visibility

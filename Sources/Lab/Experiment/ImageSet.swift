@@ -1,4 +1,5 @@
 import Glibc
+import Scenario
 import SystemIO
 
 /// The image files rows show: the files in a folder matching a pattern, sorted by name; row `i`

@@ -1,3 +1,4 @@
+import Scenario
 import Visibility
 
 /// A scenario's lifecycle events without a cache: the script through the visibility simulator,

@@ -121,7 +121,7 @@ extension Experiment {
                 result.settings.decodeWorkers = value
             }
         }
-        result.strategy.policy = policy
+        result.strategy = policy
         return result
     }
 }

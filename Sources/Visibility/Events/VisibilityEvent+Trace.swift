@@ -14,21 +14,6 @@ extension VisibilityEvent {
         }
     }
 
-    /// The event as a trace line (`jsonLine`) with a row's `image` and `stateBytes` when given
-    /// (a trace's `initialized`). O(1) plus the path.
-    public func jsonLine(image: TraceImage?, stateBytes: Int?) -> String {
-        var line = jsonLine
-        guard image != nil || stateBytes != nil else { return line }
-        line.removeLast()
-        switch image {
-        case .index(let index): line += ",\"image\":\(index)"
-        case .path(let path): line += ",\"image\":" + JSONText.quoted(path)
-        case nil: break
-        }
-        if let stateBytes { line += ",\"stateBytes\":\(stateBytes)" }
-        return line + "}"
-    }
-
     /// The event as one JSON object on one line: `{"frame":0,"event":"appeared","row":3}`, with
     /// `"count"` for `rowsAppended`, `"name"` for `checkpoint`, and only frame and event otherwise.
     /// O(1) plus the name.

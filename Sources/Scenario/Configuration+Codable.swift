@@ -1,3 +1,5 @@
+import Visibility
+
 // JSON shapes of the configuration types in a scenario file. Decoding rejects unknown keys
 // and states what was expected at each path; see DecodingSupport.swift for the error convention.
 

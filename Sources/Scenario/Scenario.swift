@@ -1,9 +1,9 @@
+import Retention
 import Visibility
 
-/// One experiment described in one JSON file: the list (container, rows, viewport, frame rate)
-/// and the scroll script (or a recorded trace), plus the lab's keys (images, display, strategies,
-/// decode workers, source latency), kept here as raw `JSONValue`s and typed and checked by
-/// `ScenarioSettings` and `Strategy.defined(by:source:)`.
+/// One experiment described in one JSON file, decoded once into typed values: the list
+/// (container, rows, viewport, frame rate), the scroll script (or a recorded trace), the lab's
+/// settings (images, display, decode workers, source latency) and the strategies to compare.
 ///
 /// ```json
 /// { "name": "…", "frameRate": 60,
@@ -36,16 +36,11 @@ public struct Scenario: Sendable, Hashable {
     /// relative to the scenario's folder unless absolute. With a trace, `script` must be empty
     /// and `container`, `rows` and `viewport` are optional (the trace says what rows do).
     public var trace: String?
-    /// Where row images come from; raw here, typed by `ScenarioSettings`.
-    public var images: JSONValue?
-    /// `sync` or `async` display; raw here, typed by `ScenarioSettings`.
-    public var display: JSONValue?
-    /// Retention strategies to compare (preset names or policy objects); raw here, resolved by `Strategy.defined(by:source:)`.
-    public var strategies: JSONValue?
-    /// Decode worker count; raw here, typed by `ScenarioSettings`.
-    public var decodeWorkers: JSONValue?
-    /// Simulated source latency in milliseconds; raw here, typed by `ScenarioSettings`.
-    public var sourceLatencyMs: JSONValue?
+    /// The lab's keys: images, display, decode workers, source latency.
+    public var settings: ScenarioSettings
+    /// The retention strategies to compare, in file order (`strategies`: preset names or policy
+    /// objects, names unique); every preset when the file names none.
+    public var strategies: [RetentionPolicy]
 
     /// Creates a scenario. O(1).
     public init(
@@ -55,11 +50,8 @@ public struct Scenario: Sendable, Hashable {
         container: ContainerConfiguration,
         rows: RowsConfiguration,
         script: [ScriptStep] = [],
-        images: JSONValue? = nil,
-        display: JSONValue? = nil,
-        strategies: JSONValue? = nil,
-        decodeWorkers: JSONValue? = nil,
-        sourceLatencyMs: JSONValue? = nil,
+        settings: ScenarioSettings = ScenarioSettings(),
+        strategies: [RetentionPolicy] = Scenario.presetStrategies,
         trace: String? = nil
     ) {
         self.name = name
@@ -68,13 +60,14 @@ public struct Scenario: Sendable, Hashable {
         self.container = container
         self.rows = rows
         self.script = script
-        self.images = images
-        self.display = display
+        self.settings = settings
         self.strategies = strategies
-        self.decodeWorkers = decodeWorkers
-        self.sourceLatencyMs = sourceLatencyMs
         self.trace = trace
     }
+
+    /// Every preset, in `RetentionPolicy.presets` order: the strategies of a scenario that names
+    /// none. O(presets).
+    public static var presetStrategies: [RetentionPolicy] { RetentionPolicy.presets.map(\.policy) }
 
     /// What the visibility simulator needs from the scenario. O(1).
     public var simulation: SimulationConfiguration {

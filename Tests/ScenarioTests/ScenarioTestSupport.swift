@@ -1,6 +1,6 @@
 import RetentionTestSupport
 import FoundationEssentials
-@testable import Lab
+@testable import Scenario
 
 /// The package's root folder.
 let packageRoot = TestPaths.packageRoot

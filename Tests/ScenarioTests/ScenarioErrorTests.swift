@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Testing
-@testable import Lab
+@testable import Scenario
 
 /// Every kind of bad input, checked against its exact one-line message.
 @Suite("Scenario errors")
@@ -147,6 +147,10 @@ struct ScenarioErrorTests {
         #expect(errorMessage(json) == "malformed JSON at line 3, column 3: expected ',' or '}' after an object member")
         #expect(errorMessage("") == "malformed JSON at line 1, column 1: unexpected end of input, expected a value")
         #expect(errorMessage(#"{"a": 1, "a": 2}"#) == #"malformed JSON at line 1, column 10: duplicate key "a""#)
+        // One parse covers the whole document, a strategy's policy object too.
+        #expect(errorMessage(document(extra: #", "strategies": [{"name": "p", "decodedBudget": "1MB", "decodedBudget": "2MB"}]"#))?
+            .hasPrefix("malformed JSON at line 2, column") == true)
+        #expect(errorMessage(document(extra: #", "display": "sync","#))?.hasPrefix("malformed JSON at line 2") == true)
         #expect(errorMessage(#"{"a": tru}"#) == "malformed JSON at line 1, column 10: invalid literal, expected true")
         #expect(errorMessage("[1] x") == "malformed JSON at line 1, column 5: unexpected content after the JSON value")
         #expect(errorMessage("[1]") == "(top level): expected an object, found an array")

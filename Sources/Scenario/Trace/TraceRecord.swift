@@ -1,3 +1,5 @@
+import Visibility
+
 /// The first line of a recorded visibility trace:
 /// `{"format":"retention-trace","version":1,"time":"frames"}`.
 ///

@@ -1,3 +1,5 @@
+import Visibility
+
 /// Replays a recorded trace as the simulator's events and frame ends, checking each line against
 /// the lifecycle rules: the event source for a scenario that has a `trace` instead of a script.
 ///

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Testing
 import Visibility
-@testable import Lab
+@testable import Scenario
 
 /// Loading, defaults, round trips, and every shipped example scenario.
 @Suite("Scenario loading")
@@ -30,7 +30,8 @@ struct ScenarioLoadingTests {
         #expect(scenario.container == ContainerConfiguration(kind: .list, prefetchRows: 2))
         #expect(scenario.rows == RowsConfiguration(count: 100, height: .fixed(200)))
         #expect(scenario.script == [.scroll(by: 20000, frames: 600), .destroyContainer])
-        #expect(scenario.images == nil)
+        #expect(scenario.settings == ScenarioSettings())
+        #expect(scenario.strategies == Scenario.presetStrategies)
     }
 
     @Test("a scenario without a name takes the file's base name")
@@ -39,7 +40,7 @@ struct ScenarioLoadingTests {
         #expect(try Scenario.decode(Data(json.utf8), source: "/a/b/my-list.json").name == "my-list")
     }
 
-    @Test("the lab's keys are kept raw for ScenarioSettings, and everything survives a round trip")
+    @Test("the lab's keys are typed, null keeps a default, and everything survives a round trip")
     func roundTrip() throws {
         let json = document(
             container: #"{"kind": "lazyVGrid", "columns": 3, "prefetchRows": 1, "disappearEdges": "both"}"#,
@@ -49,13 +50,11 @@ struct ScenarioLoadingTests {
                  {"repeat": {"times": 2, "steps": [{"pause": {"frames": 3}}, {"back": {}}, {"memoryWarning": {}}]}},
                  {"checkpoint": {"name": "all-loaded"}}, {"destroyContainer": {}}, {"recreateContainer": {}}]
                 """#,
-            extra: #", "images": {"count": 3, "sizes": [1, 2.5, "x", null, true]}, "decodeWorkers": 2, "sourceLatencyMs": null"#)
+            extra: #", "images": {"directory": "imgs", "pattern": "a-*.png"}, "decodeWorkers": 3, "sourceLatencyMs": null"#)
         let scenario = try Scenario.decode(Data(json.utf8), source: "x.json")
-        #expect(scenario.images == .object([
-            "count": .number(3), "sizes": .array([.number(1), .number(2.5), .string("x"), .null, .bool(true)]),
-        ]))
-        #expect(scenario.decodeWorkers == .number(2))
-        #expect(scenario.sourceLatencyMs == nil)
+        #expect(scenario.settings.images == .init(directory: "imgs", pattern: "a-*.png"))
+        #expect(scenario.settings.decodeWorkers == 3)
+        #expect(scenario.settings.sourceLatencyMs == 0)
         #expect(scenario.rows.loadMore == LoadMore(threshold: 10, batch: 5, delayFrames: 90))
         #expect(scenario.script[0] == .fling(velocity: -300, deceleration: 0.998))
         let encoded = try JSONEncoder().encode(scenario)

@@ -1,7 +1,7 @@
 /// A coding key for any JSON object member or array index.
 ///
 /// The Codable types of this package decode through it so they can list the keys actually present
-/// and reject unknown ones. Package-internal: shared with `Lab`.
+/// and reject unknown ones.
 package struct JSONKey: CodingKey, Hashable, Sendable {
     /// The member name, or the index as text.
     package var stringValue: String

@@ -1,21 +1,19 @@
-import Foundation
+import FoundationEssentials
+import Retention
 import Testing
-@testable import Lab
+@testable import Scenario
 
 @Suite("Lab scenario keys")
 struct ScenarioSettingsTests {
     static let base = #""name":"t","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list"},"rows":{"count":10,"height":100}"#
 
     static func settings(_ extra: String) throws -> ScenarioSettings {
-        let scenario = try Scenario.decode(Data("{\(base),\(extra)}".utf8), source: "t.json")
-        return try ScenarioSettings(scenario, source: "t.json")
+        try Scenario.decode(Data("{\(base),\(extra)}".utf8), source: "t.json").settings
     }
 
     static func message(_ extra: String) -> String {
         do {
-            let scenario = try Scenario.decode(Data("{\(base),\(extra)}".utf8), source: "t.json")
-            _ = try ScenarioSettings(scenario, source: "t.json")
-            _ = try Strategy.defined(by: scenario, source: "t.json")
+            _ = try Scenario.decode(Data("{\(base),\(extra)}".utf8), source: "t.json")
             return "no error"
         } catch {
             return "\(error)"
@@ -52,47 +50,22 @@ struct ScenarioSettingsTests {
         }
     }
 
-    @Test("a custom policy in strategies is decoded with its name and base")
+    @Test("a custom policy in strategies is decoded with its name and base; no key means every preset")
     func customPolicy() throws {
         let scenario = try Scenario.decode(Data(#"{\#(Self.base),"strategies":["tiered",{"name":"small-lru","base":"decoded-lru","decodedBudget":"8MB"}]}"#.utf8), source: "t.json")
-        let strategies = try Strategy.defined(by: scenario, source: "t.json")
-        #expect(strategies.map(\.name) == ["tiered", "small-lru"])
-        #expect(strategies[1].policy.bitmapBudget.bytes == 8_000_000)
-        #expect(throws: LabError.unknownStrategy("x", known: ["tiered", "small-lru", "swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "decoded-row-kept", "thumbnail-lru"])) {
-            try Strategy.resolve("x", among: strategies)
-        }
+        #expect(scenario.strategies.map(\.name) == ["tiered", "small-lru"])
+        #expect(scenario.strategies[1].bitmapBudget.bytes == 8_000_000)
+        let plain = try Scenario.decode(Data("{\(Self.base)}".utf8), source: "t.json")
+        #expect(plain.strategies == RetentionPolicy.presets.map(\.policy))
     }
 
-    @Test("images resolve relative to the scenario's folder, sorted; an empty match is a clear error")
-    func imageSet() throws {
-        let root = packageRoot
-        let scenarioPath = root + "/assets/scenarios/default.json"
-        let set = try ImageSet(.init(directory: "../images", pattern: "photo-600x400-*.png", displayPixelSize: nil), scenarioPath: scenarioPath)
-        #expect(set.paths.count == 8)
-        #expect(set.path(forRow: 9).hasSuffix("photo-600x400-02.png"))
-        #expect(throws: LabError.images("images: no file in \(root)/assets/scenarios/../images matches \"nothing-*.png\"")) {
-            try ImageSet(.init(directory: "../images", pattern: "nothing-*.png", displayPixelSize: nil), scenarioPath: scenarioPath)
-        }
-        let missing = #expect(throws: LabError.self) {
-            try ImageSet(.init(directory: "/nonexistent/images", pattern: "*.png", displayPixelSize: nil), scenarioPath: scenarioPath)
-        }
-        #expect(missing?.description == "images.directory: cannot open /nonexistent/images: No such file or directory")
-    }
-
-    @Test("every lab scenario in assets/scenarios loads, with its images and strategies")
-    func labScenarios() throws {
-        let root = packageRoot
-        let folder = root + "/assets/scenarios"
-        var count = 0
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where name.hasSuffix(".json") {
-            let path = folder + "/" + name
-            let scenario = try Scenario.load(contentsOf: path)
-            let settings = try ScenarioSettings(scenario, source: path)
-            guard let images = settings.images else { continue }
-            _ = try ImageSet(images, scenarioPath: path)
-            #expect(!(try Strategy.defined(by: scenario, source: path)).isEmpty)
-            count += 1
-        }
-        #expect(count >= 10)
+    @Test("settings and strategies encode in the shape they decode from")
+    func roundTrip() throws {
+        let text = #"{\#(Self.base),"images":{"directory":"d","pattern":"p-*.png","displayPixelSize":300},"display":"async","decodeWorkers":3,"sourceLatencyMs":2.5,"strategies":["tiered",{"name":"mine","base":"thumbnail-lru","maxPixelSize":128}]}"#
+        let scenario = try Scenario.decode(Data(text.utf8), source: "t.json")
+        let again = try Scenario.decode(try JSONEncoder().encode(scenario), source: "t.json")
+        #expect(again == scenario)
+        #expect(again.settings == ScenarioSettings(images: .init(directory: "d", pattern: "p-*.png", displayPixelSize: 300),
+                                                   display: .async, decodeWorkers: 3, sourceLatencyMs: 2.5))
     }
 }

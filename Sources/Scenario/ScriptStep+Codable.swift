@@ -1,3 +1,5 @@
+import Visibility
+
 // JSON shape of script steps: an object with exactly one key naming the step, whose value is an
 // object of the step's parameters, e.g. {"scroll": {"by": 2000, "frames": 120}} or {"back": {}}.
 

@@ -2,9 +2,8 @@ import Visibility
 
 /// Any JSON value, kept as a tree.
 ///
-/// The scenario loader parses every file into one first (for line and column in syntax errors,
-/// and to quote the offending value in validation errors), and scenario keys defined by later
-/// issues (`images`, `display`, `strategies`, …) are kept as `JSONValue` so nothing is lost.
+/// The scenario loader parses every file into one (`JSONParser`), decodes its typed values
+/// from it (`JSONValueDecoder`), and quotes the offending value from it in errors.
 public enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
@@ -59,8 +58,9 @@ public enum JSONValue: Sendable, Hashable {
     }
 }
 
-extension JSONValue: Codable {
-    /// Decodes any JSON value. O(size).
+extension JSONValue: Decodable {
+    /// Decodes any JSON value (from any `Decoder`; `JSONValueDecoder` hands over its node
+    /// as it is). O(size).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -75,19 +75,6 @@ extension JSONValue: Codable {
             self = .array(value)
         } else {
             self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    /// Encodes the value as it is. O(size).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
-        case .string(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
         }
     }
 }

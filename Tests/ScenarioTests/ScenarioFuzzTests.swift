@@ -2,7 +2,7 @@ import Foundation
 import RetentionTestSupport
 import Testing
 import Visibility
-@testable import Lab
+@testable import Scenario
 
 /// Seeded mutations of valid scenarios: every document either decodes or fails with a
 /// `ScenarioError`, and every one that decodes simulates without a trap. A trap crashes the
@@ -16,7 +16,7 @@ struct ScenarioFuzzTests {
     func mutatedScenarios() throws {
         print("scenario fuzz seed \(Self.seed) (set RETENTION_FUZZ_SEED to replay)")
         var random = RetentionTestSupport.SplitMix64(seed: Self.seed)
-        let base = try JSONSerialization.jsonObject(with: Data(DefaultScenario.json.utf8))
+        let base = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestPaths.packageRoot + "/assets/scenarios/default.json")))
         var decoded = 0
         for _ in 0..<Self.documents {
             var tree = base

@@ -1,4 +1,4 @@
-// Decoding helpers shared by the Codable types of Visibility and Lab.
+// Decoding helpers shared by the Codable types of scenario files.
 //
 // Convention for the errors they throw (the scenario loader relies on it): every problem is a
 // `DecodingError` whose coding path names the offending value. A description starting with

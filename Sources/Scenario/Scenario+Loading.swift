@@ -27,7 +27,7 @@ extension Scenario {
         }
         var scenario: Scenario
         do {
-            scenario = try JSONDecoder().decode(Scenario.self, from: Data(bytes))
+            scenario = try JSONValueDecoder.decode(Scenario.self, from: tree)
         } catch let error as DecodingError {
             throw scenarioError(from: error, tree: tree, source: source)
         } catch {
@@ -40,7 +40,7 @@ extension Scenario {
 
     /// Turns a decoding error into a one-line `ScenarioError`, appending the value found at the
     /// path when the message states an expectation. O(path depth).
-    static func scenarioError(from error: DecodingError, tree: JSONValue, source: String) -> ScenarioError {
+    package static func scenarioError(from error: DecodingError, tree: JSONValue, source: String) -> ScenarioError {
         var path: [any CodingKey]
         var message: String
         switch error {

@@ -1,5 +1,6 @@
 import Testing
-@testable import Visibility
+import Visibility
+@testable import Scenario
 
 /// The trace format and its lifecycle rules, line by line.
 @Suite("Trace format and rules")

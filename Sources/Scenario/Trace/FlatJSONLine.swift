@@ -1,3 +1,5 @@
+import Visibility
+
 /// A reader for one line of JSON Lines that holds a flat object: string keys whose values are
 /// numbers, strings, booleans or null (no nested objects or arrays). Trace lines are exactly
 /// that, and reading them this way costs one pass over the bytes with no allocation for short

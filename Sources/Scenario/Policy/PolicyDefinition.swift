@@ -1,5 +1,10 @@
+import Visibility
 import Imaging
+import Retention
 
+/// A retention policy as scenario files write it: decoding one gives the `policy`, encoding one
+/// writes the policy back in the same shape.
+///
 /// Policies in scenario files: a flat JSON object, starting from a preset (`base`) or from the
 /// defaults, overriding only the keys given.
 ///
@@ -21,24 +26,44 @@ import Imaging
 /// `DecodingError.dataCorrupted` whose `codingPath` ends at the key and whose
 /// `debugDescription` says what was expected. Encoding writes every key but `base`, so a
 /// decoded policy encodes and decodes back equal.
-extension RetentionPolicy: Codable {
-    enum Field: String, CodingKey, CaseIterable {
+public struct PolicyDefinition: Codable, Sendable, Hashable {
+    /// The policy the definition describes.
+    public var policy: RetentionPolicy
+
+    /// A definition of `policy`. O(1).
+    public init(_ policy: RetentionPolicy) {
+        self.policy = policy
+    }
+
+    /// Decodes a policy object; see the type's documentation for keys and errors. O(keys).
+    public init(from decoder: any Decoder) throws {
+        policy = try RetentionPolicy(definitionFrom: decoder)
+    }
+
+    /// Writes every key but `base`. O(keys).
+    public func encode(to encoder: any Encoder) throws {
+        try policy.encodeDefinition(to: encoder)
+    }
+
+    /// The thumbnail size used when a file says `"visible": "thumbnail"` without a size.
+    public static let defaultThumbnailPixelSize = 256
+}
+
+extension RetentionPolicy {
+    fileprivate enum Field: String, CodingKey, CaseIterable {
         case name, base, visible, maxPixelSize, thumbnailQuality, linearLight, onDisappear, decodedBudget, thumbnailBudget
         case compressed, compressedBudget, countActiveInBudget, countLimit, admissionCap, allocator
     }
 
     /// Any key, to find the ones a policy does not know.
-    struct AnyKey: CodingKey {
+    fileprivate struct AnyKey: CodingKey {
         let stringValue: String
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
     }
 
-    /// The thumbnail size used when a file says `"visible": "thumbnail"` without a size.
-    public static let defaultThumbnailPixelSize = 256
-
-    enum Expect {
+    fileprivate enum Expect {
         static let name = "expected a non-empty policy name"
         static let base = "expected a preset name: " + RetentionPolicy.presets.map { $0.name }.joined(separator: ", ")
         static let visible = #"expected "decoded", "compressedAndDecoded" or "thumbnail""#
@@ -62,9 +87,8 @@ extension RetentionPolicy: Codable {
         }
     }
 
-    /// Decodes a policy file object; see the extension's documentation for keys and errors.
-    /// O(number of keys).
-    public init(from decoder: any Decoder) throws {
+    /// Decodes a policy file object; see `PolicyDefinition` for keys and errors. O(keys).
+    fileprivate init(definitionFrom decoder: any Decoder) throws {
         let raw = try decoder.container(keyedBy: AnyKey.self)
         for key in raw.allKeys where Field(stringValue: key.stringValue) == nil {
             throw DecodingError.dataCorrupted(.init(codingPath: raw.codingPath + [key], debugDescription: Expect.unknownKey(key.stringValue)))
@@ -131,7 +155,7 @@ extension RetentionPolicy: Codable {
             case "compressedAndDecoded": visible = .compressedAndDecoded
             case "thumbnail":
                 if case .thumbnail = visible { break }
-                visible = .thumbnail(maxPixelSize: Self.defaultThumbnailPixelSize)
+                visible = .thumbnail(maxPixelSize: PolicyDefinition.defaultThumbnailPixelSize)
             default:
                 throw DecodingError.dataCorruptedError(forKey: .visible, in: c, debugDescription: Expect.visible)
             }
@@ -200,7 +224,7 @@ extension RetentionPolicy: Codable {
     }
 
     /// Writes every key but `base`. O(number of keys).
-    public func encode(to encoder: any Encoder) throws {
+    fileprivate func encodeDefinition(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Field.self)
         try c.encode(name, forKey: .name)
         switch visible {

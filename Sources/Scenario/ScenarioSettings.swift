@@ -1,0 +1,126 @@
+import Visibility
+
+/// The lab's keys of a scenario, typed and checked: images, display mode, decode workers and
+/// source latency.
+public struct ScenarioSettings: Sendable, Hashable {
+    /// How a row's image reaches the screen.
+    public enum Display: String, Sendable, Hashable, CaseIterable {
+        /// Decode on the frame that needs it; the decode time is that frame's main-thread work.
+        case sync
+        /// Decode on workers; the row shows a placeholder until its image is ready.
+        case async
+    }
+
+    /// Where row images come from: `{"directory": "../images", "pattern": "photo-600x400-*.png",
+    /// "displayPixelSize": 600}`.
+    public struct Images: Sendable, Hashable {
+        /// The folder, relative to the scenario file's folder or absolute.
+        public var directory: String
+        /// A shell pattern (`*`, `?`, `[...]`) matched against file names in the folder.
+        public var pattern: String
+        /// The pixel size rows display at (used by thumbnail strategies); nil when unset.
+        public var displayPixelSize: Int?
+
+        /// Creates an image source description. O(1).
+        public init(directory: String, pattern: String = "*.png", displayPixelSize: Int? = nil) {
+            self.directory = directory
+            self.pattern = pattern
+            self.displayPixelSize = displayPixelSize
+        }
+    }
+
+    /// The images rows show; required by `run`, `compare` and `soak`.
+    public var images: Images?
+    /// `sync` (default) or `async`.
+    public var display: Display = .sync
+    /// Decode workers in async mode; default 2.
+    public var decodeWorkers: Int = 2
+    /// Simulated latency of reading a row's compressed bytes, in milliseconds; default 0.
+    public var sourceLatencyMs: Double = 0
+    /// The largest `sourceLatencyMs` accepted: one minute per read.
+    public static let maximumSourceLatencyMs = 60_000.0
+
+    /// Every optional key with its default, for the README and `--help`.
+    public static let defaultsDescription = """
+        images: required by run/compare/soak; display: "sync"; decodeWorkers: 2; \
+        sourceLatencyMs: 0; strategies: every preset
+        """
+
+    /// The defaults: no images, sync display, 2 workers, no latency. O(1).
+    public init() {}
+
+    /// Creates settings. O(1).
+    public init(images: Images?, display: Display = .sync, decodeWorkers: Int = 2, sourceLatencyMs: Double = 0) {
+        self.images = images
+        self.display = display
+        self.decodeWorkers = decodeWorkers
+        self.sourceLatencyMs = sourceLatencyMs
+    }
+
+    /// The top-level keys these settings come from. O(1).
+    static let keys = ["images", "display", "decodeWorkers", "sourceLatencyMs"]
+
+    /// Reads the lab's keys from a scenario object; an absent or null key keeps its default.
+    /// Throws a `DecodingError` in the convention of DecodingSupport.swift. O(size of the keys).
+    init(from container: KeyedDecodingContainer<JSONKey>) throws {
+        if try container.isPresent("images") {
+            images = try container.decodeNested("images", as: Images.self)
+        }
+        if try container.isPresent("display") {
+            let expected = #""sync" or "async""#
+            display = try container.decodeChecked("display", expected: expected, default: nil) { container, key in
+                // Any error here becomes "expected <expected>" at the key.
+                guard let display = Display(rawValue: try container.decode(String.self, forKey: key)) else {
+                    throw DecodingError.expected(expected, at: container.path(key.stringValue))
+                }
+                return display
+            }
+        }
+        if try container.isPresent("decodeWorkers") {
+            decodeWorkers = try container.decodeInt(
+                "decodeWorkers", expected: "an integer from 1 to 64", isValid: { (1...64).contains($0) })
+        }
+        if try container.isPresent("sourceLatencyMs") {
+            sourceLatencyMs = try container.decodeNumber(
+                "sourceLatencyMs", expected: "a number of milliseconds from 0 to \(Int(Self.maximumSourceLatencyMs))",
+                isValid: { (0...Self.maximumSourceLatencyMs).contains($0) })
+        }
+    }
+
+    /// Writes the keys that differ from the defaults. O(1).
+    func encode(to container: inout KeyedEncodingContainer<JSONKey>) throws {
+        try container.encodeIfPresent(images, forKey: JSONKey("images"))
+        if display != .sync { try container.encode(display.rawValue, forKey: JSONKey("display")) }
+        if decodeWorkers != 2 { try container.encode(decodeWorkers, forKey: JSONKey("decodeWorkers")) }
+        if sourceLatencyMs != 0 { try container.encode(sourceLatencyMs, forKey: JSONKey("sourceLatencyMs")) }
+    }
+}
+
+extension ScenarioSettings.Images: Codable {
+    static let keys = ["directory", "pattern", "displayPixelSize"]
+
+    /// Decodes `{"directory": …, "pattern": …, "displayPixelSize": …}`. O(1).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.objectContainer()
+        try container.rejectUnknownKeys(allowed: Self.keys)
+        let folder = "a folder path"
+        guard container.contains(JSONKey("directory")) else {
+            throw DecodingError.expected(folder, at: container.path("directory"))
+        }
+        directory = try container.decodeChecked("directory", expected: folder, default: nil,
+                                                { try $0.decode(String.self, forKey: $1) }, isValid: { !$0.isEmpty })
+        pattern = try container.decodeChecked("pattern", expected: #"a file name pattern like "photo-*.png""#, default: "*.png",
+                                              { try $0.decode(String.self, forKey: $1) }, isValid: { !$0.isEmpty })
+        displayPixelSize = container.contains(JSONKey("displayPixelSize"))
+            ? try container.decodeInt("displayPixelSize", expected: "a positive integer", isValid: { (1...65_536).contains($0) })
+            : nil
+    }
+
+    /// Writes the three members (the size only when set). O(1).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: JSONKey.self)
+        try container.encode(directory, forKey: JSONKey("directory"))
+        try container.encode(pattern, forKey: JSONKey("pattern"))
+        try container.encodeIfPresent(displayPixelSize, forKey: JSONKey("displayPixelSize"))
+    }
+}

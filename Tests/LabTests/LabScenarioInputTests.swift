@@ -1,0 +1,53 @@
+import RetentionTestSupport
+import Foundation
+import Retention
+import Scenario
+import Testing
+@testable import Lab
+
+@Suite("Lab scenario inputs: strategies resolved, images found")
+struct LabScenarioInputTests {
+    static let base = #""name":"t","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list"},"rows":{"count":10,"height":100}"#
+
+    @Test("a name resolves among the scenario's strategies, then the presets; an unknown one lists both")
+    func resolve() throws {
+        let scenario = try Scenario.decode(Data(#"{\#(Self.base),"strategies":["tiered",{"name":"small-lru","base":"decoded-lru","decodedBudget":"8MB"}]}"#.utf8), source: "t.json")
+        #expect(try RetentionPolicy.resolve("small-lru", among: scenario.strategies).bitmapBudget.bytes == 8_000_000)
+        #expect(try RetentionPolicy.resolve("decoded-lru", among: scenario.strategies) == RetentionPolicy.named("decoded-lru"))
+        #expect(throws: LabError.unknownStrategy("x", known: ["tiered", "small-lru", "swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "decoded-row-kept", "thumbnail-lru"])) {
+            try RetentionPolicy.resolve("x", among: scenario.strategies)
+        }
+    }
+
+    @Test("images resolve relative to the scenario's folder, sorted; an empty match is a clear error")
+    func imageSet() throws {
+        let root = TestPaths.packageRoot
+        let scenarioPath = root + "/assets/scenarios/default.json"
+        let set = try ImageSet(.init(directory: "../images", pattern: "photo-600x400-*.png", displayPixelSize: nil), scenarioPath: scenarioPath)
+        #expect(set.paths.count == 8)
+        #expect(set.path(forRow: 9).hasSuffix("photo-600x400-02.png"))
+        #expect(throws: LabError.images("images: no file in \(root)/assets/scenarios/../images matches \"nothing-*.png\"")) {
+            try ImageSet(.init(directory: "../images", pattern: "nothing-*.png", displayPixelSize: nil), scenarioPath: scenarioPath)
+        }
+        let missing = #expect(throws: LabError.self) {
+            try ImageSet(.init(directory: "/nonexistent/images", pattern: "*.png", displayPixelSize: nil), scenarioPath: scenarioPath)
+        }
+        #expect(missing?.description == "images.directory: cannot open /nonexistent/images: No such file or directory")
+    }
+
+    @Test("every lab scenario in assets/scenarios loads, with its images and strategies")
+    func labScenarios() throws {
+        let root = TestPaths.packageRoot
+        let folder = root + "/assets/scenarios"
+        var count = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where name.hasSuffix(".json") {
+            let path = folder + "/" + name
+            let scenario = try Scenario.load(contentsOf: path)
+            guard let images = scenario.settings.images else { continue }
+            _ = try ImageSet(images, scenarioPath: path)
+            #expect(!scenario.strategies.isEmpty)
+            count += 1
+        }
+        #expect(count >= 10)
+    }
+}
