@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "Scenario", dependencies: ["Visibility", "Retention", "SystemIO"]),
         .target(name: "Lab", dependencies: ["Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "CProcessShim", "SystemIO"]),
         // What the tool prints and plans: text, tables, JSON lines, the thumbnail batch.
-        .target(name: "RetentionTool", dependencies: ["Lab", "Imaging", "MemoryProbe", "CProcessShim", "SystemIO"]),
+        .target(name: "RetentionTool", dependencies: ["Lab", "Visibility", "Imaging", "MemoryProbe", "CProcessShim", "SystemIO"]),
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "RetentionTestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "RetentionTestSupport"]),
-        .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool"]),
+        .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool", "Lab", "Visibility"]),
         .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "RetentionTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -102,21 +102,4 @@ struct ScriptStepTests {
         let checkpoint = VisibilityEvent(frame: 2, kind: .checkpoint(name: "a\"b"))
         #expect(checkpoint.jsonLine == #"{"frame":2,"event":"checkpoint","name":"a\"b"}"#)
     }
-
-    @Test("summary per container lifetime")
-    func summary() {
-        var simulator = VisibilitySimulator(configuration: makeConfiguration(.list, rows: 20, destination: .eager))
-        var summary = SimulationSummary()
-        simulator.run(
-            script: [.scroll(by: 300, frames: 3), .destroyContainer, .recreateContainer, .pause(frames: 1)],
-            onEvent: { summary.record($0) }, onFrameEnd: { summary.recordFrameEnd($0) })
-        #expect(summary.lines == [
-            "container 1: frames 0-4 (5 frames, destroyed), rows built 6, max rows alive 3, appeared 6"
-                + ", disappeared 6, released 6, destinations built 6, destinations released 6",
-            "container 2: frames 5-6 (2 frames, alive at end), rows built 3, max rows alive 3, appeared 3"
-                + ", disappeared 0, released 0, destinations built 3, destinations released 0",
-            "total: 7 frames, 0 rows appended, 0 memory warnings, 20 rows",
-        ])
-        #expect(summary.jsonLines.last == #"{"summary":"total","frames":7,"rowsAppended":0,"memoryWarnings":0,"checkpoints":0,"rowCount":20}"#)
-    }
 }

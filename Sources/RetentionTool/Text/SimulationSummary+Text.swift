@@ -1,3 +1,5 @@
+import Visibility
+
 extension SimulationSummary.Lifetime {
     /// One line: `container 1: frames 0-601 (602 frames, destroyed), rows built 17, max rows alive
     /// 12, appeared 110, disappeared 110, released 17` (destinations added when there were any). O(1).

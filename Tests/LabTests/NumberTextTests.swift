@@ -1,0 +1,20 @@
+import Testing
+@testable import Lab
+
+/// The one number formatter's cells.
+@Suite("Number text")
+struct NumberTextTests {
+    @Test("hitches and placeholders show their min–max when runs differ; MB keeps its sign")
+    func cells() {
+        #expect(NumberText.count(3, [1, 7]) == "3 (1–7)")
+        #expect(NumberText.count(3, [3, 3]) == "3")
+        #expect(NumberText.mb(-500_000) == "-0.5")
+        #expect(NumberText.mb(-400_000) == "-0.4")
+        #expect(NumberText.mb(-40_000) == "0.0")
+        #expect(NumberText.mb(12_345_678) == "12.3")
+        #expect(NumberText.megabytes(1_234_567) == "1.2 MB")
+        #expect(NumberText.mb(-400_000.0) == "-0.4")
+        #expect(NumberText.twoDecimals(-0.07) == "-0.07")
+        #expect(NumberText.twoDecimals(12.5) == "12.50")
+    }
+}

@@ -1,0 +1,96 @@
+@testable import Lab
+import Testing
+import Visibility
+@testable import RetentionTool
+
+/// Ranking lines name one strategy only when it wins by more than the runs' spread.
+@Suite("Comparison table text")
+struct ComparisonTextTests {
+    static func row(_ name: String, peak: Int, spread: [Int], hitches: Int = 0, hitchSpread: [Int]? = nil, runs: Int = 3) -> ComparisonSummary.Row {
+        ComparisonSummary.Row(strategy: name, runs: runs, failures: 0, startupBytes: 0, allLoadedBytes: 0, peakBytes: peak, peakSpread: spread,
+                              afterDestroyBytes: 0, afterTrimBytes: 0, logicalPeakBytes: 0, decodes: 0, hitches: hitches,
+                              hitchesSpread: hitchSpread ?? [hitches, hitches], placeholderFrames: 0, placeholderSpread: [0, 0], maxFrameMs: 0)
+    }
+
+    static func line(_ rows: [ComparisonSummary.Row]) -> String? {
+        ComparisonSummary.ranking(rows, label: "lowest peak", value: { $0.peakBytes }, spread: { $0.peakSpread }, describe: { "\($0.peakBytes)" })
+    }
+
+    @Test("a clear winner is named, with the margin's meaning")
+    func clearWinner() {
+        let text = Self.line([Self.row("a", peak: 100, spread: [99, 101]), Self.row("b", peak: 120, spread: [118, 122])])
+        #expect(text == "lowest peak: a (100), ahead of b by more than either's spread across repeats")
+    }
+
+    @Test("a difference within either spread is a tie, never a win by list order")
+    func tie() {
+        let text = Self.line([Self.row("b", peak: 104, spread: [100, 110]), Self.row("a", peak: 100, spread: [99, 101]), Self.row("c", peak: 300, spread: [300, 300])])
+        #expect(text == "lowest peak: a tie between a (100) and b (104), within their spread across repeats")
+        let equal = ComparisonSummary.ranking([Self.row("x", peak: 0, spread: [0, 0], hitches: 1), Self.row("y", peak: 0, spread: [0, 0], hitches: 1)],
+                                              label: "fewest hitches", value: { $0.hitches }, spread: { $0.hitchesSpread }, describe: { "\($0.hitches) hitches" })
+        #expect(equal == "fewest hitches: a tie between x and y (1 hitches each), within their spread across repeats")
+    }
+
+    @Test("with fewer than 3 runs the line says it was not judged against the spread")
+    func fewRuns() {
+        let text = Self.line([Self.row("a", peak: 100, spread: [100, 100], runs: 1), Self.row("b", peak: 101, spread: [101, 101], runs: 1)])
+        #expect(text == "lowest peak: a (100); fewer than 3 runs per strategy, so not judged against the spread across repeats")
+    }
+
+    @Test("the table has one row per strategy under the header and its rule, then the legend")
+    func table() {
+        var summary = ComparisonSummary(results: [], strategies: [])
+        summary.rows = [Self.row("a", peak: 12_345_678, spread: [12_000_000, 12_500_000])]
+        let lines = summary.table().split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("strategy  startup  all loaded  peak"))
+        #expect(lines[1].hasPrefix("--------  -------"))
+        #expect(lines[2].hasPrefix("a             0.0         0.0  12.3 "))
+        #expect(lines[3].hasPrefix("sizes: resident MB"))
+    }
+}
+
+/// The soak verdict's lines.
+@Suite("Soak verdict text")
+struct GrowthVerdictTextTests {
+    @Test("the verdict word and the figures that decided it")
+    func text() {
+        func samples(_ resident: [Int]) -> [SoakSample] {
+            resident.enumerated().map { i, bytes in
+                SoakSample(iteration: i + 1, warmup: false, elapsedSeconds: Double(i) * 2, residentBytes: bytes, anonymousBytes: bytes, logicalBytes: 0,
+                           rowHeldBytes: 0, evictableBytes: 0, entries: 0, heapInUseBytes: 0, heapFreeHeldBytes: 0, decodes: 0, hitches: 0, rowsInList: 0)
+            }
+        }
+        let growing = GrowthVerdict.decide(measured: samples([100_000_000, 158_000_000, 216_000_000, 274_000_000]),
+                                           maxGrowthBytes: 16_000_000, violations: [], failures: [])
+        #expect(growing.text.hasPrefix("verdict: FAIL (growth)\n"))
+        #expect(growing.text.contains("resident: first 100.0 MB, last 274.0 MB"))
+        #expect(growing.text.contains("\nreason: anonymous resident memory grows 58.0 MB per iteration"))
+        let flat = GrowthVerdict.decide(measured: samples([90_000_000, 90_100_000, 89_900_000, 90_000_000]),
+                                        maxGrowthBytes: 16_000_000, violations: [], failures: [])
+        #expect(flat.text.hasPrefix("verdict: PASS\nresident slope (anonymous pages): "))
+    }
+}
+
+/// What `retention simulate` prints after the events.
+@Suite("Simulation summary text")
+struct SimulationTextTests {
+    @Test("summary per container lifetime")
+    func summary() {
+        var simulator = VisibilitySimulator(configuration: SimulationConfiguration(
+            container: ContainerConfiguration(kind: .list, prefetchRows: 0),
+            rows: RowsConfiguration(count: 20, height: .fixed(100), destination: .eager),
+            viewport: Viewport(width: 390, height: 300, scale: 3)))
+        var summary = SimulationSummary()
+        simulator.run(
+            script: [.scroll(by: 300, frames: 3), .destroyContainer, .recreateContainer, .pause(frames: 1)],
+            onEvent: { summary.record($0) }, onFrameEnd: { summary.recordFrameEnd($0) })
+        #expect(summary.lines == [
+            "container 1: frames 0-4 (5 frames, destroyed), rows built 6, max rows alive 3, appeared 6"
+                + ", disappeared 6, released 6, destinations built 6, destinations released 6",
+            "container 2: frames 5-6 (2 frames, alive at end), rows built 3, max rows alive 3, appeared 3"
+                + ", disappeared 0, released 0, destinations built 3, destinations released 0",
+            "total: 7 frames, 0 rows appended, 0 memory warnings, 20 rows",
+        ])
+        #expect(summary.jsonLines.last == #"{"summary":"total","frames":7,"rowsAppended":0,"memoryWarnings":0,"checkpoints":0,"rowCount":20}"#)
+    }
+}
