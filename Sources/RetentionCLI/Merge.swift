@@ -35,7 +35,7 @@ struct Merge: ParsableCommand {
     }
 
     func run() throws {
-        var documents: [(path: String, document: ComparisonExport.Document)] = []
+        var documents: [(path: String, document: ComparisonDocument)] = []
         for file in files { documents.append((file, try usage { try ComparisonMerge.load(file) })) }
         let merged = try usage { try ComparisonMerge.merge(documents) }
         let document = merged.document

@@ -40,7 +40,7 @@ public struct ChildRuns {
         /// Every result, in the order they finished.
         public var results: [Comparison.Result]
         /// The export document (runs, summary, sweep outcome).
-        public var document: ComparisonExport.Document
+        public var document: ComparisonDocument
         /// The cost table every run used.
         public var costs: CostTable
         /// Runs planned for this process.

@@ -82,9 +82,11 @@ struct CostTableTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data(table.json.utf8).write(to: URL(fileURLWithPath: folder + "/costs.json"))
         #expect(try CostTable.load(contentsOf: folder + "/costs.json") == table)
-        let export = try ComparisonExport(jsonPath: folder + "/export.json", csvPath: nil, scenario: "s", repeats: 1, strategies: ["decoded-lru"])
-        export.setCosts(table, decodeSpeed: 1)
-        try export.record(Comparison.Result(strategy: "decoded-lru", repeatIndex: 1, report: nil, failure: "x"), allResults: [])
+        let export = ComparisonDocument(scenario: "s", repeats: 1, strategies: ["decoded-lru"], sweep: nil, constraints: nil, outcome: nil,
+                                        shard: nil, scheduledRuns: 1, costs: table, decodeSpeed: 1,
+                                        runs: [.init(strategy: "decoded-lru", repeatIndex: 1, report: nil, failure: "x")],
+                                        summary: ComparisonSummary(results: [], strategies: ["decoded-lru"]))
+        try Data(export.jsonText.utf8).write(to: URL(fileURLWithPath: folder + "/export.json"))
         #expect(try CostTable.load(contentsOf: folder + "/export.json") == table)
         try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/empty.json"))
         #expect(throws: LabError.failed("--costs: \(folder)/empty.json holds no cost table (write one with `retention costs SCENARIO -o FILE`, or pass a comparison's --export-json file)")) {

@@ -156,8 +156,8 @@ struct SweepTests {
         #expect(throws: LabError.self) { try Shard.fromEnvironment([:], shards: 3) }
     }
 
-    static func document(scenario: String = "s.json", shard: Shard?, runs: [String]) -> ComparisonExport.Document {
-        ComparisonExport.Document(scenario: scenario, repeats: 1, strategies: ["a", "b"], sweep: nil, constraints: nil, outcome: nil,
+    static func document(scenario: String = "s.json", shard: Shard?, runs: [String]) -> ComparisonDocument {
+        ComparisonDocument(scenario: scenario, repeats: 1, strategies: ["a", "b"], sweep: nil, constraints: nil, outcome: nil,
                                   shard: shard, scheduledRuns: 2, costs: nil, decodeSpeed: 1,
                                   runs: runs.map { .init(strategy: $0, repeatIndex: 1, report: nil, failure: "x") },
                                   summary: ComparisonSummary(results: [], strategies: ["a", "b"]))

@@ -11,18 +11,18 @@ public enum ComparisonMerge {
     /// The merged document and the slices that were not given.
     public struct Merged: Sendable {
         /// Every slice's runs in one document, summarized (and judged, for a sweep).
-        public var document: ComparisonExport.Document
+        public var document: ComparisonDocument
         /// Slice numbers (from 1) of the N that no file held; empty when all are here.
         public var missing: [Int]
     }
 
     /// Reads the export at `path`. Throws `LabError` naming the file when it cannot be read or
     /// is not a comparison or sweep export. O(size).
-    public static func load(_ path: String) throws(LabError) -> ComparisonExport.Document {
+    public static func load(_ path: String) throws(LabError) -> ComparisonDocument {
         let data: Data
         do { data = try FileIO.readAll(path, limit: 1 << 30) } catch { throw .io(error) }
         do {
-            return try JSONDecoder().decode(ComparisonExport.Document.self, from: data)
+            return try JSONDecoder().decode(ComparisonDocument.self, from: data)
         } catch {
             throw .usage("\(path): not a comparison or sweep export of this version (write one with --export-json)")
         }
@@ -32,7 +32,7 @@ public enum ComparisonMerge {
     /// table and decode speed, one list of strategies (or one sweep and its constraints), one
     /// repeat count and one slice count, with no slice twice; otherwise `LabError.usage` says
     /// which file differs and how. O(runs).
-    public static func merge(_ documents: [(path: String, document: ComparisonExport.Document)]) throws(LabError) -> Merged {
+    public static func merge(_ documents: [(path: String, document: ComparisonDocument)]) throws(LabError) -> Merged {
         guard let (firstPath, first) = documents.first else { throw .usage("merge: give at least one export file") }
         var seen: [Int: String] = [:]
         for (path, doc) in documents {
@@ -56,7 +56,7 @@ public enum ComparisonMerge {
         merged.runs = documents.flatMap { $0.document.runs }
         let results = merged.runs.map { Comparison.Result(strategy: $0.strategy, repeatIndex: $0.repeatIndex, report: $0.report, failure: $0.failure) }
         merged.summary = ComparisonSummary(results: results, strategies: merged.strategies)
-        ComparisonExport.judge(&merged)
+        merged.judge()
         let count = first.shard?.count ?? 1
         let missing = first.shard == nil ? [] : (1...count).filter { seen[$0] == nil }
         return Merged(document: merged, missing: missing)

@@ -5,62 +5,18 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Lab
 import SystemIO
 
 /// Writes a comparison's results as they arrive: CSV appended one line per run (header first),
 /// JSON rewritten atomically after each run, so an interrupted comparison keeps what it measured.
 public final class ComparisonExport {
-    /// The JSON document: every run, then the summary.
-    public struct Document: Codable, Sendable {
-        /// Schema version (2: sweeps and shards).
-        public var schemaVersion = 2
-        /// Scenario file.
-        public var scenario: String
-        /// Repeats asked for.
-        public var repeats: Int
-        /// The subjects in table order: strategies, or a sweep's point labels.
-        public var strategies: [String]
-        /// The sweep, when this is one (nil for a comparison).
-        public var sweep: SweepPlan?
-        /// The sweep's constraints.
-        public var constraints: SweepConstraints?
-        /// The sweep judged on the runs so far.
-        public var outcome: SweepOutcome?
-        /// The slice of the schedule this file holds; nil for all of it.
-        public var shard: Shard?
-        /// Runs in the whole schedule (every slice).
-        public var scheduledRuns: Int
-        /// The cost table every run was given (pass this file to `--costs` to reuse it).
-        public var costs: CostTable?
-        /// The decode-speed model the runs used (1 = as measured).
-        public var decodeSpeed: Double
-        /// Every run so far.
-        public var runs: [Run]
-        /// Medians per strategy over the runs so far.
-        public var summary: ComparisonSummary
-
-        /// The document as pretty JSON with sorted keys.
-        public var jsonText: String { ReportCoding.encode(self, pretty: true) }
-    }
-
-    /// One run in the JSON document.
-    public struct Run: Codable, Sendable {
-        /// Strategy name.
-        public var strategy: String
-        /// Repeat number, from 1.
-        public var repeatIndex: Int
-        /// The child's report, when it succeeded.
-        public var report: RunReport?
-        /// Why it failed, when it did.
-        public var failure: String?
-    }
-
     private let jsonPath: String?
     private let csv: LineFile?
     /// True when the JSON file is replaced after every run (a regular file); a FIFO or
     /// `/dev/stdout` gets the document once, from ``finish()``.
     private var rewritesJSON = false
-    private var document: Document
+    private var document: ComparisonDocument
 
     /// The CSV columns, in order; one row per run.
     public static let csvColumns = ["strategy", "repeat", "status", "startupBytes", "allLoadedBytes", "peakResidentBytes",
@@ -75,10 +31,10 @@ public final class ComparisonExport {
                 costs: CostTable? = nil, decodeSpeed: Double = 1, sweep: SweepPlan? = nil, constraints: SweepConstraints? = nil,
                 shard: Shard? = nil, scheduledRuns: Int? = nil) throws(LabError) {
         self.jsonPath = jsonPath
-        document = Document(scenario: scenario, repeats: repeats, strategies: strategies, sweep: sweep, constraints: constraints,
+        document = ComparisonDocument(scenario: scenario, repeats: repeats, strategies: strategies, sweep: sweep, constraints: constraints,
                             outcome: nil, shard: shard, scheduledRuns: scheduledRuns ?? strategies.count * repeats,
                             costs: costs, decodeSpeed: decodeSpeed, runs: [], summary: ComparisonSummary(results: [], strategies: strategies))
-        Self.judge(&document)
+        document.judge()
         if let jsonPath { do { try FileIO.checkWritable(jsonPath) } catch { throw .io(error) } }
         csv = try csvPath.map { path throws(LabError) in
             do throws(SystemError) { return try LineFile(creating: path) } catch { throw .io(error) }
@@ -96,9 +52,9 @@ public final class ComparisonExport {
 
     /// Records one run in both outputs. O(runs so far) for the JSON rewrite.
     public func record(_ result: Comparison.Result, allResults: [Comparison.Result]) throws(LabError) {
-        document.runs.append(Run(strategy: result.strategy, repeatIndex: result.repeatIndex, report: result.report, failure: result.failure))
+        document.runs.append(ComparisonDocument.Run(strategy: result.strategy, repeatIndex: result.repeatIndex, report: result.report, failure: result.failure))
         document.summary = ComparisonSummary(results: allResults, strategies: document.strategies)
-        Self.judge(&document)
+        document.judge()
         do { try csv?.append(Self.csvLine(result)) } catch { throw .io(error) }
         if rewritesJSON { try writeJSON() }
     }
@@ -107,14 +63,9 @@ public final class ComparisonExport {
     public var json: String { document.jsonText }
 
     /// The document so far.
-    public var current: Document { document }
+    public var current: ComparisonDocument { document }
 
-    /// Recomputes a sweep's outcome from the document's summary. O(points²).
-    static func judge(_ document: inout Document) {
-        guard let plan = document.sweep else { return }
-        document.outcome = SweepOutcome(plan: plan, summary: document.summary, constraints: document.constraints ?? SweepConstraints())
-    }
-
+    /// The CSV record of one run, in ``csvColumns`` order. O(columns).
     static func csvLine(_ result: Comparison.Result) -> String {
         var values = ["strategy": result.strategy, "repeat": "\(result.repeatIndex)",
                       "status": result.report == nil ? "failed" : "ok", "failure": result.failure ?? ""]
