@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "LabTests", dependencies: ["Lab", "AssetGen", "RetentionTestSupport"]),
         .testTarget(name: "AssetGenTests", dependencies: ["AssetGen", "Imaging", "RetentionTestSupport"]),
         .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool"]),
-        .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "AssetGen", "RetentionTestSupport"]),
+        .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "AssetGen", "CProcessShim", "RetentionTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

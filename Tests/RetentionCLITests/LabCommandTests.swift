@@ -168,13 +168,7 @@ struct LabCommandTests {
 struct CompareChildrenTests {
     /// Pids whose parent is `pid`, from /proc/*/stat.
     static func children(of pid: Int32) -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { name -> Int32? in
-            guard let child = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 1 && Int32(fields[1]) == pid ? child : nil
-        }
+        CLIRunner.processes().filter { $0.parent == pid }.map(\.pid)
     }
 
     static func alive(_ pid: Int32) -> Bool {
@@ -222,5 +216,19 @@ struct CompareChildrenTests {
             if !gone { usleep(50_000) }
         }
         #expect(gone, "the run child \(orphan) outlived a killed compare")
+    }
+
+    @Test("the test runner's timeout kills compare and every process it started: the child's process group")
+    func runnerTimeoutKillsTheGroup() async throws {
+        let dir = try CLIRunner.temporaryDirectory("runner-group")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scenario = CLIRunner.packageRoot + "/assets/scenarios/infinite-feed.json"
+        // A saved cost table: compare goes straight to its runs (each several seconds) and
+        // leaves no temporary table behind when it is killed.
+        let costs = try await CLIRunner.run(["costs", scenario, "-o", dir + "/costs.json", "--strategies", "decoded-lru"])
+        #expect(costs.status == 0, "\(costs.stderr)")
+        let result = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-lru", "--repeat", "3", "--costs", dir + "/costs.json"], timeout: 2)
+        #expect(result.status == -9 && result.stderr.hasPrefix("timed out after 2.0 s"), "\(result.stderr)")
+        #expect(CLIRunner.groupIsGone(result.processGroup), "still running: \(CLIRunner.liveMembers(of: result.processGroup))")
     }
 }

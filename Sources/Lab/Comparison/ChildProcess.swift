@@ -109,9 +109,7 @@ public struct ChildProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        _ = rtn_spawn_standard_streams(&actions, outPipe[1], errPipe[1])
         for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
 
         // Paths travel as the bytes they stand for (PathText), so a file name that is not
