@@ -151,7 +151,12 @@ struct LabCommandTests {
     func strategies() async throws {
         let result = try await CLIRunner.run(["strategies"])
         #expect(result.status == 0)
-        let names = result.stdout.split(separator: "\n").map { $0.split(separator: " ")[0] }
+        let lines = result.stdout.split(separator: "\n")
+        // TextTable's header and dash rule, as wide as the longest name and summary.
+        #expect(lines.first == "strategy             summary")
+        #expect(lines.count > 2 && lines[1].hasPrefix("-------------------  --") && lines[1].count == lines.map(\.count).max())
+        #expect(!result.stdout.contains(" \n"), "no line ends in spaces")
+        let names = lines.dropFirst(2).map { $0.split(separator: " ")[0] }
         #expect(names == ["swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "tiered", "decoded-row-kept", "thumbnail-lru"])
         let dir = try CLIRunner.temporaryDirectory("strategies")
         defer { try? FileManager.default.removeItem(atPath: dir) }
