@@ -83,6 +83,8 @@ struct LabCommandTests {
         #expect(nanTimeout.status == 64 && nanTimeout.stderr.contains("--timeout must be a number of seconds from 0 to 86400, got nan"))
         let badSpeed = try await CLIRunner.run(["compare", scenario, "--decode-speed", "0"])
         #expect(badSpeed.status == 64 && badSpeed.stderr.contains("--decode-speed must be a number from 0.01 to 100, got 0.0"))
+        let badSetting = try await CLIRunner.run(["run", scenario, "--strategy", "tiered", "--set", "prefetchRows=8MB"])
+        #expect(badSetting.status == 64 && badSetting.stderr.hasPrefix("Error: The value 'prefetchRows=8MB' is invalid for '--set <key=value>': prefetchRows: expected a whole number, got '8MB'\n"), "\(badSetting.stderr)")
         let speedWithoutTable = try await CLIRunner.run(["run", scenario, "--strategy", "tiered", "--decode-speed", "2"])
         #expect(speedWithoutTable.status == 64 && speedWithoutTable.stderr.contains("--decode-speed scales a cost table; give one with --costs"))
         let noTable = try await CLIRunner.run(["run", scenario, "--strategy", "tiered", "--costs", dir + "/absent.json"])
