@@ -1,8 +1,9 @@
 // swift-tools-version:6.1
 // Retention: an image-cache memory manager and the lab that measures it.
 // Dependencies point one way: RetentionCLI → RetentionTool → Lab → {Scenario, Retention, Visibility,
-// MemoryProbe, CProcessShim}, Scenario → {Visibility, Retention}, Retention → {Imaging, MemoryProbe}, Imaging → {CPNG, SystemIO},
-// MemoryProbe → {CMemoryShim, SystemIO}. SystemIO and Visibility depend on no other module of ours.
+// MemoryProbe, AssetGen, CProcessShim}, Scenario → {Visibility, Retention}, Retention → {Imaging,
+// MemoryProbe}, AssetGen → {Imaging, SystemIO}, Imaging → {CPNG, SystemIO}, MemoryProbe →
+// {CMemoryShim, SystemIO}. SystemIO and Visibility depend on no other module of ours.
 // docs/ARCHITECTURE.md holds the graph; tools/check-architecture.sh checks it. Linux (glibc) only.
 import PackageDescription
 
@@ -33,32 +34,36 @@ let package = Package(
         .target(name: "CMemoryShim"),
         .target(name: "MemoryProbe", dependencies: ["CMemoryShim", "SystemIO"]),
         .target(name: "CProcessShim"),
+        // The procedural PNG painter the default scenario and `retention assets generate` use.
+        .target(name: "AssetGen", dependencies: ["Imaging", "SystemIO"]),
         // The scenario and trace file formats, parsed once into typed values.
         .target(name: "Scenario", dependencies: ["Visibility", "Retention", "SystemIO"]),
-        .target(name: "Lab", dependencies: ["Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "CProcessShim", "SystemIO"]),
+        .target(name: "Lab", dependencies: ["Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "AssetGen", "CProcessShim", "SystemIO"]),
         // What the tool prints and plans: text, tables, JSON lines, the thumbnail batch.
         .target(name: "RetentionTool", dependencies: ["Lab", "Visibility", "Imaging", "MemoryProbe", "CProcessShim", "SystemIO"]),
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
-                "RetentionTool", "Lab", "Scenario", "Imaging", "MemoryProbe", "Retention", "CProcessShim", "SystemIO",
+                "RetentionTool", "Lab", "Scenario", "Imaging", "MemoryProbe", "Retention", "AssetGen", "CProcessShim", "SystemIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Runs memory measurements alone in a child process for the tests (see its main.swift).
         .executableTarget(name: "MemoryCheck", dependencies: ["MemoryProbe", "Imaging"]),
-        // Helpers every test target shares: package root, corpora, temporary folders, SplitMix64.
-        .target(name: "RetentionTestSupport", path: "Tests/RetentionTestSupport"),
+        // Helpers every test target shares: package root, corpora, temporary folders, mutations
+        // (drawn from AssetGen's SplitMix64, the one copy).
+        .target(name: "RetentionTestSupport", dependencies: ["AssetGen"], path: "Tests/RetentionTestSupport"),
         .testTarget(name: "CPNGTests", dependencies: ["CPNG"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "SystemIO", "RetentionTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "RetentionTests", dependencies: ["Retention", "SystemIO", "RetentionTestSupport"]),
-        .testTarget(name: "VisibilityTests", dependencies: ["Visibility", "RetentionTestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "SystemIO", "AssetGen", "RetentionTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "RetentionTests", dependencies: ["Retention", "MemoryProbe", "SystemIO", "AssetGen"]),
+        .testTarget(name: "VisibilityTests", dependencies: ["Visibility", "AssetGen"]),
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "RetentionTestSupport"]),
-        .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "RetentionTestSupport"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "AssetGen", "RetentionTestSupport"]),
+        .testTarget(name: "AssetGenTests", dependencies: ["AssetGen", "Imaging", "RetentionTestSupport"]),
         .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool", "Lab", "Visibility"]),
-        .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "RetentionTestSupport"]),
+        .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "AssetGen", "CProcessShim", "RetentionTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,11 +1,11 @@
 // swift-tools-version:6.1
 // Benchmarks for Retention, in their own package so the library never depends on
-// package-benchmark. Run: cd Benchmarks && swift package benchmark
+// package-benchmark. Run: cd Benchmarks && swift package benchmark. Linux (glibc) only, like the
+// package it measures, so no platforms are declared.
 import PackageDescription
 
 let package = Package(
     name: "RetentionBenchmarks",
-    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Retention", path: ".."),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.0", traits: ["MallocInterposer"]),

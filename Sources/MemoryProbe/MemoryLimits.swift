@@ -66,10 +66,10 @@ public struct MemoryLimits: Sendable, Hashable {
             let paths = parseCgroupPaths(String(decoding: data, as: UTF8.self))
             var files: [String] = []
             for folder in ancestors(of: paths.v2) {
-                files += [base + "/sys/fs/cgroup" + folder + "/memory.max", base + "/sys/fs/cgroup/unified" + folder + "/memory.max"]
+                files += [base + CgroupHierarchy.v2.limitPath(folder), base + CgroupHierarchy.v2Hybrid.limitPath(folder)]
             }
             for folder in ancestors(of: paths.v1Memory) {
-                files.append(base + "/sys/fs/cgroup/memory" + folder + "/memory.limit_in_bytes")
+                files.append(base + CgroupHierarchy.v1.limitPath(folder))
             }
             for file in files {
                 guard case .success(let text) = Syscalls.readAll(file),
@@ -114,9 +114,23 @@ public struct MemoryLimits: Sendable, Hashable {
     /// nil for `max`, for v1's "unlimited" (2^62 or more), and for anything that is not a
     /// positive number. O(n) in the length of `text`.
     public static func parseCgroupLimit(_ text: String) -> Int? {
-        let words = text.split(whereSeparator: \.isWhitespace)
-        guard words.count == 1, let value = Int(words[0]), value > 0, value < 1 << 62 else { return nil }
+        guard let value = cgroupNumber(text), value > 0, value < 1 << 62 else { return nil }
         return value
+    }
+
+    /// The usage in the text of `memory.current` (v2) or `memory.usage_in_bytes` (v1), in
+    /// bytes; nil for anything that is not a number of 0 or more. O(n) in the length of `text`.
+    public static func parseCgroupUsage(_ text: String) -> Int? {
+        guard let value = cgroupNumber(text), value >= 0 else { return nil }
+        return value
+    }
+
+    /// The one decimal number a cgroup memory file holds, white space around it allowed; nil
+    /// for anything else. O(n) in the length of `text`.
+    private static func cgroupNumber(_ text: String) -> Int? {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        guard words.count == 1 else { return nil }
+        return Int(words[0])
     }
 
     /// `path` and each folder above it, ending with the root as `""`: `/a/b` gives `/a/b`,
@@ -131,4 +145,31 @@ public struct MemoryLimits: Sendable, Hashable {
         }
         return folders + [""]
     }
+}
+
+/// Where a cgroup hierarchy keeps the memory files MemoryProbe reads: its mount point and the
+/// names of its limit and usage files.
+struct CgroupHierarchy: Sendable {
+    /// The mount point.
+    var mount: String
+    /// `memory.max` (v2) or `memory.limit_in_bytes` (v1).
+    var limitFile: String
+    /// `memory.current` (v2) or `memory.usage_in_bytes` (v1).
+    var usageFile: String
+
+    /// cgroup v2, mounted at `/sys/fs/cgroup`.
+    static let v2 = CgroupHierarchy(mount: "/sys/fs/cgroup", limitFile: "memory.max", usageFile: "memory.current")
+    /// cgroup v2 on a hybrid system, mounted beside the v1 controllers.
+    static let v2Hybrid = CgroupHierarchy(mount: "/sys/fs/cgroup/unified", limitFile: "memory.max", usageFile: "memory.current")
+    /// The cgroup v1 memory controller's hierarchy.
+    static let v1 = CgroupHierarchy(mount: "/sys/fs/cgroup/memory", limitFile: "memory.limit_in_bytes", usageFile: "memory.usage_in_bytes")
+
+    /// The folder of the group at `path` (`/a/b`; `/` or `""` for the root). O(length).
+    func folder(_ path: String) -> String { path == "/" ? mount : mount + path }
+
+    /// The limit file of the group at `path`. O(length).
+    func limitPath(_ path: String) -> String { folder(path) + "/" + limitFile }
+
+    /// The usage file of the group at `path`. O(length).
+    func usagePath(_ path: String) -> String { folder(path) + "/" + usageFile }
 }

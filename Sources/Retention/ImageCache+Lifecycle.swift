@@ -1,3 +1,5 @@
+import MemoryProbe
+
 /// The lifecycle API a list calls: rows appearing, disappearing and being released, the
 /// container going away, memory warnings and prefetching. Each call is synchronous and
 /// takes effect before it returns.
@@ -87,6 +89,9 @@ extension ImageCache {
     /// Gives memory back: `moderate` trims each LRU to at most half its budget, `critical`
     /// empties both. Visible rows keep their images, and row-held bytes stay (they belong to
     /// the rows' state, as SwiftUI's `@State` does not shrink on a warning).
+    ///
+    /// `MemoryWarningLevel` and `MemoryPressureSource`, which sends one when the cgroup's or the
+    /// machine's memory runs short, are MemoryProbe's: code that names them imports MemoryProbe.
     ///
     /// - Complexity: O(evicted entries).
     public func memoryWarning(_ level: MemoryWarningLevel) {

@@ -9,31 +9,44 @@ import Retention
 enum ArgumentValues {
     /// A size (`16MB`, `512KB`, a byte count); `example` shows one in the error.
     static func size(example: String) -> @Sendable (String) throws -> ByteSize {
-        { text in
-            guard let size = ByteSize(parsing: text) else {
-                throw ValidationError("expected a size like \(example) or a byte count")
-            }
-            return size
+        parsed("expected a size like \(example) or a byte count") { ByteSize(parsing: $0) }
+    }
+
+    /// A resident-memory size for `--max-resident` (`64MB`, `2GiB`, a byte count), more than
+    /// zero.
+    static func residentSize() -> @Sendable (String) throws -> ByteSize {
+        parsed("expected a size above zero like 64MB or 2GiB, or a byte count") { text in
+            ByteSize(parsing: text).flatMap { $0.bytes > 0 ? $0 : nil }
         }
     }
 
     /// A growth rate (`256KB`, `256KB/iteration`, `100MB/h`).
     static func growthRate() -> @Sendable (String) throws -> GrowthRate {
-        { text in
-            guard let rate = GrowthRate(parsing: text) else {
-                throw ValidationError("expected a size per iteration or per hour like 256KB, 256KB/iteration or 100MB/h")
-            }
-            return rate
-        }
+        parsed("expected a size per iteration or per hour like 256KB, 256KB/iteration or 100MB/h") { GrowthRate(parsing: $0) }
     }
 
     /// A duration in seconds (`90s`, `30m`, `2h`, `1h30m`).
     static func duration() -> @Sendable (String) throws -> Double {
+        parsed("expected a number with s, m or h (like 90s, 30m, 2h)") { parseSoakDuration($0) }
+    }
+
+    /// A thumbnail box for `-s` (`256` or `256x192`).
+    static func thumbnailBox() -> @Sendable (String) throws -> ThumbnailSize {
+        parsed("expected a size like 256 or 256x192, each side a whole number from 1 to \(ThumbnailSize.maximum)") { ThumbnailSize(parsing: $0) }
+    }
+
+    /// A `--set KEY=VALUE` setting (a size like 8MB for a budget, a whole number for a count);
+    /// the error says which part is wrong.
+    static func setting() -> @Sendable (String) throws -> SweepSetting {
+        { text in try usage { try SweepSetting(parsing: text) } }
+    }
+
+    /// The value `parse` makes of the flag's text; a usage error saying `expectation` when it
+    /// makes none.
+    private static func parsed<Value>(_ expectation: String, _ parse: @escaping @Sendable (String) -> Value?) -> @Sendable (String) throws -> Value {
         { text in
-            guard let seconds = parseSoakDuration(text) else {
-                throw ValidationError("expected a number with s, m or h (like 90s, 30m, 2h)")
-            }
-            return seconds
+            guard let value = parse(text) else { throw ValidationError(expectation) }
+            return value
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AssetGen
 import Imaging
 import Lab
 import RetentionTool

@@ -34,12 +34,11 @@ struct Compare: ParsableCommand {
 
     @OptionGroup var runs: ChildRunOptions
 
-    @Option(help: ResidentLimitHelp.text("each child run", default: ", divided by --jobs"))
-    var maxResident: String?
+    @Option(help: ResidentLimitHelp.text("each child run", default: ", divided by --jobs"), transform: ArgumentValues.residentSize())
+    var maxResident: ByteSize?
 
     func validate() throws {
         if let strategies { _ = try strategyNames(strategies) }
-        if let maxResident { _ = try sizeOption(maxResident, flag: "--max-resident") }
     }
 
     func run() throws {
@@ -60,7 +59,7 @@ struct Compare: ParsableCommand {
         let driver = ChildRuns(
             scenarioPath: path, subjects: names, costStrategies: names, repeats: runs.repeats, jobs: jobs,
             shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs, decodeSpeed: costOptions.decodeSpeed,
-            exportJSON: runs.exportJSON, exportCSV: runs.exportCSV, childResidentLimit: try residentLimit(maxResident, sharedBy: jobs)
+            exportJSON: runs.exportJSON, exportCSV: runs.exportCSV, childResidentLimit: residentLimit(maxResident, sharedBy: jobs)
         ) { strategy, costsPath in
             ["run", path, "--strategy", strategy, "--json", "--costs", costsPath] + runs.childFlags
         }

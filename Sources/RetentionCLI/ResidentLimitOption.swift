@@ -2,21 +2,12 @@ import ArgumentParser
 import Lab
 import Retention
 
-/// A size flag's value (`64MB`, `2GiB`, a byte count), more than zero; a usage error (exit 64)
-/// naming `flag` otherwise. O(length).
-func sizeOption(_ text: String, flag: String) throws -> Int {
-    guard let size = ByteSize(parsing: text), size.bytes > 0 else {
-        throw ValidationError("\(flag): expected a size like 64MB, got '\(text)'")
-    }
-    return size.bytes
-}
-
 /// The resident-memory limit a run stops at: `--max-resident` when given, otherwise
 /// `ResidentLimit.defaultBytes(sharedBy:)` (75 % of the machine's or the cgroup's memory,
-/// divided among `processes` runs at once). Nil only when neither is known. A few small reads.
-func residentLimit(_ text: String?, sharedBy processes: Int = 1) throws -> Int? {
-    if let text { return try sizeOption(text, flag: "--max-resident") }
-    return ResidentLimit.defaultBytes(sharedBy: processes)
+/// divided among `processes` runs at once). Nil only when neither is known. A few small reads
+/// when `given` is nil.
+func residentLimit(_ given: ByteSize?, sharedBy processes: Int = 1) -> Int? {
+    given?.bytes ?? ResidentLimit.defaultBytes(sharedBy: processes)
 }
 
 /// The help of the abort limit on `run`, `compare` and `soak`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Lab
+import Retention
 import RetentionTool
 
 /// `retention run [SCENARIO] --strategy NAME`: one strategy, in this process, measured.
@@ -22,8 +23,9 @@ struct Run: ParsableCommand {
     @Option(name: .shortAndLong, help: "A preset name (see `retention strategies`) or a strategy the scenario defines.")
     var strategy: String
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Change one setting before the run, KEY=VALUE, repeatable: bitmapBudget, decodedBudget, thumbnailBudget, compressedBudget, admissionCap (sizes like 8MB; the policy) or prefetchRows, decodeWorkers (counts; the scenario). A setting that cannot apply to the strategy is an error. `retention sweep` passes these to its children.", valueName: "key=value"))
-    var settings: [String] = []
+    @Option(name: .customLong("set"), help: ArgumentHelp("Change one setting before the run, KEY=VALUE, repeatable: bitmapBudget, decodedBudget, thumbnailBudget, compressedBudget, admissionCap (sizes like 8MB; the policy) or prefetchRows, decodeWorkers (counts; the scenario). A setting that cannot apply to the strategy is an error. `retention sweep` passes these to its children.", valueName: "key=value"),
+            transform: ArgumentValues.setting())
+    var settings: [SweepSetting] = []
 
     @Option(help: "A timeline sample every N frames (default: about 200 samples).")
     var timelineEvery: Int = 0
@@ -34,8 +36,8 @@ struct Run: ParsableCommand {
     @Flag(help: ArgumentHelp(repairHelp(" (on stderr and in the report)")))
     var repair = false
 
-    @Option(help: ResidentLimitHelp.text("the run"))
-    var maxResident: String?
+    @Option(help: ResidentLimitHelp.text("the run"), transform: ArgumentValues.residentSize())
+    var maxResident: ByteSize?
 
     @OptionGroup var costOptions: CostOptions
 
@@ -44,18 +46,15 @@ struct Run: ParsableCommand {
             throw ValidationError("--decode-speed scales a cost table; give one with --costs")
         }
         if timelineEvery < 0 { throw ValidationError("--timeline-every must be a positive number of frames, got \(timelineEvery)") }
-        for setting in settings { _ = try usage { try SweepSetting(parsing: setting) } }
-        if let maxResident { _ = try sizeOption(maxResident, flag: "--max-resident") }
     }
 
     func run() throws {
         ChildProcess.dieWithParent()
         let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
-        let changes = try usage { try settings.map { try SweepSetting(parsing: $0) } }
-        var experiment = try usage { try Experiment.prepare(scenarioPath: path, strategyName: strategy, repairTrace: repair).applying(changes) }
+        var experiment = try usage { try Experiment.prepare(scenarioPath: path, strategyName: strategy, repairTrace: repair).applying(settings) }
         experiment.timelineInterval = timelineEvery
         experiment.costs = try costOptions.model()
-        experiment.maxResidentBytes = try residentLimit(maxResident)
+        experiment.maxResidentBytes = residentLimit(maxResident)
         // Over the limit, the run still prints what it measured, then fails with the message.
         let report: RunReport, stopped: ResidentLimitReached?
         do {

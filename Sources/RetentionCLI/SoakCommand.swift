@@ -64,8 +64,8 @@ struct SoakCommand: ParsableCommand {
     @Flag(help: ArgumentHelp(repairHelp(" once", then: "Each iteration replays the trace once; a container it leaves alive is destroyed before the next.")))
     var repair = false
 
-    @Option(help: ResidentLimitHelp.text("the soak", status: 2))
-    var maxResident: String?
+    @Option(help: ResidentLimitHelp.text("the soak", status: 2), transform: ArgumentValues.residentSize())
+    var maxResident: ByteSize?
 
     func validate() throws {
         switch (duration, iterations) {
@@ -76,7 +76,6 @@ struct SoakCommand: ParsableCommand {
             if count < 3 { throw ValidationError("--iterations must be at least 3 to fit a slope, got \(count)") }
         }
         if warmup < 0 { throw ValidationError("--warmup must be 0 or more, got \(warmup)") }
-        if let maxResident { _ = try sizeOption(maxResident, flag: "--max-resident") }
     }
 
     /// The soak's JSON export.
@@ -96,7 +95,7 @@ struct SoakCommand: ParsableCommand {
         do {
             var prepared = try Experiment.prepare(scenarioPath: scenario, strategyName: strategy, repairTrace: repair)
             if let repairs = prepared.trace?.repairs.summary { Output.error("\(scenario): trace: \(repairs)") }
-            prepared.maxResidentBytes = try residentLimit(maxResident)
+            prepared.maxResidentBytes = residentLimit(maxResident)
             experiment = prepared
             let limit: Soak.Limit = iterations.map { .iterations($0) } ?? .duration(duration ?? 0)
             soak = try Soak(experiment: experiment, limit: limit, warmup: warmup, maxGrowthBytes: maxGrowth.bytes,

@@ -8,7 +8,7 @@ import Scenario
 struct Strategies: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the retention strategies: the presets and those a scenario defines.",
-        discussion: "Each line: the name and what it models. With a scenario, its `strategies` list is shown as resolved."
+        discussion: "A table of each strategy's name and what it models. With a scenario, its `strategies` list is shown as resolved."
     )
 
     @Argument(help: "A scenario whose `strategies` to list as well.")
@@ -31,9 +31,10 @@ struct Strategies: ParsableCommand {
                 lines.append(Line(name: policy.name, summary: "custom: " + ReportCoding.encode(PolicyDefinition(policy)), source: scenario))
             }
         }
-        let width = lines.map(\.name.count).max() ?? 0
-        for line in lines {
-            print(json ? ReportCoding.encode(line) : line.name + String(repeating: " ", count: width - line.name.count) + "  " + line.summary)
+        if json {
+            for line in lines { print(ReportCoding.encode(line)) }
+        } else {
+            print(TextTable.render(header: ["strategy", "summary"], rows: lines.map { [$0.name, $0.summary] }, leftAligned: 2), terminator: "")
         }
     }
 }

@@ -43,8 +43,9 @@ struct SweepCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Constraint: most hitches in every repeat.", valueName: "n"))
     var maxHitches: Int?
 
-    @Option(help: ArgumentHelp("Constraint on the recommendation: largest peak resident memory in every repeat (like 64MB). Not a stop: each child run stops only at the default limit of `retention run --max-resident` (75 % of the machine's or the cgroup's memory, divided by --jobs).", valueName: "size"))
-    var maxResident: String?
+    @Option(help: ArgumentHelp("Constraint on the recommendation: largest peak resident memory in every repeat (like 64MB). Not a stop: each child run stops only at the default limit of `retention run --max-resident` (75 % of the machine's or the cgroup's memory, divided by --jobs).", valueName: "size"),
+            transform: ArgumentValues.residentSize())
+    var maxResident: ByteSize?
 
     @OptionGroup var costOptions: CostOptions
 
@@ -56,9 +57,8 @@ struct SweepCommand: ParsableCommand {
         _ = try plan(strategies: try strategyNames(strategies))
     }
 
-    func constraints() throws -> SweepConstraints {
-        let limit = try maxResident.map { try sizeOption($0, flag: "--max-resident") }
-        return SweepConstraints(maxPlaceholders: maxPlaceholders, maxHitches: maxHitches, maxResidentBytes: limit)
+    var constraints: SweepConstraints {
+        SweepConstraints(maxPlaceholders: maxPlaceholders, maxHitches: maxHitches, maxResidentBytes: maxResident?.bytes)
     }
 
     func plan(strategies names: [String]) throws -> SweepPlan {
@@ -66,7 +66,7 @@ struct SweepCommand: ParsableCommand {
             throw ValidationError("--vary: unknown key '\(vary)'; expected one of \(SweepKey.listing)")
         }
         let list = try usage { try SweepPlan.parseValues(values, key: key) }
-        if let limit = try constraints().maxResidentBytes, key.isSize, key != .admissionCap, let over = list.first(where: { $0 > limit }) {
+        if let limit = maxResident?.bytes, key.isSize, key != .admissionCap, let over = list.first(where: { $0 > limit }) {
             throw ValidationError("--values: \(key.format(over)) is beyond --max-resident \(ByteSize(bytes: limit)); a budget that large cannot meet it, so leave it out")
         }
         return SweepPlan(key: key, values: list, strategies: names)
@@ -88,7 +88,7 @@ struct SweepCommand: ParsableCommand {
         let driver = ChildRuns(
             scenarioPath: path, subjects: plan.points.map(\.label), costStrategies: names, repeats: runs.repeats,
             jobs: jobs, shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs,
-            decodeSpeed: costOptions.decodeSpeed, exportJSON: runs.exportJSON, exportCSV: runs.exportCSV, sweep: plan, constraints: try constraints(),
+            decodeSpeed: costOptions.decodeSpeed, exportJSON: runs.exportJSON, exportCSV: runs.exportCSV, sweep: plan, constraints: constraints,
             childResidentLimit: ResidentLimit.defaultBytes(sharedBy: jobs)
         ) { label, costsPath in
             let point = points[label]!

@@ -33,8 +33,9 @@ struct ThumbnailCommand: ParsableCommand {
     @Argument(help: "PNG files, or folders to search for *.png.")
     var inputs: [String] = []
 
-    @Option(name: [.customShort("s"), .customLong("size")], help: ArgumentHelp("Box size: 256 or 256x192.", valueName: "size"))
-    var size: String = "256"
+    @Option(name: [.customShort("s"), .customLong("size")], help: ArgumentHelp("Box size: 256 or 256x192. (default: 256)", valueName: "size"),
+            transform: ArgumentValues.thumbnailBox())
+    var size = ThumbnailSize(width: 256, height: 256)
 
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Output folder (default ./thumbnails), or a .png file name for a single input.", valueName: "dir|file"))
     var output: String?
@@ -62,9 +63,6 @@ struct ThumbnailCommand: ParsableCommand {
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one PNG file or folder to thumbnail") }
-        guard ThumbnailSize(parsing: size) != nil else {
-            throw ValidationError("-s must be a size like 256 or 256x192, each side a whole number from 1 to \(ThumbnailSize.maximum); got '\(size)'")
-        }
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0-9, got \(level)") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
         if let output, ThumbnailPlan.namesFile(output) {
@@ -77,8 +75,7 @@ struct ThumbnailCommand: ParsableCommand {
     }
 
     func run() throws {
-        let box = ThumbnailSize(parsing: size)!
-        let thumbnailer = Thumbnailer(width: box.width, height: box.height, mode: mode, quality: quality, linearLight: linear)
+        let thumbnailer = Thumbnailer(width: size.width, height: size.height, mode: mode, quality: quality, linearLight: linear)
         let plan = try planJobs()
         let workers = max(1, min(jobs ?? Self.onlineCores, plan.count))
         let batch = ThumbnailBatch(jobs: plan, thumbnailer: thumbnailer, encoder: PNGEncoder(compressionLevel: level, strategy: strategy),
@@ -112,6 +109,12 @@ struct ThumbnailSize: Equatable {
 
     var width: Int
     var height: Int
+
+    /// A box of `width` × `height`.
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
 
     /// Parses `N` or `WxH` (also `WXH`); nil unless every side is a whole number in 1...maximum.
     init?(parsing text: String) {

@@ -1,3 +1,4 @@
+import AssetGen
 import Foundation
 import RetentionTestSupport
 import Testing
@@ -21,7 +22,7 @@ struct PNGFuzzTests {
         let originals = try ["basn2c08", "basi3p02", "basn6a16", "tbrn2c08"].map {
             [UInt8](try Data(contentsOf: URL(fileURLWithPath: suite + "/" + $0 + ".png")))
         }
-        var random = RetentionTestSupport.SplitMix64(seed: Self.seed)
+        var random = SplitMix64(seed: Self.seed)
         var failures = 0
         for round in 0..<600 {
             let bytes = Mutations.png(originals[round % originals.count], &random)

@@ -1,3 +1,4 @@
+import AssetGen
 import RetentionTestSupport
 import Foundation
 import Testing

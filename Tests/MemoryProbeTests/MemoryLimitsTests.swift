@@ -35,6 +35,16 @@ struct MemoryLimitsTests {
         #expect(MemoryLimits.parseCgroupLimit("") == nil)
     }
 
+    @Test("a usage file (memory.current, memory.usage_in_bytes) gives bytes, 0 included; anything else is nil")
+    func usage() {
+        #expect(MemoryLimits.parseCgroupUsage("123456\n") == 123_456)
+        #expect(MemoryLimits.parseCgroupUsage("0\n") == 0)
+        #expect(MemoryLimits.parseCgroupUsage("-1\n") == nil)
+        #expect(MemoryLimits.parseCgroupUsage("12 34") == nil)
+        #expect(MemoryLimits.parseCgroupUsage("max\n") == nil)
+        #expect(MemoryLimits.parseCgroupUsage("") == nil)
+    }
+
     @Test("read takes the smallest limit on the cgroup path, v2 and v1, and MemTotal when it is smaller")
     func readTree() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("memory-limits-\(getpid())").path

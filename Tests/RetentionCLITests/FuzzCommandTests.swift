@@ -1,3 +1,4 @@
+import AssetGen
 import Foundation
 import Glibc
 import RetentionTestSupport

@@ -6,12 +6,16 @@ import Testing
 struct InspectCommandTests {
     static let photo = CLIRunner.packageRoot + "/assets/images/photo-600x400-01.png"
 
-    @Test("the runner's timeout kills a child that runs too long and says so")
+    @Test("the runner's timeout kills a child that runs too long, and its grandchildren, and says so")
     func runnerTimeout() async throws {
-        // `exec`: the runner kills its child, not grandchildren, which would hold the pipes open.
-        let result = try await CLIRunner.shell("exec sleep 30", timeout: 1)
+        // The shell's background `sleep` is a grandchild that does not hold the pipes: killing
+        // only the shell would leave it running for 30 s. The runner kills the shell's group.
+        let result = try await CLIRunner.shell("sleep 30 >/dev/null 2>&1 & echo $!; wait", timeout: 1)
         #expect(result.status == -9)
         #expect(result.stderr.hasPrefix("timed out after 1.0 s"))
+        let grandchild = try #require(pid_t(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(grandchild != result.processGroup)
+        #expect(CLIRunner.groupIsGone(result.processGroup), "still running: \(CLIRunner.liveMembers(of: result.processGroup))")
     }
 
     @Test("one line per file with size, color type, depth, interlace and decoded bytes")

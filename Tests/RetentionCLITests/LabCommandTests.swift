@@ -83,6 +83,8 @@ struct LabCommandTests {
         #expect(nanTimeout.status == 64 && nanTimeout.stderr.contains("--timeout must be a number of seconds from 0 to 86400, got nan"))
         let badSpeed = try await CLIRunner.run(["compare", scenario, "--decode-speed", "0"])
         #expect(badSpeed.status == 64 && badSpeed.stderr.contains("--decode-speed must be a number from 0.01 to 100, got 0.0"))
+        let badSetting = try await CLIRunner.run(["run", scenario, "--strategy", "tiered", "--set", "prefetchRows=8MB"])
+        #expect(badSetting.status == 64 && badSetting.stderr.hasPrefix("Error: The value 'prefetchRows=8MB' is invalid for '--set <key=value>': prefetchRows: expected a whole number, got '8MB'\n"), "\(badSetting.stderr)")
         let speedWithoutTable = try await CLIRunner.run(["run", scenario, "--strategy", "tiered", "--decode-speed", "2"])
         #expect(speedWithoutTable.status == 64 && speedWithoutTable.stderr.contains("--decode-speed scales a cost table; give one with --costs"))
         let noTable = try await CLIRunner.run(["run", scenario, "--strategy", "tiered", "--costs", dir + "/absent.json"])
@@ -151,7 +153,12 @@ struct LabCommandTests {
     func strategies() async throws {
         let result = try await CLIRunner.run(["strategies"])
         #expect(result.status == 0)
-        let names = result.stdout.split(separator: "\n").map { $0.split(separator: " ")[0] }
+        let lines = result.stdout.split(separator: "\n")
+        // TextTable's header and dash rule, as wide as the longest name and summary.
+        #expect(lines.first == "strategy             summary")
+        #expect(lines.count > 2 && lines[1].hasPrefix("-------------------  --") && lines[1].count == lines.map(\.count).max())
+        #expect(!result.stdout.contains(" \n"), "no line ends in spaces")
+        let names = lines.dropFirst(2).map { $0.split(separator: " ")[0] }
         #expect(names == ["swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "tiered", "decoded-row-kept", "thumbnail-lru"])
         let dir = try CLIRunner.temporaryDirectory("strategies")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -168,13 +175,7 @@ struct LabCommandTests {
 struct CompareChildrenTests {
     /// Pids whose parent is `pid`, from /proc/*/stat.
     static func children(of pid: Int32) -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { name -> Int32? in
-            guard let child = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 1 && Int32(fields[1]) == pid ? child : nil
-        }
+        CLIRunner.processes().filter { $0.parent == pid }.map(\.pid)
     }
 
     static func alive(_ pid: Int32) -> Bool {
@@ -222,5 +223,19 @@ struct CompareChildrenTests {
             if !gone { usleep(50_000) }
         }
         #expect(gone, "the run child \(orphan) outlived a killed compare")
+    }
+
+    @Test("the test runner's timeout kills compare and every process it started: the child's process group")
+    func runnerTimeoutKillsTheGroup() async throws {
+        let dir = try CLIRunner.temporaryDirectory("runner-group")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scenario = CLIRunner.packageRoot + "/assets/scenarios/infinite-feed.json"
+        // A saved cost table: compare goes straight to its runs (each several seconds) and
+        // leaves no temporary table behind when it is killed.
+        let costs = try await CLIRunner.run(["costs", scenario, "-o", dir + "/costs.json", "--strategies", "decoded-lru"])
+        #expect(costs.status == 0, "\(costs.stderr)")
+        let result = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-lru", "--repeat", "3", "--costs", dir + "/costs.json"], timeout: 2)
+        #expect(result.status == -9 && result.stderr.hasPrefix("timed out after 2.0 s"), "\(result.stderr)")
+        #expect(CLIRunner.groupIsGone(result.processGroup), "still running: \(CLIRunner.liveMembers(of: result.processGroup))")
     }
 }

@@ -76,12 +76,14 @@ struct ResidentLimitCommandTests {
         #expect(result.stdout.contains("verdict: FAIL (run failed)"), "\(result.stdout)")
     }
 
-    @Test("a size that is not one is a usage error, and sweep keeps its own --max-resident constraint")
+    @Test("a size that is not one, or zero, is a usage error when the flags are read, and sweep keeps its own --max-resident constraint")
     func badSizes() async throws {
-        for command in [["run", "--strategy", "decoded-lru"], ["compare"], ["soak", "x.json", "--strategy", "decoded-lru", "--iterations", "3"]] {
-            let result = try await CLIRunner.run(command + ["--max-resident", "lots"])
-            #expect(result.status == 64)
-            #expect(result.stderr.hasPrefix("Error: --max-resident: expected a size like 64MB, got 'lots'\n"), "\(result.stderr)")
+        for command in [["run", "--strategy", "decoded-lru"], ["compare"], ["soak", "x.json", "--strategy", "decoded-lru", "--iterations", "3"], ["sweep"]] {
+            for value in ["lots", "0"] {
+                let result = try await CLIRunner.run(command + ["--max-resident", value])
+                #expect(result.status == 64)
+                #expect(result.stderr.hasPrefix("Error: The value '\(value)' is invalid for '--max-resident <size>': expected a size above zero like 64MB or 2GiB, or a byte count\n"), "\(command): \(result.stderr)")
+            }
         }
         let sweep = try await CLIRunner.run(["sweep", "--values", "8MB,128MB", "--max-resident", "64MB"])
         #expect(sweep.status == 64)

@@ -132,9 +132,9 @@ struct ThumbnailCommandTests {
     // MARK: - Validation
 
     @Test("bad arguments are one-line messages", arguments: [
-        (["-s", "abc", "x.png"], "Error: -s must be a size like 256 or 256x192, each side a whole number from 1 to 32768; got 'abc'"),
-        (["-s", "0", "x.png"], "Error: -s must be a size like 256 or 256x192, each side a whole number from 1 to 32768; got '0'"),
-        (["-s", "64x", "x.png"], "Error: -s must be a size like 256 or 256x192, each side a whole number from 1 to 32768; got '64x'"),
+        (["-s", "abc", "x.png"], "Error: The value 'abc' is invalid for '-s <size>': expected a size like 256 or 256x192, each side a whole number from 1 to 32768"),
+        (["-s", "0", "x.png"], "Error: The value '0' is invalid for '-s <size>': expected a size like 256 or 256x192, each side a whole number from 1 to 32768"),
+        (["--size", "64x", "x.png"], "Error: The value '64x' is invalid for '--size <size>': expected a size like 256 or 256x192, each side a whole number from 1 to 32768"),
         (["--level", "10", "x.png"], "Error: --level must be 0-9, got 10"),
         (["--jobs", "0", "x.png"], "Error: --jobs must be at least 1, got 0"),
         (["-o", "out.png", "a.png", "b.png"], "Error: -o out.png names one file, but there are 2 inputs; give a folder instead"),

@@ -1,3 +1,4 @@
+import AssetGen
 import Foundation
 
 /// Seeded mutations for the fuzz tests: scenario documents (in-process in LabTests, through the

@@ -48,23 +48,3 @@ public struct MissingFixture: Error, CustomStringConvertible {
         "test corpus missing: \(path) does not exist. These tests read Tests/Fixtures (PngSuite and broken PNGs); RETENTION_TESTDATA, when set, replaces that folder."
     }
 }
-
-/// A small deterministic PRNG (SplitMix64) for property tests, walks and fuzzing: the same
-/// seed gives the same sequence on every machine.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    /// A generator starting from `seed`.
-    public init(seed: UInt64) {
-        state = seed
-    }
-
-    /// The next 64 random bits. O(1).
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,5 +1,5 @@
+import AssetGen
 import Foundation
-import RetentionTestSupport
 import Testing
 @testable import Retention
 

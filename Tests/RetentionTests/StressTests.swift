@@ -1,6 +1,6 @@
+import AssetGen
 import Foundation
 import Imaging
-import RetentionTestSupport
 import Testing
 @testable import Retention
 

@@ -1,3 +1,4 @@
+import AssetGen
 import Foundation
 import RetentionTestSupport
 import Testing
@@ -15,7 +16,7 @@ struct ScenarioFuzzTests {
     @Test("mutated scenarios decode or fail with one line; decoded ones simulate their first frames")
     func mutatedScenarios() throws {
         print("scenario fuzz seed \(Self.seed) (set RETENTION_FUZZ_SEED to replay)")
-        var random = RetentionTestSupport.SplitMix64(seed: Self.seed)
+        var random = SplitMix64(seed: Self.seed)
         let base = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestPaths.packageRoot + "/assets/scenarios/default.json")))
         var decoded = 0
         for _ in 0..<Self.documents {

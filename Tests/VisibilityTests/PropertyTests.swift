@@ -1,4 +1,4 @@
-import RetentionTestSupport
+import AssetGen
 import Testing
 @testable import Visibility
 

@@ -95,12 +95,13 @@ public struct ChildProcess: Sendable {
         self.stop = stop
     }
 
-    /// Starts the child, waits for it, and returns what it printed. Throws `LabError.spawn`
-    /// when it cannot start. Costs one fork/exec plus the child's run time.
+    /// Starts the child, waits for it, and returns what it printed. Its pipes are close-on-exec,
+    /// so a child another thread starts at the same moment cannot inherit them and hold this run
+    /// open. Throws `LabError.spawn` when it cannot start. Costs one fork/exec plus the child's run time.
     public func run() throws(LabError) -> Outcome {
         var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
-        guard pipe(&outPipe) == 0 else { throw .spawn(executable, errno) }
-        guard pipe(&errPipe) == 0 else {
+        guard rtn_pipe_cloexec(&outPipe) == 0 else { throw .spawn(executable, errno) }
+        guard rtn_pipe_cloexec(&errPipe) == 0 else {
             let code = errno
             close(outPipe[0])
             close(outPipe[1])
@@ -109,9 +110,7 @@ public struct ChildProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        _ = rtn_spawn_standard_streams(&actions, outPipe[1], errPipe[1])
         for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
 
         // Paths travel as the bytes they stand for (PathText), so a file name that is not

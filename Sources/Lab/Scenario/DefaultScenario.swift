@@ -1,5 +1,6 @@
 import Glibc
 import FoundationEssentials
+import AssetGen
 import Imaging
 import SystemIO
 

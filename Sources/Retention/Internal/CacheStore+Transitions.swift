@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Imaging
+import MemoryProbe
 
 /// What the policy wants stored, and the lifecycle transitions that apply it.
 /// Every method runs with the lock held (see `CacheStore`).

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Imaging
+import MemoryProbe
 import Synchronization
 import Testing
 @testable import Retention

@@ -1,8 +1,8 @@
+import AssetGen
 import Foundation
 import Imaging
 import RetentionTestSupport
 import Testing
-@testable import Lab
 
 @Suite("Asset generator")
 struct AssetGeneratorTests {

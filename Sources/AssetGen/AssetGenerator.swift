@@ -15,12 +15,12 @@ public struct AssetGenerator: Sendable {
     /// The seed that fixes every image (default 1).
     public var seed: UInt64
 
-    /// A generator for `seed`.
+    /// A generator for `seed`. O(1).
     public init(seed: UInt64 = 1) {
         self.seed = seed
     }
 
-    /// One line of the manifest.
+    /// One line of the manifest: a written file's name, size and bytes.
     public struct ManifestEntry: Sendable, Hashable {
         /// The file name.
         public var name: String
@@ -32,7 +32,8 @@ public struct AssetGenerator: Sendable {
         public var bytes: Int
     }
 
-    /// The pixels of `spec`.
+    /// The pixels of `spec`, painted afresh. O(pixels × (octaves + shapes)), one RGBA8 bitmap
+    /// of `width × height × 4` bytes.
     public func bitmap(for spec: AssetSpec) throws(ImagingError) -> Bitmap {
         var rng = SplitMix64(seed: imageSeed(spec))
         let painter = Painter(spec: spec, rng: &rng)
@@ -48,7 +49,7 @@ public struct AssetGenerator: Sendable {
     }
 
     /// The PNG bytes of `spec`, encoded in the color type its kind calls for, zlib level 6,
-    /// adaptive filters.
+    /// adaptive filters. Costs ``bitmap(for:)`` plus one encode, O(pixels).
     public func png(for spec: AssetSpec) throws(ImagingError) -> Data {
         let mode: PNGEncoder.ColorMode
         switch spec.kind {
@@ -62,7 +63,8 @@ public struct AssetGenerator: Sendable {
 
     /// Writes every spec into `directory` (created if missing) and a `MANIFEST.tsv` of name,
     /// size and bytes. Each file is written atomically. Calls `progress` after each file.
-    /// Stops at the first failure, which names the file.
+    /// Stops at the first failure, which names the file. Costs ``png(for:)`` and one atomic
+    /// write per spec; one bitmap is alive at a time.
     public func generate(_ specs: [AssetSpec], into directory: String,
                          progress: (AssetSpec, Int) -> Void = { _, _ in }) throws(ImagingError) -> [ManifestEntry] {
         do { try FileIO.createDirectories(directory) } catch { throw .io(error) }

@@ -1,22 +1,17 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Synchronization
-
-import SystemIO
 
 /// Watches the memory available to the process on Linux and calls a handler with a
 /// ``MemoryWarningLevel`` when it runs short — what a server-side thumbnail pipeline needs in
-/// place of iOS memory warnings (pass `cache.memoryWarning` as the handler).
+/// place of iOS memory warnings (pass Retention's `cache.memoryWarning` as the handler).
 ///
-/// Where the limit comes from: the process's cgroup v2 (`/proc/self/cgroup` → the `0::` path
-/// → `/sys/fs/cgroup/<path>/memory.max` and `memory.current`) when `memory.max` sets a limit;
-/// otherwise `/proc/meminfo` (`MemAvailable` of `MemTotal`). The handler fires on a rising
-/// edge only — when the level goes from none to moderate, or up to critical — so a process
-/// that stays short of memory is not told again every poll; it is re-armed when memory
-/// recovers. Parsing is pure (see the static functions) and the file system root is a
+/// Where the limit comes from, first that sets one: the process's cgroup v2 group
+/// (`/proc/self/cgroup` → the `0::` path → `/sys/fs/cgroup/<path>/memory.max` and
+/// `memory.current`); its cgroup v1 memory group (the `memory` controller's path →
+/// `/sys/fs/cgroup/memory/<path>/memory.limit_in_bytes` and `memory.usage_in_bytes`);
+/// otherwise `/proc/meminfo` (`MemAvailable` of `MemTotal`). The files are parsed by
+/// ``MemoryLimits``' parsers. The handler fires on a rising edge only — when the level goes
+/// from none to moderate, or up to critical — so a process that stays short of memory is not
+/// told again every poll; it is re-armed when memory recovers. The file system root is a
 /// parameter, so tests run on fixed file contents.
 public final class MemoryPressureSource: Sendable {
     /// The available fractions (0–1) at or below which each level fires.
@@ -37,7 +32,8 @@ public final class MemoryPressureSource: Sendable {
     public struct Reading: Sendable, Hashable {
         /// Where the figures came from.
         public enum Origin: Sendable, Hashable {
-            /// A cgroup v2 limit; the path is the cgroup's directory.
+            /// A cgroup limit (v2 `memory.max` or v1 `memory.limit_in_bytes`); the path is the
+            /// group's folder (under `/sys/fs/cgroup/memory` for v1).
             case cgroup(directory: String)
             /// `/proc/meminfo`.
             case meminfo
@@ -45,9 +41,9 @@ public final class MemoryPressureSource: Sendable {
 
         /// Where the figures came from.
         public var origin: Origin
-        /// The limit in bytes (`memory.max`, or `MemTotal`).
+        /// The limit in bytes (the cgroup's limit, or `MemTotal`).
         public var limitBytes: Int
-        /// Bytes available (`memory.max − memory.current`, or `MemAvailable`), never negative.
+        /// Bytes available (the limit less the cgroup's usage, or `MemAvailable`), never negative.
         public var availableBytes: Int
 
         /// A reading. O(1).
@@ -57,13 +53,8 @@ public final class MemoryPressureSource: Sendable {
             self.availableBytes = max(0, availableBytes)
         }
 
-        /// `availableBytes / limitBytes`.
+        /// `availableBytes / limitBytes`. O(1).
         public var availableFraction: Double { Double(availableBytes) / Double(max(1, limitBytes)) }
-    }
-
-    private struct State {
-        var lastLevel: MemoryWarningLevel?
-        var poller: Task<Void, Never>?
     }
 
     /// When each level fires.
@@ -71,7 +62,13 @@ public final class MemoryPressureSource: Sendable {
     /// The file system root the paths are read under (`/` normally; a folder in tests).
     public let root: String
     private let handler: @Sendable (MemoryWarningLevel) -> Void
-    private let state = Lock(State())
+    /// The level of the last poll as its ``MemoryWarningLevel/rank`` (0: none). An `Atomic`,
+    /// not a lock: a poll swaps in its level and fires when it is higher than the one it
+    /// replaced, so concurrent polls report each rise once.
+    private let lastRank = Atomic<UInt8>(0)
+    /// The polling task while ``start(interval:)`` runs. A `Mutex`: start, stop and deinit
+    /// hold it only to swap the handle.
+    private let poller = Mutex<Task<Void, Never>?>(nil)
 
     /// A source calling `handler` as memory runs short. Nothing is read until ``poll()`` or
     /// ``start(interval:)``. O(1).
@@ -83,21 +80,21 @@ public final class MemoryPressureSource: Sendable {
     }
 
     deinit {
-        state.withLock { $0.poller?.cancel() }
+        poller.withLock { $0?.cancel() }
     }
 
     /// The memory available now, or nil when neither a cgroup limit nor `/proc/meminfo`
-    /// can be read. Costs a few small file reads.
+    /// can be read. Costs a few small file reads (at most five).
     public func read() -> Reading? {
-        if let cgroup = text("/proc/self/cgroup"), let path = Self.cgroupPath(procSelfCgroup: cgroup) {
-            let directory = "/sys/fs/cgroup" + (path == "/" ? "" : path)
-            if let maxText = text(directory + "/memory.max"), let limit = Self.cgroupLimit(memoryMax: maxText),
-               let currentText = text(directory + "/memory.current"), let used = Self.cgroupUsage(memoryCurrent: currentText) {
-                return Reading(origin: .cgroup(directory: directory), limitBytes: limit, availableBytes: limit - used)
+        if let cgroup = text(ProcPaths.cgroup) {
+            let paths = MemoryLimits.parseCgroupPaths(cgroup)
+            for (path, hierarchy) in [(paths.v2, CgroupHierarchy.v2), (paths.v1Memory, CgroupHierarchy.v1)] {
+                guard let path, let limit = text(hierarchy.limitPath(path)), let usage = text(hierarchy.usagePath(path)),
+                      let reading = Self.cgroupReading(directory: hierarchy.folder(path), limit: limit, usage: usage) else { continue }
+                return reading
             }
         }
-        guard let meminfo = text("/proc/meminfo").flatMap(Self.meminfo) else { return nil }
-        return Reading(origin: .meminfo, limitBytes: meminfo.total, availableBytes: meminfo.available)
+        return text(ProcPaths.meminfo).flatMap(Self.meminfoReading)
     }
 
     /// Reads once and calls the handler if the level rose since the last poll. Returns the
@@ -105,22 +102,18 @@ public final class MemoryPressureSource: Sendable {
     @discardableResult
     public func poll() -> MemoryWarningLevel? {
         let level = read().flatMap { Self.level(for: $0, thresholds: thresholds) }
-        let rose = state.withLock { state -> Bool in
-            defer { state.lastLevel = level }
-            guard let level else { return false }
-            guard let last = state.lastLevel else { return true }
-            return level > last
-        }
-        if rose, let level { handler(level) }
+        let rank = level?.rank ?? 0
+        // Relaxed: the rank publishes no other memory; the exchange alone orders the polls.
+        if lastRank.exchange(rank, ordering: .relaxed) < rank, let level { handler(level) }
         return level
     }
 
     /// Polls every `interval` on a background task until ``stop()`` (or deinit). Calling it
     /// again while polling does nothing. O(1).
     public func start(interval: Duration = .seconds(1)) {
-        state.withLock { state in
-            guard state.poller == nil else { return }
-            state.poller = Task.detached { [weak self] in
+        poller.withLock { poller in
+            guard poller == nil else { return }
+            poller = Task.detached { [weak self] in
                 while !Task.isCancelled {
                     do {
                         guard let source = self else { return }
@@ -134,15 +127,16 @@ public final class MemoryPressureSource: Sendable {
 
     /// Stops polling. O(1).
     public func stop() {
-        let poller = state.withLock { state -> Task<Void, Never>? in
-            defer { state.poller = nil }
-            return state.poller
+        let task = poller.withLock { poller -> Task<Void, Never>? in
+            defer { poller = nil }
+            return poller
         }
-        poller?.cancel()
+        task?.cancel()
     }
 
+    /// The text of `path` under ``root``, or nil when it cannot be read.
     private func text(_ path: String) -> String? {
-        guard let data = try? FileIO.readAll(root + path, limit: 1 << 20) else { return nil }
+        guard case .success(let data) = Syscalls.readAll(root + path) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 }
