@@ -1,15 +1,23 @@
 #!/usr/bin/env python3
 """Re-run every findings table of the README and write docs/results.md.
 
-Usage: tools/results.py RETENTION_BINARY [--repeat N] [--only ID,ID]
+Usage: tools/results.py RETENTION_BINARY [--repeat N] [--only ID,ID] [--long]
+       tools/results.py --sync      copy every section of docs/results.md into the README
+       tools/results.py --check     exit 1 when a README section differs from docs/results.md
 (tools/results.sh builds the release binary and calls this.)
+
+Sections marked long (a 30-minute soak, the cache benchmarks) run only with --long or when
+named in --only. Every section carries its own stamp (commit, date, machine), so a partial
+run never lends its stamp to figures it did not measure.
 
 Each table is one or more `retention compare SCENARIO --strategies … --export-json F` runs;
 the markdown tables are made from the exports' medians (with min–max where the repeats
 differ). docs/results.md is stamped with the commit, the date, the machine and each
 comparison's cost-table summary. The README quotes the same tables between
 `<!-- results:ID -->` and `<!-- /results:ID -->` markers, which this script rewrites, so no
-figure in the README's findings is typed by hand.
+figure in the README is typed by hand. Besides comparisons and sweeps, a section can be a
+script's output (`script`, quoted as text or, with `markdown`, as the table it prints) or a
+`retention` command quoted with its exit status (`command`).
 """
 import json
 import os
@@ -115,6 +123,26 @@ TABLES = [
          runs=[("sample", "sample-trace.json", None)]),
     dict(id="trace-scale", title="A 10-million-event trace streams",
          script=["tools/trace-scale.sh"]),
+    dict(id="soak-leak", title="A soak that finds a slow leak",
+         command=["soak", "assets/scenarios/soak-slow-leak.json", "--strategy", "swiftui-image-state", "--iterations", "6"]),
+    dict(id="soak-30m", title="A 30-minute soak of the default scenario", long=True,
+         command=["soak", "assets/scenarios/default.json", "--strategy", "decoded-lru", "--duration", "30m"]),
+    dict(id="simulate-scale", title="The visibility simulator at scale",
+         script=["tools/simulate-scale.sh", "7"]),
+    dict(id="decode-vs-libpng", title="Decode throughput against libpng's simplified API",
+         script=["tools/decode-vs-libpng.sh"]),
+    dict(id="thumbnail-batch", title="A thumbnail batch over the committed images",
+         command=["thumbnail", "assets/images", "-s", "256", "--jobs", "1", "-o", "{workdir}/thumbnails"]),
+    dict(id="thumbnail-jobs", title="Thumbnail batches: --jobs 2 against --jobs 1",
+         script=["tools/thumbnail-jobs.sh"], markdown=True),
+    dict(id="peers", title="Thumbnails against vipsthumbnail, ImageMagick and Pillow (12 MP)",
+         script=["tools/compare-peers.sh"], env={"RUNS": "9"}, markdown=True),
+    dict(id="corpus-ratio", title="Thumbnail against full decode on ordinary 1-2 MP PNGs",
+         script=["tools/thumbnail-vs-decode.sh", "{corpus}", "9"]),
+    dict(id="corpus-peers", title="Thumbnails against peers on ordinary 1-2 MP PNGs",
+         script=["tools/compare-peers.sh", "--corpus", "{corpus}"], env={"RUNS": "5"}, markdown=True),
+    dict(id="cache-benchmark", title="ImageCache benchmarks", long=True,
+         script=["tools/cache-benchmark.sh"]),
     dict(id="fast-scroll", title="A fast scroll, sync vs async",
          runs=[("sync", "fast-scroll.json", ["decoded-release", "decoded-lru"]),
                ("async", "fast-scroll-async.json", ["decoded-release", "decoded-lru"])],
@@ -145,19 +173,46 @@ def run_sweep(binary, arguments, repeats, workdir):
         return json.load(handle), result.stdout, export
 
 
+def expand(part, workdir):
+    """A script or command argument with {workdir} and {corpus} filled in; the corpus of
+    ordinary PNGs is made once per run by tools/make-corpus.sh."""
+    if "{corpus}" in part:
+        corpus = os.path.join(workdir, "corpus")
+        if not os.path.isdir(corpus):
+            print("results: making the corpus (tools/make-corpus.sh) …", file=sys.stderr, flush=True)
+            made = subprocess.run(["tools/make-corpus.sh", corpus], capture_output=True, text=True, cwd=ROOT)
+            if made.returncode != 0:
+                sys.exit(f"tools/results.py: tools/make-corpus.sh failed:\n{made.stdout}{made.stderr}")
+        part = part.replace("{corpus}", corpus)
+    return part.replace("{workdir}", workdir)
+
+
 def render(table, binary, repeats, workdir):
     lines = []
     commands = []
     costs = []
     if table.get("script"):
-        env = dict(os.environ, ROUNDS=str(max(repeats, 3)), RETENTION=binary)
-        result = subprocess.run(table["script"], capture_output=True, text=True, cwd=ROOT, env=env)
+        script = [expand(part, workdir) for part in table["script"]]
+        env = dict(os.environ, ROUNDS=str(max(repeats, 3)), RETENTION=binary, **table.get("env", {}))
+        result = subprocess.run(script, capture_output=True, text=True, cwd=ROOT, env=env)
         if result.returncode != 0:
-            sys.exit(f"tools/results.py: {' '.join(table['script'])} failed (exit {result.returncode}):\n{result.stdout}{result.stderr}")
-        commands.append(f"ROUNDS={max(repeats, 3)} " + " ".join(table["script"]))
+            sys.exit(f"tools/results.py: {' '.join(script)} failed (exit {result.returncode}):\n{result.stdout}{result.stderr}")
+        settings = " ".join(f"{k}={v}" for k, v in table.get("env", {}).items()) or f"ROUNDS={max(repeats, 3)}"
+        commands.append(settings + " " + " ".join(table["script"]).replace("{corpus}", "DIR"))
+        if table.get("markdown"):
+            return "\n".join(l for l in result.stdout.splitlines() if l.startswith("|")), commands, costs
         tail = "\n".join(l for l in result.stdout.strip().splitlines() if l.strip())
         tail = "\n".join(tail.splitlines()[-table.get("tail", 1000):])
-        return "```\n" + tail + "\n```", commands, costs
+        return "```\n" + tail.replace(ROOT + "/", "").replace(workdir, "WORK") + "\n```", commands, costs
+    if table.get("command"):
+        arguments = [expand(part, workdir) for part in table["command"]]
+        result = subprocess.run([binary] + arguments, capture_output=True, text=True, cwd=ROOT)
+        if result.returncode not in table.get("accept", (0, 1)):
+            sys.exit(f"tools/results.py: retention {' '.join(arguments)} failed (exit {result.returncode}):\n{result.stderr}")
+        shown = "retention " + " ".join(table["command"]).replace("{workdir}", "/tmp")
+        commands.append(shown)
+        output = result.stdout.rstrip("\n").replace(ROOT + "/", "").replace(workdir, "/tmp")
+        return f"```sh\n$ {shown}\n{output}\n$ echo $?\n{result.returncode}\n```", commands, costs
     if table.get("sweep"):
         doc, stdout, export = run_sweep(binary, table["sweep"], repeats, workdir)
         shown = "retention sweep " + " ".join(table["sweep"]) + f" --repeat {repeats}"
@@ -219,11 +274,14 @@ def cost_line(table):
 
 def main():
     args = sys.argv[1:]
+    if args in (["--sync"], ["--check"]):
+        sys.exit(sync_readme(check=args == ["--check"]))
     if not args or args[0].startswith("-"):
         sys.exit(__doc__)
     binary = os.path.abspath(args[0])
     repeats = 3
     only = None
+    long_sections = False
     rest = args[1:]
     while rest:
         flag = rest.pop(0)
@@ -231,51 +289,92 @@ def main():
             repeats = int(rest.pop(0))
         elif flag == "--only" and rest:
             only = set(rest.pop(0).split(","))
+            unknown = only - {t["id"] for t in TABLES}
+            if unknown:
+                sys.exit(f"tools/results.py: unknown section {', '.join(sorted(unknown))}")
+        elif flag == "--long":
+            long_sections = True
         else:
             sys.exit(f"tools/results.py: unknown argument {flag}\n{__doc__}")
     started = time.time()
-    stamp = f"commit {commit()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {machine()}, medians of {repeats} runs"
-    sections = {}
+    path = os.path.join(ROOT, "docs/results.md")
+    kept = read_sections(open(path).read()) if os.path.exists(path) else {}
+    failures = []
     with tempfile.TemporaryDirectory(prefix="retention-results-") as workdir:
         for table in TABLES:
-            if only and table["id"] not in only:
+            if only is not None and table["id"] not in only:
+                continue
+            if only is None and table.get("long") and not long_sections:
                 continue
             print(f"results: {table['id']} …", file=sys.stderr, flush=True)
-            body, commands, costs = render(table, binary, repeats, workdir)
-            sections[table["id"]] = (table, body, commands, costs)
+            try:
+                body, commands, costs = render(table, binary, repeats, workdir)
+            except SystemExit as failure:
+                # One section that cannot run (a peer missing, no network for the corpus)
+                # keeps its last measured text; the others go on.
+                print(f"results: {table['id']} not updated: {failure}", file=sys.stderr, flush=True)
+                failures.append(table["id"])
+                continue
+            stamp = (f"*Measured at commit {commit()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+                     f"{machine()}" + (f", medians of {repeats} runs" if table.get("runs") or table.get("sweep") else "") + ".*")
+            kept[table["id"]] = "\n".join(section(table, body + "\n\n" + stamp, commands, costs))
     out = ["# Results", "",
-           "Generated by `tools/results.sh`; do not edit. Every findings table in the README is quoted from here.", "",
-           f"Stamp: {stamp}.", "",
+           "Generated by `tools/results.sh`; do not edit. Every figure in the README is quoted from here, "
+           "and each section carries the commit, date and machine it was measured on.", "",
            "Sizes are resident MB (1 MB = 1,000,000 bytes), medians over runs; (min–max) where the runs differ. "
            "Frame work and hitches are main-thread CPU time, with every load priced from the comparison's cost table "
            "(measured once per comparison by `retention costs` in its own process).", ""]
     for table in TABLES:
-        if table["id"] not in sections:
-            continue
-        _, body, commands, costs = sections[table["id"]]
-        out += section(table, body, commands, costs)
-    path = os.path.join(ROOT, "docs/results.md")
-    if only and os.path.exists(path):
-        # Keep the other sections as they were.
-        old = open(path).read()
-        for table_id, (table, body, commands, costs) in sections.items():
-            if f"<!-- results:{table_id} -->" in old:
-                old = replace_section(old, table_id, body)
-            else:
-                old = old.rstrip("\n") + "\n\n" + "\n".join(section(table, body, commands, costs))
-        text = re.sub(r"^Stamp: .*$", f"Stamp: {stamp} (partial: {', '.join(sorted(sections))}).", old, flags=re.M)
-    else:
-        text = "\n".join(out)
+        if table["id"] in kept:
+            out.append(kept[table["id"]].rstrip("\n"))
+        else:
+            out += [f"## {table['title']}", "", f"<!-- results:{table['id']} -->",
+                    f"Not measured yet: `tools/results.sh --only {table['id']}`.", f"<!-- /results:{table['id']} -->"]
+        out.append("")
     with open(path, "w") as handle:
-        handle.write(text)
+        handle.write("\n".join(out))
+    sync_readme(check=False)
+    print(f"results: wrote docs/results.md and the README in {time.time() - started:.0f} s"
+          + (f"; not updated: {', '.join(failures)}" if failures else ""), file=sys.stderr)
+    sys.exit(1 if failures else 0)
+
+
+def read_sections(text):
+    """docs/results.md's sections by id: each from its `## ` heading to the next."""
+    sections = {}
+    for chunk in re.split(r"^(?=## )", text, flags=re.M):
+        found = re.search(r"<!-- results:([\w-]+) -->", chunk)
+        if chunk.startswith("## ") and found:
+            sections[found.group(1)] = chunk
+    return sections
+
+
+def blocks(text):
+    """Every `<!-- results:ID -->` block's body by id."""
+    return {m.group(1): m.group(2) for m in
+            re.finditer(r"<!-- results:([\w-]+) -->\n(.*?)<!-- /results:\1 -->", text, flags=re.S)}
+
+
+def sync_readme(check):
+    """Copies every block of docs/results.md into the README's block of the same id (or, with
+    check, reports the blocks that differ). Returns the exit status."""
+    measured = blocks(open(os.path.join(ROOT, "docs/results.md")).read())
     readme_path = os.path.join(ROOT, "README.md")
     readme = open(readme_path).read()
-    for table_id, (_, body, _, _) in sections.items():
-        readme = replace_section(readme, table_id, body)
-    readme = re.sub(r"(<!-- results-stamp -->).*?(<!-- /results-stamp -->)", lambda m: m.group(1) + stamp + m.group(2), readme, flags=re.S)
+    quoted = blocks(readme)
+    missing = sorted(set(quoted) - set(measured))
+    stale = sorted(i for i in quoted if i in measured and quoted[i] != measured[i])
+    if check:
+        for table_id in missing:
+            print(f"results: README block {table_id} has no section in docs/results.md", file=sys.stderr)
+        for table_id in stale:
+            print(f"results: README block {table_id} differs from docs/results.md (tools/results.py --sync)", file=sys.stderr)
+        return 1 if missing or stale else 0
+    for table_id in stale:
+        readme = replace_section(readme, table_id, measured[table_id].rstrip("\n"))
     with open(readme_path, "w") as handle:
         handle.write(readme)
-    print(f"results: wrote docs/results.md and README tables in {time.time() - started:.0f} s", file=sys.stderr)
+    return 0
 
 
 def section(table, body, commands, costs):

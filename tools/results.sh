@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Re-runs every findings table of the README and writes docs/results.md (stamped with commit,
-# date, machine and cost tables), then rewrites the README's quoted tables from it.
-#   tools/results.sh [--repeat N] [--only ID,ID]      (about 5 minutes on 2 cores)
+# Re-runs every figure the README quotes and writes docs/results.md (each section stamped with
+# its commit, date, machine and cost tables), then rewrites the README's quoted blocks from it.
+#   tools/results.sh [--repeat N] [--only ID,ID] [--long]
+# Without --only: every section but the long ones (about 30 minutes on 2 cores); --long adds a
+# 30-minute soak and the cache benchmarks. tools/results.py --sync / --check copy or compare
+# the README's blocks without running anything. Exit 1 when a section could not be measured
+# (it keeps its last text).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
