@@ -37,14 +37,14 @@ let package = Package(
         // The procedural PNG painter the default scenario and `retention assets generate` use.
         .target(name: "AssetGen", dependencies: ["Imaging", "SystemIO"]),
         // The scenario and trace file formats, parsed once into typed values.
-        .target(name: "Scenario", dependencies: ["Visibility", "Retention", "SystemIO"]),
+        .target(name: "Scenario", dependencies: ["Visibility", "Retention", "Imaging", "SystemIO"]),
         .target(name: "Lab", dependencies: ["Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "AssetGen", "CProcessShim", "SystemIO"]),
         // What the tool prints and plans: text, tables, JSON lines, the thumbnail batch.
         .target(name: "RetentionTool", dependencies: ["Lab", "Visibility", "Imaging", "MemoryProbe", "CProcessShim", "SystemIO"]),
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
-                "RetentionTool", "Lab", "Scenario", "Imaging", "MemoryProbe", "Retention", "AssetGen", "CProcessShim", "SystemIO",
+                "RetentionTool", "Lab", "Scenario", "Visibility", "Imaging", "Retention", "AssetGen", "SystemIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "RetentionTestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "AssetGen", "RetentionTestSupport"]),
         .testTarget(name: "AssetGenTests", dependencies: ["AssetGen", "Imaging", "RetentionTestSupport"]),
-        .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool", "Lab", "Visibility"]),
+        .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool", "Lab", "Visibility", "RetentionTestSupport"]),
         .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "AssetGen", "CProcessShim", "RetentionTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,4 +8,4 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root/Benchmarks"
 swift package --disable-sandbox benchmark --target CacheBenchmarks --format markdown --no-progress --time-units nanoseconds 2>/dev/null \
-  | sed -n '/^[|#]/p'
+  | grep -E '^(### |\|)'

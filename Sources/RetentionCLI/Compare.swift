@@ -68,8 +68,7 @@ struct Compare: ParsableCommand {
             print(outcome.document.jsonText)
         } else {
             print("scenario: \(loaded.name) (\(path)), \(runs.repeats) repeat\(runs.repeats == 1 ? "" : "s") per strategy, each in a fresh process\(shard.map { ", slice \($0) of the runs" } ?? "")")
-            print("costs: \(costOptions.costs.map { "table from \($0)" } ?? "table measured now"), \(outcome.costs.summary)")
-            if costOptions.decodeSpeed != 1 { print(CostText.model(costOptions.decodeSpeed)) }
+            print(CostText.header(givenPath: costOptions.costs, table: outcome.costs, decodeSpeed: costOptions.decodeSpeed))
             print(outcome.document.summary.table(), terminator: "")
         }
         try ChildRunCommand.finish(outcome, command: "compare")

@@ -1,14 +1,7 @@
 import ArgumentParser
-import Dispatch
-import Imaging
 import Lab
-import RetentionTool
-import SystemIO
 import Retention
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#endif
-import Glibc
+import RetentionTool
 
 /// `retention soak SCENARIO --strategy NAME (--duration D | --iterations N)`.
 struct SoakCommand: ParsableCommand {
@@ -78,78 +71,36 @@ struct SoakCommand: ParsableCommand {
         if warmup < 0 { throw ValidationError("--warmup must be 0 or more, got \(warmup)") }
     }
 
-    /// The soak's JSON export.
-    struct Document: Encodable {
-        var scenario: String
-        var strategy: String
-        var samples: [SoakSample]
-        var verdict: GrowthVerdict
-        var failedDecodes: Int
-        var failedReads: Int
-    }
-
     func run() throws {
         // Anything that stops the soak before it measures is a failed run (exit 2), never
         // "growth" (exit 1), so scripts can tell the two apart.
-        let experiment: Experiment, soak: Soak, csv: LineFile?
+        let soak: SoakRun
         do {
-            var prepared = try Experiment.prepare(scenarioPath: scenario, strategyName: strategy, repairTrace: repair)
-            if let repairs = prepared.trace?.repairs.summary { Output.error("\(scenario): trace: \(repairs)") }
-            prepared.maxResidentBytes = residentLimit(maxResident)
-            experiment = prepared
-            let limit: Soak.Limit = iterations.map { .iterations($0) } ?? .duration(duration ?? 0)
-            soak = try Soak(experiment: experiment, limit: limit, warmup: warmup, maxGrowthBytes: maxGrowth.bytes,
-                        maxGrowthRate: maxGrowthRate, keepsSamples: exportJSON != nil)
-            // Every output path is checked before a long soak starts, not after it.
-            if let exportJSON { try FileIO.checkWritable(exportJSON) }
-            csv = try exportCSV.map { path throws -> LineFile in
-                let file = try LineFile(creating: path)
-                try file.append(SoakSample.csvHeader)
-                return file
-            }
+            soak = try SoakRun(
+                scenarioPath: scenario, strategyName: strategy, repairTrace: repair, maxResidentBytes: residentLimit(maxResident),
+                limit: iterations.map { .iterations($0) } ?? .duration(duration ?? 0), warmup: warmup,
+                maxGrowthBytes: maxGrowth.bytes, maxGrowthRate: maxGrowthRate, exportCSV: exportCSV, exportJSON: exportJSON,
+                repairNote: { Output.error($0) })
         } catch {
             Output.error("Error: \(error)")
-            throw ExitCode(2)
+            throw ExitCode(GrowthVerdict.Outcome.failedRun.exitStatus)
         }
-        // Signals only set the soak's stop flag; the verdict is given on what was measured.
+        // Signals only ask the soak to stop; the verdict is given on what was measured.
         let sources = Signals.onStop { number in
-            soak.stopRequested.store(true, ordering: .relaxed)
+            soak.requestStop()
             Output.error("\nretention soak: stopping after the current iteration (signal \(number))")
         }
         defer { sources.forEach { $0.cancel() } }
-
         let terminal = Output.stderrIsTerminal
-        var lastPlain = 0.0
-        var writeFailure: (any Error)?
-        let verdict = soak.run { sample in
-            do { try csv?.append(sample.csvLine) } catch { writeFailure = writeFailure ?? error }
-            let partial = soak.verdict()
-            let line = "iteration \(sample.iteration)\(sample.warmup ? " (warm-up)" : "")  elapsed \(Int(sample.elapsedSeconds)) s  resident \(NumberText.megabytes(sample.residentBytes)) (anonymous \(NumberText.megabytes(sample.anonymousBytes)))  slope \(NumberText.mb(partial.slopeBytesPerIteration)) MB/iteration"
-            if terminal {
-                Output.progress(line, final: false)
-            } else if sample.elapsedSeconds - lastPlain >= 10 || sample.iteration == 1 {
-                Output.error(line)
-                lastPlain = sample.elapsedSeconds
+        let outcome = soak.run(terminal: terminal) { progress in
+            switch progress {
+            case .transient(let line): Output.progress(line, final: false)
+            case .line(let line): Output.error(line)
             }
         }
         if terminal { Output.error("") }
-        if let reached = soak.residentLimitReached { Output.error("Error: \(reached)") }
-        print("soak: \(experiment.scenario.name) under \(experiment.strategy.name), \(soak.iterationsRun) iterations (\(warmup) warm-up), failed decodes \(soak.failedDecodes), failed reads \(soak.failedReads)")
-        print(verdict.text)
-        if let exportJSON {
-            let document = Document(scenario: scenario, strategy: experiment.strategy.name, samples: soak.recorded, verdict: verdict, failedDecodes: soak.failedDecodes, failedReads: soak.failedReads)
-            do {
-                try FileIO.replace(exportJSON, with: Data(ReportCoding.encode(document, pretty: true).utf8))
-            } catch {
-                writeFailure = writeFailure ?? error
-            }
-        }
-        if let writeFailure {
-            // Results that could not be written make the run a failed one.
-            Output.error("Error: \(writeFailure)")
-            throw ExitCode(GrowthVerdict.Outcome.failedRun.exitStatus)
-        }
-        throw ExitCode(verdict.outcome.exitStatus)
+        outcome.errors.forEach { Output.error($0) }
+        outcome.report.forEach { print($0) }
+        throw ExitCode(outcome.exitStatus)
     }
 }
-

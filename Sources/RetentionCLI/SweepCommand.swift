@@ -100,8 +100,7 @@ struct SweepCommand: ParsableCommand {
             print(outcome.document.jsonText)
         } else {
             print("sweep: \(path), \(plan.key.rawValue) over \(plan.values.map(plan.key.format).joined(separator: ", ")), \(runs.repeats) repeat\(runs.repeats == 1 ? "" : "s") per point, each in a fresh process\(shard.map { ", slice \($0) of the runs" } ?? "")")
-            print("costs: \(costOptions.costs.map { "table from \($0)" } ?? "table measured now"), \(outcome.costs.summary)")
-            if costOptions.decodeSpeed != 1 { print(CostText.model(costOptions.decodeSpeed)) }
+            print(CostText.header(givenPath: costOptions.costs, table: outcome.costs, decodeSpeed: costOptions.decodeSpeed))
             if let judged = outcome.document.outcome { print(SweepText.render(judged, plan: plan), terminator: "") }
         }
         try ChildRunCommand.finish(outcome, command: "sweep")

@@ -31,6 +31,15 @@ public enum CostText {
         return text
     }
 
+    /// The lines a comparison or sweep prints under its title: where its cost table came from
+    /// (`givenPath`, or measured now) with the table's summary, and the decode-speed model when
+    /// it is not 1. O(1).
+    public static func header(givenPath: String?, table: CostTable, decodeSpeed: Double) -> String {
+        var text = "costs: \(givenPath.map { "table from \($0)" } ?? "table measured now"), \(table.summary)"
+        if decodeSpeed != 1 { text += "\n" + model(decodeSpeed) }
+        return text
+    }
+
     /// One line describing the decode-speed model. O(1).
     public static func model(_ speed: Double) -> String {
         "decode speed ×\(speed): a MODEL of a \(speed < 1 ? "slower" : "faster") device (table costs divided by \(speed)), not a measurement"

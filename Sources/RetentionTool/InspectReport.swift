@@ -1,0 +1,64 @@
+import Imaging
+import Lab
+import SystemIO
+
+/// What `retention inspect` says about one file: its header facts, optionally a full decode's
+/// time, or the reason it cannot be read. Encodes as the command's `--json` object.
+public struct InspectReport: Encodable, Sendable, Hashable {
+    /// The file as displayed (control characters escaped).
+    public var file: String
+    /// Pixel size, from the header.
+    public var width: Int?, height: Int?
+    /// The color type (`rgb`, `palette+tRNS`, …).
+    public var colorType: String?
+    /// Bits per sample.
+    public var bitDepth: Int?
+    /// Whether the file is Adam7-interlaced.
+    public var interlaced: Bool?
+    /// Bytes of the decoded RGBA8 bitmap.
+    public var decodedBytes: Int?
+    /// The full decode's wall time, when one was asked for.
+    public var decodeMilliseconds: Double?
+    /// Why the file could not be read or decoded.
+    public var error: String?
+
+    /// Reads `path`'s header (and decodes it fully when `decode`). Never throws: a failure is
+    /// the report's `error`. Costs the header read, plus a full decode (freed before return)
+    /// when asked.
+    public init(inspecting path: String, decode: Bool) {
+        file = PathText.display(path)
+        do {
+            let info = try ImageInfo(contentsOf: path)
+            width = info.width
+            height = info.height
+            colorType = info.colorType.description + (info.hasTransparencyChunk ? "+tRNS" : "")
+            bitDepth = info.bitDepth
+            interlaced = info.interlaced
+            decodedBytes = info.decodedByteCount
+            if decode {
+                let clock = ContinuousClock()
+                let start = clock.now
+                let bitmap = try PNGDecoder().decode(contentsOf: path)
+                let elapsed = clock.now - start
+                // Freed after the clock is read: unmapping a big bitmap is not decode time.
+                withExtendedLifetime(bitmap) {}
+                decodeMilliseconds = elapsed.milliseconds
+            }
+        } catch {
+            self.error = error.description
+        }
+    }
+
+    /// The command's line of text: `FILE  WxH  TYPE  N-bit  interlace  BYTES bytes decoded
+    /// [decode MS ms]`, or `FILE: error: REASON`. O(1).
+    public var text: String {
+        if let error { return "\(file): error: \(error)" }
+        guard let width, let height, let colorType, let bitDepth, let interlaced, let decodedBytes else {
+            return "\(file): error: no header was read"
+        }
+        var text = "\(file)  \(width)x\(height)  \(colorType)  \(bitDepth)-bit  "
+        text += (interlaced ? "interlaced" : "non-interlaced") + "  \(decodedBytes) bytes decoded"
+        if let decodeMilliseconds { text += "  decode \(NumberText.oneDecimal(decodeMilliseconds)) ms" }
+        return text
+    }
+}

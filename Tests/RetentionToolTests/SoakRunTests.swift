@@ -1,0 +1,101 @@
+import Foundation
+import Lab
+import RetentionTestSupport
+import Testing
+@testable import RetentionTool
+
+@Suite("SoakRun: the soak command's work, called directly")
+struct SoakRunTests {
+    static let leak = TestPaths.packageRoot + "/assets/scenarios/soak-slow-leak.json"
+
+    static func soak(_ limit: Soak.Limit, csv: String? = nil, json: String? = nil, scenario: String = leak) throws -> SoakRun {
+        try SoakRun(scenarioPath: scenario, strategyName: "swiftui-image-state", repairTrace: false, maxResidentBytes: nil,
+                    limit: limit, warmup: 0, maxGrowthBytes: 16_000_000, maxGrowthRate: .default, exportCSV: csv, exportJSON: json)
+    }
+
+    @Test("a run writes one CSV row per iteration under the header, the JSON document with every sample, and reports both lines")
+    func exports() throws {
+        let folder = try TestPaths.temporaryFolder("soakrun")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try Self.soak(.iterations(3), csv: folder + "/soak.csv", json: folder + "/soak.json")
+        var progress: [SoakRun.Progress] = []
+        let outcome = run.run(terminal: true) { progress.append($0) }
+
+        #expect(outcome.report.count == 2)
+        #expect(outcome.report[0] == "soak: soak-slow-leak under swiftui-image-state, 3 iterations (0 warm-up), failed decodes 0, failed reads 0")
+        #expect(outcome.report[1].hasPrefix("verdict: "))
+        #expect(outcome.errors.isEmpty)
+        #expect(outcome.exitStatus == outcome.verdict.outcome.exitStatus)
+        let lines = try String(contentsOfFile: folder + "/soak.csv", encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(lines.first == SoakSample.csvHeader)
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/soak.json"))) as? [String: Any]
+        #expect((document?["samples"] as? [Any])?.count == 3)
+        #expect(document?["strategy"] as? String == "swiftui-image-state")
+        // On a terminal every iteration redraws the progress line.
+        #expect(progress.count == 3)
+        if case .transient(let line) = progress.first { #expect(line.hasPrefix("iteration 1  elapsed ")) } else { Issue.record("expected a transient line") }
+    }
+
+    @Test("away from a terminal the first iteration gets a line of its own and the next ones wait 10 s")
+    func plainProgress() throws {
+        let run = try Self.soak(.iterations(3))
+        var lines: [String] = []
+        _ = run.run(terminal: false) { progress in
+            if case .line(let text) = progress { lines.append(text) } else { Issue.record("a transient line away from a terminal") }
+        }
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("iteration 1  elapsed 0 s  resident ") == true)
+    }
+
+    @Test("a stop asked for before the run runs no iteration: inconclusive (exit 3), never a pass")
+    func stopRequested() throws {
+        let run = try Self.soak(.iterations(50))
+        run.requestStop()
+        let outcome = run.run(terminal: false) { _ in }
+        #expect(outcome.report[0].contains(", 0 iterations (0 warm-up)"))
+        #expect(outcome.verdict.outcome == .inconclusive)
+        #expect(outcome.exitStatus == 3)
+    }
+
+    @Test("every problem is found before the soak starts: a missing scenario, an export that cannot be written")
+    func preparation() throws {
+        let missing = #expect(throws: (any Error).self) { try Self.soak(.iterations(3), scenario: "/nonexistent/soak.json") }
+        #expect("\(missing!)".contains("/nonexistent/soak.json"))
+        let folder = try TestPaths.temporaryFolder("soakrun-out")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let export = #expect(throws: (any Error).self) { try Self.soak(.iterations(3), json: folder + "/no/such/folder/soak.json") }
+        #expect("\(export!)".contains("no/such/folder"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/no"))
+    }
+}
+
+@Suite("InspectReport: one file's facts or its reason")
+struct InspectReportTests {
+    static let photo = TestPaths.assetsImages + "/photo-600x400-01.png"
+
+    @Test("the header facts as one line, and the decode time when asked for")
+    func facts() {
+        let report = InspectReport(inspecting: Self.photo, decode: false)
+        #expect(report.text == "\(Self.photo)  600x400  rgb  8-bit  non-interlaced  960000 bytes decoded")
+        #expect(report.decodeMilliseconds == nil)
+        let decoded = InspectReport(inspecting: Self.photo, decode: true)
+        #expect((decoded.decodeMilliseconds ?? 0) > 0)
+        #expect(decoded.text.hasSuffix(" ms") && decoded.text.contains("  decode "))
+    }
+
+    @Test("a truncated file and a missing one: the reason in the line, never a throw")
+    func failures() throws {
+        let folder = try TestPaths.temporaryFolder("inspect")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.photo))
+        try bytes.prefix(40).write(to: URL(fileURLWithPath: folder + "/cut.png"))
+        let cut = InspectReport(inspecting: folder + "/cut.png", decode: true)
+        #expect(cut.error != nil && cut.width == nil)
+        #expect(cut.text.hasPrefix(folder + "/cut.png: error: "))
+        #expect(cut.text.contains("truncated"), "\(cut.text)")
+        let missing = InspectReport(inspecting: folder + "/none.png", decode: false)
+        #expect(missing.text == "\(folder)/none.png: error: \(missing.error!)")
+        #expect(missing.error!.contains("No such file or directory"), "\(missing.error!)")
+    }
+}
