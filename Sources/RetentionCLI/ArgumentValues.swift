@@ -1,6 +1,7 @@
 import ArgumentParser
 import Lab
 import Retention
+import RetentionTool
 
 /// Flag values parsed once, when the command line is read. A bad one is a usage error (exit 64):
 /// "The value 'lots' is invalid for '--max-growth <size>': expected a size like 16MB …"; the

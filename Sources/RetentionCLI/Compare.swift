@@ -3,6 +3,7 @@ import Glibc
 import Lab
 import Retention
 import RetentionTool
+import SystemIO
 import Scenario
 
 /// `retention compare [SCENARIO]`: every strategy in fresh child processes, medians in a table.
@@ -55,7 +56,7 @@ struct Compare: ParsableCommand {
             names = available.map(\.name)
         }
         let shard = try runs.resolvedShard()
-        let jobs = runs.jobs ?? ChildRuns.cores
+        let jobs = runs.jobs ?? Machine.onlineCores
         let driver = ChildRuns(
             scenarioPath: path, subjects: names, costStrategies: names, repeats: runs.repeats, jobs: jobs,
             shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs, decodeSpeed: costOptions.decodeSpeed,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Lab
 import Retention
 import RetentionTool
+import SystemIO
 
 /// `retention sweep [SCENARIO] --values 8MB...256MB`: every strategy × value in fresh child
 /// processes, the frontier, and the cheapest point that meets the constraints.
@@ -84,7 +85,7 @@ struct SweepCommand: ParsableCommand {
         }
         let points = Dictionary(uniqueKeysWithValues: plan.points.map { ($0.label, $0) })
         let shard = try runs.resolvedShard()
-        let jobs = runs.jobs ?? ChildRuns.cores
+        let jobs = runs.jobs ?? Machine.onlineCores
         let driver = ChildRuns(
             scenarioPath: path, subjects: plan.points.map(\.label), costStrategies: names, repeats: runs.repeats,
             jobs: jobs, shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Imaging
 import Lab
 import RetentionTool
+import SystemIO
 import Glibc
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -77,7 +78,7 @@ struct ThumbnailCommand: ParsableCommand {
     func run() throws {
         let thumbnailer = Thumbnailer(width: size.width, height: size.height, mode: mode, quality: quality, linearLight: linear)
         let plan = try planJobs()
-        let workers = max(1, min(jobs ?? Self.onlineCores, plan.count))
+        let workers = max(1, min(jobs ?? Machine.onlineCores, plan.count))
         let batch = ThumbnailBatch(jobs: plan, thumbnailer: thumbnailer, encoder: PNGEncoder(compressionLevel: level, strategy: strategy),
                                    json: json, progress: Output.stderrIsTerminal && !plan.isEmpty)
         let summary = batch.run(workers: workers)
@@ -96,37 +97,5 @@ struct ThumbnailCommand: ParsableCommand {
             Output.error("retention thumbnail: \(error)")
             throw ExitCode(1)
         }
-    }
-
-    /// `sysconf(_SC_NPROCESSORS_ONLN)`, at least 1.
-    static var onlineCores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
-}
-
-/// A `-s` value: `256` (a square box) or `256x192`.
-struct ThumbnailSize: Equatable {
-    /// The largest side accepted (DecodeLimits' default maximum width).
-    static let maximum = DecodeLimits.default.maxWidth
-
-    var width: Int
-    var height: Int
-
-    /// A box of `width` × `height`.
-    init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-
-    /// Parses `N` or `WxH` (also `WXH`); nil unless every side is a whole number in 1...maximum.
-    init?(parsing text: String) {
-        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 1 || parts.count == 2 else { return nil }
-        let sides = parts.map { part -> Int? in
-            guard !part.isEmpty, part.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(part),
-                  (1...Self.maximum).contains(value) else { return nil }
-            return value
-        }
-        guard let width = sides[0], let height = sides.count == 2 ? sides[1] : width else { return nil }
-        self.width = width
-        self.height = height
     }
 }

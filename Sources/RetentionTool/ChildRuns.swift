@@ -155,6 +155,4 @@ public struct ChildRuns {
         return path
     }
 
-    /// The number of cores online, the default for `--jobs`. One `sysconf`.
-    public static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 }

@@ -89,3 +89,17 @@ struct ThumbnailPlanTests {
         #expect(error?.description == "cannot create the output folder \(tree.path("blocker/t")) (at \(tree.path("blocker"))): Not a directory")
     }
 }
+
+@Suite("ThumbnailSize: the -s box")
+struct ThumbnailSizeTests {
+    @Test("a side, or two sides with x or X; anything else, zero, or a side past the decode limit is refused")
+    func parsing() {
+        #expect(ThumbnailSize(parsing: "256") == ThumbnailSize(width: 256, height: 256))
+        #expect(ThumbnailSize(parsing: "256x192") == ThumbnailSize(width: 256, height: 192))
+        #expect(ThumbnailSize(parsing: "64X32") == ThumbnailSize(width: 64, height: 32))
+        #expect(ThumbnailSize(parsing: "\(ThumbnailSize.maximum)")?.width == ThumbnailSize.maximum)
+        for bad in ["", "0", "-5", "+5", "256x", "x256", "1x2x3", "2.5", "٣", "\(ThumbnailSize.maximum + 1)", "99999999999999999999"] {
+            #expect(ThumbnailSize(parsing: bad) == nil, "\(bad)")
+        }
+    }
+}

@@ -137,21 +137,6 @@ public struct CostTable: Codable, Sendable, Hashable {
     }
 }
 
-/// The machine a measurement ran on, for stamping reports.
-enum Machine {
-    /// `2 cores, Intel(R) Xeon(R) …` from sysconf and /proc/cpuinfo's first `model name`.
-    static var description: String {
-        let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
-        var model = "unknown CPU"
-        if let data = try? FileIO.readAll("/proc/cpuinfo", limit: 16 << 20),
-           let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
-           let colon = line.firstIndex(of: ":") {
-            model = String(line[line.index(after: colon)...].drop(while: { $0 == " " || $0 == "\t" }))
-        }
-        return "\(cores) cores, \(model)"
-    }
-}
-
 /// How a run prices loads: from a shared cost table, scaled by a decode speed, or by the
 /// loads' own measured CPU time.
 public struct CostModel: Sendable {
