@@ -36,14 +36,8 @@ struct Simulate: ParsableCommand {
     func run() throws {
         let path = try self.scenario ?? DefaultScenario.path(announce: { Output.error($0) })
         let scenario = try Scenario.load(contentsOf: path)
-        var output = LineBuffer()
-        // The callbacks cannot throw: keep the first write failure, write no more, and report
-        // it when the run returns.
-        var failure: (any Error)?
-        func write(_ line: String) {
-            guard failure == nil else { return }
-            do { try output.write(line) } catch { failure = error }
-        }
+        var output = LineStream()
+        func write(_ line: String) { output.write(line) }
         let repairs: TraceRepairs?
         if trace && json {
             repairs = try ScenarioEvents.writeTrace(scenario, scenarioPath: path, repair: repair, line: write)
@@ -57,25 +51,7 @@ struct Simulate: ParsableCommand {
                 onFrameEnd: { report, _ in summary.recordFrameEnd(report) })
             for line in json ? summary.jsonLines : summary.lines { write(line) }
         }
-        if let failure { throw failure }
-        try output.flush()
+        try output.finish()
         if let note = repairs?.summary { Output.error("\(path): trace: \(note)") }
-    }
-}
-
-/// Collects output lines and prints them in large chunks (a trace can have millions of lines).
-private struct LineBuffer {
-    private var text = ""
-
-    mutating func write(_ line: String) throws {
-        text += line
-        text += "\n"
-        if text.utf8.count >= 1 << 16 { try flush() }
-    }
-
-    mutating func flush() throws {
-        guard !text.isEmpty else { return }
-        try Output.writeStandardOutput(text)
-        text.removeAll(keepingCapacity: true)
     }
 }

@@ -77,12 +77,7 @@ struct SweepCommand: ParsableCommand {
         let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
         let names = try strategyNames(strategies)
         let plan = try plan(strategies: names)
-        // Every point is prepared here first, so a strategy the key cannot apply to, a bad
-        // scenario or missing images are one line before any child runs.
-        for name in names {
-            let experiment = try Experiment.prepare(scenarioPath: path, strategyName: name, repairTrace: runs.repair)
-            for value in plan.values { _ = try usage { try experiment.applying([SweepSetting(key: plan.key, value: value)]) } }
-        }
+        try usage { try plan.check(scenarioPath: path, repairTrace: runs.repair) }
         let points = Dictionary(uniqueKeysWithValues: plan.points.map { ($0.label, $0) })
         let shard = try runs.resolvedShard()
         let jobs = runs.jobs ?? Machine.onlineCores

@@ -35,6 +35,17 @@ public struct SweepPlan: Sendable, Hashable, Codable {
         }
     }
 
+    /// Prepares every point on the scenario at `scenarioPath` without running it, so a
+    /// strategy the key cannot apply to, a bad scenario or missing images are one error before
+    /// any child runs. Throws the first problem (`LabError.usage` for a setting that cannot
+    /// apply). Costs one scenario load per strategy.
+    public func check(scenarioPath: String, repairTrace: Bool) throws {
+        for name in strategies {
+            let experiment = try Experiment.prepare(scenarioPath: scenarioPath, strategyName: name, repairTrace: repairTrace)
+            for value in values { _ = try experiment.applying([SweepSetting(key: key, value: value)]) }
+        }
+    }
+
     /// The point labelled `label`, if any. O(points).
     public func point(labelled label: String) -> Point? { points.first { $0.label == label } }
 
