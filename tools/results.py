@@ -261,7 +261,10 @@ def machine():
 
 def commit():
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
+    # The files this script writes (the README, docs/results.md, the sweep plot) do not count.
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
+                            ":!README.md", ":!docs/results.md", ":!docs/*.png"],
+                           capture_output=True, text=True, cwd=ROOT).stdout.strip()
     return head + (" with uncommitted changes" if dirty else "")
 
 
