@@ -54,7 +54,8 @@ struct CostTableTests {
         let second = try Self.run("decoded-lru", table: table, scenario: "fast-scroll-async.json")
         #expect(first.decodes == second.decodes)
         #expect(first.placeholderFrames == second.placeholderFrames)
-        #expect(first.hitches == second.hitches)
+        // Hitches are not compared: the main thread's own work (bookkeeping, page faults) is
+        // measured, not priced, and a frame near the budget may fall either side of it.
     }
 
     @Test("a table that lacks an image or a thumbnail size, or whose file changed, is one line naming it")
