@@ -131,6 +131,8 @@ TABLES = [
          script=["tools/simulate-scale.sh", "7"]),
     dict(id="decode-vs-libpng", title="Decode throughput against libpng's simplified API",
          script=["tools/decode-vs-libpng.sh"]),
+    dict(id="inspect-decode", title="A full decode, timed",
+         command=["inspect", "--decode", "--json", "assets/images/photo-1200x900-01.png"]),
     dict(id="thumbnail-batch", title="A thumbnail batch over the committed images",
          command=["thumbnail", "assets/images", "-s", "256", "--jobs", "1", "-o", "{workdir}/thumbnails"]),
     dict(id="thumbnail-jobs", title="Thumbnail batches: --jobs 2 against --jobs 1",
