@@ -29,6 +29,9 @@ struct ComparisonTextTests {
         let equal = ComparisonSummary.ranking([Self.row("x", peak: 0, spread: [0, 0], hitches: 1), Self.row("y", peak: 0, spread: [0, 0], hitches: 1)],
                                               label: "fewest hitches", value: { $0.hitches }, spread: { $0.hitchesSpread }, describe: { "\($0.hitches) hitches" })
         #expect(equal == "fewest hitches: a tie between x and y (1 hitches each), within their spread across repeats")
+        var summary = ComparisonSummary(results: [], strategies: [])
+        summary.rows = [Self.row("x", peak: 0, spread: [0, 0], hitches: 1), Self.row("y", peak: 0, spread: [0, 0], hitches: 1)]
+        #expect(summary.table().contains("fewest hitches: a tie between x and y (1 hitch, 0 placeholder frames each), within their spread across repeats"))
     }
 
     @Test("with fewer than 3 runs the line says it was not judged against the spread")

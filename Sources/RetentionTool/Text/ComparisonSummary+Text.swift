@@ -31,7 +31,7 @@ extension ComparisonSummary {
             text += line + "\n"
         }
         if let line = Self.ranking(measured, label: "fewest hitches", value: { $0.hitches }, spread: { $0.hitchesSpread },
-                                   describe: { "\($0.hitches) hitches, \($0.placeholderFrames) placeholder frames" }) {
+                                   describe: { "\($0.hitches) hitch\($0.hitches == 1 ? "" : "es"), \($0.placeholderFrames) placeholder frame\($0.placeholderFrames == 1 ? "" : "s")" }) {
             text += line + "\n"
         }
         return text
