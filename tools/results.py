@@ -120,7 +120,7 @@ TABLES = [
     dict(id="jobs", title="Parallel children: --jobs 2 against --jobs 1",
          script=["tools/paired-compare.sh", "jobs"], tail=2),
     dict(id="host-load", title="A busy host: the default comparison beside two CPU hogs",
-         script=["tools/paired-compare.sh", "load"], accept=(0, 1)),
+         script=["tools/paired-compare.sh", "load"], env={"ROUNDS": "5"}, accept=(0, 1)),
     dict(id="costs-reproduce", title="One cost table, the same async comparison twice",
          script=["tools/paired-compare.sh", "costs", "assets/scenarios/fast-scroll-async.json"], accept=(0, 1)),
     dict(id="sample-trace", title="A recorded trace: the sample session", text=True,
@@ -201,7 +201,8 @@ def render(table, binary, repeats, workdir):
     costs = []
     if table.get("script"):
         script = [expand(part, workdir) for part in table["script"]]
-        env = dict(os.environ, ROUNDS=str(max(repeats, 3)), RETENTION=binary, **table.get("env", {}))
+        env = dict(os.environ, ROUNDS=str(max(repeats, 3)), RETENTION=binary)
+        env.update(table.get("env", {}))
         result = subprocess.run(script, capture_output=True, text=True, cwd=ROOT, env=env)
         # A benchmark that exits 1 with its table is a finding (figures that disagree), quoted
         # as it is; any other failure keeps the section's last text.
