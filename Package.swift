@@ -1,9 +1,9 @@
 // swift-tools-version:6.1
 // Retention: an image-cache memory manager and the lab that measures it.
 // Dependencies point one way: RetentionCLI → RetentionTool → Lab → {Scenario, Retention, Visibility,
-// MemoryProbe, AssetGen, CProcessShim}, Scenario → {Visibility, Retention}, Retention → {Imaging,
+// MemoryProbe, AssetGen}, Scenario → {Visibility, Retention}, Retention → {Imaging,
 // MemoryProbe}, AssetGen → {Imaging, SystemIO}, Imaging → {CPNG, SystemIO}, MemoryProbe →
-// {CMemoryShim, SystemIO}. SystemIO and Visibility depend on no other module of ours.
+// {CMemoryShim, SystemIO}, SystemIO → CProcessShim. Visibility depends on no other module of ours.
 // docs/ARCHITECTURE.md holds the graph; tools/check-architecture.sh checks it. Linux (glibc) only.
 import PackageDescription
 
@@ -26,8 +26,8 @@ let package = Package(
             name: "CPNG",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
-        // POSIX file I/O with one error type: capped reads, atomic replace, special-file rules.
-        .target(name: "SystemIO"),
+        // The system layer: files, temporary files, owned descriptors, the one spawner, signals, cores.
+        .target(name: "SystemIO", dependencies: ["CProcessShim"]),
         .target(name: "Imaging", dependencies: ["CPNG", "SystemIO"]),
         .target(name: "Retention", dependencies: ["Imaging", "MemoryProbe", "SystemIO"]),
         .target(name: "Visibility"),
@@ -38,9 +38,9 @@ let package = Package(
         .target(name: "AssetGen", dependencies: ["Imaging", "SystemIO"]),
         // The scenario and trace file formats, parsed once into typed values.
         .target(name: "Scenario", dependencies: ["Visibility", "Retention", "Imaging", "SystemIO"]),
-        .target(name: "Lab", dependencies: ["Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "AssetGen", "CProcessShim", "SystemIO"]),
+        .target(name: "Lab", dependencies: ["Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "AssetGen", "SystemIO"]),
         // What the tool prints and plans: text, tables, JSON lines, the thumbnail batch.
-        .target(name: "RetentionTool", dependencies: ["Lab", "Visibility", "Imaging", "MemoryProbe", "CProcessShim", "SystemIO"]),
+        .target(name: "RetentionTool", dependencies: ["Lab", "Visibility", "Imaging", "MemoryProbe", "SystemIO"]),
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
@@ -60,10 +60,10 @@ let package = Package(
         .testTarget(name: "VisibilityTests", dependencies: ["Visibility", "AssetGen"]),
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "RetentionTestSupport"]),
-        .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "AssetGen", "RetentionTestSupport"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "AssetGen", "SystemIO", "RetentionTestSupport"]),
         .testTarget(name: "AssetGenTests", dependencies: ["AssetGen", "Imaging", "RetentionTestSupport"]),
         .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool", "Lab", "Visibility", "RetentionTestSupport"]),
-        .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "AssetGen", "CProcessShim", "RetentionTestSupport"]),
+        .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "AssetGen", "SystemIO", "RetentionTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

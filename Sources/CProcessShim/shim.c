@@ -2,9 +2,15 @@
 #include "CProcessShim.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <sys/file.h>
+#include <sys/wait.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -48,4 +54,62 @@ int rtn_spawn_close_from(void *actions, int from) {
 
 int rtn_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
+}
+
+int rtn_flock(int fd, int operation) {
+    return flock(fd, operation);
+}
+
+static volatile sig_atomic_t rtn_stop_value = 0;
+
+static void rtn_stop_handler(int signal) {
+    if (signal == SIGALRM) _exit(128 + (rtn_stop_value != 0 ? rtn_stop_value : SIGALRM));
+    if (rtn_stop_value != 0) _exit(128 + signal);
+    rtn_stop_value = signal;
+}
+
+static volatile sig_atomic_t rtn_stop_grace = 0;
+
+static void rtn_stop_handler_with_alarm(int signal) {
+    int first = rtn_stop_value == 0 && signal != SIGALRM;
+    rtn_stop_handler(signal);
+    if (first && rtn_stop_grace > 0) alarm((unsigned)rtn_stop_grace);
+}
+
+int rtn_install_stop_handler(unsigned grace_seconds) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = rtn_stop_handler_with_alarm;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0; /* no SA_RESTART: a blocked call returns EINTR */
+    rtn_stop_grace = (sig_atomic_t)grace_seconds;
+    if (sigaction(SIGINT, &action, NULL) != 0) return -1;
+    if (sigaction(SIGTERM, &action, NULL) != 0) return -1;
+    if (sigaction(SIGALRM, &action, NULL) != 0) return -1;
+    /* A process spawned from a thread that blocks these (libdispatch's workers block them)
+       inherits that mask; unblock them here so they reach the handler. */
+    sigset_t wanted;
+    sigemptyset(&wanted);
+    sigaddset(&wanted, SIGINT);
+    sigaddset(&wanted, SIGTERM);
+    sigaddset(&wanted, SIGALRM);
+    return pthread_sigmask(SIG_UNBLOCK, &wanted, NULL) == 0 ? 0 : -1;
+}
+
+int rtn_stop_signal(void) {
+    return rtn_stop_value;
+}
+
+int rtn_affinity_cpu_count(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+    return CPU_COUNT(&set);
+}
+
+int rtn_child_has_exited(int pid) {
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return -1;
+    return info.si_pid == pid ? 1 : 0;
 }

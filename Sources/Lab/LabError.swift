@@ -1,11 +1,8 @@
-import Glibc
 import SystemIO
 
 /// An error from the lab: a scenario that cannot run, a child that cannot start, a file that
 /// cannot be written. `description` is one line that names the problem.
 public enum LabError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// A child process could not be started.
-    case spawn(String, Int32)
     /// The scenario's images could not be resolved or read.
     case images(String)
     /// A strategy name is neither a preset nor defined in the scenario.
@@ -23,8 +20,6 @@ public enum LabError: Error, CustomStringConvertible, Sendable, Equatable {
     /// One line naming the problem.
     public var description: String {
         switch self {
-        case .spawn(let program, let code):
-            return "cannot start \(program): \(String(cString: strerror(code)))"
         case .images(let reason):
             return reason
         case .unknownStrategy(let name, let known):
@@ -34,7 +29,7 @@ public enum LabError: Error, CustomStringConvertible, Sendable, Equatable {
         case .failed(let reason), .usage(let reason):
             return reason
         case .stopped(let signal):
-            return "stopped by \(signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)")"
+            return "stopped by \(StopSignals.name(signal))"
         }
     }
 }

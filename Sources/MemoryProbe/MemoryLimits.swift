@@ -1,3 +1,5 @@
+import SystemIO
+
 /// `MemTotal` and `MemAvailable` from `/proc/meminfo`, in bytes.
 public struct Meminfo: Sendable, Hashable {
     /// `MemTotal`: the machine's usable memory.
@@ -65,10 +67,10 @@ public struct MemoryLimits: Sendable, Hashable {
         if case .success(let data) = Syscalls.readAll(base + ProcPaths.cgroup) {
             let paths = parseCgroupPaths(String(decoding: data, as: UTF8.self))
             var files: [String] = []
-            for folder in ancestors(of: paths.v2) {
+            for folder in ControlGroup.ancestors(of: paths.v2) {
                 files += [base + CgroupHierarchy.v2.limitPath(folder), base + CgroupHierarchy.v2Hybrid.limitPath(folder)]
             }
-            for folder in ancestors(of: paths.v1Memory) {
+            for folder in ControlGroup.ancestors(of: paths.v1Memory) {
                 files.append(base + CgroupHierarchy.v1.limitPath(folder))
             }
             for file in files {
@@ -95,19 +97,8 @@ public struct MemoryLimits: Sendable, Hashable {
     /// hierarchy whose controller list holds `memory` (`4:memory:/docker/abc`). Lines of other
     /// shapes are skipped; an empty path counts as none. O(n) in the length of `text`.
     public static func parseCgroupPaths(_ text: String) -> CgroupPaths {
-        var paths = CgroupPaths(v2: nil, v1Memory: nil)
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-            guard fields.count == 3 else { continue }
-            let path = String(fields[2])
-            guard path.hasPrefix("/") else { continue }
-            if fields[0] == "0" && fields[1].isEmpty {
-                paths.v2 = paths.v2 ?? path
-            } else if fields[1].split(separator: ",").contains("memory") {
-                paths.v1Memory = paths.v1Memory ?? path
-            }
-        }
-        return paths
+        let group = ControlGroup.parse(text)
+        return CgroupPaths(v2: group.v2, v1Memory: group.v1["memory"])
     }
 
     /// The limit in the text of `memory.max` (v2) or `memory.limit_in_bytes` (v1), in bytes;
@@ -131,19 +122,6 @@ public struct MemoryLimits: Sendable, Hashable {
         let words = text.split(whereSeparator: \.isWhitespace)
         guard words.count == 1 else { return nil }
         return Int(words[0])
-    }
-
-    /// `path` and each folder above it, ending with the root as `""`: `/a/b` gives `/a/b`,
-    /// `/a`, `""`. Empty for nil. O(depth).
-    static func ancestors(of path: String?) -> [String] {
-        guard let path else { return [] }
-        var folders: [String] = []
-        var components = path.split(separator: "/").map(String.init)
-        while !components.isEmpty {
-            folders.append("/" + components.joined(separator: "/"))
-            components.removeLast()
-        }
-        return folders + [""]
     }
 }
 

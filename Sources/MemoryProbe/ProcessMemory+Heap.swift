@@ -6,7 +6,7 @@ extension ProcessMemory {
     /// - Throws: ``MemoryProbeError/heapStatisticsUnavailable`` when built against a C library
     ///   without `mallinfo2` (glibc before 2.33, musl) — never zeros.
     /// - Cost: takes each arena's lock in turn and walks its free lists; about 150 ns for a
-    ///   small heap (probe-bench), more when many free chunks are held. Blocks other threads' malloc
+    ///   small heap, more when many free chunks are held. Blocks other threads' malloc
     ///   on the arena being walked for that long.
     public static func heapStatistics() throws(MemoryProbeError) -> HeapStatistics {
         let info = rtn_heap_info_read()

@@ -4,7 +4,7 @@ extension ProcessMemory {
     /// - Parameter path: the status file; ``ProcPaths/status`` by default (a fixture in tests).
     /// - Throws: ``MemoryProbeError`` naming `path`: it cannot be opened or read, a wanted
     ///   line does not parse (with its line number), or a wanted line is missing.
-    /// - Cost: open, read and close of a ~1.5 KB generated file, about 15 µs (probe-bench).
+    /// - Cost: open, read and close of a ~1.5 KB generated file, about 15 µs.
     public static func readStatus(path: String = ProcPaths.status) throws(MemoryProbeError) -> ProcessStatus {
         try Syscalls.readAll(path).flatMap { bytes in
             bytes.withUnsafeBytes { ProcParser.status($0, source: path) }
@@ -16,7 +16,7 @@ extension ProcessMemory {
     /// - Parameter path: the rollup file; ``ProcPaths/smapsRollup`` by default.
     /// - Throws: ``MemoryProbeError`` naming `path`, as ``readStatus(path:)``.
     /// - Cost: the kernel walks the page tables of every mapping — about 150 µs for a small
-    ///   process (probe-bench), growing with mapped memory. Use at checkpoints, not per frame.
+    ///   process, growing with mapped memory. Use at checkpoints, not per frame.
     public static func readSmapsRollup(path: String = ProcPaths.smapsRollup) throws(MemoryProbeError) -> SmapsRollup {
         try Syscalls.readAll(path).flatMap { bytes in
             bytes.withUnsafeBytes { ProcParser.smapsRollup($0, source: path) }

@@ -37,7 +37,7 @@ public enum ProcessMemory {
     /// - Parameter statusPath: the status file; ``ProcPaths/status`` by default.
     /// - Throws: ``MemoryProbeError`` naming the file, or
     ///   ``MemoryProbeError/heapStatisticsUnavailable``.
-    /// - Cost: about 16 µs (probe-bench) — a read of status (the kernel formats ~55 lines) and
+    /// - Cost: about 16 µs — a read of status (the kernel formats ~55 lines) and
     ///   a walk of every malloc arena's free lists under its lock. Fine per checkpoint, not per frame.
     public static func snapshot(statusPath: String = ProcPaths.status) throws(MemoryProbeError) -> MemorySnapshot {
         let status = try readStatus(path: statusPath)

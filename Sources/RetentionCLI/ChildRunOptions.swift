@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import Lab
 import RetentionTool
+import SystemIO
 
 /// The options `compare` and `sweep` share: repeats, exports, timeout, parallel children and
 /// slices.
@@ -21,7 +22,7 @@ struct ChildRunOptions: ParsableArguments {
     @Flag(help: "Print the JSON document to stdout instead of the table.")
     var json = false
 
-    @Option(help: ArgumentHelp("Child runs at once (default: the number of cores). Memory is per process and frame work is thread CPU time priced from one cost table, so parallel runs measure what serial ones do.", valueName: "n"))
+    @Option(help: ArgumentHelp("Child runs at once (default: the cores this process may use: online cores narrowed by CPU affinity and the cgroup's CPU quota). Memory is per process and frame work is thread CPU time priced from one cost table, so parallel runs measure what serial ones do.", valueName: "n"))
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Run only slice K of N of the run list (K from 1), for array jobs; each slice writes its own --export-json, and `retention merge` joins them. Pass every slice the same --costs file.", valueName: "K/N"))
@@ -83,9 +84,8 @@ enum ChildRunCommand {
     /// run exits 128 + the signal.
     static func run(_ driver: ChildRuns, command: String) throws -> ChildRuns.Outcome {
         let executable = try ChildRuns.executablePath()
-        let stop = ChildProcess.StopRequest()
-        let signalSources = Signals.onStop { stop.request(signal: $0) }
-        defer { signalSources.forEach { $0.cancel() } }
+        let stop = StopRequest(observingSignals: true)
+        try StopSignals.install()
         do {
             return try driver.run(executable: executable, stop: stop)
         } catch let error as LabError {

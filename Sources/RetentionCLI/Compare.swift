@@ -56,7 +56,7 @@ struct Compare: ParsableCommand {
             names = available.map(\.name)
         }
         let shard = try runs.resolvedShard()
-        let jobs = runs.jobs ?? Machine.onlineCores
+        let jobs = runs.jobs ?? Machine.availableCores
         let driver = ChildRuns(
             scenarioPath: path, subjects: names, costStrategies: names, repeats: runs.repeats, jobs: jobs,
             shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs, decodeSpeed: costOptions.decodeSpeed,

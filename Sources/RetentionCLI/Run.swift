@@ -2,6 +2,7 @@ import ArgumentParser
 import Lab
 import Retention
 import RetentionTool
+import SystemIO
 
 /// `retention run [SCENARIO] --strategy NAME`: one strategy, in this process, measured.
 struct Run: ParsableCommand {

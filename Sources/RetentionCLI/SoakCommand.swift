@@ -2,6 +2,7 @@ import ArgumentParser
 import Lab
 import Retention
 import RetentionTool
+import SystemIO
 
 /// `retention soak SCENARIO --strategy NAME (--duration D | --iterations N)`.
 struct SoakCommand: ParsableCommand {
@@ -80,17 +81,13 @@ struct SoakCommand: ParsableCommand {
                 scenarioPath: scenario, strategyName: strategy, repairTrace: repair, maxResidentBytes: residentLimit(maxResident),
                 limit: iterations.map { .iterations($0) } ?? .duration(duration ?? 0), warmup: warmup,
                 maxGrowthBytes: maxGrowth.bytes, maxGrowthRate: maxGrowthRate, exportCSV: exportCSV, exportJSON: exportJSON,
-                repairNote: { Output.error($0) })
+                stop: StopRequest(observingSignals: true), repairNote: { Output.error($0) })
         } catch {
             Output.error("Error: \(error)")
             throw ExitCode(GrowthVerdict.Outcome.failedRun.exitStatus)
         }
         // Signals only ask the soak to stop; the verdict is given on what was measured.
-        let sources = Signals.onStop { number in
-            soak.requestStop()
-            Output.error("\nretention soak: stopping after the current iteration (signal \(number))")
-        }
-        defer { sources.forEach { $0.cancel() } }
+        try StopSignals.install()
         let terminal = Output.stderrIsTerminal
         let outcome = soak.run(terminal: terminal) { progress in
             switch progress {

@@ -80,7 +80,7 @@ struct SweepCommand: ParsableCommand {
         try usage { try plan.check(scenarioPath: path, repairTrace: runs.repair) }
         let points = Dictionary(uniqueKeysWithValues: plan.points.map { ($0.label, $0) })
         let shard = try runs.resolvedShard()
-        let jobs = runs.jobs ?? Machine.onlineCores
+        let jobs = runs.jobs ?? Machine.availableCores
         let driver = ChildRuns(
             scenarioPath: path, subjects: plan.points.map(\.label), costStrategies: names, repeats: runs.repeats,
             jobs: jobs, shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs,

@@ -47,7 +47,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "fast: area average only; good: area average, then Lanczos-3.")
     var quality: Thumbnailer.Quality = .good
 
-    @Option(help: "Files processed at once (default: the number of online cores).")
+    @Option(help: "Files processed at once (default: the cores this process may use: online cores narrowed by CPU affinity and the cgroup's CPU quota).")
     var jobs: Int?
 
     @Option(help: "zlib level of the written PNGs, 0-9 (with --strategy rle, only 0 differs).")
@@ -78,7 +78,7 @@ struct ThumbnailCommand: ParsableCommand {
     func run() throws {
         let thumbnailer = Thumbnailer(width: size.width, height: size.height, mode: mode, quality: quality, linearLight: linear)
         let plan = try planJobs()
-        let workers = max(1, min(jobs ?? Machine.onlineCores, plan.count))
+        let workers = max(1, min(jobs ?? Machine.availableCores, plan.count))
         let batch = ThumbnailBatch(jobs: plan, thumbnailer: thumbnailer, encoder: PNGEncoder(compressionLevel: level, strategy: strategy),
                                    json: json, progress: Output.stderrIsTerminal && !plan.isEmpty)
         let summary = batch.run(workers: workers)

@@ -1,4 +1,3 @@
-import Glibc
 import Lab
 import SystemIO
 
@@ -79,7 +78,7 @@ public struct ChildRuns {
     /// no more. Child failures are counted, not thrown; throws `LabError` for what stops the
     /// work before any run (outputs that cannot be opened, a cost table that cannot be made,
     /// `.stopped` when a signal came first). Costs the children's run time.
-    public func run(executable: String, stop: ChildProcess.StopRequest) throws -> Outcome {
+    public func run(executable: String, stop: StopRequest) throws -> Outcome {
         let progress = Output.stderrIsTerminal
         let paths = childArguments
         let speed = decodeSpeed
@@ -93,20 +92,23 @@ public struct ChildRuns {
                                           strategies: subjects, sweep: sweep, constraints: constraints, shard: shard,
                                           scheduledRuns: comparison.schedule.count)
         let costs: CostTable, costsPath: String
+        // The measured table's file, removed when this goes away.
+        var measuredFile: TemporaryFile?
         if let givenCostsPath {
             (costs, costsPath) = (try CostTable.load(contentsOf: givenCostsPath), givenCostsPath)
         } else {
             if progress { Output.progress("measuring the cost table (retention costs)…", final: false) }
             do {
-                (costs, costsPath) = try Comparison.calibrate(executable: executable, timeoutSeconds: timeoutSeconds, stop: stop) {
+                let measured = try Comparison.calibrate(executable: executable, timeoutSeconds: timeoutSeconds, stop: stop) {
                     ["costs", scenarioPath, "-o", $0, "--strategies", costStrategies.joined(separator: ",")]
                 }
+                (costs, costsPath, measuredFile) = (measured.table, measured.file.path, measured.file)
             } catch {
                 if progress { Output.error("") }
                 throw error
             }
         }
-        defer { if givenCostsPath == nil { unlink(costsPath) } }
+        defer { withExtendedLifetime(measuredFile) {} }
         comparison.childArguments = { subject in
             paths(subject, costsPath) + (speed != 1 ? ["--decode-speed", "\(speed)"] : []) + limit
         }
@@ -143,16 +145,10 @@ public struct ChildRuns {
                        failed: failed, exportFailure: exportFailure)
     }
 
-    /// This executable, for the children: `/proc/self/exe`, without the ` (deleted)` a binary
-    /// rebuilt while it runs shows (children run the new one). Throws `LabError` when it cannot
-    /// be read. One `readlink(2)`.
+    /// This executable, for the children: `/proc/self/exe` (a binary rebuilt while it runs
+    /// names the new one). Throws `LabError` when it cannot be read. One `readlink(2)`.
     public static func executablePath() throws(LabError) -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { throw .failed("cannot find this executable through /proc/self/exe") }
-        var path = PathText.string(fromBytes: buffer[0..<n].map { UInt8(bitPattern: $0) })
-        if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
+        guard let path = FileIO.executablePath else { throw .failed("cannot find this executable through /proc/self/exe") }
         return path
     }
-
 }

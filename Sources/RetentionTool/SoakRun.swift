@@ -60,7 +60,7 @@ public final class SoakRun {
     /// Throws the first problem (the command's exit status 2). Costs one scenario load.
     public init(scenarioPath: String, strategyName: String, repairTrace: Bool, maxResidentBytes: Int?,
                 limit: Soak.Limit, warmup: Int, maxGrowthBytes: Int, maxGrowthRate: GrowthRate,
-                exportCSV: String?, exportJSON: String?, repairNote: (String) -> Void = { _ in }) throws {
+                exportCSV: String?, exportJSON: String?, stop: StopRequest = StopRequest(), repairNote: (String) -> Void = { _ in }) throws {
         var experiment = try Experiment.prepare(scenarioPath: scenarioPath, strategyName: strategyName, repairTrace: repairTrace)
         if let repairs = experiment.trace?.repairs.summary { repairNote("\(scenarioPath): trace: \(repairs)") }
         experiment.maxResidentBytes = maxResidentBytes
@@ -69,7 +69,7 @@ public final class SoakRun {
         self.warmup = warmup
         self.exportJSON = exportJSON
         soak = try Soak(experiment: experiment, limit: limit, warmup: warmup, maxGrowthBytes: maxGrowthBytes,
-                        maxGrowthRate: maxGrowthRate, keepsSamples: exportJSON != nil)
+                        maxGrowthRate: maxGrowthRate, keepsSamples: exportJSON != nil, stop: stop)
         if let exportJSON { try FileIO.checkWritable(exportJSON) }
         csv = try exportCSV.map { path throws -> LineFile in
             let file = try LineFile(creating: path)
@@ -78,9 +78,10 @@ public final class SoakRun {
         }
     }
 
-    /// Asks the soak to stop after the current iteration; safe from any thread (an atomic).
+    /// Asks the soak to stop after the current iteration, as SIGTERM would; safe from any
+    /// thread (an atomic).
     public func requestStop() {
-        soak.stopRequested.store(true, ordering: .relaxed)
+        soak.stop.request(signal: 15)
     }
 
     /// Runs the soak to its limit or a stop request. After each iteration it appends the CSV

@@ -43,6 +43,35 @@ public enum FileIO {
         public var size: Int
         /// The device and inode: equal for two paths to the same file.
         public var device: UInt64, inode: UInt64
+        /// The permission bits (`st_mode & 07777`).
+        public var permissions: UInt32 = 0o644
+        /// Bytes the file occupies on its file system (`st_blocks × 512`): what it costs in
+        /// disk space, which can differ from `size` either way (sparse files, block rounding).
+        public var allocatedBytes: Int = 0
+        /// The last modification, in nanoseconds since 1970 (`st_mtim`).
+        public var modificationNanoseconds: Int64 = 0
+        /// Hard links to the file (`st_nlink`).
+        public var links: Int = 1
+
+        /// What `info` says. O(1).
+        init(_ info: stat) {
+            kind = FileIO.kind(mode: info.st_mode)
+            size = Int(info.st_size)
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            permissions = UInt32(info.st_mode & 0o7777)
+            allocatedBytes = Int(info.st_blocks) * 512
+            modificationNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            links = Int(info.st_nlink)
+        }
+
+        /// A status with the given identity. O(1).
+        public init(kind: Kind, size: Int, device: UInt64, inode: UInt64) {
+            self.kind = kind
+            self.size = size
+            self.device = device
+            self.inode = inode
+        }
     }
 
     /// `stat` (or `lstat` when `followLinks` is false) of `path`; nil when nothing is there or
@@ -51,8 +80,12 @@ public enum FileIO {
         var info = stat()
         let result = PathText.withCString(path) { followLinks ? stat($0, &info) : lstat($0, &info) }
         guard result == 0 else { return nil }
-        return Status(kind: kind(mode: info.st_mode), size: Int(info.st_size), device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        return Status(info)
     }
+
+    /// True when something exists at `path` (a dangling symbolic link counts as nothing).
+    /// One `stat`.
+    public static func exists(_ path: String) -> Bool { status(of: path) != nil }
 
     /// The canonical absolute path of `path` (`realpath(3)`: links and `..` resolved); nil when
     /// it does not exist. One `realpath` call.
@@ -116,71 +149,33 @@ public enum FileIO {
 
     /// Opens `path` for reading and checks it is a regular file, without ever blocking (a
     /// FIFO with no writer would block a plain `open`). Returns the descriptor (close-on-exec)
-    /// and the file's size, which is 0 for files that report none (`/proc`). The caller closes it.
+    /// and the file's size, which is 0 for files that report none (`/proc`). The caller closes
+    /// it; ``FileDescriptor/openRegularFile(_:)`` is the owned form.
     public static func openRegularFile(_ path: String) throws(SystemError) -> (fd: Int32, size: Int) {
-        var fd: Int32
-        repeat { fd = PathText.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } } while fd < 0 && Glibc.errno == EINTR
-        guard fd >= 0 else { throw .lastError("read", path) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let error = SystemError.lastError("read", path)
-            close(fd)
-            throw error
-        }
-        if case .special(let noun) = kind(mode: info.st_mode) {
-            close(fd)
-            throw SystemError(path: path, operation: "read", reason: .notARegularFile(kind: noun))
-        }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            close(fd)
-            throw SystemError(path: path, operation: "read", reason: .notARegularFile(kind: "a folder"))
-        }
-        return (fd, Int(info.st_size))
+        let descriptor = try FileDescriptor.openRegularFile(path)
+        let size = try descriptor.status(operation: "read").size
+        return (descriptor.take(), size)
     }
 
     /// The whole of the regular file at `path`, at most `limit` bytes (a longer file throws
     /// `.tooLarge` after reading at most `limit + 1` bytes). Sized by `fstat`, or grown in 64 KiB
-    /// steps when the file reports no size (files in `/proc` and `/sys`). Costs one open, one
-    /// fstat and one read per 64 KiB (one read in all for a sized file).
+    /// steps when the file reports no size (files in `/proc` and `/sys`); a buffer the
+    /// allocator refuses is `.outOfMemory`, never a trap. Costs one open, one fstat and one
+    /// read per 64 KiB (one read in all for a sized file).
     public static func readAll(_ path: String, limit: Int = .max) throws(SystemError) -> Data {
-        let (fd, size) = try openRegularFile(path)
-        defer { close(fd) }
-        if size > limit { throw SystemError(path: path, operation: "read", reason: .tooLarge(limit: limit)) }
-        // One byte past the reported size, so a file that grew is noticed rather than cut.
-        var data = Data(count: size > 0 ? size + 1 : min(65_536, limit == .max ? 65_536 : limit + 1))
-        var filled = 0
-        while true {
-            if filled == data.count {
-                if filled > limit { throw SystemError(path: path, operation: "read", reason: .tooLarge(limit: limit)) }
-                let grown = data.count > limit / 2 ? limit &+ 1 : data.count * 2
-                data.count = grown < 0 ? Int.max : grown
-            }
-            let n = data.withUnsafeMutableBytes { buffer in
-                Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
-            }
-            if n < 0 {
-                if Glibc.errno == EINTR { continue }
-                throw .lastError("read", path)
-            }
-            if n == 0 { break }
-            filled += n
-        }
-        if filled > limit { throw SystemError(path: path, operation: "read", reason: .tooLarge(limit: limit)) }
-        data.count = filled
-        return data
+        try FileDescriptor.openRegularFile(path).readAll(limit: limit)
     }
 
-    /// Writes every byte of `bytes` to `fd`, retrying on `EINTR` and short writes. `path` names
-    /// the file in an error. One `write` call per accepted chunk.
+    /// Writes every byte of `bytes` to `fd`, a descriptor the caller owns (standard output),
+    /// retrying on `EINTR` and short writes. `path` names the file in an error. One `write`
+    /// call per accepted chunk.
     public static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, path: String) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if Glibc.errno == EINTR { continue }
-                throw .lastError("write", path)
+            switch Syscalls.write(fd, path, UnsafeRawBufferPointer(rebasing: bytes[offset...])) {
+            case .success(let n): offset += n
+            case .failure(let error): throw SystemError(path: path, operation: "write", reason: .errno(error.code))
             }
-            offset += n
         }
     }
 
@@ -235,26 +230,12 @@ public enum FileIO {
     public static func replace(_ path: String, with data: some ContiguousBytes) throws(SystemError) {
         switch try target(for: path) {
         case .inPlace(let existing):
-            let fd = openInPlace(existing)
-            guard fd >= 0 else { throw .lastError("open", path) }
-            defer { close(fd) }
-            try writeAll(data, to: fd, path: path)
+            let descriptor = try openInPlace(existing, displayPath: path)
+            try descriptor.write(data)
         case .atomic(let final):
-            let temporary = temporaryPath(beside: final)
-            let fd = PathText.withCString(temporary) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-            guard fd >= 0 else { throw .lastError("write", final) }
-            var info = stat()
-            if PathText.withCString(final, { stat($0, &info) }) == 0 { _ = fchmod(fd, info.st_mode & 0o7777) }
-            var failure: SystemError?
-            do { try writeAll(data, to: fd, path: final) } catch { failure = error }
-            if close(fd) != 0, failure == nil { failure = .lastError("write", final) }
-            if failure == nil, PathText.withCString(temporary, { from in PathText.withCString(final) { rename(from, $0) } }) != 0 {
-                failure = .lastError("replace", final)
-            }
-            if let failure {
-                PathText.withCString(temporary) { _ = unlink($0) }
-                throw failure
-            }
+            let file = try TemporaryFile(beside: final)
+            try file.write(data)
+            try file.commit(to: final)
         }
     }
 
@@ -268,13 +249,18 @@ public enum FileIO {
 
     /// Opens an existing special file or stream for writing. `/dev/stdout` and other paths
     /// under `/dev` and `/proc` append, so output already written to a redirected file stays.
-    static func openInPlace(_ path: String) -> Int32 {
-        var fd: Int32
-        repeat { fd = PathText.withCString(path) { open($0, O_WRONLY | O_APPEND | O_CLOEXEC) } } while fd < 0 && Glibc.errno == EINTR
-        if fd < 0 && Glibc.errno == ENOENT {
-            repeat { fd = PathText.withCString(path) { open($0, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) } } while fd < 0 && Glibc.errno == EINTR
+    /// A FIFO's `open` waits for a reader, as FIFOs do (a stop signal still ends the command:
+    /// see ``StopSignals``). Errors name `displayPath`.
+    static func openInPlace(_ path: String, displayPath: String) throws(SystemError) -> FileDescriptor {
+        do {
+            return try FileDescriptor.open(path, .writeOnly, options: .append, operation: "open")
+        } catch where error.errno == ENOENT {
+            do { return try FileDescriptor.open(path, .writeOnly, options: .create, operation: "open") } catch {
+                throw SystemError(path: displayPath, operation: error.operation, reason: error.reason)
+            }
+        } catch {
+            throw SystemError(path: displayPath, operation: error.operation, reason: error.reason)
         }
-        return fd
     }
 
     /// Checks, before long work starts, that `path` could be written: its folder exists and is
@@ -304,12 +290,67 @@ public enum FileIO {
         return String(path[..<slash])
     }
 
-    static func temporaryPath(beside path: String) -> String {
-        let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
-        return folder + ".rtn-\(getpid())-\(counter.next()).tmp"
+    /// Removes the file or empty folder at `path`. Throws naming it, `ENOENT` included. One
+    /// `unlink` (and an `rmdir` for a folder).
+    public static func remove(_ path: String) throws(SystemError) {
+        switch Syscalls.unlink(path) {
+        case .success: return
+        case .failure(let error) where error.code == EISDIR || error.code == EPERM:
+            if case .failure(let failure) = Syscalls.rmdir(path) {
+                throw SystemError(path: path, operation: "remove", reason: .errno(failure.code == ENOTDIR ? error.code : failure.code))
+            }
+        case .failure(let error):
+            throw SystemError(path: path, operation: "remove", reason: .errno(error.code))
+        }
     }
 
-    private static let counter = TemporaryCounter()
+    /// Removes `path` and, for a folder, everything below it (not following symbolic links);
+    /// what is already gone is not an error. Throws the first failure, naming its path.
+    /// O(entries) system calls.
+    public static func removeTree(_ path: String) throws(SystemError) {
+        guard let status = status(of: path, followLinks: false) else { return }
+        if status.kind == .directory {
+            for name in try directoryEntries(path) { try removeTree(path + "/" + name) }
+        }
+        do { try remove(path) } catch where error.errno == ENOENT {}
+    }
+
+    /// Renames `from` to `to`, replacing what `to` names in one step (both on one file
+    /// system). Throws naming `to`. One `rename`.
+    public static func rename(_ from: String, to: String) throws(SystemError) {
+        if case .failure(let error) = Syscalls.rename(from, to) {
+            throw SystemError(path: to, operation: "replace", reason: .errno(error.code))
+        }
+    }
+
+    /// Forces the folder's entries (names just created, renamed or removed) to stable storage:
+    /// `fsync` of the folder. One `open` and one `fsync`.
+    public static func syncFolder(_ path: String) throws(SystemError) {
+        let folder = try FileDescriptor.open(path, .readOnly, options: Options.directory, operation: "sync")
+        try folder.sync()
+    }
+
+    private enum Options {
+        static let directory = FileDescriptor.Options(rawValue: O_DIRECTORY)
+    }
+
+    /// The target of the symbolic link at `path`; nil when it is not one or cannot be read.
+    /// One `readlink`.
+    public static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = PathText.withCString(path) { readlink($0, &buffer, buffer.count - 1) }
+        guard n > 0 else { return nil }
+        return PathText.string(fromBytes: buffer[0..<n].map { UInt8(bitPattern: $0) })
+    }
+
+    /// This program's executable, from `/proc/self/exe`, without the ` (deleted)` a binary
+    /// rebuilt while it runs shows (the path then names the new one). Nil when it cannot be
+    /// read. One `readlink`.
+    public static var executablePath: String? {
+        guard var path = linkTarget("/proc/self/exe") else { return nil }
+        if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
+        return path
+    }
 
     /// Creates `path` and any missing parents (`mkdir -p`); an existing folder is fine. Throws
     /// naming the component that could not be made (`ENOTDIR` when a parent or `path` itself is
@@ -318,22 +359,12 @@ public enum FileIO {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
-            if PathText.withCString(prefix, { mkdir($0, mode) }) != 0 {
-                let code = Glibc.errno
-                guard code == EEXIST, kind(of: prefix) == .directory else {
-                    throw SystemError(path: prefix, operation: "create the folder", reason: .errno(code == EEXIST ? ENOTDIR : code))
+            if case .failure(let error) = Syscalls.mkdir(prefix, mode_t(mode)) {
+                guard error.code == EEXIST, kind(of: prefix) == .directory else {
+                    throw SystemError(path: prefix, operation: "create the folder", reason: .errno(error.code == EEXIST ? ENOTDIR : error.code))
                 }
             }
             prefix += "/"
         }
     }
-}
-
-import Synchronization
-
-/// Distinct suffixes for temporary files written concurrently by one process.
-/// An `Atomic` counter: lock-free and shared by every writer thread.
-private final class TemporaryCounter: Sendable {
-    private let value = Atomic<Int>(0)
-    func next() -> Int { value.add(1, ordering: .relaxed).newValue }
 }

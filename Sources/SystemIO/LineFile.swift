@@ -5,7 +5,7 @@ internal import Glibc
 /// A regular file or new path is created or truncated; a FIFO, device or `/dev/stdout` is
 /// written in place; a folder is refused. Not thread-safe: one writer.
 public final class LineFile {
-    private let fd: Int32
+    private let descriptor: FileDescriptor
     /// The file's path.
     public let path: String
 
@@ -14,20 +14,19 @@ public final class LineFile {
         self.path = path
         switch try FileIO.target(for: path) {
         case .inPlace(let existing):
-            fd = FileIO.openInPlace(existing)
+            descriptor = try FileIO.openInPlace(existing, displayPath: path)
         case .atomic(let final):
-            fd = PathText.withCString(final) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+            do { descriptor = try FileDescriptor.open(final, .writeOnly, options: [.create, .truncate], operation: "write") } catch {
+                throw SystemError(path: path, operation: "write", reason: error.reason)
+            }
         }
-        guard fd >= 0 else { throw .lastError("write", path) }
     }
-
-    deinit { close(fd) }
 
     /// Appends `line` and a newline. One or more `write` calls; O(line).
     public func append(_ line: String) throws(SystemError) {
         var text = line + "\n"
         let result: Result<Void, SystemError> = text.withUTF8 { bytes in
-            do throws(SystemError) { try FileIO.writeAll(UnsafeRawBufferPointer(bytes), to: fd, path: path); return .success(()) }
+            do throws(SystemError) { try descriptor.write(UnsafeRawBufferPointer(bytes)); return .success(()) }
             catch { return .failure(error) }
         }
         try result.get()

@@ -11,6 +11,9 @@ public struct SystemError: Error, CustomStringConvertible, Sendable, Equatable {
         case notARegularFile(kind: String)
         /// The file holds more than `limit` bytes, the most the caller accepts.
         case tooLarge(limit: Int)
+        /// The allocator refused `bytes` for the operation's buffer (an address-space limit,
+        /// `ulimit -v`).
+        case outOfMemory(bytes: Int)
     }
 
     /// The path the operation was on.
@@ -50,6 +53,7 @@ public struct SystemError: Error, CustomStringConvertible, Sendable, Equatable {
         case .errno(let code): return Self.text(forErrno: code)
         case .notARegularFile(let kind): return "it is \(kind), not a regular file"
         case .tooLarge(let limit): return "it is larger than the limit of \(limit) bytes"
+        case .outOfMemory(let bytes): return "out of memory (\(bytes) bytes could not be allocated)"
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Lab
+import SystemIO
 
 /// A child that fails is reported by the line that says why, never by a backtrace, its
 /// registers or its library map.

@@ -1,4 +1,4 @@
-import CProcessShim
+import SystemIO
 import Foundation
 import RetentionTestSupport
 import Testing
@@ -45,79 +45,17 @@ struct CLIRunner {
         }
     }
 
-    /// A child that could not be started: the call and its error number.
-    struct SpawnError: Error, CustomStringConvertible {
-        var call: String
-        var code: Int32
-        var description: String { "\(call) failed: \(String(cString: strerror(code))) (errno \(code))" }
-    }
-
+    /// Runs the tool (or `program`) with SystemIO's spawner, the tool's own: its own process
+    /// group, killed whole after `timeout` seconds (status -9 and "timed out" on stderr then).
     static func runBlocking(_ arguments: [String], timeout: Double = 120, in directory: String? = nil,
                             program: String = CLIRunner.executable) throws -> Result {
-        // Close-on-exec pipes, and every other descriptor closed in the child (where glibc can,
-        // 2.34+), so no child started by a test running alongside holds these pipes open.
-        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
-        defer { for fd in outPipe + errPipe where fd >= 0 { close(fd) } }
-        guard rtn_pipe_cloexec(&outPipe) == 0, rtn_pipe_cloexec(&errPipe) == 0 else { throw SpawnError(call: "pipe2", code: errno) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var added = rtn_spawn_standard_streams(&actions, outPipe[1], errPipe[1])
-        if added == 0 {
-            let closing = rtn_spawn_close_from(&actions, 3)
-            added = closing == ENOSYS ? 0 : closing
-        }
-        if added == 0, let directory { added = rtn_spawn_chdir(&actions, directory) }
-        guard added == 0 else { throw SpawnError(call: "posix_spawn_file_actions", code: added) }
-        // Its own process group (pgid = its pid), an empty signal mask and default handlers,
-        // whatever this test process blocks or ignores.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        posix_spawnattr_setsigmask(&attributes, &signals)
-        sigfillset(&signals)
-        posix_spawnattr_setsigdefault(&attributes, &signals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, program, &actions, &attributes, argv, environ)
-        let pid = child
-        guard spawned == 0 else { throw SpawnError(call: "posix_spawn \(program)", code: spawned) }
-        for fd in [outPipe[1], errPipe[1]] { close(fd) }
-        (outPipe[1], errPipe[1]) = (-1, -1)
-
-        let finished = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var timedOut = false
-        DispatchQueue.global().async {
-            if finished.wait(timeout: .now() + timeout) == .timedOut {
-                timedOut = true
-                kill(-pid, SIGKILL)
-            }
-        }
-        defer { finished.signal() }
-        // Read both pipes before waiting, so a chatty child never blocks on a full pipe. They
-        // reach their end when every process holding them has exited or been killed.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data()
-        let (outFD, errFD) = (outPipe[0], errPipe[0])
-        group.enter()
-        DispatchQueue.global().async { outData = FileHandle(fileDescriptor: outFD).readDataToEndOfFile(); group.leave() }
-        let errData = FileHandle(fileDescriptor: errFD).readDataToEndOfFile()
-        group.wait()
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        finished.signal()
-        let stdout = String(decoding: outData, as: UTF8.self), stderr = String(decoding: errData, as: UTF8.self)
-        if timedOut {
-            return Result(status: -9, stdout: stdout, stderr: "timed out after \(timeout) s\n" + stderr, processGroup: pid)
+        let outcome = try ChildProcess(executable: program, arguments: arguments, timeoutSeconds: timeout, directory: directory).run()
+        let stdout = String(decoding: outcome.stdout, as: UTF8.self), stderr = String(decoding: outcome.stderr, as: UTF8.self)
+        if outcome.timedOut {
+            return Result(status: -9, stdout: stdout, stderr: "timed out after \(timeout) s\n" + stderr, processGroup: outcome.processID)
         }
         // As Foundation's Process reports it: the exit status, or the signal that ended it.
-        let signal = status & 0x7f
-        return Result(status: signal == 0 ? (status >> 8) & 0xff : signal, stdout: stdout, stderr: stderr, processGroup: pid)
+        return Result(status: outcome.exitStatus ?? outcome.signal ?? -1, stdout: stdout, stderr: stderr, processGroup: outcome.processID)
     }
 
     /// Whether process group `group` is gone: no process is in it, or only zombies (a killed

@@ -1,10 +1,10 @@
-// CProcessShim: process-lifetime calls the lab and the tool need and Swift cannot make
-// directly.
+// CProcessShim: the system calls SystemIO needs and Swift cannot make directly.
 //
 // Why this target exists: `prctl` is a variadic C function, which Swift does not import;
-// Swift 6 refuses to read the C global `stdout` (shared mutable state); and Swift's Glibc
-// module leaves out the GNU calls (`pipe2`, `posix_spawn_file_actions_addchdir_np`, …) that
-// need _GNU_SOURCE. Every symbol carries the `rtn_` prefix. Spawn file actions travel as
+// Swift 6 refuses to read the C global `stdout` (shared mutable state); Swift's Glibc module
+// leaves out the GNU calls (`pipe2`, `posix_spawn_file_actions_addchdir_np`, …) that need
+// _GNU_SOURCE; `flock` shares its name with a struct, which hides the function from Swift; a
+// signal handler must be C to be async-signal-safe; and `CPU_COUNT` is a macro. Every symbol carries the `rtn_` prefix. Spawn file actions travel as
 // `void *` (a `posix_spawn_file_actions_t *`), so Swift sees one type, Glibc's.
 #ifndef RTN_C_PROCESS_SHIM_H
 #define RTN_C_PROCESS_SHIM_H
@@ -35,5 +35,28 @@ int rtn_spawn_close_from(void *actions, int from);
 /// `pipe2(fds, O_CLOEXEC)`: a pipe that no child spawned by another thread inherits. Returns
 /// 0, or -1 with errno set. O(1).
 int rtn_pipe_cloexec(int fds[2]);
+
+/// Installs the stop handler for SIGINT and SIGTERM (without SA_RESTART, so a call blocked in
+/// the kernel returns EINTR on the thread that takes the signal). The first signal is recorded
+/// (`rtn_stop_signal` returns it) and, when `grace_seconds` > 0, arms `alarm(grace_seconds)`;
+/// a second SIGINT or SIGTERM, or the alarm, ends the process at once with `_exit(128 + the
+/// first signal)`. So work that checks the flag stops cleanly, and work blocked where no check
+/// runs (a write to a FIFO nobody reads) still ends promptly. Returns 0, or -1 with errno set.
+int rtn_install_stop_handler(unsigned grace_seconds);
+
+/// The first SIGINT or SIGTERM the stop handler received, or 0. Async-signal-safe. O(1).
+int rtn_stop_signal(void);
+
+/// The CPUs this thread may run on (`sched_getaffinity` and `CPU_COUNT`), or 0 when it
+/// cannot be read. O(CPUs).
+int rtn_affinity_cpu_count(void);
+
+/// 1 when the child `pid` has exited (left as a zombie: `waitid` with `WNOWAIT`), 0 when it
+/// runs, -1 with errno set on failure. `si_pid` is a macro over a union, which Swift cannot
+/// read. O(1).
+int rtn_child_has_exited(int pid);
+
+/// `flock(fd, operation)`. Returns 0, or -1 with errno set. O(1).
+int rtn_flock(int fd, int operation);
 
 #endif

@@ -37,7 +37,7 @@ public struct Comparison: Sendable {
     public var timeoutSeconds: Double
     /// When set (from a signal handler), the running child gets SIGTERM and no more start; the
     /// stopped run is not reported.
-    public var stop: ChildProcess.StopRequest?
+    public var stop: StopRequest?
     /// Children run at once (at least 1). Default 1.
     public var jobs = 1
     /// The slice of the schedule this process runs; nil for all of it.
@@ -149,30 +149,23 @@ public struct Comparison: Sendable {
 extension Comparison {
     /// Measures a cost table in a quiet child process before the runs (so no run's allocator
     /// sees the calibration's decodes). `childArguments(path)` is the child's command line that
-    /// writes the table to `path`, a new temporary file; returns the table and that file, which
-    /// the caller passes to every run and removes at the end. Throws `LabError` with the
-    /// child's error when it fails.
-    public static func calibrate(executable: String, timeoutSeconds: Double, stop: ChildProcess.StopRequest? = nil,
-                                 childArguments: (_ outputPath: String) -> [String]) throws(LabError) -> (table: CostTable, path: String) {
-        var template = Array("/tmp/retention-costs-XXXXXX.json".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 5) }
-        guard fd >= 0 else { throw .io(.lastError("create", "/tmp/retention-costs-*.json")) }
-        close(fd)
-        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let outcome = try ChildProcess(executable: executable, arguments: childArguments(path), timeoutSeconds: timeoutSeconds, stop: stop).run()
-        if let signal = outcome.stoppedBy {
-            unlink(path)
-            throw .stopped(signal: signal)
+    /// writes the table to `path`, a new temporary file (in `$TMPDIR` or `/tmp`); returns the
+    /// table and that file, which the caller passes to every run and which is removed when the
+    /// returned value goes away. Throws `LabError` with the child's error when it fails.
+    public static func calibrate(executable: String, timeoutSeconds: Double, stop: StopRequest? = nil,
+                                 childArguments: (_ outputPath: String) -> [String]) throws(LabError) -> (table: CostTable, file: TemporaryFile) {
+        let file: TemporaryFile
+        do { file = try TemporaryFile(in: TemporaryFile.systemFolder, prefix: "retention-costs-", suffix: ".json") } catch { throw .io(error) }
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try ChildProcess(executable: executable, arguments: childArguments(file.path), timeoutSeconds: timeoutSeconds, stop: stop).run()
+        } catch {
+            throw .io(error)
         }
+        if let signal = outcome.stoppedBy { throw .stopped(signal: signal) }
         if let failure = outcome.failure(timeoutSeconds: timeoutSeconds) {
-            unlink(path)
             throw .failed("measuring the cost table " + (outcome.timedOut ? failure : "failed: \(failure)"))
         }
-        do {
-            return (try CostTable.load(contentsOf: path), path)
-        } catch {
-            unlink(path)
-            throw error
-        }
+        return (try CostTable.load(contentsOf: file.path), file)
     }
 }

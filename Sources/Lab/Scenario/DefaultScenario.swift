@@ -1,4 +1,3 @@
-import Glibc
 import FoundationEssentials
 import AssetGen
 import Imaging
@@ -56,7 +55,7 @@ public enum DefaultScenario {
     /// use generates 8 images (about a second in a release build).
     public static func path(announce: (String) -> Void = { _ in }) throws(LabError) -> String {
         let checkout = compiledPackageRoot + "/" + relativePath
-        if access(checkout, R_OK) == 0 { return checkout }
+        if isReadable(checkout) { return checkout }
         return try materialized(in: try cacheFolder(), announce: announce)
     }
 
@@ -77,15 +76,15 @@ public enum DefaultScenario {
     public static func materialized(in folder: String, announce: (String) -> Void = { _ in }) throws(LabError) -> String {
         let home = folder + "/default-" + tag
         let scenario = home + "/scenarios/default.json"
-        if access(scenario, R_OK) == 0 { return scenario }
-        let staging = folder + "/.default-staging-\(getpid())"
+        if isReadable(scenario) { return scenario }
+        let staging = folder + "/.default-staging-\(ProcessInfo.processInfo.processIdentifier)"
         do {
             try FileIO.createDirectories(folder)
         } catch {
             throw .failed("the default scenario needs a cache folder: \(error); pass a scenario file")
         }
         announce("retention: writing the default scenario and its \(imageSpecs.count) images into \(home) (first use)")
-        defer { removeTree(staging) }
+        defer { try? FileIO.removeTree(staging) }
         do {
             try FileIO.createDirectories(staging + "/scenarios")
             try FileIO.replace(staging + "/scenarios/default.json", with: Data(json.utf8))
@@ -93,11 +92,10 @@ public enum DefaultScenario {
         } catch {
             throw .failed("cannot write the default scenario into \(staging): \(error)")
         }
-        if rename(staging, home) != 0 {
-            let code = errno
+        do { try FileIO.rename(staging, to: home) } catch {
             // Another process finished first: its complete copy is as good as ours.
-            if access(scenario, R_OK) == 0 { return scenario }
-            throw .io(SystemError(path: home, operation: "create", reason: .errno(code)))
+            if isReadable(scenario) { return scenario }
+            throw .io(SystemError(path: home, operation: "create", reason: error.reason))
         }
         return scenario
     }
@@ -110,15 +108,8 @@ public enum DefaultScenario {
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
-    /// Removes the staging folder (two levels: `scenarios/`, `images/`). O(files).
-    private static func removeTree(_ path: String) {
-        for sub in ["scenarios", "images"] {
-            let folder = path + "/" + sub
-            for name in (try? FileIO.directoryEntries(folder)) ?? [] {
-                PathText.withCString(folder + "/" + name) { _ = unlink($0) }
-            }
-            rmdir(folder)
-        }
-        rmdir(path)
+    /// True when `path` can be read. One `access`.
+    private static func isReadable(_ path: String) -> Bool {
+        (try? FileIO.checkReadable(path)) != nil
     }
 }

@@ -24,8 +24,9 @@ public final class Soak {
     let warmup: Int
     let maxGrowthBytes: Int
     let maxGrowthRate: GrowthRate
-    /// Set from a signal handler's thread: stop after the current iteration.
-    public let stopRequested = Atomic<Bool>(false)
+    /// Stops the soak after the current iteration: requested by a caller, or by SIGINT or
+    /// SIGTERM when it observes signals.
+    public let stop: StopRequest
     /// Every sample, kept only when `keepsSamples` (for a JSON export): a soak of any length
     /// otherwise holds constant memory, so its own bookkeeping cannot look like growth.
     private(set) var samples: [SoakSample] = []
@@ -41,7 +42,8 @@ public final class Soak {
 
     /// A soak of `experiment` (its script is one iteration).
     public init(experiment: Experiment, limit: Limit, warmup: Int = 2, maxGrowthBytes: Int = 16_000_000,
-                maxGrowthRate: GrowthRate = .default, keepsSamples: Bool = false) throws {
+                maxGrowthRate: GrowthRate = .default, keepsSamples: Bool = false, stop: StopRequest = StopRequest()) throws {
+        self.stop = stop
         self.maxGrowthRate = maxGrowthRate
         self.keepsSamples = keepsSamples
         session = try ExperimentSession(experiment: experiment)
@@ -59,7 +61,7 @@ public final class Soak {
         let start = clock.now
         var measured = 0
         var iteration = 0
-        while !stopRequested.load(ordering: .relaxed) {
+        while stop.signal == nil {
             if case .iterations(let count) = limit, measured >= count { break }
             if case .duration(let seconds) = limit, (clock.now - start).seconds >= seconds { break }
             iteration += 1
@@ -113,7 +115,7 @@ public final class Soak {
             onSample(sample)
         }
         var final = verdict()
-        if measured == 0 && iteration > 0 && !stopRequested.load(ordering: .relaxed), case .duration = limit {
+        if measured == 0 && iteration > 0 && stop.signal == nil, case .duration = limit {
             final.reasons.append("the duration ended during the \(warmup) warm-up iteration\(warmup == 1 ? "" : "s"); give a longer --duration or a smaller --warmup")
         }
         return final

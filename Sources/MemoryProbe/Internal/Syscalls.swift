@@ -1,4 +1,3 @@
-internal import Glibc
 import SystemIO
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -6,16 +5,17 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Every file call MemoryProbe makes passes through here, returning `Result` so the public
-/// `throws` functions stay small and every failure carries the path and the reason.
+/// Every file call MemoryProbe makes passes through here, onto SystemIO's owned descriptors,
+/// returning `Result` so the public `throws` functions stay small and every failure carries
+/// the path and the reason.
 enum Syscalls {
     /// The most a `/proc` file read accepts (a status file is ~1.5 KB, smaps_rollup ~1 KB).
     static let procFileLimit = 1 << 20
 
     /// Opens `path` read-only and close-on-exec (so children spawned by the lab do not inherit
     /// it), refusing anything but a regular file.
-    static func openForReading(_ path: String) -> Result<Int32, MemoryProbeError> {
-        do { return .success(try FileIO.openRegularFile(path).fd) } catch { return .failure(.io(error)) }
+    static func openForReading(_ path: String) -> Result<FileDescriptor, MemoryProbeError> {
+        do { return .success(try FileDescriptor.openRegularFile(path)) } catch { return .failure(.io(error)) }
     }
 
     /// Reads the whole of `path` (a `/proc` file is generated as it is read, so its size is
@@ -24,32 +24,20 @@ enum Syscalls {
         do { return .success(try FileIO.readAll(path, limit: procFileLimit)) } catch { return .failure(.io(error)) }
     }
 
-    /// Reads up to `buffer.count` bytes of `fd` from offset 0, retrying on `EINTR`.
-    /// `pread` leaves the descriptor's file position alone, so concurrent callers do not interfere.
-    static func readFromStart(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) -> Result<Int, MemoryProbeError> {
-        while true {
-            let count = pread(fd, buffer.baseAddress, buffer.count, 0)
-            if count >= 0 { return .success(count) }
-            let code = errno
-            if code != EINTR { return .failure(.io(SystemError(path: path, operation: "read", reason: .errno(code)))) }
-        }
+    /// Reads up to `buffer.count` bytes of `descriptor` from offset 0. `pread` leaves the
+    /// descriptor's file position alone, so concurrent callers do not interfere.
+    static func readFromStart(_ descriptor: borrowing FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, MemoryProbeError> {
+        do { return .success(try descriptor.read(into: buffer, at: 0)) } catch { return .failure(.io(error)) }
     }
 
     /// Writes the single byte `byte` to `path`, returning the `errno` of a failed open or write.
     static func writeByte(_ byte: UInt8, to path: String) -> Result<Void, Errno> {
-        var fd: Int32 = -1
-        while fd < 0 {
-            fd = open(path, O_WRONLY | O_CLOEXEC)
-            let code = errno
-            if fd < 0 && code != EINTR { return .failure(Errno(code: code)) }
-        }
-        defer { close(fd) }
-        var value = byte
-        while true {
-            let count = write(fd, &value, 1)
-            if count == 1 { return .success(()) }
-            let code = count < 0 ? errno : EIO
-            if code != EINTR { return .failure(Errno(code: code)) }
+        do {
+            let descriptor = try FileDescriptor.open(path, .writeOnly, operation: "write")
+            try descriptor.write([byte])
+            return .success(())
+        } catch {
+            return .failure(Errno(code: error.errno ?? 5))
         }
     }
 

@@ -1,0 +1,175 @@
+internal import Glibc
+internal import CProcessShim
+import Synchronization
+
+/// Every file system call SystemIO makes passes through here: each wrapper retries `EINTR`,
+/// returns the result or the `errno`, and first asks ``SystemFaults`` whether a test injected
+/// a failure for this call on this path (apple/swift-system's mocking seam, in one table).
+/// The check is one relaxed atomic load while no fault is injected.
+enum Syscalls {
+    /// `open(2)`, close-on-exec always.
+    static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Result<Int32, Errno> {
+        if let code = SystemFaults.check(.open, path) { return .failure(Errno(code)) }
+        return retrying { PathText.withCString(path) { Glibc.open($0, flags | O_CLOEXEC, mode) } }
+    }
+
+    /// `read(2)` into `buffer`.
+    static func read(_ fd: Int32, _ path: String, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        if let code = SystemFaults.check(.read, path) { return .failure(Errno(code)) }
+        return retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    /// `pread(2)` into `buffer` at `offset`.
+    static func pread(_ fd: Int32, _ path: String, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Result<Int, Errno> {
+        if let code = SystemFaults.check(.read, path) { return .failure(Errno(code)) }
+        return retrying { Glibc.pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    /// `write(2)` of `bytes`; may write fewer.
+    static func write(_ fd: Int32, _ path: String, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
+        if let code = SystemFaults.check(.write, path) { return .failure(Errno(code)) }
+        return retrying { Glibc.write(fd, bytes.baseAddress, bytes.count) }
+    }
+
+    /// `fsync(2)`.
+    static func fsync(_ fd: Int32, _ path: String) -> Result<Void, Errno> {
+        if let code = SystemFaults.check(.sync, path) { return .failure(Errno(code)) }
+        return retrying { Glibc.fsync(fd) }.map { _ in () }
+    }
+
+    /// `ftruncate(2)`.
+    static func ftruncate(_ fd: Int32, _ path: String, _ size: Int) -> Result<Void, Errno> {
+        if let code = SystemFaults.check(.write, path) { return .failure(Errno(code)) }
+        return retrying { Glibc.ftruncate(fd, off_t(size)) }.map { _ in () }
+    }
+
+    /// `rename(2)`, replacing `to` atomically.
+    static func rename(_ from: String, _ to: String) -> Result<Void, Errno> {
+        if let code = SystemFaults.check(.rename, to) ?? SystemFaults.check(.rename, from) { return .failure(Errno(code)) }
+        return retrying { PathText.withCString(from) { source in PathText.withCString(to) { Glibc.rename(source, $0) } } }.map { _ in () }
+    }
+
+    /// `unlink(2)`.
+    static func unlink(_ path: String) -> Result<Void, Errno> {
+        if let code = SystemFaults.check(.remove, path) { return .failure(Errno(code)) }
+        return retrying { PathText.withCString(path) { Glibc.unlink($0) } }.map { _ in () }
+    }
+
+    /// `rmdir(2)`.
+    static func rmdir(_ path: String) -> Result<Void, Errno> {
+        if let code = SystemFaults.check(.remove, path) { return .failure(Errno(code)) }
+        return retrying { PathText.withCString(path) { Glibc.rmdir($0) } }.map { _ in () }
+    }
+
+    /// `mkdir(2)`.
+    static func mkdir(_ path: String, _ mode: mode_t) -> Result<Void, Errno> {
+        if let code = SystemFaults.check(.createFolder, path) { return .failure(Errno(code)) }
+        return retrying { PathText.withCString(path) { Glibc.mkdir($0, mode) } }.map { _ in () }
+    }
+
+    /// `flock(2)` (through the C shim: Swift takes the name for the struct of the same name).
+    static func lock(_ fd: Int32, _ path: String, _ operation: Int32) -> Result<Void, Errno> {
+        if let code = SystemFaults.check(.lock, path) { return .failure(Errno(code)) }
+        return retrying { rtn_flock(fd, operation) }.map { _ in () }
+    }
+
+    /// Calls `body` again while it fails with `EINTR`; a negative result is a failure with
+    /// the `errno` it set.
+    private static func retrying<T: BinaryInteger>(_ body: () -> T) -> Result<T, Errno> {
+        while true {
+            let result = body()
+            if result >= 0 { return .success(result) }
+            let code = Glibc.errno
+            if code != EINTR { return .failure(Errno(code)) }
+        }
+    }
+
+    /// An `errno` value as an `Error`, so it can travel in a `Result`.
+    struct Errno: Error {
+        var code: Int32
+        init(_ code: Int32) { self.code = code }
+    }
+}
+
+/// Failures injected into SystemIO's system calls, for tests of error paths that real
+/// systems rarely produce on demand (a full disk in the middle of a write, a failing `fsync`).
+/// A rule names the call, a piece of the path (a test's own folder, so tests running in
+/// parallel do not see each other's faults), the `errno` to fail with and how many times.
+///
+/// Package access: the package's test targets use it; clients of the libraries never see it.
+/// The table lives in a `Mutex` (tests add and remove rules from any thread; calls check it
+/// from theirs), behind an `Atomic` count so that a process with no rule pays one load.
+package enum SystemFaults {
+    /// The calls a rule can fail.
+    package enum Call: Sendable, Hashable {
+        /// `open`, creating or not.
+        case open
+        /// `read` and `pread`.
+        case read
+        /// `write` and `ftruncate`.
+        case write
+        /// `fsync`.
+        case sync
+        /// `rename`.
+        case rename
+        /// `unlink` and `rmdir`.
+        case remove
+        /// `mkdir`.
+        case createFolder
+        /// `flock`.
+        case lock
+    }
+
+    private struct Rule {
+        var id: Int
+        var call: Call
+        var pathContains: String
+        var code: Int32
+        var remaining: Int
+    }
+
+    private static let rules = Mutex<(next: Int, list: [Rule])>((0, []))
+    private static let count = Atomic<Int>(0)
+
+    /// Makes the next `times` calls of `call` on a path containing `pathContains` fail with
+    /// `code` (an `errno` value). Returns the rule's identifier for ``remove(_:)``. O(rules).
+    @discardableResult
+    package static func inject(_ code: Int32, into call: Call, whenPathContains pathContains: String, times: Int = .max) -> Int {
+        rules.withLock { state in
+            state.next += 1
+            state.list.append(Rule(id: state.next, call: call, pathContains: pathContains, code: code, remaining: times))
+            count.store(state.list.count, ordering: .relaxed)
+            return state.next
+        }
+    }
+
+    /// Removes the rule `id` (a no-op when it is spent or gone). O(rules).
+    package static func remove(_ id: Int) {
+        rules.withLock { state in
+            state.list.removeAll { $0.id == id }
+            count.store(state.list.count, ordering: .relaxed)
+        }
+    }
+
+    /// Runs `body` with the rule in force, removing it afterwards. O(rules) plus `body`.
+    package static func with<R>(_ code: Int32, into call: Call, whenPathContains pathContains: String, times: Int = .max,
+                                _ body: () throws -> R) rethrows -> R {
+        let id = inject(code, into: call, whenPathContains: pathContains, times: times)
+        defer { remove(id) }
+        return try body()
+    }
+
+    /// The `errno` to fail `call` on `path` with, spending one use of the first rule that
+    /// matches; nil when none does. One atomic load when no rule exists.
+    static func check(_ call: Call, _ path: String) -> Int32? {
+        guard count.load(ordering: .relaxed) > 0 else { return nil }
+        return rules.withLock { state in
+            guard let index = state.list.firstIndex(where: { $0.call == call && path.contains($0.pathContains) }) else { return nil }
+            let code = state.list[index].code
+            state.list[index].remaining -= 1
+            if state.list[index].remaining <= 0 { state.list.remove(at: index) }
+            count.store(state.list.count, ordering: .relaxed)
+            return code
+        }
+    }
+}

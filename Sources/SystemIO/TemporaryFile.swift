@@ -1,0 +1,136 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+internal import Glibc
+import Synchronization
+
+/// A new file under a unique name, removed when this value goes away unless it was committed:
+/// the way to write a file that readers must see whole or not at all. Write it, then
+/// ``commit(to:durable:)`` renames it over its destination in one step (the destination must be
+/// in the same folder, or at least on the same file system); a failure or a thrown error
+/// anywhere before leaves nothing behind.
+///
+/// Names are `PREFIX<pid>-<n>SUFFIX` (default `.rtn-<pid>-<n>.tmp`: short, so any valid file
+/// name works beside it), created with `O_EXCL`, so two writers never share one; a name a dead
+/// process left behind is skipped. One owner: not thread-safe. Costs one `open` to create,
+/// one `rename` to commit (plus two `fsync`s when durable), one `unlink` when dropped.
+public final class TemporaryFile {
+    /// Where the file is now.
+    public let path: String
+    /// The path errors name: the destination when the file was made beside one, so a failed
+    /// write reads "cannot write out.json: No space left on device", not the temporary name.
+    public let displayPath: String
+    private var descriptor: FileDescriptor?
+    private var done = false
+
+    /// The folder temporary work files go in when no destination says where: `$TMPDIR` when
+    /// it is set and absolute, else `/tmp`. O(1).
+    public static var systemFolder: String {
+        if let value = getenv("TMPDIR"), let text = Optional(String(cString: value)), text.hasPrefix("/") {
+            return text.count > 1 && text.hasSuffix("/") ? String(text.dropLast()) : text
+        }
+        return "/tmp"
+    }
+
+    /// A new, empty file in `folder`, named `PREFIX<pid>-<n>SUFFIX`, with `permissions`.
+    /// Throws naming `displayPath` (default: the new file's path). One `open`, more only when
+    /// a name is taken.
+    public init(in folder: String, prefix: String = ".rtn-", suffix: String = ".tmp", permissions: UInt32 = 0o644,
+                displayPath: String? = nil) throws(SystemError) {
+        let base = folder.isEmpty || folder == "." ? "" : (folder.hasSuffix("/") ? folder : folder + "/")
+        var attempt = 0
+        while true {
+            let candidate = base + prefix + "\(getpid())-\(Self.counter.next())" + suffix
+            do {
+                descriptor = try FileDescriptor.open(candidate, .writeOnly, options: [.create, .exclusive], permissions: permissions,
+                                                     operation: "write")
+                path = candidate
+                self.displayPath = displayPath ?? candidate
+                return
+            } catch {
+                attempt += 1
+                guard error.errno == EEXIST, attempt < 100 else {
+                    throw SystemError(path: displayPath ?? candidate, operation: error.operation, reason: error.reason)
+                }
+            }
+        }
+    }
+
+    /// A new file beside `destination`, in its folder, to be committed over it: errors name
+    /// `destination`, and the new file takes the permissions of the file it will replace
+    /// (0644 for a new one). One `stat` and one `open`.
+    public convenience init(beside destination: String) throws(SystemError) {
+        let existing = FileIO.status(of: destination)?.permissions
+        try self.init(in: FileIO.directory(of: destination), permissions: existing ?? 0o644, displayPath: destination)
+        // The umask may have narrowed the mode `open` was given; the old file's bits are kept exactly.
+        if let existing { _ = fchmod(rawDescriptor, mode_t(existing)) }
+    }
+
+    deinit {
+        guard !done else { return }
+        descriptor = nil
+        _ = Syscalls.unlink(path)
+    }
+
+    /// Appends `bytes`. Throws naming ``displayPath``.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        do { try withDescriptor { fd throws(SystemError) in try fd.write(bytes) } } catch { throw renamed(error) }
+    }
+
+    /// Appends `data`. Throws naming ``displayPath``.
+    public func write(_ data: some ContiguousBytes) throws(SystemError) {
+        do { try withDescriptor { fd throws(SystemError) in try fd.write(data) } } catch { throw renamed(error) }
+    }
+
+    /// The open descriptor, for writes SystemIO does not wrap; valid until commit.
+    public var rawDescriptor: Int32 { descriptor?.rawValue ?? -1 }
+
+    /// Closes the file and renames it to `destination`, replacing what is there in one step.
+    /// With `durable`, the data is forced to disk first and the folder's entry after
+    /// (`fsync` of the file and of its folder), so the new file survives a power loss; without
+    /// it, a crash of the process never shows a partial file, but a power loss may lose the
+    /// rename or the data. Throws naming ``displayPath``; the temporary file is removed then.
+    public func commit(to destination: String, durable: Bool = false) throws(SystemError) {
+        guard !done else { throw SystemError(path: displayPath, operation: "replace", reason: .errno(EINVAL)) }
+        do {
+            if durable { try withDescriptor { fd throws(SystemError) in try fd.sync() } }
+            if let descriptor = descriptor.take() { try descriptor.close() }
+            try FileIO.rename(path, to: destination)
+            done = true
+            if durable { try FileIO.syncFolder(FileIO.directory(of: destination)) }
+        } catch {
+            throw renamed(error)
+        }
+    }
+
+    /// Closes the file and leaves it where it is, no longer removed when this value goes
+    /// away; returns its path. O(1).
+    public func keep() -> String {
+        descriptor = nil
+        done = true
+        return path
+    }
+
+    private func withDescriptor(_ body: (borrowing FileDescriptor) throws(SystemError) -> Void) throws(SystemError) {
+        switch descriptor {
+        case .some(let fd): try body(fd)
+        case .none: throw SystemError(path: displayPath, operation: "write", reason: .errno(EBADF))
+        }
+    }
+
+    private func renamed(_ error: SystemError) -> SystemError {
+        guard error.path == path else { return error }
+        return SystemError(path: displayPath, operation: error.operation == "replace" ? "replace" : "write", reason: error.reason)
+    }
+
+    private static let counter = TemporaryCounter()
+}
+
+/// Distinct suffixes for temporary files made concurrently by one process. An `Atomic`
+/// counter: lock-free and shared by every writer thread.
+private final class TemporaryCounter: Sendable {
+    private let value = Atomic<Int>(0)
+    func next() -> Int { value.add(1, ordering: .relaxed).newValue }
+}
