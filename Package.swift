@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Visibility", targets: ["Visibility"]),
         .library(name: "MemoryProbe", targets: ["MemoryProbe"]),
         .library(name: "Scenario", targets: ["Scenario"]),
+        .library(name: "StrictJSON", targets: ["StrictJSON"]),
         .library(name: "Lab", targets: ["Lab"]),
         .executable(name: "retention", targets: ["RetentionCLI"]),
     ],
@@ -30,21 +31,23 @@ let package = Package(
         .target(name: "SystemIO", dependencies: ["CProcessShim"]),
         .target(name: "Imaging", dependencies: ["CPNG", "SystemIO"]),
         .target(name: "Retention", dependencies: ["Imaging", "MemoryProbe", "SystemIO"]),
-        .target(name: "Visibility"),
+        // The strict JSON parser, its tree decoder and the writer: one JSON policy for every file.
+        .target(name: "StrictJSON"),
+        .target(name: "Visibility", dependencies: ["StrictJSON"]),
         .target(name: "CMemoryShim"),
         .target(name: "MemoryProbe", dependencies: ["CMemoryShim", "SystemIO"]),
         .target(name: "CProcessShim"),
         // The procedural PNG painter the default scenario and `retention assets generate` use.
         .target(name: "AssetGen", dependencies: ["Imaging", "SystemIO"]),
         // The scenario and trace file formats, parsed once into typed values.
-        .target(name: "Scenario", dependencies: ["Visibility", "Retention", "Imaging", "SystemIO"]),
-        .target(name: "Lab", dependencies: ["Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "AssetGen", "SystemIO"]),
+        .target(name: "Scenario", dependencies: ["StrictJSON", "Visibility", "Retention", "Imaging", "SystemIO"]),
+        .target(name: "Lab", dependencies: ["StrictJSON", "Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "AssetGen", "SystemIO"]),
         // What the tool prints and plans: text, tables, JSON lines, the thumbnail batch.
-        .target(name: "RetentionTool", dependencies: ["Lab", "Visibility", "Imaging", "MemoryProbe", "SystemIO"]),
+        .target(name: "RetentionTool", dependencies: ["StrictJSON", "Lab", "Visibility", "Imaging", "MemoryProbe", "SystemIO"]),
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
-                "RetentionTool", "Lab", "Scenario", "Visibility", "Imaging", "Retention", "AssetGen", "SystemIO",
+                "RetentionTool", "StrictJSON", "Lab", "Scenario", "Visibility", "Imaging", "Retention", "AssetGen", "SystemIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -59,7 +62,8 @@ let package = Package(
         .testTarget(name: "RetentionTests", dependencies: ["Retention", "MemoryProbe", "SystemIO", "AssetGen"]),
         .testTarget(name: "VisibilityTests", dependencies: ["Visibility", "AssetGen"]),
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "RetentionTestSupport"]),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "StrictJSON", "RetentionTestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "AssetGen", "SystemIO", "RetentionTestSupport"]),
         .testTarget(name: "AssetGenTests", dependencies: ["AssetGen", "Imaging", "RetentionTestSupport"]),
         .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool", "Lab", "Visibility", "RetentionTestSupport"]),

@@ -1,3 +1,4 @@
+import StrictJSON
 import ArgumentParser
 import AssetGen
 import Imaging
@@ -59,7 +60,7 @@ struct Assets: ParsableCommand {
             do {
                 _ = try generator.generate(specs, into: directory) { spec, bytes in
                     if json {
-                        print(ReportCoding.encode(Written(file: directory + "/" + spec.fileName, width: spec.width, height: spec.height, bytes: bytes)))
+                        print(JSONDocument.encode(Written(file: directory + "/" + spec.fileName, width: spec.width, height: spec.height, bytes: bytes)))
                     } else {
                         print("wrote \(directory)/\(spec.fileName)  \(spec.width)x\(spec.height)  \(bytes) bytes")
                     }

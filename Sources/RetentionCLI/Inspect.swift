@@ -1,3 +1,4 @@
+import StrictJSON
 import ArgumentParser
 import Lab
 import RetentionTool
@@ -26,7 +27,7 @@ struct Inspect: ParsableCommand {
         for file in files {
             let report = InspectReport(inspecting: file, decode: decode)
             if report.error != nil { failed += 1 }
-            print(json ? ReportCoding.encode(report) : report.text)
+            print(json ? JSONDocument.encode(report) : report.text)
         }
         if failed > 0 { throw ExitCode(1) }
     }

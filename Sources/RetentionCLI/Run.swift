@@ -1,3 +1,4 @@
+import StrictJSON
 import ArgumentParser
 import Lab
 import Retention
@@ -65,7 +66,7 @@ struct Run: ParsableCommand {
         }
         if let repairs = report.traceRepairs, !json { Output.error("\(path): trace: \(repairs)") }
         if json {
-            print(ReportCoding.encode(report))
+            print(JSONDocument.encode(report))
         } else {
             print(RunReportText.render(report))
         }

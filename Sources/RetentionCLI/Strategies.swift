@@ -1,3 +1,4 @@
+import StrictJSON
 import ArgumentParser
 import Lab
 import Retention
@@ -28,11 +29,11 @@ struct Strategies: ParsableCommand {
         if let scenario {
             let loaded = try Scenario.load(contentsOf: scenario)
             for policy in loaded.strategies where !lines.contains(where: { $0.name == policy.name }) {
-                lines.append(Line(name: policy.name, summary: "custom: " + ReportCoding.encode(PolicyDefinition(policy)), source: scenario))
+                lines.append(Line(name: policy.name, summary: "custom: " + JSONDocument.encode(PolicyDefinition(policy)), source: scenario))
             }
         }
         if json {
-            for line in lines { print(ReportCoding.encode(line)) }
+            for line in lines { print(JSONDocument.encode(line)) }
         } else {
             print(TextTable.render(header: ["strategy", "summary"], rows: lines.map { [$0.name, $0.summary] }, leftAligned: 2), terminator: "")
         }

@@ -1,3 +1,4 @@
+import StrictJSON
 import ArgumentParser
 import Imaging
 import Lab
@@ -82,7 +83,7 @@ struct ThumbnailCommand: ParsableCommand {
         let batch = ThumbnailBatch(jobs: plan, thumbnailer: thumbnailer, encoder: PNGEncoder(compressionLevel: level, strategy: strategy),
                                    json: json, progress: Output.stderrIsTerminal && !plan.isEmpty)
         let summary = batch.run(workers: workers)
-        print(json ? ReportCoding.encode(["summary": summary]) : summary.line)
+        print(json ? JSONDocument.encode(["summary": summary]) : summary.line)
         if summary.failed > 0 { throw ExitCode(1) }
     }
 

@@ -1,3 +1,4 @@
+import StrictJSON
 import Lab
 import SystemIO
 #if canImport(FoundationEssentials)
@@ -111,7 +112,7 @@ public final class SoakRun {
             let document = Document(scenario: scenarioPath, strategy: experiment.strategy.name, samples: soak.recorded,
                                     verdict: verdict, failedDecodes: soak.failedDecodes, failedReads: soak.failedReads)
             do {
-                try FileIO.replace(exportJSON, with: Data(ReportCoding.encode(document, pretty: true).utf8))
+                try FileIO.replace(exportJSON, with: Data(JSONDocument.encode(document, pretty: true).utf8))
             } catch {
                 writeFailure = writeFailure ?? error
             }

@@ -1,3 +1,4 @@
+import StrictJSON
 import Dispatch
 import Imaging
 import Lab
@@ -130,7 +131,7 @@ public final class ThumbnailBatch: Sendable {
                     if progress { Output.error("\r\u{1B}[K", newline: false) }
                     Output.error("\(report.file): \(error)")
                 }
-                if json { print(ReportCoding.encode(report)) }
+                if json { print(JSONDocument.encode(report)) }
                 if progress { Output.error(Self.progressBar(done: totals.files, of: jobs.count, failed: totals.failed), newline: false) }
             }
         }

@@ -1,3 +1,4 @@
+import StrictJSON
 import Visibility
 
 // JSON shapes of the configuration types in a scenario file. Decoding rejects unknown keys

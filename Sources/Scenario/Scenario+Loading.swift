@@ -1,6 +1,6 @@
 import Glibc
 import FoundationEssentials
-import Visibility
+import StrictJSON
 import SystemIO
 
 extension Scenario {
@@ -18,61 +18,15 @@ extension Scenario {
     }
 
     static func decode(_ bytes: [UInt8], source: String) throws(ScenarioError) -> Scenario {
-        let tree: JSONValue
-        do {
-            tree = try JSONParser.parse(bytes)
-        } catch {
-            if error.invalidUTF8 { throw .invalidUTF8(source: source, line: error.line, column: error.column) }
-            throw .malformedJSON(source: source, line: error.line, column: error.column, reason: error.reason)
-        }
         var scenario: Scenario
         do {
-            scenario = try JSONValueDecoder.decode(Scenario.self, from: tree)
-        } catch let error as DecodingError {
-            throw scenarioError(from: error, tree: tree, source: source)
+            scenario = try JSONDocument.decode(Scenario.self, from: bytes, source: source)
         } catch {
-            throw .invalid(source: source, path: "", message: String(describing: error))
+            throw ScenarioError(error)
         }
         try scenario.validate(source: source)
         if scenario.name.isEmpty { scenario.name = baseName(of: source) }
         return scenario
-    }
-
-    /// Turns a decoding error into a one-line `ScenarioError`, appending the value found at the
-    /// path when the message states an expectation. O(path depth).
-    package static func scenarioError(from error: DecodingError, tree: JSONValue, source: String) -> ScenarioError {
-        var path: [any CodingKey]
-        var message: String
-        switch error {
-        case .keyNotFound(let key, let context):
-            path = context.codingPath + [key]
-            let expectation = context.debugDescription
-            message = "required key is missing"
-                + (expectation.hasPrefix("expected ") ? " (\(expectation))" : "")
-            return .invalid(source: source, path: pathText(path), message: message)
-        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
-            path = context.codingPath
-            message = context.debugDescription
-        @unknown default:
-            return .invalid(source: source, path: "", message: String(describing: error))
-        }
-        if message.hasPrefix("expected "), let found = tree.value(at: path) {
-            message += ", found \(found.summary)"
-        }
-        return .invalid(source: source, path: pathText(path), message: message)
-    }
-
-    /// `rows.count`, `script[3].scrollTo.row`: keys joined by dots, indices in brackets. O(depth).
-    static func pathText(_ path: [any CodingKey]) -> String {
-        var text = ""
-        for key in path {
-            if let index = key.intValue {
-                text += "[\(index)]"
-            } else {
-                text += text.isEmpty ? key.stringValue : "." + key.stringValue
-            }
-        }
-        return text
     }
 
     private static func baseName(of path: String) -> String {

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// Why a scenario could not be loaded. Its `description` is one line a person can act on.
 public enum ScenarioError: Error, CustomStringConvertible, Sendable, Hashable {
     /// The file could not be read: `cannot read scenario file <path>: <reason>`.
@@ -11,6 +13,15 @@ public enum ScenarioError: Error, CustomStringConvertible, Sendable, Hashable {
     /// dotted and indexed (`script[3].scrollTo.row`) and the message says what was expected and,
     /// where there was a value, what was found.
     case invalid(source: String, path: String, message: String)
+
+    /// The scenario error for a document error: the same line. O(1).
+    public init(_ error: JSONDocumentError) {
+        switch error.problem {
+        case .syntax(let line, let column, let reason): self = .malformedJSON(source: error.source, line: line, column: column, reason: reason)
+        case .invalidUTF8(let line, let column): self = .invalidUTF8(source: error.source, line: line, column: column)
+        case .invalid(let path, let message): self = .invalid(source: error.source, path: path, message: message)
+        }
+    }
 
     /// The one-line message. O(length).
     public var description: String {

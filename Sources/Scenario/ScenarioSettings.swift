@@ -1,3 +1,4 @@
+import StrictJSON
 import Visibility
 
 /// The lab's keys of a scenario, typed and checked: images, display mode, decode workers and

@@ -1,3 +1,4 @@
+import StrictJSON
 import Visibility
 
 // JSON shape of script steps: an object with exactly one key naming the step, whose value is an

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Retention
 import Testing
 @testable import Scenario
+import StrictJSON
 
 /// Policies as scenario files write them: `PolicyDefinition` decoded from the one parser's tree.
 @Suite("Policy definitions")

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Testing
 import Visibility
 @testable import Scenario
+import StrictJSON
 
 /// Loading, defaults, round trips, and every shipped example scenario.
 @Suite("Scenario loading")

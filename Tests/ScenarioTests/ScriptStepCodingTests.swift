@@ -2,6 +2,7 @@ import FoundationEssentials
 import Testing
 import Visibility
 @testable import Scenario
+import StrictJSON
 
 /// Script steps in scenario files.
 @Suite("Script step coding")

@@ -1,3 +1,4 @@
+import StrictJSON
 import Dispatch
 import Glibc
 import Synchronization
@@ -138,10 +139,10 @@ public struct Comparison: Sendable {
             return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: failure)
         }
         do {
-            let report = try ReportCoding.decode(outcome.stdout)
+            let report = try JSONDocument.decode(RunReport.self, from: outcome.stdout, source: "the report")
             return Result(strategy: strategy, repeatIndex: repeatIndex, report: report, failure: nil)
         } catch {
-            return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: "unreadable report: \(error)")
+            return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: "unreadable report: \(error.message)")
         }
     }
 }

@@ -1,3 +1,4 @@
+import StrictJSON
 import FoundationEssentials
 
 /// A comparison's (or a sweep's) results as its JSON export holds them: every run, then the
@@ -31,7 +32,7 @@ public struct ComparisonDocument: Codable, Sendable {
     public var summary: ComparisonSummary
 
     /// The document as pretty JSON with sorted keys.
-    public var jsonText: String { ReportCoding.encode(self, pretty: true) }
+    public var jsonText: String { JSONDocument.encode(self, pretty: true) }
 
     /// A document of `runs` summarized as `summary`. O(1).
     public init(scenario: String, repeats: Int, strategies: [String], sweep: SweepPlan?, constraints: SweepConstraints?,

@@ -1,3 +1,4 @@
+import StrictJSON
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -16,15 +17,44 @@ public enum ComparisonMerge {
         public var missing: [Int]
     }
 
-    /// Reads the export at `path`. Throws `LabError` naming the file when it cannot be read or
-    /// is not a comparison or sweep export. O(size).
+    /// Reads the export at `path`, strictly: malformed or truncated JSON is reported with its
+    /// line and column, a value that does not fit with its JSON path (a slice count out of
+    /// 1...10,000, a negative figure, a run listed twice). Throws `LabError.usage` naming the
+    /// file. O(size).
     public static func load(_ path: String) throws(LabError) -> ComparisonDocument {
         let data: Data
         do { data = try FileIO.readAll(path, limit: 1 << 30) } catch { throw .io(error) }
-        do {
-            return try JSONDecoder().decode(ComparisonDocument.self, from: data)
-        } catch {
-            throw .usage("\(path): not a comparison or sweep export of this version (write one with --export-json)")
+        let tree: JSONValue
+        do { tree = try JSONDocument.parse([UInt8](data), source: path) } catch { throw .usage("\(error)") }
+        guard tree["runs"] != nil, tree["scenario"] != nil else {
+            throw .usage("\(path): not a comparison or sweep export (write one with --export-json)")
+        }
+        let document: ComparisonDocument
+        do { document = try JSONDocument.decode(ComparisonDocument.self, from: tree, source: path) } catch {
+            throw .usage("\(error)")
+        }
+        try check(document, path: path)
+        return document
+    }
+
+    /// Throws `LabError.usage` for what no export retention writes can hold: a run listed
+    /// twice, or a negative figure. O(runs).
+    static func check(_ document: ComparisonDocument, path: String) throws(LabError) {
+        var seen = Set<String>()
+        for (index, run) in document.runs.enumerated() {
+            let key = "\(run.strategy)\u{0}\(run.repeatIndex)"
+            guard seen.insert(key).inserted else {
+                throw .usage("\(path): runs[\(index)]: \(run.strategy) repeat \(run.repeatIndex) is listed twice")
+            }
+            guard run.repeatIndex >= 1, run.repeatIndex <= document.repeats else {
+                throw .usage("\(path): runs[\(index)].repeatIndex: expected 1 to \(document.repeats), found \(run.repeatIndex)")
+            }
+            if let report = run.report, let field = report.firstNegativeField {
+                throw .usage("\(path): runs[\(index)].report.\(field) is negative; an export retention wrote never holds one")
+            }
+        }
+        guard document.repeats >= 1, document.scheduledRuns >= 0 else {
+            throw .usage("\(path): repeats and scheduledRuns must be positive")
         }
     }
 
@@ -59,6 +89,10 @@ public enum ComparisonMerge {
         merged.judge()
         let count = first.shard?.count ?? 1
         let missing = first.shard == nil ? [] : (1...count).filter { seen[$0] == nil }
+        var keys = Set<String>()
+        for run in merged.runs where !keys.insert("\(run.strategy)\u{0}\(run.repeatIndex)").inserted {
+            throw .usage("\(run.strategy) repeat \(run.repeatIndex) is in more than one slice; these are not slices of one run")
+        }
         return Merged(document: merged, missing: missing)
     }
 }

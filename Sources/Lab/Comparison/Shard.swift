@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// One of N deterministic slices of a comparison's or sweep's run list: the K-th slice takes
 /// runs K, K + N, K + 2N, … of the schedule (counting from 1), so every slice gets a like mix of
 /// strategies and repeats. Array-job engines run one slice per task; `retention merge`
@@ -59,4 +61,18 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// `2/8`.
     public var description: String { "\(index)/\(count)" }
+
+    /// Decodes `{"index": K, "count": N}` with the same check as ``init(index:count:)``, so a
+    /// slice file cannot claim 10^18 slices. O(1).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let index = try container.decode(Int.self, forKey: .index), count = try container.decode(Int.self, forKey: .count)
+        guard (1...10_000).contains(count), (1...count).contains(index) else {
+            throw DecodingError.expected("a slice K/N with 1 ≤ K ≤ N ≤ 10000 (found \(index)/\(count))", at: decoder.codingPath)
+        }
+        self.index = index
+        self.count = count
+    }
+
+    private enum CodingKeys: String, CodingKey { case index, count }
 }

@@ -1,3 +1,4 @@
+import StrictJSON
 import Glibc
 import FoundationEssentials
 import Imaging
@@ -92,26 +93,70 @@ public struct CostTable: Codable, Sendable, Hashable {
     }
 
     /// The table in `path`: a file written by `retention costs`, or a comparison's JSON export
-    /// (its `costs` member). `LabError` when it cannot be read or holds no table. O(size).
+    /// (its `costs` member). Read strictly (duplicate keys, trailing commas and a truncated
+    /// file are errors with their line and column) and checked: every figure is a number of
+    /// milliseconds from 0 to ``maximumMilliseconds``, sizes are not negative, `repeats` is 1
+    /// to 1,000. Throws `LabError.failed` with one line naming the file and the JSON path.
+    /// O(size).
     public static func load(contentsOf path: String) throws(LabError) -> CostTable {
         let data: Data
         do { data = try FileIO.readAll(path, limit: 16 << 20) } catch {
             throw .failed("--costs: \(error)")
         }
-        struct Export: Decodable { var costs: CostTable }
-        if let table = try? JSONDecoder().decode(CostTable.self, from: data) { return table }
-        if let export = try? JSONDecoder().decode(Export.self, from: data) { return export.costs }
-        throw .failed("--costs: \(path) holds no cost table (write one with `retention costs SCENARIO -o FILE`, or pass a comparison's --export-json file)")
+        do {
+            let tree = try JSONDocument.parse([UInt8](data), source: path)
+            let table: CostTable
+            if tree["images"] != nil {
+                table = try JSONDocument.decode(CostTable.self, from: tree, source: path)
+            } else if let member = tree["costs"], member != .null {
+                table = try JSONDocument.decode(CostTable.self, from: tree, member: "costs", source: path)
+            } else {
+                throw LabError.failed("--costs: \(path) holds no cost table (write one with `retention costs SCENARIO -o FILE`, or pass a comparison's --export-json file)")
+            }
+            try table.validate(source: path, at: tree["images"] != nil ? "" : "costs.")
+            return table
+        } catch let error as JSONDocumentError {
+            throw .failed("--costs: \(error)")
+        } catch let error as LabError {
+            throw error
+        } catch {
+            throw .failed("--costs: \(path): \(error)")
+        }
+    }
+
+    /// The largest cost a table may hold for one operation: one minute (a full decode of the
+    /// largest image the decoder accepts takes seconds).
+    public static let maximumMilliseconds = 60_000.0
+
+    /// Throws `LabError.failed` naming the first figure out of range, with its JSON path
+    /// (`images[2].decodeMs`) below `prefix`. O(entries).
+    func validate(source: String, at prefix: String = "") throws(LabError) {
+        func fail(_ path: String, _ expected: String, _ found: String) -> LabError {
+            .failed("--costs: \(source): \(prefix)\(path): expected \(expected), found \(found)")
+        }
+        let milliseconds = "a number of milliseconds from 0 to \(Int(Self.maximumMilliseconds))"
+        func check(_ value: Double, _ path: String) throws(LabError) {
+            guard value.isFinite, (0...Self.maximumMilliseconds).contains(value) else { throw fail(path, milliseconds, JSONText.number(value)) }
+        }
+        guard (1...1000).contains(repeats) else { throw fail("repeats", "a whole number from 1 to 1000", "\(repeats)") }
+        for (index, entry) in images.enumerated() {
+            let path = "images[\(index)]"
+            guard !entry.file.isEmpty, !entry.file.contains("/") else { throw fail(path + ".file", "a file name", JSONText.quoted(entry.file)) }
+            guard entry.bytes >= 0 else { throw fail(path + ".bytes", "a size of 0 or more", "\(entry.bytes)") }
+            try check(entry.readMs, path + ".readMs")
+            try check(entry.decodeMs, path + ".decodeMs")
+            for (key, value) in entry.thumbnailMs.sorted(by: { $0.key < $1.key }) { try check(value, path + ".thumbnailMs." + key) }
+        }
     }
 
     /// The table as pretty JSON with sorted keys.
-    public var json: String { ReportCoding.encode(self, pretty: true) }
+    public var json: String { JSONDocument.encode(self, pretty: true) }
 
     /// One line for reports: `costs: 8 images, decode 2.9 ms median (…)`.
     public var summary: String {
         let decodes = images.map(\.decodeMs).sorted()
         let median = decodes.isEmpty ? 0 : decodes[decodes.count / 2]
-        return "\(images.count) image\(images.count == 1 ? "" : "s"), median decode \(formatMs(median)) ms thread CPU, \(repeats) repeats, measured on \(machine)"
+        return "\(images.count) image\(images.count == 1 ? "" : "s"), median decode \(NumberText.twoDecimals(median)) ms thread CPU, \(repeats) repeats, measured on \(machine)"
     }
 
     /// The entry for the image at `path`, checked against the file's size. Throws `LabError`
@@ -129,11 +174,6 @@ public struct CostTable: Codable, Sendable, Hashable {
 
     static func fileName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
-    }
-
-    private func formatMs(_ value: Double) -> String {
-        let hundredths = Int((value * 100).rounded())
-        return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
     }
 }
 

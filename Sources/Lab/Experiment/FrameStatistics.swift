@@ -27,9 +27,13 @@ struct FrameStatistics {
         buckets[Self.bucket(seconds)] += 1
     }
 
+    /// The bucket of `seconds`: 0 at or below 1 µs, the last one for anything past 20 s (a
+    /// cost table's extreme, or an infinity, lands there rather than trapping). O(1).
     static func bucket(_ seconds: Double) -> Int {
         guard seconds > base else { return 0 }
-        return min(bucketCount - 1, 1 + Int(log(seconds / base) / log(growth)))
+        let position = 1 + log(seconds / base) / log(growth)
+        guard position.isFinite, position < Double(bucketCount - 1) else { return bucketCount - 1 }
+        return Int(position)
     }
 
     /// The value a bucket stands for (its geometric middle; 0 for the first bucket).

@@ -23,9 +23,11 @@ public enum NumberText {
         spread.count == 2 && spread[0] != spread[1] ? "\(median) (\(spread[0])–\(spread[1]))" : "\(median)"
     }
 
-    /// `value` rounded to `1/scale` and written with as many decimals as `scale` has zeros.
+    /// `value` rounded to `1/scale` and written with as many decimals as `scale` has zeros; a
+    /// value too large for that (beyond about 10^15) or not finite in Swift's own form.
     private static func fixed(_ value: Double, scale: Int) -> String {
         let scaled = (value * Double(scale)).rounded()
+        guard scaled.isFinite, abs(scaled) < 1e15 else { return String(value) }
         let magnitude = Int(abs(scaled))
         let places = String(scale).count - 1
         let fraction = String(magnitude % scale)

@@ -116,3 +116,29 @@ public struct RunReport: Codable, Sendable, Hashable {
     /// The checkpoint called `name`, if any. O(checkpoints).
     public func checkpoint(_ name: String) -> Checkpoint? { checkpoints.first { $0.name == name } }
 }
+
+extension RunReport {
+    /// The first figure of the report that is negative (`peakResidentBytes`,
+    /// `checkpoints[2].residentBytes`, …), or nil: what a hand-edited or corrupted export can
+    /// hold and a run never writes. O(checkpoints + timeline).
+    public var firstNegativeField: String? {
+        let figures: [(String, Double)] = [
+            ("peakResidentBytes", Double(peakResidentBytes)), ("peakSampledResidentBytes", Double(peakSampledResidentBytes)),
+            ("peakLogicalBytes", Double(peakLogicalBytes)), ("decodes", Double(decodes)), ("decodeSeconds", decodeSeconds),
+            ("frames", Double(frames)), ("hitches", Double(hitches)), ("placeholderFrames", Double(placeholderFrames)),
+            ("failedDecodes", Double(failedDecodes)), ("failedReads", Double(failedReads)),
+            ("frameWork.medianMs", frameWork.medianMs), ("frameWork.p99Ms", frameWork.p99Ms), ("frameWork.maxMs", frameWork.maxMs),
+        ]
+        if let (name, _) = figures.first(where: { !($0.1 >= 0) }) { return name }
+        for (index, c) in checkpoints.enumerated() {
+            let values = [("residentBytes", c.residentBytes), ("logicalBytes", c.logicalBytes), ("decodedBytes", c.decodedBytes),
+                          ("thumbnailBytes", c.thumbnailBytes), ("compressedBytes", c.compressedBytes), ("poolBytes", c.poolBytes),
+                          ("rowStateBytes", c.rowStateBytes), ("heapInUseBytes", c.heapInUseBytes), ("heapFreeHeldBytes", c.heapFreeHeldBytes)]
+            if let (name, _) = values.first(where: { $0.1 < 0 }) { return "checkpoints[\(index)].\(name)" }
+        }
+        for (index, sample) in timeline.enumerated() where sample.frame < 0 || sample.residentBytes < 0 || sample.logicalBytes < 0 {
+            return "timeline[\(index)]"
+        }
+        return nil
+    }
+}

@@ -1,3 +1,4 @@
+import StrictJSON
 import Visibility
 
 /// A reader for one line of JSON Lines that holds a flat object: string keys whose values are

@@ -1,3 +1,4 @@
+import StrictJSON
 import Visibility
 
 /// The first line of a recorded visibility trace:

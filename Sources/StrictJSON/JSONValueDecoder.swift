@@ -1,5 +1,3 @@
-import Visibility
-
 /// Decodes `Decodable` values from a parsed `JSONValue` tree, so a scenario file is parsed once
 /// (by `JSONParser`, which rejects duplicate keys and trailing commas and reports line and
 /// column) and every typed value is then read from that one tree.

@@ -1,28 +1,30 @@
-import Visibility
-
 /// A strict JSON parser (RFC 8259) that reports the line and column of the first syntax error.
 ///
-/// It exists so a broken scenario file gets a message a person can act on, and so validation
-/// messages can quote the offending value. Duplicate object keys are an error. O(input size);
-/// nesting is limited to `maximumDepth` levels.
-struct JSONParser {
+/// It exists so a broken file a user gives (a scenario, a cost table, a merge slice) gets a
+/// message a person can act on, and so validation messages can quote the offending value.
+/// Duplicate object keys and trailing commas are errors; a document that ends early says so.
+/// O(input size); nesting is limited to `maximumDepth` levels.
+public struct JSONParser {
     /// Deepest nesting accepted: 256 levels.
-    static let maximumDepth = 256
+    public static let maximumDepth = 256
 
     /// A syntax error at a 1-based line and column (columns count Unicode scalars).
-    struct Failure: Error, Sendable, Equatable {
-        var line: Int
-        var column: Int
-        var reason: String
+    public struct Failure: Error, Sendable, Equatable {
+        /// The line, from 1.
+        public var line: Int
+        /// The column, from 1, in Unicode scalars.
+        public var column: Int
+        /// What is wrong there.
+        public var reason: String
         /// True when the bytes at the position are not UTF-8 (RFC 8259 requires it).
-        var invalidUTF8 = false
+        public var invalidUTF8 = false
     }
 
     private let bytes: [UInt8]
     private var index = 0
 
     /// Parses `bytes` as one JSON document (a UTF-8 byte order mark is skipped). O(size).
-    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         if let bad = firstInvalidUTF8(bytes) {
@@ -202,8 +204,11 @@ struct JSONParser {
         return value
     }
 
-    /// A failure at the current position. O(position).
+    /// A failure at the current position; at the end of the input the reason says the
+    /// document stops early (a truncated file). O(position).
     private func failure(_ reason: String) -> Failure {
+        let reason = index >= bytes.count && !reason.hasPrefix("unexpected end of input")
+            ? "unexpected end of input (the JSON stops early), " + reason : reason
         var line = 1
         var column = 1
         for byte in bytes[..<min(index, bytes.count)] {

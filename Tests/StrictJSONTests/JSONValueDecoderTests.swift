@@ -1,5 +1,5 @@
 import Testing
-@testable import Scenario
+@testable import StrictJSON
 
 /// The tree decoder every scenario value goes through.
 @Suite("JSONValueDecoder")

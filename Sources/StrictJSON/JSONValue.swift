@@ -1,5 +1,3 @@
-import Visibility
-
 /// Any JSON value, kept as a tree.
 ///
 /// The scenario loader parses every file into one (`JSONParser`), decodes its typed values
