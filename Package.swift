@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "Scenario", dependencies: ["StrictJSON", "Visibility", "Retention", "Imaging", "SystemIO"]),
         .target(name: "Lab", dependencies: ["StrictJSON", "Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "AssetGen", "SystemIO"]),
         // What the tool prints and plans: text, tables, JSON lines, the thumbnail batch.
-        .target(name: "RetentionTool", dependencies: ["StrictJSON", "Lab", "Visibility", "Imaging", "MemoryProbe", "SystemIO"]),
+        .target(name: "RetentionTool", dependencies: ["StrictJSON", "Lab", "Retention", "Visibility", "Imaging", "MemoryProbe", "SystemIO"]),
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
@@ -52,7 +52,7 @@ let package = Package(
             ]
         ),
         // Runs memory measurements alone in a child process for the tests (see its main.swift).
-        .executableTarget(name: "MemoryCheck", dependencies: ["MemoryProbe", "Imaging"]),
+        .executableTarget(name: "MemoryCheck", dependencies: ["MemoryProbe", "Imaging", "Lab"]),
         // Helpers every test target shares: package root, corpora, temporary folders, mutations
         // (drawn from AssetGen's SplitMix64, the one copy).
         .target(name: "RetentionTestSupport", dependencies: ["AssetGen"], path: "Tests/RetentionTestSupport"),
@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "StrictJSON", "RetentionTestSupport"]),
-        .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "AssetGen", "SystemIO", "RetentionTestSupport"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "AssetGen", "SystemIO", "MemoryCheck", "RetentionTestSupport"]),
         .testTarget(name: "AssetGenTests", dependencies: ["AssetGen", "Imaging", "RetentionTestSupport"]),
         .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool", "Lab", "Visibility", "RetentionTestSupport"]),
         .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "AssetGen", "SystemIO", "RetentionTestSupport"]),

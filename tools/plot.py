@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Plot a comparison's memory over frames, or a sweep's frontier, from an --export-json file.
+"""Plot a comparison's memory over frames, a sweep's frontier, or a soak's memory over
+iterations, from an --export-json file (or a soak's --export-csv file).
 
-Usage: tools/plot.py EXPORT.json [OUT.png]
+Usage: tools/plot.py EXPORT.json|SOAK.csv [OUT.png]
 Needs matplotlib (pip install matplotlib).
 - From `retention compare`: one line per strategy (its first successful run's timeline),
   resident MB on the y axis, virtual frames on the x axis; dashed lines show the cache's logical
@@ -10,7 +11,11 @@ Needs matplotlib (pip install matplotlib).
   median placeholder frames on the y axis, one line per strategy through its values in order,
   each point labelled with its value; points on the Pareto frontier are ringed, the
   recommendation is a star.
+- From `retention soak` (its --export-json or --export-csv): MB over iterations: resident,
+  anonymous, retained (the figure the verdict fits: anonymous less what the allocator holds
+  freed) and the allocator's free-but-held bytes; warm-up iterations are shaded.
 """
+import csv
 import json
 import sys
 
@@ -25,10 +30,52 @@ if len(sys.argv) < 2:
     sys.exit(__doc__)
 path = sys.argv[1]
 out = sys.argv[2] if len(sys.argv) > 2 else path.rsplit(".", 1)[0] + ".png"
+MB = "MB (1 MB = 1,000,000 bytes)"
+
+
+def finish(fig, ax, xlabel, ylabel, title, ncol=1, done=True):
+    """Labels, grid and legend, then write the figure to `out` (and stop, when done)."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, ncol=ncol)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    print(f"wrote {out}")
+    if done:
+        sys.exit(0)
+
+
+def plot_soak(samples, title):
+    if not samples:
+        sys.exit(f"tools/plot.py: {path} has no soak sample to plot")
+    its = [int(s["iteration"]) for s in samples]
+    fig, ax = plt.subplots(figsize=(10, 5.5))
+    for key, label, style in [("residentBytes", "resident (VmRSS)", ":"), ("anonymousBytes", "anonymous", "--"),
+                              ("retainedBytes", "retained (judged)", "-"), ("heapFreeHeldBytes", "allocator free-but-held", "-.")]:
+        if key in samples[0]:
+            ax.plot(its, [float(s[key]) / 1e6 for s in samples], linestyle=style, marker="o", markersize=3, label=label)
+    warm = [int(s["iteration"]) for s in samples if str(s["warmup"]).lower() == "true"]
+    if warm:
+        ax.axvspan(min(warm) - 0.5, max(warm) + 0.5, color="grey", alpha=0.15, label="warm-up")
+    finish(fig, ax, "iteration", MB, title)
+
+if path.endswith(".csv"):
+    try:
+        rows = list(csv.DictReader(open(path)))
+    except OSError as error:
+        sys.exit(f"tools/plot.py: cannot read {path}: {error}")
+    plot_soak(rows, f"Soak — {path.rsplit('/', 1)[-1]}")
+
 try:
     doc = json.load(open(path))
 except (OSError, ValueError) as error:
     sys.exit(f"tools/plot.py: cannot read {path}: {error}")
+
+if "samples" in doc and "verdict" in doc:
+    verdict = doc["verdict"]
+    plot_soak(doc["samples"], f"Soak of {doc.get('scenario', '').rsplit('/', 1)[-1]} under {doc.get('strategy', '')}: {verdict.get('outcome', '').upper()}")
 
 def plot_sweep(doc):
     sweep, outcome = doc["sweep"], doc.get("outcome") or {}
@@ -65,15 +112,8 @@ def plot_sweep(doc):
         e = chosen[0]
         ax.scatter([e["row"]["peakBytes"] / 1e6], [e["row"]["placeholderFrames"]], marker="*", s=320, color="black", zorder=5,
                    label=f"{'recommended' if outcome.get('verdict') == 'met' else 'nearest'}: {e['point']['label']}")
-    ax.set_xlabel("peak resident MB (median over repeats; 1 MB = 1,000,000 bytes)")
-    ax.set_ylabel("placeholder frames (median)")
-    ax.set_title(f"Sweep of {key} — {doc.get('scenario', '').rsplit('/', 1)[-1]}; ringed: frontier")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out, dpi=110)
-    print(f"wrote {out}")
-    sys.exit(0)
+    finish(fig, ax, "peak resident MB (median over repeats; 1 MB = 1,000,000 bytes)", "placeholder frames (median)",
+           f"Sweep of {key} — {doc.get('scenario', '').rsplit('/', 1)[-1]}; ringed: frontier")
 
 if doc.get("sweep"):
     plot_sweep(doc)
@@ -93,11 +133,4 @@ for name, report in first.items():
     logical = [s["logicalBytes"] / 1e6 for s in report["timeline"]]
     line, = ax.plot(frames, resident, label=f"{name} (resident)")
     ax.plot(frames, logical, linestyle="--", color=line.get_color(), alpha=0.6, label=f"{name} (logical)")
-ax.set_xlabel("frame")
-ax.set_ylabel("MB (1 MB = 1,000,000 bytes)")
-ax.set_title(f"Resident memory per strategy — {doc.get('scenario', '').rsplit('/', 1)[-1]}")
-ax.grid(alpha=0.3)
-ax.legend(fontsize=8, ncol=2)
-fig.tight_layout()
-fig.savefig(out, dpi=110)
-print(f"wrote {out}")
+finish(fig, ax, "frame", MB, f"Resident memory per strategy — {doc.get('scenario', '').rsplit('/', 1)[-1]}", ncol=2, done=False)

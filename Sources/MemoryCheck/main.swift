@@ -3,10 +3,11 @@
 // Tests in one process run in parallel and disturb each other's resident memory, so every
 // measurement that needs a quiet process runs here, alone, and prints `key value` lines that
 // the test checks. Usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped
-// | huge-chunks
-import FoundationEssentials
+// | huge-chunks | soak-arena SCENARIO
+import Foundation
 import Glibc
 import Imaging
+import Lab
 import MemoryProbe
 
 func emit(_ key: String, _ value: Int) { print("\(key) \(value)") }
@@ -34,6 +35,28 @@ func hugeChunkPNG(_ kind: String) -> [UInt8] {
     let ihdr = Array("IHDR".utf8) + be(1) + be(1) + [8, 0, 0, 0, 0]
     return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + ihdr + be(crc(ihdr))
         + be(0x7FFF_FFFF) + Array(kind.utf8) + Array(repeating: 0x61, count: 20)
+}
+
+/// A thread of its own mallocs `count` chunks of 64 KB (below the mmap threshold, so they come
+/// from its arena), touches them, takes one more chunk of the same size from the top of the
+/// heap so the heap cannot shrink back, and frees the rest: about `count` × 64 KB stay
+/// resident as free-but-held memory. Returns the pinning chunk.
+func strandInNewArena(count: Int) -> UnsafeMutableRawPointer {
+    // Written by the thread before it signals, read after the wait: the semaphore orders them.
+    nonisolated(unsafe) var pin: UnsafeMutableRawPointer?
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        let chunks = (0..<count).map { _ -> UnsafeMutableRawPointer in
+            let chunk = malloc(64_000)!
+            memset(chunk, 0x5A, 64_000)
+            return chunk
+        }
+        pin = malloc(64_000)
+        for chunk in chunks { free(chunk) }
+        done.signal()
+    }.start()
+    done.wait()
+    return pin!
 }
 
 let size = 64 << 20
@@ -122,8 +145,24 @@ do {
             _ = try? ImageInfo(data: png)
             emit("peakGrowth.\(kind)", try ProcessMemory.readStatus().peakResidentBytes - base)
         }
+    case "soak-arena":
+        // A soak under decoded-release during which a thread of its own strands 64 MB of freed
+        // memory in a new glibc arena after iteration 3: the verdict must not call it growth.
+        let scenario = CommandLine.arguments.dropFirst(2).first ?? ""
+        let experiment = try Experiment.prepare(scenarioPath: scenario, strategyName: "decoded-release")
+        let soak = try Soak(experiment: experiment, limit: .iterations(8), warmup: 1)
+        var pin: UnsafeMutableRawPointer?
+        var anonymous: [Int] = []
+        let verdict = soak.run { sample in
+            if sample.iteration == 4 { pin = strandInNewArena(count: 1000) }
+            if !sample.warmup { anonymous.append(sample.anonymousBytes) }
+        }
+        print("outcome \(verdict.outcome.rawValue)")
+        emit("freeHeldGrowth", verdict.lastHeapFreeHeldBytes - verdict.firstHeapFreeHeldBytes)
+        emit("anonymousGrowth", (anonymous.last ?? 0) - (anonymous.first ?? 0))
+        free(pin)
     default:
-        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped | huge-chunks")
+        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped | huge-chunks | soak-arena SCENARIO")
         exit(2)
     }
 } catch {

@@ -36,8 +36,11 @@ public struct ByteSize: Sendable, Hashable, Comparable, ExpressibleByIntegerLite
     ]
 
     /// Parses `"64MB"`, `"64 MB"`, `"1GiB"`, `"512"` or `"512B"`; nil for anything else
-    /// (negative, fractional, unknown unit, overflow). O(length of text).
-    public init?(parsing text: String) {
+    /// (negative, fractional, unknown unit, overflow). With `requiringUnit` (what command-line
+    /// flags use), a bare number other than `0` is refused too: `--values 10,20` is a mistake,
+    /// not ten bytes. O(length of text).
+    public init?(parsing text: String, requiringUnit: Bool = false) {
+        if requiringUnit, text != "0", text.allSatisfy({ $0.isASCII && $0.isNumber }) { return nil }
         let lower = text.lowercased()
         var digits = Substring(lower)
         var factor = 1

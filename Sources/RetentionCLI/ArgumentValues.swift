@@ -8,22 +8,23 @@ import RetentionTool
 /// command gets a typed value, never a string it checks first and force-unwraps later. Each
 /// parser is O(length of the value).
 enum ArgumentValues {
-    /// A size (`16MB`, `512KB`, a byte count); `example` shows one in the error.
+    /// A size with its unit (`16MB`, `512KB`, `2GiB`, `1000B`, or `0`); `example` shows one in
+    /// the error. A bare number is refused: `10` is a slip, not ten bytes.
     static func size(example: String) -> @Sendable (String) throws -> ByteSize {
-        parsed("expected a size like \(example) or a byte count") { ByteSize(parsing: $0) }
+        parsed("expected a size with its unit like \(example) (B, KB, MB, GB, KiB, MiB, GiB)") { ByteSize(parsing: $0, requiringUnit: true) }
     }
 
-    /// A resident-memory size for `--max-resident` (`64MB`, `2GiB`, a byte count), more than
-    /// zero.
+    /// A resident-memory size for `--max-resident` (`64MB`, `2GiB`), more than zero, with its
+    /// unit.
     static func residentSize() -> @Sendable (String) throws -> ByteSize {
-        parsed("expected a size above zero like 64MB or 2GiB, or a byte count") { text in
-            ByteSize(parsing: text).flatMap { $0.bytes > 0 ? $0 : nil }
+        parsed("expected a size above zero with its unit like 64MB or 2GiB") { text in
+            ByteSize(parsing: text, requiringUnit: true).flatMap { $0.bytes > 0 ? $0 : nil }
         }
     }
 
-    /// A growth rate (`256KB`, `256KB/iteration`, `100MB/h`).
+    /// A growth rate (`256KB`, `256KB/iteration`, `100MB/h`), with its unit.
     static func growthRate() -> @Sendable (String) throws -> GrowthRate {
-        parsed("expected a size per iteration or per hour like 256KB, 256KB/iteration or 100MB/h") { GrowthRate(parsing: $0) }
+        parsed("expected a size per iteration or per hour like 256KB, 256KB/iteration or 100MB/h") { GrowthRate(parsing: $0, requiringUnit: true) }
     }
 
     /// A duration in seconds (`90s`, `30m`, `2h`, `1h30m`).

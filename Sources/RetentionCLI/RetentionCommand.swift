@@ -26,18 +26,34 @@ struct RetentionCommand: AsyncParsableCommand {
     /// failed write (a full disk, `> /dev/full`) is an error with exit status 1 and one line
     /// on standard error, never a silent success.
     static func main() async {
+        var failureStatus: Int32 = 1
         do {
             // Arguments as the bytes they are: a file name that is not UTF-8 still opens.
             var command = try parseAsRoot(PathText.arguments)
+            failureStatus = (type(of: command) as? any OutputFailureStatus.Type)?.outputFailureStatus ?? 1
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
-            Output.finishStandardOutput()
+            Output.finishStandardOutput(failureStatus: failureStatus)
         } catch {
-            Output.finishStandardOutput(status: exitCode(for: error).rawValue)
+            let code = exitCode(for: error).rawValue
+            if code == 0 {
+                // --help and --version: printed here, so a full device is an error, not a silent 0.
+                print(fullMessage(for: error))
+                Output.finishStandardOutput(failureStatus: 1)
+                Glibc.exit(0)
+            }
+            Output.finishStandardOutput(status: code, failureStatus: failureStatus)
             exit(withError: error)
         }
     }
+}
+
+/// A command whose failed standard output has an exit status of its own (soak: 2, a failed
+/// run, which scripts tell apart from growth).
+protocol OutputFailureStatus {
+    /// The exit status when standard output could not be written.
+    static var outputFailureStatus: Int32 { get }
 }

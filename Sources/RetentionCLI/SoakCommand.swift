@@ -5,23 +5,32 @@ import RetentionTool
 import SystemIO
 
 /// `retention soak SCENARIO --strategy NAME (--duration D | --iterations N)`.
-struct SoakCommand: ParsableCommand {
+struct SoakCommand: ParsableCommand, OutputFailureStatus {
+    /// Standard output that cannot be written makes a soak a failed run (2), never "growth".
+    static let outputFailureStatus: Int32 = 2
+
     static let configuration = CommandConfiguration(
         commandName: "soak",
         abstract: "Repeat a scenario's script for a duration or a number of iterations and fail when memory grows.",
         discussion: """
             One process, one simulator and one cache for the whole soak: each iteration runs the \
-            script again from where the last one left the list. After --warmup iterations, the \
-            least-squares slope of resident bytes per iteration is judged by its 95 % confidence \
-            interval against --max-growth-rate: FAIL when the interval lies above the rate, PASS \
-            only when it lies at or below it, INCONCLUSIVE when it straddles it (or fewer than 3 \
-            iterations were measured). The slope projected over the measured iterations must \
-            also stay under --max-growth; bytes rows hold must be zero after every container \
-            destroy; evictable bytes must stay within the budget. One CSV row per iteration is \
-            appended and flushed as it finishes. SIGINT or SIGTERM stops after the current \
-            iteration and gives the verdict on what was measured. Exit status: 0 pass, 1 growth, \
-            2 a failed run (including a scenario that cannot run or results that cannot be \
-            written), 3 inconclusive, 64 a usage error.
+            script again from where the last one left the list. The measure is RETAINED MEMORY: \
+            anonymous resident memory (statm's resident minus shared) less the bytes glibc's \
+            allocator holds freed (mallinfo2), so freed bitmaps kept in an allocator arena are \
+            not taken for a leak; they are reported on a line of their own. After --warmup \
+            iterations, the least-squares slope of retained bytes per iteration is judged by its \
+            95 % confidence interval against --max-growth-rate: FAIL when the interval lies \
+            above the rate, PASS only when it lies at or below it, INCONCLUSIVE when it straddles \
+            it (or fewer than 3 iterations were measured), with an estimate of the iterations \
+            that would decide. The slope projected over the measured iterations must also stay \
+            within --max-growth; bytes rows hold must be zero after every container destroy; \
+            evictable bytes must stay within the budget. Reaching --max-resident while memory \
+            grows is growth. One CSV row and one JSON sample per iteration are written as it \
+            finishes. SIGINT or SIGTERM stops at the end of the current frame and gives the \
+            verdict on the iterations finished before it, saying so; a second signal ends the \
+            process at once. Exit status: 0 pass, 1 growth, 2 a failed run (a scenario that \
+            cannot run, results or standard output that cannot be written), 3 inconclusive, \
+            64 a usage error.
             """
     )
 
@@ -38,27 +47,30 @@ struct SoakCommand: ParsableCommand {
     @Option(help: "How many measured iterations to run (after warm-up).")
     var iterations: Int?
 
+    @Flag(help: "Stop as soon as the verdict is decided: PASS or FAIL by the rate rule in two measured iterations in a row, after at least 5. --duration or --iterations is then the most it runs. For CI gates that should fail fast when growth is certain.")
+    var untilVerdict = false
+
     @Option(help: "Iterations run before measuring (default 2).")
     var warmup: Int = 2
 
-    @Option(help: ArgumentHelp("Largest accepted projected growth of resident memory over the measured iterations: bytes or a size like 16MB (default: 16MB).", valueName: "size"),
+    @Option(help: ArgumentHelp("Largest accepted projected growth of retained memory over the measured iterations: a size with its unit like 16MB; 0 allows none (and none passes).", valueName: "size"),
             transform: ArgumentValues.size(example: "16MB"))
     var maxGrowth: ByteSize = .megabytes(16)
 
-    @Option(help: ArgumentHelp("Fastest accepted resident growth: a size per iteration (256KB, 256KB/iteration) or per hour (100MB/h). The default, 256KB per iteration, is far above a healthy soak's allocator noise and far below one leaked 600x400 bitmap (960 KB).", valueName: "rate"),
+    @Option(help: ArgumentHelp("Fastest accepted growth of retained memory: a size per iteration (256KB, 256KB/iteration) or per hour (100MB/h). The default, 256KB per iteration, is far above a healthy soak's noise and far below one leaked 600x400 bitmap (960 KB).", valueName: "rate"),
             transform: ArgumentValues.growthRate())
     var maxGrowthRate: GrowthRate = .default
 
     @Option(help: ArgumentHelp("Append one CSV row per iteration to this file (header first).", valueName: "file"))
     var exportCSV: String?
 
-    @Option(help: ArgumentHelp("Write the samples and the verdict as JSON to this file at the end (keeps every sample in memory, about 150 bytes per iteration).", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the samples and the verdict as JSON to this file: samples are streamed to a temporary file beside it as iterations finish (no memory per iteration), and the document replaces the file at the end.", valueName: "file"))
     var exportJSON: String?
 
     @Flag(help: ArgumentHelp(repairHelp(" once", then: "Each iteration replays the trace once; a container it leaves alive is destroyed before the next.")))
     var repair = false
 
-    @Option(help: ResidentLimitHelp.text("the soak", status: 2), transform: ArgumentValues.residentSize())
+    @Option(help: ResidentLimitHelp.text("the soak", status: "1 when retained memory grew to it (growth), 2 when the scenario needed more from its first iteration"), transform: ArgumentValues.residentSize())
     var maxResident: ByteSize?
 
     func validate() throws {
@@ -79,9 +91,13 @@ struct SoakCommand: ParsableCommand {
         do {
             soak = try SoakRun(
                 scenarioPath: scenario, strategyName: strategy, repairTrace: repair, maxResidentBytes: residentLimit(maxResident),
-                limit: iterations.map { .iterations($0) } ?? .duration(duration ?? 0), warmup: warmup,
+                limit: iterations.map { .iterations($0) } ?? .duration(duration ?? 0), untilVerdict: untilVerdict, warmup: warmup,
                 maxGrowthBytes: maxGrowth.bytes, maxGrowthRate: maxGrowthRate, exportCSV: exportCSV, exportJSON: exportJSON,
                 stop: StopRequest(observingSignals: true), repairNote: { Output.error($0) })
+        } catch let error as LabError {
+            if case .usage(let message) = error { throw ValidationError(message) }
+            Output.error("Error: \(error)")
+            throw ExitCode(GrowthVerdict.Outcome.failedRun.exitStatus)
         } catch {
             Output.error("Error: \(error)")
             throw ExitCode(GrowthVerdict.Outcome.failedRun.exitStatus)

@@ -1,4 +1,5 @@
 import Lab
+import Retention
 import SystemIO
 
 /// The shared work of `compare` and `sweep`: measure (or load) one cost table in a child, then
@@ -82,7 +83,7 @@ public struct ChildRuns {
         let progress = Output.stderrIsTerminal
         let paths = childArguments
         let speed = decodeSpeed
-        let limit = childResidentLimit.map { ["--max-resident", "\($0)"] } ?? []
+        let limit = childResidentLimit.map { ["--max-resident", ByteSize(bytes: $0).description] } ?? []
         var comparison = Comparison(executable: executable, strategies: subjects, repeats: repeats, timeoutSeconds: timeoutSeconds) { _ in [] }
         comparison.jobs = jobs
         comparison.shard = shard

@@ -9,7 +9,10 @@ import Lab
 import SystemIO
 
 /// Writes a comparison's results as they arrive: CSV appended one line per run (header first),
-/// JSON rewritten atomically after each run, so an interrupted comparison keeps what it measured.
+/// JSON rewritten atomically after each run, so an interrupted comparison keeps what it
+/// measured. Nothing is written over an existing file before the first run's result: a
+/// comparison that measures nothing (a cost table that fails, a signal before the first run)
+/// leaves old exports as they were.
 public final class ComparisonExport {
     private let jsonPath: String?
     private let csv: LineFile?
@@ -25,8 +28,8 @@ public final class ComparisonExport {
     /// The CSV header line, from ``csvColumns``.
     public static var csvHeader: String { CSV.line(csvColumns) }
 
-    /// Opens the outputs (either may be nil). The CSV file is created (truncated) with its
-    /// header at once. Throws `LabError.io` naming a path that cannot be written.
+    /// Checks the outputs (either may be nil) can be written; nothing is written yet. Throws
+    /// `LabError.io` naming a path that cannot be written.
     public init(jsonPath: String?, csvPath: String?, scenario: String, repeats: Int, strategies: [String],
                 costs: CostTable? = nil, decodeSpeed: Double = 1, sweep: SweepPlan? = nil, constraints: SweepConstraints? = nil,
                 shard: Shard? = nil, scheduledRuns: Int? = nil) throws(LabError) {
@@ -37,11 +40,9 @@ public final class ComparisonExport {
         document.judge()
         if let jsonPath { do { try FileIO.checkWritable(jsonPath) } catch { throw .io(error) } }
         csv = try csvPath.map { path throws(LabError) in
-            do throws(SystemError) { return try LineFile(creating: path) } catch { throw .io(error) }
+            do throws(SystemError) { return try LineFile(replacing: path, header: Self.csvHeader) } catch { throw .io(error) }
         }
-        do { try csv?.append(Self.csvHeader) } catch { throw .io(error) }
         rewritesJSON = jsonPath.map(FileIO.replacesAtomically) ?? false
-        if rewritesJSON { try writeJSON() }
     }
 
     /// Sets the cost table and decode-speed model the runs use, before the first run. O(1).
@@ -87,9 +88,10 @@ public final class ComparisonExport {
     }
 
     /// Writes the JSON document to a path that streams (a FIFO, `/dev/stdout`), which is
-    /// written once, at the end; a regular file is already complete. Throws `LabError.io`.
+    /// written once, at the end, when any run was recorded; a regular file is already
+    /// complete. Throws `LabError.io`.
     public func finish() throws(LabError) {
-        if jsonPath != nil, !rewritesJSON { try writeJSON() }
+        if jsonPath != nil, !rewritesJSON, !document.runs.isEmpty { try writeJSON() }
     }
 
     private func writeJSON() throws(LabError) {

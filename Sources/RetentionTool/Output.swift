@@ -30,11 +30,12 @@ public enum Output {
     }
 
     /// Flushes standard output; when anything printed could not be written, says so in one
-    /// line on standard error and exits with `status` if it is an error status, else 1.
-    public static func finishStandardOutput(status: Int32 = 0) {
+    /// line on standard error and exits with `failureStatus` (1 unless a command says
+    /// otherwise), or with `status` when that already is a failure of the same kind.
+    public static func finishStandardOutput(status: Int32 = 0, failureStatus: Int32 = 1) {
         do { try StandardStreams.flushOutput() } catch {
             Self.error("Error: \(WriteError(code: error.errno ?? 5))")
-            exit(status != 0 ? status : 1)
+            exit(status == 0 || status == 1 || status == 3 ? failureStatus : status)
         }
     }
 

@@ -143,7 +143,7 @@ public final class ThumbnailBatch: Sendable {
         let start = clock.now
         if let size = FileIO.status(of: job.input)?.size { report.bytesRead = size }
         do throws(ImagingError) {
-            if Self.sameFile(job.input, job.output) {
+            if FileIO.sameFile(job.input, job.output) {
                 throw ImagingError.invalidArgument("the output \(job.output) is the input itself")
             }
             let thumbnail = try thumbnailer.thumbnail(contentsOf: job.input)
@@ -162,12 +162,6 @@ public final class ThumbnailBatch: Sendable {
         }
         report.milliseconds = ((clock.now - start).seconds * 10_000).rounded() / 10
         return report
-    }
-
-    /// True when both paths exist and are the same file (device and inode).
-    static func sameFile(_ a: String, _ b: String) -> Bool {
-        guard let x = FileIdentity(a) else { return false }
-        return FileIdentity(b) == x
     }
 
     /// `\r[##########----------] 12/40  1 failed`.

@@ -67,16 +67,16 @@ public enum ThumbnailPlan {
     /// Refuses `jobs` when an output is an input (by device and inode) or two jobs share an
     /// output (by canonical path). O(jobs) `stat` calls.
     public static func check(_ jobs: [ThumbnailJob]) throws(Problem) {
-        var inputs: [FileIdentity: String] = [:]
+        var inputs: [FileIO.Identity: String] = [:]
         for job in jobs {
-            if let id = FileIdentity(job.input) { inputs[id] = inputs[id] ?? job.input }
+            if let id = FileIO.identity(of: job.input) { inputs[id] = inputs[id] ?? job.input }
         }
         var owners: [String: String] = [:]
         for job in jobs {
-            if let id = FileIdentity(job.output), let replaced = inputs[id] {
+            if let id = FileIO.identity(of: job.output), let replaced = inputs[id] {
                 throw .wouldReplaceInput(input: job.input, output: job.output, replaced: replaced)
             }
-            let key = canonical(job.output)
+            let key = FileIO.canonicalPath(job.output)
             if let first = owners[key] { throw .sameOutput(first: first, second: job.input, output: job.output) }
             owners[key] = job.input
         }
@@ -104,13 +104,6 @@ public enum ThumbnailPlan {
     /// The canonical absolute path (`realpath(3)`), or nil when `path` does not exist.
     static func resolved(_ path: String) -> String? { FileIO.resolvedPath(path) }
 
-    /// `path` with its folder resolved when it exists, so `out/x.png` and `./out/x.png` match.
-    static func canonical(_ path: String) -> String {
-        let folder = FileIO.directory(of: path)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        return (resolved(folder) ?? folder) + "/" + name
-    }
-
     static func trimmingSlashes(_ path: String) -> String {
         var text = path
         while text.count > 1, text.hasSuffix("/") { text.removeLast() }
@@ -121,17 +114,4 @@ public enum ThumbnailPlan {
 /// True when `path` is an existing folder (following symbolic links).
 public func isDirectory(_ path: String) -> Bool {
     FileIO.kind(of: path) == .directory
-}
-
-/// A file's device and inode: equal for two paths to the same file.
-struct FileIdentity: Hashable {
-    var device: UInt64
-    var inode: UInt64
-
-    /// The identity of what `path` names, or nil when nothing exists there.
-    init?(_ path: String) {
-        guard let status = FileIO.status(of: path) else { return nil }
-        device = status.device
-        inode = status.inode
-    }
 }

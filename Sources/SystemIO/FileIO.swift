@@ -87,6 +87,34 @@ public enum FileIO {
     /// One `stat`.
     public static func exists(_ path: String) -> Bool { status(of: path) != nil }
 
+    /// A file's device and inode: equal for two paths to the same file.
+    public struct Identity: Hashable, Sendable {
+        /// The device.
+        public var device: UInt64
+        /// The inode.
+        public var inode: UInt64
+    }
+
+    /// The identity of what `path` names (following links), or nil when nothing is there.
+    /// One `stat`.
+    public static func identity(of path: String) -> Identity? {
+        status(of: path).map { Identity(device: $0.device, inode: $0.inode) }
+    }
+
+    /// True when both paths exist and name the same file (device and inode). Two `stat`s.
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
+        guard let x = identity(of: a) else { return false }
+        return identity(of: b) == x
+    }
+
+    /// `path` with its folder resolved (`realpath`) when the folder exists, so `out/x.json`,
+    /// `./out/x.json` and a link to `out` name one file even before it exists. A `realpath`.
+    public static func canonicalPath(_ path: String) -> String {
+        let folder = directory(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return (resolvedPath(folder) ?? folder) + "/" + name
+    }
+
     /// The canonical absolute path of `path` (`realpath(3)`: links and `..` resolved); nil when
     /// it does not exist. One `realpath` call.
     public static func resolvedPath(_ path: String) -> String? {

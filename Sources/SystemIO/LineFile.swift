@@ -1,34 +1,115 @@
-internal import Glibc
-
-/// A file written a line at a time with `write(2)`, so each line reaches the kernel as soon as
-/// it is appended: what a long comparison or soak writes survives an interruption.
-/// A regular file or new path is created or truncated; a FIFO, device or `/dev/stdout` is
-/// written in place; a folder is refused. Not thread-safe: one writer.
+/// A file written a line at a time, each line reaching the kernel as soon as it is appended, so
+/// what a long comparison or soak writes survives an interruption — and nothing over an
+/// existing file until there is a line to write.
+///
+/// A regular file or a new path appears whole at the first line: the header (if any) and that
+/// line go to a temporary file beside it, renamed over it, so a run that measures nothing leaves
+/// the old file as it was; later lines are appended to the new file. A FIFO, device or
+/// `/dev/stdout` is opened at the first line and written in place; a folder is refused when the
+/// file is made. Two processes given one path never interleave their rows: each writes a file of
+/// its own, and the path names the one that started last. One writer: not thread-safe.
 public final class LineFile {
-    private let descriptor: FileDescriptor
     /// The file's path.
     public let path: String
+    /// The line written before the first appended one (a CSV header), or nil.
+    public let header: String?
+    private var descriptor: FileDescriptor?
+    private let target: FileIO.Target
 
-    /// Opens `path` for writing by the rules above. Throws a ``SystemError`` naming the path.
-    public init(creating path: String) throws(SystemError) {
+    /// Prepares `path` for writing by the rules above; nothing is written yet. Throws a
+    /// ``SystemError`` naming the path when it can never be written (a folder, a missing or
+    /// read-only folder). Two `stat` calls and an `access`.
+    public init(replacing path: String, header: String? = nil) throws(SystemError) {
         self.path = path
-        switch try FileIO.target(for: path) {
-        case .inPlace(let existing):
-            descriptor = try FileIO.openInPlace(existing, displayPath: path)
-        case .atomic(let final):
-            do { descriptor = try FileDescriptor.open(final, .writeOnly, options: [.create, .truncate], operation: "write") } catch {
-                throw SystemError(path: path, operation: "write", reason: error.reason)
+        self.header = header
+        target = try FileIO.target(for: path)
+        try FileIO.checkWritable(path)
+    }
+
+    /// True once a line was written.
+    public var hasWritten: Bool { descriptor != nil }
+
+    /// Appends `line` and a newline (after the header, at the first line). The first line
+    /// costs a temporary file and a rename (or an open, in place); each later one a `write`.
+    public func append(_ line: String) throws(SystemError) {
+        var text = line + "\n"
+        if descriptor == nil {
+            if let header { text = header + "\n" + text }
+            switch target {
+            case .inPlace(let existing):
+                let opened = try FileIO.openInPlace(existing, displayPath: path)
+                try write(text, to: opened)
+                descriptor = consume opened
+            case .atomic(let final):
+                let file = try TemporaryFile(beside: final)
+                try file.write(Array(text.utf8))
+                let opened = try FileDescriptor.open(file.path, .writeOnly, options: .append, operation: "write")
+                try file.commit(to: final)
+                descriptor = consume opened
             }
+            return
+        }
+        switch descriptor {
+        case .some(let fd): try write(text, to: fd)
+        case .none: break
         }
     }
 
-    /// Appends `line` and a newline. One or more `write` calls; O(line).
-    public func append(_ line: String) throws(SystemError) {
-        var text = line + "\n"
-        let result: Result<Void, SystemError> = text.withUTF8 { bytes in
-            do throws(SystemError) { try descriptor.write(UnsafeRawBufferPointer(bytes)); return .success(()) }
-            catch { return .failure(error) }
+    private func write(_ text: String, to fd: borrowing FileDescriptor) throws(SystemError) {
+        do { try fd.write(Array(text.utf8)) } catch { throw SystemError(path: path, operation: "write", reason: error.reason) }
+    }
+}
+
+/// A file written in pieces that appears at its path only when it is finished: the pieces go
+/// to a temporary file beside it, renamed over it by ``commit()``, so readers see the old file
+/// or the whole new one, and a run cut short leaves the old file as it was. A FIFO, device or
+/// `/dev/stdout` is written in place as the pieces come (a stream has no old file to keep).
+/// Dropped before `commit`, the temporary file is removed. One writer: not thread-safe.
+public final class StagedFile {
+    /// The destination.
+    public let path: String
+    private let temporary: TemporaryFile?
+    private var stream: FileDescriptor?
+    private let inPlace: String?
+    /// Where the temporary file is renamed to: `path`, or a symbolic link's target.
+    private let destination: String
+
+    /// Prepares `path` (checking it can be written); nothing is created at it yet. Throws a
+    /// ``SystemError`` naming the path. One `open` of the temporary file.
+    public init(replacing path: String) throws(SystemError) {
+        self.path = path
+        try FileIO.checkWritable(path)
+        switch try FileIO.target(for: path) {
+        case .inPlace(let existing):
+            temporary = nil
+            inPlace = existing
+            destination = existing
+        case .atomic(let final):
+            temporary = try TemporaryFile(beside: final)
+            inPlace = nil
+            destination = final
         }
-        try result.get()
+    }
+
+    /// Writes `text` next. One `write` (an `open` first, for a stream).
+    public func write(_ text: String) throws(SystemError) {
+        let bytes = Array(text.utf8)
+        if let temporary {
+            try temporary.write(bytes)
+            return
+        }
+        if stream == nil, let inPlace { stream = try FileIO.openInPlace(inPlace, displayPath: path) }
+        switch stream {
+        case .some(let fd):
+            do { try fd.write(bytes) } catch { throw SystemError(path: path, operation: "write", reason: error.reason) }
+        case .none: break
+        }
+    }
+
+    /// Puts the finished file at its path (a rename; a stream is closed). Throws naming the
+    /// path.
+    public func commit() throws(SystemError) {
+        if let temporary { try temporary.commit(to: destination) }
+        stream = nil
     }
 }

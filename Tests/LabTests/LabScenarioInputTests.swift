@@ -35,7 +35,7 @@ struct LabScenarioInputTests {
         #expect(missing?.description == "images.directory: cannot open /nonexistent/images: No such file or directory")
     }
 
-    @Test("every lab scenario in assets/scenarios loads, with its images and strategies")
+    @Test("every scenario in assets/scenarios is ready for run, compare and soak: images, strategies, a trace that checks")
     func labScenarios() throws {
         let root = TestPaths.packageRoot
         let folder = root + "/assets/scenarios"
@@ -43,11 +43,22 @@ struct LabScenarioInputTests {
         for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where name.hasSuffix(".json") {
             let path = folder + "/" + name
             let scenario = try Scenario.load(contentsOf: path)
-            guard let images = scenario.settings.images else { continue }
-            _ = try ImageSet(images, scenarioPath: path)
-            #expect(!scenario.strategies.isEmpty)
+            #expect(scenario.settings.images != nil, "\(name) has no images, so it cannot soak")
+            let experiment = try Experiment.prepare(scenarioPath: path, strategyName: scenario.strategies[0].name)
+            #expect(!experiment.images.paths.isEmpty)
             count += 1
         }
-        #expect(count >= 10)
+        #expect(count >= 35)
+    }
+
+    @Test("a scenario without images says what it can do and what to add")
+    func noImages() throws {
+        let folder = try TestPaths.temporaryFolder("no-images")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/sim.json"
+        try Data(#"{"viewport": {"width": 390, "height": 844, "scale": 3}, "container": {"kind": "list"}, "rows": {"count": 10, "height": 100}}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: LabError.self) { try Experiment.prepare(scenarioPath: path, strategyName: "decoded-lru") }
+        #expect(error?.description == "\(path): the scenario has no \"images\" key, which run, compare and soak need; it can drive `retention simulate` only. Add \"images\": {\"directory\": \"FOLDER\", \"pattern\": \"*.png\"} to measure it")
     }
 }

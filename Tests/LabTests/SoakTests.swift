@@ -36,7 +36,7 @@ struct SoakTests {
         #expect(growing.outcome == .growth)
         #expect(growing.slopeBytesPerIteration == 58_000_000)
         #expect(growing.projectedGrowthBytes == 174_000_000, "first to last is 3 steps of 58 MB")
-        #expect(growing.slopeBytesPerHour == 58_000_000 * 1800)
+        #expect(growing.slopeIntervalPerHour == nil, "2 s iterations are too short for a per-hour figure")
         #expect(growing.firstResidentBytes == 100_000_000 && growing.lastResidentBytes == 274_000_000)
         #expect(growing.outcome.exitStatus == 1)
     }
@@ -100,7 +100,7 @@ struct SoakTests {
         #expect(leak.outcome == .growth)
         #expect(leak.projectedGrowthBytes < 16_000_000)
         #expect(leak.slopeLowerBytesPerIteration > 256_000)
-        #expect(leak.reasons.first?.hasPrefix("anonymous resident memory grows 1.0 MB per iteration (95 % interval ") == true, "\(leak.reasons)")
+        #expect(leak.reasons.first?.hasPrefix("retained memory grows 959.4 KB per iteration (95 % interval ") == true, "\(leak.reasons)")
     }
 
     @Test("an interval that straddles the rate is inconclusive, never a pass; per-hour rates convert")
@@ -109,7 +109,8 @@ struct SoakTests {
         let noisy = GrowthVerdict.decide(measured: Self.samples([100.0, 100.55, 100.2, 100.95].map { Int($0 * 1_000_000) }),
                                          maxGrowthBytes: 16_000_000, violations: [], failures: [])
         #expect(noisy.outcome == .inconclusive, "\(noisy.slopeLowerBytesPerIteration)…\(noisy.slopeUpperBytesPerIteration)")
-        #expect(noisy.reasons.last?.contains("straddles the allowed 0.3 MB per iteration") == true)
+        #expect(noisy.reasons.last?.contains("straddles the allowed 256.0 KB per iteration") == true, "\(noisy.reasons)")
+        #expect(noisy.moreIterationsToDecide != nil)
         // At 1,800 s per iteration, 1 GB per hour allows 500 MB per iteration.
         let hourly = GrowthRate.perHour(1_000_000_000).bytesPerIteration(meanSecondsPerIteration: 1800)
         #expect(hourly == 500_000_000)
@@ -118,6 +119,43 @@ struct SoakTests {
         #expect(GrowthRate(parsing: "100MB/h") == .perHour(100_000_000))
         #expect(GrowthRate(parsing: "100MB/day") == nil)
         #expect(GrowthRate(parsing: "fast") == nil)
+    }
+
+    @Test("a glibc arena that keeps 64 MB of freed memory from iteration 4 on is not growth: the verdict fits retained memory")
+    func allocatorArenaIsNotGrowth() {
+        let measured = (0..<8).map { i -> SoakSample in
+            let arena = i >= 3 ? 64_000_000 : 0
+            return SoakSample(iteration: i + 1, warmup: false, elapsedSeconds: Double(i), residentBytes: 90_000_000 + arena,
+                              anonymousBytes: 75_000_000 + arena + (i % 2) * 20_000, logicalBytes: 0, rowHeldBytes: 0, evictableBytes: 0,
+                              entries: 0, heapInUseBytes: 160_000, heapFreeHeldBytes: 1_000_000 + arena, decodes: 0, hitches: 0, rowsInList: 0)
+        }
+        let verdict = GrowthVerdict.decide(measured: measured, maxGrowthBytes: 16_000_000, violations: [], failures: [])
+        #expect(verdict.outcome == .pass, "\(verdict.reasons)")
+        #expect(verdict.lastHeapFreeHeldBytes - verdict.firstHeapFreeHeldBytes == 64_000_000)
+        // Fitted on anonymous memory alone, the same series fails.
+        var anonymous = SlopeFit()
+        for sample in measured { anonymous.add(Double(sample.anonymousBytes)) }
+        #expect(anonymous.slopeInterval95.lower > 256_000)
+    }
+
+    @Test("--max-growth 0 allows none, and none passes; a per-hour rate is shown per hour and per iteration")
+    func zeroAndHourly() {
+        let flat = Self.samples([50_000_000, 50_000_000, 50_000_000, 50_000_000])
+        #expect(GrowthVerdict.decide(measured: flat, maxGrowthBytes: 0, violations: [], failures: []).outcome == .pass)
+        let hourly = GrowthVerdict.decide(measured: flat, maxGrowthBytes: 0, maxGrowthRate: .perHour(100_000_000), violations: [], failures: [])
+        #expect(hourly.rateText == "100.0 MB per hour (55.6 KB per iteration at 2.00 s per iteration)")
+        #expect(hourly.slopeIntervalPerHour != nil)
+    }
+
+    @Test("the iterations that would decide: more when the spread is wide, none needed once decided")
+    func iterationsToDecide() {
+        var fit = SlopeFit()
+        for y in [0.0, 300_000, 100_000, 250_000, 50_000] { fit.add(y) }
+        let more = fit.iterationsToDecide(rate: 256_000)
+        #expect(more != nil && more! >= 1)
+        var noisier = SlopeFit()
+        for y in [0.0, 900_000, 300_000, 750_000, 150_000] { noisier.add(y) }
+        #expect((noisier.iterationsToDecide(rate: 256_000) ?? .max) > more!)
     }
 
     @Test("durations accept s, m and h", arguments: [

@@ -24,7 +24,7 @@ struct SweepTests {
         ("0MB...8MB", "--values: a doubling range cannot start at 0; list the values instead"),
         ("16MB,8MB", "--values: expected ascending, distinct values; 8MB follows 16MB"),
         ("8MB,8MB", "--values: expected ascending, distinct values; 8MB follows 8MB"),
-        ("8MB,lots", "--values: 'lots' is not a size like 8MB (for bitmapBudget)"),
+        ("8MB,lots", "--values: 'lots' is not a size with its unit like 8MB (for bitmapBudget)"),
     ])
     func badValues(_ text: String, _ message: String) {
         #expect(throws: LabError.usage(message)) { try SweepPlan.parseValues(text, key: .bitmapBudget) }

@@ -82,7 +82,7 @@ struct ResidentLimitCommandTests {
             for value in ["lots", "0"] {
                 let result = try await CLIRunner.run(command + ["--max-resident", value])
                 #expect(result.status == 64)
-                #expect(result.stderr.hasPrefix("Error: The value '\(value)' is invalid for '--max-resident <size>': expected a size above zero like 64MB or 2GiB, or a byte count\n"), "\(command): \(result.stderr)")
+                #expect(result.stderr.hasPrefix("Error: The value '\(value)' is invalid for '--max-resident <size>': expected a size above zero with its unit like 64MB or 2GiB\n"), "\(command): \(result.stderr)")
             }
         }
         let sweep = try await CLIRunner.run(["sweep", "--values", "8MB,128MB", "--max-resident", "64MB"])

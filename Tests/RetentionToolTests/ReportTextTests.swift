@@ -66,11 +66,13 @@ struct GrowthVerdictTextTests {
         let growing = GrowthVerdict.decide(measured: samples([100_000_000, 158_000_000, 216_000_000, 274_000_000]),
                                            maxGrowthBytes: 16_000_000, violations: [], failures: [])
         #expect(growing.text.hasPrefix("verdict: FAIL (growth)\n"))
-        #expect(growing.text.contains("resident: first 100.0 MB, last 274.0 MB"))
-        #expect(growing.text.contains("\nreason: anonymous resident memory grows 58.0 MB per iteration"))
+        #expect(growing.text.contains("resident 100.0 MB to 274.0 MB"))
+        #expect(growing.text.contains("\nreason: retained memory grows 58.0 MB per iteration"))
         let flat = GrowthVerdict.decide(measured: samples([90_000_000, 90_100_000, 89_900_000, 90_000_000]),
                                         maxGrowthBytes: 16_000_000, violations: [], failures: [])
-        #expect(flat.text.hasPrefix("verdict: PASS\nresident slope (anonymous pages): "))
+        #expect(flat.text.hasPrefix("verdict: PASS\nretained memory slope: "))
+        #expect(flat.text.contains("allowed 256.0 KB per iteration"))
+        #expect(flat.text.contains("\nallocator (not counted as growth): glibc holds 0.0 MB freed"))
     }
 }
 

@@ -137,18 +137,48 @@ struct FileIOTests {
         #expect(error?.description == "cannot create the folder \(folder)/file: Not a directory")
     }
 
-    @Test("LineFile writes each line at once and truncates a regular file")
+    @Test("LineFile leaves an old file alone until its first line, then replaces it whole and appends")
     func lineFile() throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/rows.csv"
-        try FileIO.replace(path, with: Data("stale content that is longer\n".utf8))
-        let file = try LineFile(creating: path)
-        try file.append("a,b")
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "a,b\n")
-        let full = try LineFile(creating: "/dev/full")
+        try FileIO.replace(path, with: Data("old,results\n".utf8))
+        let file = try LineFile(replacing: path, header: "a,b")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old,results\n", "nothing written before the first line")
+        try file.append("1,2")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "a,b\n1,2\n")
+        try file.append("3,4")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "a,b\n1,2\n3,4\n")
+        #expect(try FileIO.directoryEntries(folder) == ["rows.csv"])
+        // A second writer of the same path writes its own file; rows never interleave.
+        let other = try LineFile(replacing: path, header: "a,b")
+        try other.append("9,9")
+        try file.append("5,6")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "a,b\n9,9\n")
+        let full = try LineFile(replacing: "/dev/full")
         let error = #expect(throws: SystemError.self) { try full.append("x") }
         #expect(error?.errno == ENOSPC)
+        #expect(throws: SystemError.self) { try LineFile(replacing: folder) }
+    }
+
+    @Test("StagedFile appears whole at commit; dropped, it leaves the old file and no temporary file")
+    func stagedFile() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/doc.json"
+        try FileIO.replace(path, with: Data("old".utf8))
+        do {
+            let dropped = try StagedFile(replacing: path)
+            try dropped.write("half")
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
+        #expect(try FileIO.directoryEntries(folder) == ["doc.json"])
+        let file = try StagedFile(replacing: path)
+        try file.write("{")
+        try file.write("}")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
+        try file.commit()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "{}")
     }
 
     @Test("Duration.seconds and milliseconds")

@@ -4,8 +4,8 @@ import FoundationEssentials
 /// A comparison's (or a sweep's) results as its JSON export holds them: every run, then the
 /// summary. Written by the tool's `ComparisonExport` as runs finish; read back by `merge`.
 public struct ComparisonDocument: Codable, Sendable {
-    /// Schema version (2: sweeps and shards).
-    public var schemaVersion = 2
+    /// The version of the format, ``ExportSchema/version``.
+    public var schemaVersion = ExportSchema.version
     /// Scenario file.
     public var scenario: String
     /// Repeats asked for.

@@ -36,8 +36,8 @@ public struct CostTable: Codable, Sendable, Hashable {
     /// scenario under half a second and its medians within a few percent.
     public static let defaultRepeats = 5
 
-    /// Schema version (1).
-    public var schemaVersion = 1
+    /// The version of the format (``ExportSchema/version`` when written now; older tables load too).
+    public var schemaVersion = ExportSchema.version
     /// Repeats per operation.
     public var repeats: Int
     /// What the figures are.

@@ -70,7 +70,7 @@ public struct Experiment: Sendable {
         public init(scenarioPath: String, needing purpose: String, repairTrace: Bool) throws {
             scenario = try Scenario.load(contentsOf: scenarioPath)
             guard let imageSpec = scenario.settings.images else {
-                throw LabError.images("\(scenarioPath): the scenario has no \"images\" key, which \(purpose) need")
+                throw LabError.images("\(scenarioPath): the scenario has no \"images\" key, which \(purpose) need; it can drive `retention simulate` only. Add \"images\": {\"directory\": \"FOLDER\", \"pattern\": \"*.png\"} to measure it")
             }
             let folder = try ImageSet(imageSpec, scenarioPath: scenarioPath)
             if scenario.trace != nil {

@@ -51,6 +51,11 @@ final class ExperimentSession {
     var recordTimeline = true
     /// Off for soaks: script checkpoints repeat every iteration.
     var recordCheckpoints = true
+    /// Asked after every frame: a signal's stop request ends the pass there (a soak stopped
+    /// mid-iteration). Nil for a run, which a signal simply ends.
+    var stop: StopRequest?
+    /// True when the last pass ended early: a stop request, or resident memory over the limit.
+    private(set) var passEndedEarly = false
     /// A trace row's own state bytes, given just before its `initialized`.
     private var pendingStateBytes: (row: Int, bytes: Int)?
     /// Resident bytes and frame where memory first went over `experiment.maxResidentBytes`;
@@ -173,7 +178,9 @@ final class ExperimentSession {
     /// Runs `steps`, resuming where the simulator is. Used by runs and soak iterations.
     func runScript(_ steps: [ScriptStep]) {
         startFrameWork()
-        simulator.run(script: steps, onEvent: { [self] event in handle(event) }, onFrameEnd: { [self] report in frameEnded(report) })
+        simulator.run(script: steps, onEvent: { [self] event in handle(event) }, onFrameEnd: { [self] report in frameEnded(report) },
+                      shouldStop: { [self] in overLimit != nil || stop?.signal != nil })
+        passEndedEarly = simulator.wasStopped
     }
 
     private func handle(_ event: VisibilityEvent) {

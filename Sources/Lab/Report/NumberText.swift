@@ -18,6 +18,12 @@ public enum NumberText {
     /// `12.3 MB`: ``mb(_:)-(Int)`` with its unit. O(1).
     public static func megabytes(_ bytes: Int) -> String { mb(bytes) + " MB" }
 
+    /// `27.9 KB` under a megabyte (either sign), `1.2 MB` from there: decimal units with one
+    /// decimal, so small rates and slopes do not round to `0.0 MB`. O(1).
+    public static func size(_ bytes: Double) -> String {
+        abs(bytes) < 999_950 ? oneDecimal(bytes / 1_000) + " KB" : mb(bytes) + " MB"
+    }
+
     /// `3`, or `3 (1–7)` when a `[min, max]` spread differs. O(1).
     public static func count(_ median: Int, _ spread: [Int]) -> String {
         spread.count == 2 && spread[0] != spread[1] ? "\(median) (\(spread[0])–\(spread[1]))" : "\(median)"

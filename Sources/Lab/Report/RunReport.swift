@@ -59,7 +59,7 @@ public struct RunReport: Codable, Sendable, Hashable {
     }
 
     /// The current schema version (1).
-    public static let currentSchemaVersion = 1
+    public static let currentSchemaVersion = ExportSchema.version
 
     /// Schema version of this report.
     public var schemaVersion: Int = RunReport.currentSchemaVersion

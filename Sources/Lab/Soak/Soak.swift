@@ -1,6 +1,5 @@
 import MemoryProbe
 import Retention
-import Synchronization
 import SystemIO
 
 /// Repeats a scenario's script under one strategy in one process — one simulator, one cache
@@ -8,8 +7,11 @@ import SystemIO
 ///
 /// Each iteration runs the script again from where the last one left the list (offset,
 /// appended feed rows and cache contents carry over); an iteration that ended with the
-/// container destroyed is followed by one that starts by recreating it. Costs the script's
-/// work per iteration plus one `mallinfo2` and one statm read.
+/// container destroyed is followed by one that starts by recreating it. A stop request (a
+/// signal) ends the soak at the end of the current frame; the unfinished iteration is left out
+/// and the verdict covers the ones before it. Memory stays constant whatever the length: the
+/// fits are running sums and no sample is kept. Costs the script's work per iteration plus one
+/// `mallinfo2` and one statm read.
 public final class Soak {
     /// When to stop.
     public enum Limit: Sendable, Hashable {
@@ -19,48 +21,57 @@ public final class Soak {
         case duration(Double)
     }
 
+    /// Measured iterations `--until-verdict` needs before it may stop: fewer leave the interval
+    /// too wide to trust a first crossing.
+    public static let minimumIterationsToDecide = 5
+
     let session: ExperimentSession
     let limit: Limit
     let warmup: Int
     let maxGrowthBytes: Int
     let maxGrowthRate: GrowthRate
-    /// Stops the soak after the current iteration: requested by a caller, or by SIGINT or
+    /// Stop as soon as the verdict is decided (PASS or FAIL by the rate rule, the same in two
+    /// iterations in a row, after at least ``minimumIterationsToDecide``), `limit` being the
+    /// most it runs.
+    let untilVerdict: Bool
+    /// Stops the soak at the end of the current frame: requested by a caller, or by SIGINT or
     /// SIGTERM when it observes signals.
     public let stop: StopRequest
-    /// Every sample, kept only when `keepsSamples` (for a JSON export): a soak of any length
-    /// otherwise holds constant memory, so its own bookkeeping cannot look like growth.
-    private(set) var samples: [SoakSample] = []
-    let keepsSamples: Bool
-    private var fit = SlopeFit()
-    private var firstMeasured: SoakSample?
-    private var lastMeasured: SoakSample?
+    private var evidence = GrowthVerdict.Evidence()
     private var count = 0
     private var failures: [String] = []
+    private var growthAtLimit: String?
+    private var decidedEarly = false
+    /// The iteration a stop request cut short, if one did.
+    public private(set) var interruptedIteration: Int?
     /// The message when resident memory went over the experiment's `maxResidentBytes` and
-    /// stopped the soak (a failed run); nil otherwise.
+    /// stopped the soak; nil otherwise.
     public private(set) var residentLimitReached: String?
 
     /// A soak of `experiment` (its script is one iteration).
     public init(experiment: Experiment, limit: Limit, warmup: Int = 2, maxGrowthBytes: Int = 16_000_000,
-                maxGrowthRate: GrowthRate = .default, keepsSamples: Bool = false, stop: StopRequest = StopRequest()) throws {
+                maxGrowthRate: GrowthRate = .default, untilVerdict: Bool = false, stop: StopRequest = StopRequest()) throws {
         self.stop = stop
         self.maxGrowthRate = maxGrowthRate
-        self.keepsSamples = keepsSamples
+        self.untilVerdict = untilVerdict
         session = try ExperimentSession(experiment: experiment)
         session.recordTimeline = false
         session.recordCheckpoints = false
+        session.stop = stop
         self.limit = limit
         self.warmup = warmup
         self.maxGrowthBytes = maxGrowthBytes
     }
 
-    /// Runs iterations until the limit or a stop request, calling `onSample` after each (write
-    /// and flush it there). Returns the verdict on what was measured.
+    /// Runs iterations until the limit, a decided verdict (with `untilVerdict`) or a stop
+    /// request, calling `onSample` after each finished iteration (write and flush it there).
+    /// Returns the verdict on what was measured.
     public func run(onSample: (SoakSample) -> Void) -> GrowthVerdict {
         let clock = ContinuousClock()
         let start = clock.now
         var measured = 0
         var iteration = 0
+        var lastDecision: GrowthVerdict.Outcome?
         while stop.signal == nil {
             if case .iterations(let count) = limit, measured >= count { break }
             if case .duration(let seconds) = limit, (clock.now - start).seconds >= seconds { break }
@@ -75,9 +86,11 @@ public final class Soak {
                 break
             }
             if let over = session.overLimit, let limit = session.experiment.maxResidentBytes {
-                let message = ResidentLimitReached.message(residentBytes: over.residentBytes, frame: over.frame, limitBytes: limit)
-                residentLimitReached = message
-                note(&failures, "iteration \(iteration): \(message)")
+                reachedResidentLimit(over, limit: limit, iteration: iteration)
+                break
+            }
+            if session.passEndedEarly {
+                interruptedIteration = iteration
                 break
             }
             // A trace pass starts with its own containerCreated, so one it left alive goes first.
@@ -104,21 +117,40 @@ public final class Soak {
             if usage.evictableBytes > budget {
                 note(&session.violations, "iteration \(iteration): evictable bytes \(usage.evictableBytes) exceed the budget \(budget)")
             }
-            if keepsSamples { samples.append(sample) }
             count += 1
             if !isWarmup {
                 measured += 1
-                fit.add(Double(sample.anonymousBytes))
-                if firstMeasured == nil { firstMeasured = sample }
-                lastMeasured = sample
+                evidence.add(sample)
             }
             onSample(sample)
+            if untilVerdict && !isWarmup && measured >= Self.minimumIterationsToDecide {
+                let outcome = verdict().outcome
+                let decided = outcome == .pass || outcome == .growth ? outcome : nil
+                if let decided, decided == lastDecision {
+                    decidedEarly = true
+                    break
+                }
+                lastDecision = decided
+            }
         }
         var final = verdict()
-        if measured == 0 && iteration > 0 && stop.signal == nil, case .duration = limit {
+        if measured == 0 && iteration > 0 && stop.signal == nil && residentLimitReached == nil, case .duration = limit {
             final.reasons.append("the duration ended during the \(warmup) warm-up iteration\(warmup == 1 ? "" : "s"); give a longer --duration or a smaller --warmup")
         }
         return final
+    }
+
+    /// Decides what reaching the resident limit means: growth when resident memory climbed to
+    /// it from where the first measured iteration left it, a failed run when the scenario
+    /// needed more than the limit before any iteration was measured.
+    private func reachedResidentLimit(_ over: (residentBytes: Int, frame: Int), limit: Int, iteration: Int) {
+        let message = ResidentLimitReached.message(residentBytes: over.residentBytes, frame: over.frame, limitBytes: limit)
+        residentLimitReached = message
+        if let first = evidence.first, over.residentBytes > first.residentBytes + max(Int(maxGrowthRate.bytesPerIteration(meanSecondsPerIteration: 0)), 1_000_000) {
+            growthAtLimit = "iteration \(iteration): \(message), up from \(NumberText.megabytes(first.residentBytes)) after the first measured iteration"
+        } else {
+            note(&failures, "iteration \(iteration): \(message) before memory could be measured growing: the scenario needs more than the limit")
+        }
     }
 
     /// Records a reason, keeping the first ten and then only a count, so a problem that repeats
@@ -131,16 +163,20 @@ public final class Soak {
         }
     }
 
-    /// The verdict on the samples so far.
+    /// The verdict on the iterations so far.
     public func verdict() -> GrowthVerdict {
-        GrowthVerdict.decide(fit: fit, first: firstMeasured, last: lastMeasured, maxGrowthBytes: maxGrowthBytes,
-                             maxGrowthRate: maxGrowthRate, violations: session.violations, failures: failures)
+        var verdict = GrowthVerdict.decide(evidence, maxGrowthBytes: maxGrowthBytes, maxGrowthRate: maxGrowthRate,
+                                           violations: session.violations, failures: failures)
+        if let growthAtLimit, verdict.outcome != .failedRun {
+            verdict.outcome = .growth
+            verdict.reasons.insert(growthAtLimit, at: 0)
+        }
+        verdict.stoppedBy = (interruptedIteration != nil || stop.signal != nil) ? stop.signal.map(StopSignals.name) : nil
+        verdict.decidedEarly = decidedEarly
+        return verdict
     }
 
-    /// Every sample so far (empty unless `keepsSamples`).
-    public var recorded: [SoakSample] { samples }
-
-    /// Iterations run so far, warm-up included.
+    /// Iterations finished so far, warm-up included.
     public var iterationsRun: Int { count }
 
     /// Decodes that failed so far (counted, not fatal).

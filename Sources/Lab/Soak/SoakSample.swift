@@ -1,5 +1,5 @@
 /// What the soak records after each iteration: one CSV row.
-public struct SoakSample: Sendable, Hashable, Codable {
+public struct SoakSample: Sendable, Hashable, Encodable {
     /// Iteration number, from 1 (warm-up iterations included).
     public var iteration: Int
     /// True for warm-up iterations (not part of the verdict).
@@ -12,6 +12,9 @@ public struct SoakSample: Sendable, Hashable, Codable {
     /// mappings). The soak's verdict fits this figure: file-backed pages of the binary and its
     /// libraries are dropped and reloaded by the kernel's page cache, which is not growth.
     public var anonymousBytes: Int
+    /// Retained bytes, the figure the verdict fits: ``anonymousBytes`` less
+    /// ``heapFreeHeldBytes`` (freed memory glibc keeps), never below 0. O(1).
+    public var retainedBytes: Int { max(0, anonymousBytes - heapFreeHeldBytes) }
     /// The cache's bytes plus row state.
     public var logicalBytes: Int
     /// Bytes rows hold: visible rows' images and keep-until-released bytes.
@@ -30,4 +33,29 @@ public struct SoakSample: Sendable, Hashable, Codable {
     public var hitches: Int
     /// Rows in the list now (grows with an infinite feed).
     public var rowsInList: Int
+
+    private enum CodingKeys: String, CodingKey {
+        case iteration, warmup, elapsedSeconds, residentBytes, anonymousBytes, retainedBytes, logicalBytes, rowHeldBytes
+        case evictableBytes, entries, heapInUseBytes, heapFreeHeldBytes, decodes, hitches, rowsInList
+    }
+
+    /// Encodes every field and the derived ``retainedBytes``. O(1).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(iteration, forKey: .iteration)
+        try c.encode(warmup, forKey: .warmup)
+        try c.encode(elapsedSeconds, forKey: .elapsedSeconds)
+        try c.encode(residentBytes, forKey: .residentBytes)
+        try c.encode(anonymousBytes, forKey: .anonymousBytes)
+        try c.encode(retainedBytes, forKey: .retainedBytes)
+        try c.encode(logicalBytes, forKey: .logicalBytes)
+        try c.encode(rowHeldBytes, forKey: .rowHeldBytes)
+        try c.encode(evictableBytes, forKey: .evictableBytes)
+        try c.encode(entries, forKey: .entries)
+        try c.encode(heapInUseBytes, forKey: .heapInUseBytes)
+        try c.encode(heapFreeHeldBytes, forKey: .heapFreeHeldBytes)
+        try c.encode(decodes, forKey: .decodes)
+        try c.encode(hitches, forKey: .hitches)
+        try c.encode(rowsInList, forKey: .rowsInList)
+    }
 }

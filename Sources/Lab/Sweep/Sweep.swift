@@ -56,7 +56,7 @@ public struct SweepPlan: Sendable, Hashable, Codable {
         func value(_ part: Substring) throws(LabError) -> Int {
             let trimmed = String(part.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
             guard let parsed = key.parseValue(trimmed) else {
-                throw .usage("--values: '\(trimmed)' is not \(key.isSize ? "a size like 8MB" : "a whole number") (for \(key.rawValue))")
+                throw .usage("--values: '\(trimmed)' is not \(key.isSize ? "a size with its unit like 8MB" : "a whole number") (for \(key.rawValue))")
             }
             return parsed
         }

@@ -38,7 +38,7 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
     /// Parses one value: a size (`8MB`, a byte count) for size keys, a whole number for the
     /// others. Nil when it is not one. O(length).
     public func parseValue(_ text: String) -> Int? {
-        if isSize { return ByteSize(parsing: text).map(\.bytes) }
+        if isSize { return ByteSize(parsing: text, requiringUnit: true).map(\.bytes) }
         guard let value = Int(text), value >= 0 else { return nil }
         return value
     }
@@ -70,7 +70,7 @@ public struct SweepSetting: Sendable, Hashable, Codable, CustomStringConvertible
             throw .usage("expected KEY=VALUE with KEY one of \(SweepKey.listing), got '\(text)'")
         }
         guard let value = key.parseValue(parts[1]) else {
-            throw .usage("\(key.rawValue): expected \(key.isSize ? "a size like 8MB" : "a whole number"), got '\(parts[1])'")
+            throw .usage("\(key.rawValue): expected \(key.isSize ? "a size with its unit like 8MB" : "a whole number"), got '\(parts[1])'")
         }
         self.init(key: key, value: value)
     }

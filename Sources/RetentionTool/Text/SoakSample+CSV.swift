@@ -7,6 +7,7 @@ extension SoakSample {
         ("iteration", { "\($0.iteration)" }), ("warmup", { "\($0.warmup)" }),
         ("elapsedSeconds", { "\(($0.elapsedSeconds * 1000).rounded() / 1000)" }),
         ("residentBytes", { "\($0.residentBytes)" }), ("anonymousBytes", { "\($0.anonymousBytes)" }),
+        ("retainedBytes", { "\($0.retainedBytes)" }),
         ("logicalBytes", { "\($0.logicalBytes)" }), ("rowHeldBytes", { "\($0.rowHeldBytes)" }),
         ("evictableBytes", { "\($0.evictableBytes)" }), ("entries", { "\($0.entries)" }),
         ("heapInUseBytes", { "\($0.heapInUseBytes)" }), ("heapFreeHeldBytes", { "\($0.heapFreeHeldBytes)" }),

@@ -35,6 +35,7 @@ extension VisibilitySimulator {
             scheduleLoadIfNeeded()
         }
         onFrameEnd(report)
+        if let shouldStop, shouldStop() { isStopping = true }
     }
 
     /// Creates the container at offset 0 on the current frame: `containerCreated`, then eager

@@ -29,7 +29,7 @@ extension VisibilitySimulator {
             if container != nil { offset = offset(showing: row, at: anchor) }
             endFrame(onEvent, onFrameEnd)
         case .pause(let frames):
-            for _ in 0..<max(0, frames) {
+            for _ in 0..<max(0, frames) where !isStopping {
                 beginFrame(onEvent)
                 endFrame(onEvent, onFrameEnd)
             }
@@ -56,8 +56,8 @@ extension VisibilitySimulator {
         case .checkpoint(let name):
             onEvent(VisibilityEvent(frame: frame, kind: .checkpoint(name: name)))
         case .repeat(let times, let steps):
-            for _ in 0..<max(0, times) {
-                for inner in steps { perform(inner, onEvent, onFrameEnd) }
+            for _ in 0..<max(0, times) where !isStopping {
+                for inner in steps where !isStopping { perform(inner, onEvent, onFrameEnd) }
             }
         }
     }
@@ -70,7 +70,7 @@ extension VisibilitySimulator {
         _ onEvent: (VisibilityEvent) -> Void, _ onFrameEnd: (FrameReport) -> Void
     ) {
         let start = offset
-        for step in 1...max(1, frames) {
+        for step in 1...max(1, frames) where !isStopping {
             beginFrame(onEvent)
             if container != nil {
                 let travelled = step >= frames ? distance : distance * Double(step) / Double(frames)
@@ -93,7 +93,7 @@ extension VisibilitySimulator {
         var velocity = initial
         // A safety bound: with the accepted deceleration range a fling ends far sooner.
         var framesLeft = 1_000_000
-        while container != nil && abs(velocity) >= ScriptStep.flingStopVelocity && framesLeft > 0 {
+        while container != nil && abs(velocity) >= ScriptStep.flingStopVelocity && framesLeft > 0 && !isStopping {
             framesLeft -= 1
             beginFrame(onEvent)
             let target = offset + velocity * duration

@@ -27,6 +27,13 @@ public struct VisibilitySimulator: Sendable {
     var container: ContainerState?
     /// The frame a pending `loadMore` arrives on.
     var pendingLoadFrame: Int?
+    /// Asked after every frame of a `run` that was given one; true ends the run there.
+    /// `nonisolated(unsafe)`: it is set only for the duration of one `run` (a mutating call,
+    /// so the value is exclusively accessed by the calling thread) and cleared before `run`
+    /// returns, so no copy that crosses threads ever holds it.
+    nonisolated(unsafe) var shouldStop: (() -> Bool)?
+    /// Set once `shouldStop` said true: the remaining frames and steps of the run are skipped.
+    var isStopping = false
 
     /// Creates a simulator; nothing happens until the first `run`. O(lcm(height pattern, columns)).
     public init(configuration: SimulationConfiguration) {
@@ -71,13 +78,19 @@ public struct VisibilitySimulator: Sendable {
     /// itself starts with `recreateContainer`). The end of the script does not destroy anything.
     ///
     /// The callbacks cannot reach the simulator while it runs; everything they need is in the event
-    /// or the `FrameReport`. Cost: O(frames + events), see the type's discussion; no allocation
-    /// per frame or per event.
+    /// or the `FrameReport`. `shouldStop`, when given, is asked after every frame; once it says
+    /// true the run returns after that frame (a soak stopped by a signal mid-iteration), and
+    /// ``wasStopped`` says so. Cost: O(frames + events), see the type's discussion; no
+    /// allocation per frame or per event.
     public mutating func run(
         script: [ScriptStep],
         onEvent: (VisibilityEvent) -> Void,
-        onFrameEnd: (FrameReport) -> Void = { _ in }
+        onFrameEnd: (FrameReport) -> Void = { _ in },
+        shouldStop: (() -> Bool)? = nil
     ) {
+        self.shouldStop = shouldStop
+        isStopping = false
+        defer { self.shouldStop = nil }
         if !hasStarted {
             hasStarted = true
             createContainer(onEvent)
@@ -87,10 +100,13 @@ public struct VisibilitySimulator: Sendable {
             createContainer(onEvent)
             endFrame(onEvent, onFrameEnd)
         }
-        for step in script {
+        for step in script where !isStopping {
             perform(step, onEvent, onFrameEnd)
         }
     }
+
+    /// True when the last `run` ended early because its `shouldStop` said so. O(1).
+    public var wasStopped: Bool { isStopping }
 
     /// Runs `script` and returns its events; for tests and small traces. O(events) memory.
     public mutating func runCollectingEvents(script: [ScriptStep]) -> [VisibilityEvent] {
