@@ -35,6 +35,8 @@ struct rtn_png_reader {
     uint32_t height;
     uint32_t rows_read;
     int passes;
+    // Bytes per decoded pixel: 4 (RGBA8), or 1 after rtn_png_reader_start_indexed.
+    int pixel_bytes;
     int started;
     int finished;
     int warnings;
@@ -214,6 +216,63 @@ rtn_png_status rtn_png_reader_start(rtn_png_reader *reader, rtn_png_error *err) 
         reader->pending_status = RTN_PNG_CORRUPT;
         png_error(png, "transforms did not produce RGBA8 rows");
     }
+    reader->pixel_bytes = 4;
+    reader->started = 1;
+    return RTN_PNG_OK;
+}
+
+rtn_png_status rtn_png_reader_start_indexed(rtn_png_reader *reader, uint8_t *rgba, rtn_png_error *err) {
+    if (reader == NULL || reader->started || rgba == NULL) {
+        rtn_set_error(err, RTN_PNG_USAGE, 0, "start_indexed called twice or without a table");
+        return RTN_PNG_USAGE;
+    }
+    png_structp png = reader->png;
+    png_infop info = reader->info;
+    int bit_depth = png_get_bit_depth(png, info);
+    int color_type = png_get_color_type(png, info);
+    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    int palette = color_type == PNG_COLOR_TYPE_PALETTE;
+    if ((!palette && !(color_type == PNG_COLOR_TYPE_GRAY && !has_trns)) ||
+        png_get_interlace_type(png, info) != PNG_INTERLACE_NONE) {
+        rtn_set_error(err, RTN_PNG_USAGE, 0, "only non-interlaced palette and gray images read as indices");
+        return RTN_PNG_USAGE;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        rtn_fail_from_reader(reader, err);
+        return err != NULL ? err->status : RTN_PNG_CORRUPT;
+    }
+    memset(rgba, 0, 256 * 4);
+    if (palette) {
+        png_colorp colors = NULL;
+        int count = 0;
+        png_bytep alpha = NULL;
+        int alphas = 0;
+        png_get_PLTE(png, info, &colors, &count);
+        if (has_trns) png_get_tRNS(png, info, &alpha, &alphas, NULL);
+        for (int i = 0; i < 256; i++) {
+            if (i < count) {
+                rgba[4 * i] = colors[i].red;
+                rgba[4 * i + 1] = colors[i].green;
+                rgba[4 * i + 2] = colors[i].blue;
+            }
+            rgba[4 * i + 3] = i < alphas ? alpha[i] : 0xff;
+        }
+        if (bit_depth < 8) png_set_packing(png);
+    } else {
+        for (int i = 0; i < 256; i++) {
+            rgba[4 * i] = rgba[4 * i + 1] = rgba[4 * i + 2] = (uint8_t)i;
+            rgba[4 * i + 3] = 0xff;
+        }
+        if (bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+        if (bit_depth == 16) png_set_scale_16(png);
+    }
+    reader->passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    if (png_get_rowbytes(png, info) != (size_t)reader->width) {
+        reader->pending_status = RTN_PNG_CORRUPT;
+        png_error(png, "transforms did not produce one byte per pixel");
+    }
+    reader->pixel_bytes = 1;
     reader->started = 1;
     return RTN_PNG_OK;
 }
@@ -302,7 +361,7 @@ rtn_png_reader *rtn_png_reader_open_fd(int fd, const rtn_png_limits *limits,
 
 rtn_png_status rtn_png_reader_read_image(rtn_png_reader *reader, uint8_t *dst, size_t stride,
                                          rtn_png_error *err) {
-    if (reader == NULL || !reader->started || dst == NULL || stride < (size_t)reader->width * 4 ||
+    if (reader == NULL || !reader->started || dst == NULL || stride < (size_t)reader->width * reader->pixel_bytes ||
         reader->rows_read != 0 || reader->finished) {
         rtn_set_error(err, RTN_PNG_USAGE, 0, "read_image called out of order or with a bad buffer");
         return RTN_PNG_USAGE;
@@ -328,7 +387,7 @@ rtn_png_status rtn_png_reader_read_image(rtn_png_reader *reader, uint8_t *dst, s
 
 rtn_png_status rtn_png_reader_read_rows(rtn_png_reader *reader, uint8_t *dst, size_t stride,
                                         uint32_t count, rtn_png_error *err) {
-    if (reader == NULL || !reader->started || dst == NULL || stride < (size_t)reader->width * 4 ||
+    if (reader == NULL || !reader->started || dst == NULL || stride < (size_t)reader->width * reader->pixel_bytes ||
         reader->finished ||
         count > reader->height - reader->rows_read) {
         rtn_set_error(err, RTN_PNG_USAGE, 0, "read_rows called out of order or past the last row");

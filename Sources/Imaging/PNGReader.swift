@@ -89,6 +89,18 @@ final class PNGReader {
         }
     }
 
+    /// For a non-interlaced palette image or a gray one without tRNS: sets the transforms to one
+    /// byte per pixel and writes into `rgba` (256 × 4 bytes) the RGBA8 pixel each byte value
+    /// stands for; returns false, changing nothing, for any other image (then call `start`).
+    func startIndexed(rgba: UnsafeMutablePointer<UInt8>) throws(ImagingError) -> Bool {
+        var error = rtn_png_error()
+        switch rtn_png_reader_start_indexed(handle, rgba, &error) {
+        case RTN_PNG_OK: return true
+        case RTN_PNG_USAGE: return false
+        default: throw PNGReader.translate(error, input: input)
+        }
+    }
+
     /// Decodes the whole image into `destination` (rows `bytesPerRow` apart).
     func readImage(into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(ImagingError) {
         var error = rtn_png_error()

@@ -102,13 +102,22 @@ rtn_png_reader *rtn_png_reader_open_fd(int fd, const rtn_png_limits *limits,
 /// libpng allocate its row buffers (a few rows' worth). Call once, after the header checks.
 rtn_png_status rtn_png_reader_start(rtn_png_reader *reader, rtn_png_error *err);
 
+/// Instead of `rtn_png_reader_start`, for a non-interlaced palette image or a gray one without
+/// tRNS: rows come as one byte per pixel, the palette index (depths below 8 unpacked) or the
+/// gray level (scaled to 8 bits as `rtn_png_reader_start` scales it), and `rgba` (256 × 4 bytes)
+/// receives the RGBA8 pixel each byte value stands for there (an index past the palette is
+/// black, as libpng expands it). libpng then skips its expansion to four bytes a pixel.
+/// Returns RTN_PNG_USAGE, doing nothing, for any other image (use `rtn_png_reader_start`).
+rtn_png_status rtn_png_reader_start_indexed(rtn_png_reader *reader, uint8_t *rgba, rtn_png_error *err);
+
 /// Decodes the whole image (any interlace) into `dst`, `height` rows of `stride` bytes,
 /// each row width*4 bytes of RGBA8, then reads the chunks after the image data.
 /// Call at most once, and not after `rtn_png_reader_read_rows`.
 rtn_png_status rtn_png_reader_read_image(rtn_png_reader *reader, uint8_t *dst, size_t stride,
                                          rtn_png_error *err);
 
-/// Decodes the next `count` rows of a non-interlaced image into `dst` (rows `stride` apart).
+/// Decodes the next `count` rows of a non-interlaced image into `dst` (rows `stride` apart;
+/// each row width*4 bytes of RGBA8, or width bytes after `rtn_png_reader_start_indexed`).
 /// After the last row it reads the chunks after the image data. Interlaced images return
 /// RTN_PNG_USAGE: they cannot stream and need `rtn_png_reader_read_image`.
 rtn_png_status rtn_png_reader_read_rows(rtn_png_reader *reader, uint8_t *dst, size_t stride,

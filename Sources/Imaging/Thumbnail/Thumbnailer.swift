@@ -91,15 +91,18 @@ public struct Thumbnailer: Sendable, Hashable {
         try thumbnail(PNGReader(.file(path), limits: limits, options: options), allocator: allocator)
     }
 
-    private func thumbnail(_ reader: PNGReader, allocator: BitmapAllocator) throws(ImagingError) -> Thumbnail {
+    /// The thumbnail from an open reader; `indexedRows: false` makes palette and gray images
+    /// go through libpng's RGBA8 expansion too (the tests compare the two paths).
+    func thumbnail(_ reader: PNGReader, allocator: BitmapAllocator, indexedRows: Bool = true) throws(ImagingError) -> Thumbnail {
         guard width >= 1, height >= 1 else {
             throw .invalidArgument("thumbnail box must be at least 1x1, got \(width)x\(height)")
         }
         try limits.check(width: reader.width, height: reader.height)
         let plan = geometry(sourceWidth: reader.width, sourceHeight: reader.height)
         try limits.check(width: plan.x.output, height: plan.y.output)
-        return try ThumbnailPipeline(reader: reader, plan: plan, linearLight: linearLight, quality: quality)
-            .run(allocator: allocator)
+        var pipeline = ThumbnailPipeline(reader: reader, plan: plan, linearLight: linearLight, quality: quality)
+        pipeline.indexedRows = indexedRows
+        return try pipeline.run(allocator: allocator)
     }
 }
 
