@@ -125,7 +125,7 @@ TABLES = [
          script=["tools/paired-compare.sh", "costs", "assets/scenarios/fast-scroll-async.json"], accept=(0, 1)),
     dict(id="sample-trace", title="A recorded trace: the sample session", text=True,
          runs=[("sample", "sample-trace.json", None)]),
-    dict(id="trace-scale", title="A 10-million-event trace streams",
+    dict(id="trace-scale", title="A 10-million-event trace streams, and its replay rate",
          script=["tools/trace-scale.sh"]),
     dict(id="soak-leak", title="A soak that finds a slow leak",
          command=["soak", "assets/scenarios/soak-slow-leak.json", "--strategy", "swiftui-image-state", "--iterations", "6"]),
@@ -149,6 +149,14 @@ TABLES = [
          script=["tools/thumbnail-vs-decode.sh", "{corpus}", "9"]),
     dict(id="corpus-peers", title="Thumbnails against peers on ordinary 1-2 MP PNGs",
          script=["tools/compare-peers.sh", "--corpus", "{corpus}"], env={"RUNS": "5"}, markdown=True),
+    dict(id="flat-ratio", title="Thumbnail against full decode on flat-colour 0.7-1.2 MP PNGs, by kind",
+         script=["tools/thumbnail-vs-decode.sh", "--kinds", "{flatcorpus}", "7"]),
+    dict(id="corpus-kinds", title="Thumbnail against full decode on ordinary 1-2 MP PNGs, by kind",
+         script=["tools/thumbnail-vs-decode.sh", "--kinds", "{corpus}", "7"]),
+    dict(id="decode-corpora", title="Full decode against libpng's default on both corpora, by kind",
+         script=["tools/decode-vs-libpng.sh", "--corpus", "{corpus}", "--corpus", "{flatcorpus}"], env={"PAIRS": "5"}),
+    dict(id="flat-peers", title="Thumbnails against peers on flat-colour 0.7-1.2 MP PNGs",
+         script=["tools/compare-peers.sh", "--corpus", "{flatcorpus}"], env={"RUNS": "5"}, markdown=True),
     dict(id="cache-benchmark", title="ImageCache benchmarks", long=True,
          script=["tools/cache-benchmark.sh"]),
     dict(id="fast-scroll", title="A fast scroll, sync vs async",
@@ -182,8 +190,16 @@ def run_sweep(binary, arguments, repeats, workdir):
 
 
 def expand(part, workdir):
-    """A script or command argument with {workdir} and {corpus} filled in; the corpus of
-    ordinary PNGs is made once per run by tools/make-corpus.sh."""
+    """A script or command argument with {workdir}, {corpus} and {flatcorpus} filled in; the
+    corpus of ordinary PNGs and the flat-colour one are made once per run by tools/make-corpus.sh."""
+    if "{flatcorpus}" in part:
+        flat = os.path.join(workdir, "flat-corpus")
+        if not os.path.isdir(flat):
+            print("results: making the flat-colour corpus (tools/make-corpus.sh --flat) …", file=sys.stderr, flush=True)
+            made = subprocess.run(["tools/make-corpus.sh", "--flat", flat], capture_output=True, text=True, cwd=ROOT)
+            if made.returncode != 0:
+                sys.exit(f"tools/results.py: tools/make-corpus.sh --flat failed:\n{made.stdout}{made.stderr}")
+        part = part.replace("{flatcorpus}", flat)
     if "{corpus}" in part:
         corpus = os.path.join(workdir, "corpus")
         if not os.path.isdir(corpus):
@@ -209,7 +225,7 @@ def render(table, binary, repeats, workdir):
         if result.returncode not in table.get("accept", (0,)) or not result.stdout.strip():
             sys.exit(f"tools/results.py: {' '.join(script)} failed (exit {result.returncode}):\n{result.stdout}{result.stderr}")
         settings = " ".join(f"{k}={v}" for k, v in table.get("env", {}).items()) or f"ROUNDS={max(repeats, 3)}"
-        commands.append(settings + " " + " ".join(table["script"]).replace("{corpus}", "DIR"))
+        commands.append(settings + " " + " ".join(table["script"]).replace("{flatcorpus}", "FLATDIR").replace("{corpus}", "DIR"))
         if table.get("markdown"):
             return "\n".join(l for l in result.stdout.splitlines() if l.startswith("|")), commands, costs
         tail = "\n".join(l for l in result.stdout.strip().splitlines() if l.strip())

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# thumbnail-vs-decode.sh DIR [ROUNDS]: what a thumbnail costs against libpng's full decode, on
-# every *.png below DIR.
+# thumbnail-vs-decode.sh [--kinds] DIR [ROUNDS]: what a thumbnail costs against libpng's full
+# decode, on every *.png below DIR (with --kinds, for each kind of file apart; see below).
 #
 # Each round runs, once each and in alternating order (ABBA), one process over all the files:
 #   thumbnail: retention thumbnail FILES... -s SIZE --jobs 1 -o WORK   (decode, resample, encode, write)
@@ -13,7 +13,9 @@
 # Environment: RETENTION (the binary; default .build/release/retention, built if missing),
 # SIZE (default 256), WORK (default a temporary folder, removed at the end).
 set -euo pipefail
-[ $# -ge 1 ] && [ -d "$1" ] || { echo "usage: tools/thumbnail-vs-decode.sh DIR [ROUNDS]" >&2; exit 2; }
+kinds=0
+if [ "${1:-}" = --kinds ]; then kinds=1; shift; fi
+[ $# -ge 1 ] && [ -d "$1" ] || { echo "usage: tools/thumbnail-vs-decode.sh [--kinds] DIR [ROUNDS]" >&2; exit 2; }
 dir=$(realpath "$1")
 rounds=${2:-7}
 cd "$(dirname "$0")/.."
@@ -45,6 +47,52 @@ run() {
     || { echo "thumbnail-vs-decode: $1 failed:" >&2; cat "$work/stderr.txt" >&2; exit 1; }
   awk '{ printf "%.2f %.2f\n", $1 + $2, $3 }' "$work/time.txt"
 }
+
+# --kinds: the same rounds once per kind of file, the kind read from each file's PNG header
+# (color type 2 rgb, 6 rgba, 3 palette, 0 and 4 gray), and one table: per kind the medians of
+# CPU seconds and of the paired ratios (CPU and wall), with the goal (at most GOAL, default 1.30x).
+if [ "$kinds" = 1 ]; then
+  declare -A groups=()
+  while IFS=$'\t' read -r kind file; do groups[$kind]+="$file"$'\n'; done < <(python3 - "${files[@]}" <<'PY'
+import sys
+names = {0: 'gray', 2: 'rgb', 3: 'palette', 4: 'gray', 6: 'rgba'}
+for path in sys.argv[1:]:
+    with open(path, 'rb') as f:
+        head = f.read(26)
+    print(f"{names.get(head[25], 'other')}\t{path}")
+PY
+)
+  : > "$work/kinds.txt"
+  for kind in rgb rgba palette gray; do
+    [ -n "${groups[$kind]:-}" ] || continue
+    mapfile -t files < <(printf '%s' "${groups[$kind]}")
+    run thumbnail >/dev/null; run decode >/dev/null  # warm-up
+    for ((round = 0; round < rounds; round++)); do
+      if ((round % 2 == 0)); then t=$(run thumbnail); d=$(run decode); else d=$(run decode); t=$(run thumbnail); fi
+      echo "$kind ${#files[@]} $t $d" >> "$work/kinds.txt"
+    done
+  done
+  python3 - "$work/kinds.txt" "$dir" "$SIZE" "$rounds" "${GOAL:-1.30}" <<'PY'
+import statistics, sys
+path, folder, size, rounds, goal = sys.argv[1:]
+goal = float(goal)
+rows = {}
+for line in open(path):
+    kind, count, *values = line.split()
+    rows.setdefault((kind, int(count)), []).append(list(map(float, values)))
+def spread(values, fmt):
+    return f"{fmt % statistics.median(values)} ({fmt % min(values)}-{fmt % max(values)})"
+print(f"{folder}: thumbnail -s {size} --jobs 1 against inspect --decode, by kind, {rounds} paired rounds each")
+print(f"{'kind':<8} {'files':>5} {'thumbnail CPU s':>18} {'decode CPU s':>18} {'ratio, CPU':>20} {'ratio, wall':>20}  goal <= {goal:.2f}x")
+for (kind, count), values in rows.items():
+    cpu = [t / d for t, _, d, _ in values]
+    wall = [t / d for _, t, _, d in values]
+    verdict = "met" if statistics.median(cpu) <= goal else "not met"
+    print(f"{kind:<8} {count:>5} {spread([v[0] for v in values], '%.2f'):>18} {spread([v[2] for v in values], '%.2f'):>18} "
+          f"{spread(cpu, '%.2fx'):>20} {spread(wall, '%.2fx'):>20}  {verdict}")
+PY
+  exit 0
+fi
 
 run thumbnail >/dev/null; run decode >/dev/null  # warm-up
 : > "$work/rounds.txt"

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# Does a trace replay stream? Generates infinite-feed traces of 100 thousand and 10 million
-# events (rows built, shown, hidden and released as a feed scrolls: a few rows live at once),
-# replays each with `retention run` under decoded-release, and prints the peak resident memory
-# the tool reports beside the one /usr/bin/time -v measures from outside, and the wall time.
-# Memory should be within a few MB: proportional to the live rows, not to the trace's length.
+# Does a trace replay stream, and how fast? Generates infinite-feed traces of 100 thousand and
+# 10 million events (rows built, shown, hidden and released as a feed scrolls: a few rows live at
+# once) and times two commands on each, one process each, under /usr/bin/time -v:
+#   replay: `retention simulate SCENARIO`, which reads the trace twice (the check of every line,
+#           then the replay) through the parser and the replayer (TraceRecord, TraceReplayer)
+#           with no cache behind them: the trace layer's own rate;
+#   run:    `retention run SCENARIO --strategy decoded-release`, the same two passes feeding the
+#           lab's cache (a decode per appearance, a resident-memory sample per frame).
+# For each it prints the wall time and the events per second (event lines / wall seconds), and
+# the peak resident memory: the replay's and the run's VmHWM from /usr/bin/time -v, and the
+# run's peak as the tool reports it. Memory should stay within a few MB as the trace grows:
+# proportional to the live rows, not to the trace's length.
 #
 # Usage: tools/trace-scale.sh [EVENTS...]   (default: 100000 10000000)
 # Needs python3 and /usr/bin/time; builds the release binary (or uses $RETENTION). The 10-million-event trace is
-# about 450 MB in a temporary folder, removed at the end; the whole run takes a few minutes.
+# about 500 MB in a temporary folder, removed at the end; the whole run takes a few minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x /opt/swift/usr/bin/swift ] && export PATH=/opt/swift/usr/bin:$PATH
@@ -23,7 +30,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Eight 8x8 PNGs: decoding is nearly free, so the run time is the replay's own.
+# Eight 8x8 PNGs: decoding them is cheap, so the run's time is the replay's and the lab's own.
 python3 - "$work/images" <<'EOF'
 import os, struct, sys, zlib
 folder = sys.argv[1]
@@ -37,7 +44,8 @@ for i in range(8):
     open(f"{folder}/tiny-{i:02d}.png", "wb").write(png)
 EOF
 
-echo "events      trace MB   peak resident (tool)   VmHWM (/usr/bin/time)   wall s   frames"
+echo "                        replay (simulate)                  run (decoded-release)"
+echo "    events trace MB   wall s  events/s    VmHWM     wall s  events/s  peak (tool)    VmHWM    frames"
 for n in "${sizes[@]}"; do
   trace="$work/feed-$n.jsonl"
   # An infinite feed: every frame one row is built and appears at the bottom, and the row six
@@ -67,16 +75,21 @@ EOF
 {"name": "feed-$n", "frameRate": 60, "trace": "feed-$n.jsonl",
  "images": {"directory": "images", "pattern": "tiny-*.png"}, "display": "sync"}
 EOF
+  /usr/bin/time -v -o "$work/replay-$n.txt" "$bin" simulate "$work/feed-$n.json" > "$work/replay-$n.out"
   /usr/bin/time -v -o "$work/time-$n.txt" "$bin" run "$work/feed-$n.json" --strategy decoded-release --json > "$work/run-$n.json"
-  python3 - "$work/run-$n.json" "$work/time-$n.txt" "$trace" "$n" <<'EOF'
+  python3 - "$work/run-$n.json" "$work/time-$n.txt" "$work/replay-$n.txt" "$trace" "$n" <<'EOF'
 import json, os, re, sys
 report = json.load(open(sys.argv[1]))
-timing = open(sys.argv[2]).read()
-hwm_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", timing).group(1))
-wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)", timing).group(1)
-seconds = sum(float(part) * 60 ** i for i, part in enumerate(reversed(wall.split(":"))))
-print(f"{int(sys.argv[4]):>10}  {os.path.getsize(sys.argv[3]) / 1e6:9.1f}   {report['peakResidentBytes'] / 1e6:17.1f} MB   "
-      f"{hwm_kb * 1024 / 1e6:19.1f} MB   {seconds:6.1f}   {report['frames']}")
+def timing(path):
+    text = open(path).read()
+    hwm = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", text).group(1)) * 1024
+    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)", text).group(1)
+    return sum(float(part) * 60 ** i for i, part in enumerate(reversed(wall.split(":")))), hwm
+run_s, run_hwm = timing(sys.argv[2])
+replay_s, replay_hwm = timing(sys.argv[3])
+events = int(sys.argv[5])
+print(f"{events:>10} {os.path.getsize(sys.argv[4]) / 1e6:8.1f}  {replay_s:7.2f} {events / replay_s:11,.0f} {replay_hwm / 1e6:8.1f} MB"
+      f"  {run_s:7.1f} {events / run_s:9,.0f} {report['peakResidentBytes'] / 1e6:8.1f} MB {run_hwm / 1e6:8.1f} MB {report['frames']:9}")
 EOF
   rm -f "$trace"
 done

@@ -3,7 +3,13 @@
 // Written with GCC/Clang vector types so that each step on a pixel is one vector instruction
 // even at -O0 (a debug build), and the helpers are always inlined, which Clang does at -O0
 // too. Contraction into fused multiply-adds is off so the arithmetic, and the output, does not
-// depend on the target's instruction set.
+// depend on the target's instruction set: both dispatch paths below give the same bits.
+//
+// Runtime dispatch: on x86-64 every kernel is compiled twice from one body, for the baseline
+// (SSE2) and with AVX2 (eight floats, two pixels, per instruction), and the public symbol is a
+// GNU ifunc whose resolver the dynamic loader runs once, at load time (what
+// `target_clones("avx2","default")` generates, written out so that the tests can call each
+// path; `rtn_thumb_kernels`). Elsewhere (aarch64) there is one path, the baseline.
 #include "CPNGKernels.h"
 
 #include <string.h>
@@ -12,10 +18,18 @@
 
 #define RTN_INLINE static inline __attribute__((always_inline))
 
-// Four floats, alignment 4: rows need no more than malloc'd float alignment.
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__)) && defined(__ELF__)
+#define RTN_DISPATCH 1
+#include <cpuid.h>
+#endif
+
+// Four floats (one pixel), eight floats (two pixels); alignment 4: rows need no more than
+// malloc'd float alignment.
 typedef float rtn_f4 __attribute__((vector_size(16), aligned(4)));
+typedef float rtn_f8 __attribute__((vector_size(32), aligned(4)));
 typedef int32_t rtn_i4 __attribute__((vector_size(16)));
 typedef uint8_t rtn_b4 __attribute__((vector_size(4), aligned(1)));
+typedef uint8_t rtn_b8 __attribute__((vector_size(8), aligned(1)));
 
 RTN_INLINE rtn_f4 rtn_load_rgba8(const uint8_t *p) {
     return __builtin_convertvector(*(const rtn_b4 *)p, rtn_f4);
@@ -27,64 +41,173 @@ RTN_INLINE rtn_f4 rtn_load_premultiplied(const uint8_t *p) {
     return v * (rtn_f4){f, f, f, 1.0f};
 }
 
+// acc (two pixels) += the two pixels at p, premultiplied, times weight: the same products as
+// rtn_load_premultiplied, lane by lane. (No eight-float value crosses a function boundary: the
+// baseline path has no 256-bit registers to pass it in.)
+RTN_INLINE void rtn_add2_premultiplied(float *acc, const uint8_t *p, float weight) {
+    rtn_f8 v = __builtin_convertvector(*(const rtn_b8 *)p, rtn_f8);
+    rtn_f8 a = __builtin_shufflevector(v, v, 3, 3, 3, 3, 7, 7, 7, 7) * (1.0f / 255.0f);
+    const rtn_f8 ones = {1, 1, 1, 1, 1, 1, 1, 1};
+    *(rtn_f8 *)acc += v * __builtin_shufflevector(a, ones, 0, 1, 2, 11, 4, 5, 6, 15) * weight;
+}
+
 RTN_INLINE rtn_f4 rtn_load_linear(const uint8_t *p, const float *to_linear) {
     float a = (float)p[3];
     float f = a * (1.0f / 255.0f);
     return (rtn_f4){to_linear[p[0]] * f, to_linear[p[1]] * f, to_linear[p[2]] * f, a};
 }
 
-void rtn_thumb_reduce_rgba8(const uint8_t *row, rtn_thumb_taps taps, rtn_thumb_pixels pixels,
-                            const float *to_linear, float *out) {
-    rtn_f4 *dst = (rtn_f4 *)out;
-    // One loop per pixel kind, so the inner loop carries no branch.
+// --- bodies, compiled once per dispatch path ----------------------------------------------
+
+RTN_INLINE void rtn_accumulate_rgba8_body(float *acc, const uint8_t *row, size_t width, float weight,
+                                          rtn_thumb_pixels pixels, const float *to_linear) {
+    size_t x = 0;
     switch (pixels) {
     case RTN_THUMB_OPAQUE:
-        for (size_t i = 0; i < taps.outputs; i++) {
-            const uint8_t *p = row + (size_t)taps.first[i] * 4;
-            const float *w = taps.weights + i * taps.stride;
-            rtn_f4 sum = {0, 0, 0, 0};
-            for (int32_t k = 0, n = taps.count[i]; k < n; k++) sum += rtn_load_rgba8(p + 4 * k) * w[k];
-            dst[i] = sum;
+        for (; x + 2 <= width; x += 2) {
+            rtn_f8 v = __builtin_convertvector(*(const rtn_b8 *)(row + 4 * x), rtn_f8);
+            *(rtn_f8 *)(acc + 4 * x) += v * weight;
         }
+        for (; x < width; x++) *(rtn_f4 *)(acc + 4 * x) += rtn_load_rgba8(row + 4 * x) * weight;
         break;
     case RTN_THUMB_PREMULTIPLY:
-        for (size_t i = 0; i < taps.outputs; i++) {
-            const uint8_t *p = row + (size_t)taps.first[i] * 4;
-            const float *w = taps.weights + i * taps.stride;
-            rtn_f4 sum = {0, 0, 0, 0};
-            for (int32_t k = 0, n = taps.count[i]; k < n; k++) sum += rtn_load_premultiplied(p + 4 * k) * w[k];
-            dst[i] = sum;
-        }
+        for (; x + 2 <= width; x += 2) rtn_add2_premultiplied(acc + 4 * x, row + 4 * x, weight);
+        for (; x < width; x++) *(rtn_f4 *)(acc + 4 * x) += rtn_load_premultiplied(row + 4 * x) * weight;
         break;
     case RTN_THUMB_LINEAR:
-        for (size_t i = 0; i < taps.outputs; i++) {
-            const uint8_t *p = row + (size_t)taps.first[i] * 4;
-            const float *w = taps.weights + i * taps.stride;
-            rtn_f4 sum = {0, 0, 0, 0};
-            for (int32_t k = 0, n = taps.count[i]; k < n; k++) sum += rtn_load_linear(p + 4 * k, to_linear) * w[k];
-            dst[i] = sum;
-        }
+        for (; x < width; x++) *(rtn_f4 *)(acc + 4 * x) += rtn_load_linear(row + 4 * x, to_linear) * weight;
         break;
     }
 }
 
-void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out) {
+RTN_INLINE void rtn_accumulate_indexed_body(float *acc, const uint8_t *indices, size_t width, float weight,
+                                            const float *table) {
+    const rtn_f4 *t = (const rtn_f4 *)table;
+    size_t x = 0;
+    for (; x + 2 <= width; x += 2) {
+        *(rtn_f8 *)(acc + 4 * x) += __builtin_shufflevector(t[indices[x]], t[indices[x + 1]], 0, 1, 2, 3, 4, 5, 6, 7) * weight;
+    }
+    for (; x < width; x++) *(rtn_f4 *)(acc + 4 * x) += t[indices[x]] * weight;
+}
+
+RTN_INLINE void rtn_filter_row_body(const float *row, rtn_thumb_taps taps, float *out) {
     const rtn_f4 *src = (const rtn_f4 *)row;
     rtn_f4 *dst = (rtn_f4 *)out;
     for (size_t i = 0; i < taps.outputs; i++) {
         const rtn_f4 *p = src + taps.first[i];
         const float *w = taps.weights + i * taps.stride;
-        rtn_f4 sum = {0, 0, 0, 0};
-        for (int32_t k = 0, n = taps.count[i]; k < n; k++) sum += p[k] * w[k];
+        int32_t n = taps.count[i], k = 0;
+        // Two taps per step in one eight-float vector: even taps in the low half, odd in the high.
+        rtn_f8 pair = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (; k + 2 <= n; k += 2) {
+            rtn_f8 weights = {w[k], w[k], w[k], w[k], w[k + 1], w[k + 1], w[k + 1], w[k + 1]};
+            pair += *(const rtn_f8 *)(p + k) * weights;
+        }
+        rtn_f4 sum = __builtin_shufflevector(pair, pair, 0, 1, 2, 3) + __builtin_shufflevector(pair, pair, 4, 5, 6, 7);
+        if (k < n) sum += p[k] * w[k];
         dst[i] = sum;
     }
 }
 
-void rtn_thumb_accumulate(float *acc, const float *row, float weight, size_t width) {
-    rtn_f4 *a = (rtn_f4 *)acc;
-    const rtn_f4 *r = (const rtn_f4 *)row;
-    for (size_t x = 0; x < width; x++) a[x] += r[x] * weight;
+RTN_INLINE void rtn_accumulate_body(float *acc, const float *row, float weight, size_t width) {
+    size_t x = 0;
+    for (; x + 2 <= width; x += 2) *(rtn_f8 *)(acc + 4 * x) += *(const rtn_f8 *)(row + 4 * x) * weight;
+    for (; x < width; x++) *(rtn_f4 *)(acc + 4 * x) += *(const rtn_f4 *)(row + 4 * x) * weight;
 }
+
+// --- one copy of every kernel per path ----------------------------------------------------
+
+#define RTN_KERNELS(suffix, attributes)                                                              \
+    attributes static void rtn_thumb_accumulate_rgba8_##suffix(float *acc, const uint8_t *row,         \
+                                                               size_t width, float weight,             \
+                                                               rtn_thumb_pixels pixels,                \
+                                                               const float *to_linear) {               \
+        rtn_accumulate_rgba8_body(acc, row, width, weight, pixels, to_linear);                         \
+    }                                                                                                  \
+    attributes static void rtn_thumb_accumulate_indexed_##suffix(float *acc, const uint8_t *indices,   \
+                                                                 size_t width, float weight,           \
+                                                                 const float *table) {                 \
+        rtn_accumulate_indexed_body(acc, indices, width, weight, table);                               \
+    }                                                                                                  \
+    attributes static void rtn_thumb_filter_row_##suffix(const float *row, rtn_thumb_taps taps,        \
+                                                         float *out) {                                 \
+        rtn_filter_row_body(row, taps, out);                                                           \
+    }                                                                                                  \
+    attributes static void rtn_thumb_accumulate_##suffix(float *acc, const float *row, float weight,   \
+                                                         size_t width) {                               \
+        rtn_accumulate_body(acc, row, weight, width);                                                  \
+    }                                                                                                  \
+    static const rtn_thumb_kernel_set rtn_kernels_##suffix = {                                         \
+        rtn_thumb_accumulate_rgba8_##suffix, rtn_thumb_accumulate_indexed_##suffix,                    \
+        rtn_thumb_filter_row_##suffix,                          \
+        rtn_thumb_accumulate_##suffix};
+
+RTN_KERNELS(base, )
+
+#ifdef RTN_DISPATCH
+RTN_KERNELS(avx2, __attribute__((target("avx2"))))
+
+// AVX2 needs the CPU's flag and the OS saving the YMM registers (OSXSAVE, XCR0 bits 1 and 2).
+// Called by the loader before relocation is finished, so it calls nothing but cpuid and xgetbv.
+static int rtn_cpu_has_avx2(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    if (!(c & bit_OSXSAVE) || !(c & bit_AVX)) return 0;
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & 6) != 6) return 0;
+    if (__get_cpuid_max(0, NULL) < 7) return 0;
+    __cpuid_count(7, 0, a, b, c, d);
+    return (b & bit_AVX2) != 0;
+}
+
+static const rtn_thumb_kernel_set *rtn_best_kernels(void) {
+    return rtn_cpu_has_avx2() ? &rtn_kernels_avx2 : &rtn_kernels_base;
+}
+
+// ifunc resolvers: run once by the dynamic loader; each returns the chosen path's function.
+typedef void (*rtn_any_fn)(void);
+static rtn_any_fn rtn_resolve_accumulate_rgba8(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate_rgba8; }
+static rtn_any_fn rtn_resolve_accumulate_indexed(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate_indexed; }
+static rtn_any_fn rtn_resolve_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->filter_row; }
+static rtn_any_fn rtn_resolve_accumulate(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate; }
+
+void rtn_thumb_accumulate_rgba8(float *acc, const uint8_t *row, size_t width, float weight,
+                                rtn_thumb_pixels pixels, const float *to_linear)
+    __attribute__((ifunc("rtn_resolve_accumulate_rgba8")));
+void rtn_thumb_accumulate_indexed(float *acc, const uint8_t *indices, size_t width, float weight,
+                                  const float *table)
+    __attribute__((ifunc("rtn_resolve_accumulate_indexed")));
+void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out)
+    __attribute__((ifunc("rtn_resolve_filter_row")));
+void rtn_thumb_accumulate(float *acc, const float *row, float weight, size_t width)
+    __attribute__((ifunc("rtn_resolve_accumulate")));
+
+const rtn_thumb_kernel_set *rtn_thumb_kernels(int path) {
+    if (path == 0) return &rtn_kernels_base;
+    if (path == 1) return rtn_cpu_has_avx2() ? &rtn_kernels_avx2 : NULL;
+    return rtn_best_kernels();
+}
+#else
+void rtn_thumb_accumulate_rgba8(float *acc, const uint8_t *row, size_t width, float weight,
+                                rtn_thumb_pixels pixels, const float *to_linear) {
+    rtn_thumb_accumulate_rgba8_base(acc, row, width, weight, pixels, to_linear);
+}
+void rtn_thumb_accumulate_indexed(float *acc, const uint8_t *indices, size_t width, float weight,
+                                  const float *table) {
+    rtn_thumb_accumulate_indexed_base(acc, indices, width, weight, table);
+}
+void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out) {
+    rtn_thumb_filter_row_base(row, taps, out);
+}
+void rtn_thumb_accumulate(float *acc, const float *row, float weight, size_t width) {
+    rtn_thumb_accumulate_base(acc, row, weight, width);
+}
+
+const rtn_thumb_kernel_set *rtn_thumb_kernels(int path) {
+    return path == 1 ? NULL : &rtn_kernels_base;
+}
+#endif
 
 RTN_INLINE float rtn_clamp255(float v) { return v < 0 ? 0 : (v > 255 ? 255 : v); }
 

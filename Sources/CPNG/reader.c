@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 _Static_assert(sizeof(png_byte) == 1, "libpng bytes are octets");
 
@@ -34,9 +35,13 @@ struct rtn_png_reader {
     uint32_t height;
     uint32_t rows_read;
     int passes;
+    // Bytes per decoded pixel: 4 (RGBA8), or 1 after rtn_png_reader_start_indexed.
+    int pixel_bytes;
     int started;
     int finished;
     int warnings;
+    // 1 when a bad Adler-32 must fail the read (rtn_png_limits.verify_adler32).
+    int verify_adler32;
     // Why the last longjmp happened.
     rtn_png_status pending_status;
     int pending_errno;
@@ -76,6 +81,12 @@ static void rtn_error_fn(png_structp png, png_const_charp msg) {
 static void rtn_warning_fn(png_structp png, png_const_charp msg) {
     struct rtn_png_reader *reader = (struct rtn_png_reader *)png_get_error_ptr(png);
     if (reader == NULL) return;
+    // zlib finds a bad Adler-32 while libpng reads the last row (an error) or, when the
+    // checksum sits in a later IDAT chunk, while png_read_end drains the stream, where libpng
+    // calls it a benign error and only warns. Asked to verify, both fail the read.
+    if (reader->verify_adler32 && msg != NULL && strstr(msg, "incorrect data check") != NULL) {
+        rtn_error_fn(png, msg);
+    }
     reader->warnings += 1;
     rtn_copy_message(reader->last_warning, sizeof reader->last_warning, msg);
 }
@@ -147,6 +158,13 @@ static void rtn_reader_read_header(struct rtn_png_reader *reader, const rtn_png_
         if (limits->chunk_cache_max != 0) png_set_chunk_cache_max(png, limits->chunk_cache_max);
         if (limits->chunk_malloc_max != 0) png_set_chunk_malloc_max(png, limits->chunk_malloc_max);
     }
+    reader->verify_adler32 = limits != NULL && limits->verify_adler32 != 0;
+#if defined(PNG_SET_OPTION_SUPPORTED) && defined(PNG_IGNORE_ADLER32)
+    // Every chunk's CRC-32 already covers the compressed bytes; zlib's Adler-32 over the
+    // decompressed ones is a second pass over every byte that adds nothing for a file whose
+    // CRCs match (libvips skips it the same way unless asked to fail on errors).
+    if (!reader->verify_adler32) png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
     // Skip every ancillary chunk, known or not: the decoder keeps samples as stored (no gamma,
     // colour space or text), so only IHDR, PLTE, tRNS, IDAT and IEND matter. A skipped chunk
     // is read through a fixed stack buffer, so a length field that lies (a 141-byte file whose
@@ -198,6 +216,63 @@ rtn_png_status rtn_png_reader_start(rtn_png_reader *reader, rtn_png_error *err) 
         reader->pending_status = RTN_PNG_CORRUPT;
         png_error(png, "transforms did not produce RGBA8 rows");
     }
+    reader->pixel_bytes = 4;
+    reader->started = 1;
+    return RTN_PNG_OK;
+}
+
+rtn_png_status rtn_png_reader_start_indexed(rtn_png_reader *reader, uint8_t *rgba, rtn_png_error *err) {
+    if (reader == NULL || reader->started || rgba == NULL) {
+        rtn_set_error(err, RTN_PNG_USAGE, 0, "start_indexed called twice or without a table");
+        return RTN_PNG_USAGE;
+    }
+    png_structp png = reader->png;
+    png_infop info = reader->info;
+    int bit_depth = png_get_bit_depth(png, info);
+    int color_type = png_get_color_type(png, info);
+    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    int palette = color_type == PNG_COLOR_TYPE_PALETTE;
+    if ((!palette && !(color_type == PNG_COLOR_TYPE_GRAY && !has_trns)) ||
+        png_get_interlace_type(png, info) != PNG_INTERLACE_NONE) {
+        rtn_set_error(err, RTN_PNG_USAGE, 0, "only non-interlaced palette and gray images read as indices");
+        return RTN_PNG_USAGE;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        rtn_fail_from_reader(reader, err);
+        return err != NULL ? err->status : RTN_PNG_CORRUPT;
+    }
+    memset(rgba, 0, 256 * 4);
+    if (palette) {
+        png_colorp colors = NULL;
+        int count = 0;
+        png_bytep alpha = NULL;
+        int alphas = 0;
+        png_get_PLTE(png, info, &colors, &count);
+        if (has_trns) png_get_tRNS(png, info, &alpha, &alphas, NULL);
+        for (int i = 0; i < 256; i++) {
+            if (i < count) {
+                rgba[4 * i] = colors[i].red;
+                rgba[4 * i + 1] = colors[i].green;
+                rgba[4 * i + 2] = colors[i].blue;
+            }
+            rgba[4 * i + 3] = i < alphas ? alpha[i] : 0xff;
+        }
+        if (bit_depth < 8) png_set_packing(png);
+    } else {
+        for (int i = 0; i < 256; i++) {
+            rgba[4 * i] = rgba[4 * i + 1] = rgba[4 * i + 2] = (uint8_t)i;
+            rgba[4 * i + 3] = 0xff;
+        }
+        if (bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+        if (bit_depth == 16) png_set_scale_16(png);
+    }
+    reader->passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    if (png_get_rowbytes(png, info) != (size_t)reader->width) {
+        reader->pending_status = RTN_PNG_CORRUPT;
+        png_error(png, "transforms did not produce one byte per pixel");
+    }
+    reader->pixel_bytes = 1;
     reader->started = 1;
     return RTN_PNG_OK;
 }
@@ -234,25 +309,33 @@ rtn_png_reader *rtn_png_reader_open_memory(const uint8_t *data, size_t size,
     return reader;
 }
 
-rtn_png_reader *rtn_png_reader_open_file(const char *path, const rtn_png_limits *limits,
-                                         rtn_png_header *header, rtn_png_error *err) {
-    FILE *file = fopen(path, "rb");
+rtn_png_reader *rtn_png_reader_open_fd(int fd, const rtn_png_limits *limits,
+                                       rtn_png_header *header, rtn_png_error *err) {
+    // From here on this function owns fd: every path below closes it exactly once.
+    FILE *file = fdopen(fd, "rb");
     if (file == NULL) {
         int e = errno;
+        close(fd);
         rtn_set_error(err, RTN_PNG_IO, e, strerror(e));
         return NULL;
     }
-    uint8_t sig[8];
-    size_t got = fread(sig, 1, 8, file);
+    // 16 bytes: the signature, and enough of anything else to say what it looks like.
+    uint8_t lead[16];
+    size_t got = fread(lead, 1, 8, file);
     if (got < 8 && ferror(file)) {
         int e = errno;
         fclose(file);
         rtn_set_error(err, RTN_PNG_IO, e, strerror(e));
         return NULL;
     }
-    if (rtn_sig_problem(sig, got) != NULL) {
+    if (rtn_sig_problem(lead, got) != NULL) {
+        if (got == 8) got += fread(lead + 8, 1, 8, file);
         fclose(file);
         rtn_set_error(err, RTN_PNG_NOT_PNG, 0, "not a PNG signature");
+        if (err != NULL) {
+            memcpy(err->leading, lead, got);
+            err->leading_count = (int)got;
+        }
         return NULL;
     }
     if (got < 8) {
@@ -265,7 +348,7 @@ rtn_png_reader *rtn_png_reader_open_file(const char *path, const rtn_png_limits 
         fclose(file);
         return NULL;
     }
-    reader->file = file;
+    reader->file = file;  // rtn_png_reader_close closes it
     if (setjmp(png_jmpbuf(reader->png))) {
         rtn_fail_from_reader(reader, err);
         rtn_png_reader_close(reader);
@@ -278,7 +361,7 @@ rtn_png_reader *rtn_png_reader_open_file(const char *path, const rtn_png_limits 
 
 rtn_png_status rtn_png_reader_read_image(rtn_png_reader *reader, uint8_t *dst, size_t stride,
                                          rtn_png_error *err) {
-    if (reader == NULL || !reader->started || dst == NULL || stride < (size_t)reader->width * 4 ||
+    if (reader == NULL || !reader->started || dst == NULL || stride < (size_t)reader->width * reader->pixel_bytes ||
         reader->rows_read != 0 || reader->finished) {
         rtn_set_error(err, RTN_PNG_USAGE, 0, "read_image called out of order or with a bad buffer");
         return RTN_PNG_USAGE;
@@ -304,7 +387,7 @@ rtn_png_status rtn_png_reader_read_image(rtn_png_reader *reader, uint8_t *dst, s
 
 rtn_png_status rtn_png_reader_read_rows(rtn_png_reader *reader, uint8_t *dst, size_t stride,
                                         uint32_t count, rtn_png_error *err) {
-    if (reader == NULL || !reader->started || dst == NULL || stride < (size_t)reader->width * 4 ||
+    if (reader == NULL || !reader->started || dst == NULL || stride < (size_t)reader->width * reader->pixel_bytes ||
         reader->finished ||
         count > reader->height - reader->rows_read) {
         rtn_set_error(err, RTN_PNG_USAGE, 0, "read_rows called out of order or past the last row");

@@ -11,16 +11,22 @@ import Foundation
 /// scale to 8 bits with rounding. Limits are checked from the header before any pixel memory
 /// is taken. Corrupt or hostile input throws `ImagingError`; it never crashes and never leaks.
 ///
+/// Every chunk's CRC-32 is checked; the image data's Adler-32 is skipped unless `options`
+/// says `verifyAdler32` (see `DecodeOptions`).
+///
 /// Cost: one pass of libpng over the data; memory is the bitmap (`width × height × 4`) plus
 /// libpng's state and a row buffer. Decoding from a path streams the file through a small
 /// stdio buffer, so the compressed bytes are not held whole.
 public struct PNGDecoder: Sendable, Hashable {
     /// The caps checked before pixel memory is taken.
     public var limits: DecodeLimits
+    /// How strictly the data is checked (default: chunk CRCs, not the Adler-32).
+    public var options: DecodeOptions
 
-    /// A decoder with `limits` (the defaults stop decompression bombs).
-    public init(limits: DecodeLimits = .default) {
+    /// A decoder with `limits` (the defaults stop decompression bombs) and `options`.
+    public init(limits: DecodeLimits = .default, options: DecodeOptions = .default) {
         self.limits = limits
+        self.options = options
     }
 
     /// Decodes the PNG in `data` into a bitmap from `allocator`.
@@ -32,12 +38,12 @@ public struct PNGDecoder: Sendable, Hashable {
 
     /// Decodes the PNG in `bytes` (valid for the duration of the call).
     public func decode(bytes: UnsafeRawBufferPointer, allocator: BitmapAllocator = .system) throws(ImagingError) -> Bitmap {
-        try decode(PNGReader(.memory(bytes), limits: limits), allocator: allocator)
+        try decode(PNGReader(.memory(bytes), limits: limits, options: options), allocator: allocator)
     }
 
     /// Decodes the PNG file at `path`, streaming it from disk.
     public func decode(contentsOf path: String, allocator: BitmapAllocator = .system) throws(ImagingError) -> Bitmap {
-        try decode(PNGReader(.file(path), limits: limits), allocator: allocator)
+        try decode(PNGReader(.file(path), limits: limits, options: options), allocator: allocator)
     }
 
     private func decode(_ reader: PNGReader, allocator: BitmapAllocator) throws(ImagingError) -> Bitmap {

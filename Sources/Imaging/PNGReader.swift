@@ -27,7 +27,7 @@ final class PNGReader {
 
     /// Opens `input` and reads every chunk up to the image data. Allocates nothing
     /// proportional to the image.
-    init(_ input: PNGInput, limits: DecodeLimits) throws(ImagingError) {
+    init(_ input: PNGInput, limits: DecodeLimits, options: DecodeOptions = .default) throws(ImagingError) {
         var cLimits = rtn_png_limits()
         // Width and height are checked by DecodeLimits with full context; libpng's own
         // width/height limit is lifted so it cannot pre-empt that check with a bare message.
@@ -35,6 +35,7 @@ final class PNGReader {
         cLimits.max_height = 0x7fff_ffff
         cLimits.chunk_cache_max = UInt32(clamping: limits.maxAncillaryChunks)
         cLimits.chunk_malloc_max = limits.maxChunkBytes
+        cLimits.verify_adler32 = options.verifyAdler32 ? 1 : 0
         var header = rtn_png_header()
         var error = rtn_png_error()
         let opened: OpaquePointer?
@@ -49,18 +50,21 @@ final class PNGReader {
             }
         case .file(let path):
             // A FIFO or device would block or never end inside libpng: refuse it first, and a
-            // file over the size cap, without reading a byte.
+            // file over the size cap, without reading a byte. The descriptor checked is the one
+            // libpng reads (CPNG fdopens it and owns it from the call on), so the file cannot be
+            // swapped between the check and the read.
+            let fd: Int32
             do throws(SystemError) {
-                let (fd, size) = try FileIO.openRegularFile(path)
-                close(fd)
+                let (opened, size) = try FileIO.openRegularFile(path)
                 if size > limits.maxFileBytes {
+                    close(opened)
                     throw SystemError(path: path, operation: "read", reason: .tooLarge(limit: limits.maxFileBytes))
                 }
+                fd = opened
             } catch {
                 throw .io(error)
             }
-            // The bytes the path stands for (PathText): a name that is not UTF-8 still opens.
-            opened = PathText.withCString(path) { rtn_png_reader_open_file($0, &cLimits, &header, &error) }
+            opened = rtn_png_reader_open_fd(fd, &cLimits, &header, &error)
         }
         guard let opened else { throw PNGReader.translate(error, input: input) }
         self.handle = opened
@@ -85,6 +89,18 @@ final class PNGReader {
         }
     }
 
+    /// For a non-interlaced palette image or a gray one without tRNS: sets the transforms to one
+    /// byte per pixel and writes into `rgba` (256 × 4 bytes) the RGBA8 pixel each byte value
+    /// stands for; returns false, changing nothing, for any other image (then call `start`).
+    func startIndexed(rgba: UnsafeMutablePointer<UInt8>) throws(ImagingError) -> Bool {
+        var error = rtn_png_error()
+        switch rtn_png_reader_start_indexed(handle, rgba, &error) {
+        case RTN_PNG_OK: return true
+        case RTN_PNG_USAGE: return false
+        default: throw PNGReader.translate(error, input: input)
+        }
+    }
+
     /// Decodes the whole image into `destination` (rows `bytesPerRow` apart).
     func readImage(into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(ImagingError) {
         var error = rtn_png_error()
@@ -106,7 +122,7 @@ final class PNGReader {
         }
         switch error.status {
         case RTN_PNG_NOT_PNG:
-            return .notPNG(looksLike: FormatSniffer.describe(leadingBytes(of: input)))
+            return .notPNG(looksLike: FormatSniffer.describe(leadingBytes(of: input, error: error)))
         case RTN_PNG_TRUNCATED:
             return .truncated(detail: message)
         case RTN_PNG_IO:
@@ -120,17 +136,15 @@ final class PNGReader {
         }
     }
 
-    /// The first 16 bytes of the input, for naming what a non-PNG looks like.
-    private static func leadingBytes(of input: PNGInput) -> [UInt8] {
+    /// The first 16 bytes of the input, for naming what a non-PNG looks like: from memory, or
+    /// as CPNG read them from the file (which is not opened again).
+    private static func leadingBytes(of input: PNGInput, error: rtn_png_error) -> [UInt8] {
         switch input {
         case .memory(let buffer):
             return Array(buffer.prefix(16))
-        case .file(let path):
-            guard let (fd, _) = try? FileIO.openRegularFile(path) else { return [] }
-            defer { close(fd) }
-            var bytes = [UInt8](repeating: 0, count: 16)
-            let got = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, 16) }
-            return Array(bytes.prefix(max(0, got)))
+        case .file:
+            let count = max(0, min(16, Int(error.leading_count)))
+            return withUnsafeBytes(of: error.leading) { Array($0.prefix(count)) }
         }
     }
 }

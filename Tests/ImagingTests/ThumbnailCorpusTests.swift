@@ -61,6 +61,12 @@ struct ThumbnailCorpusTests {
             }
         }
         #expect(paths.count == 14 + 29)
+        // The rejects are libpng's defaults' (`.strict`); by default the Adler-32 is skipped, so
+        // the file whose only fault it is thumbnails like a decodable one.
+        let adlerOnly = broken + "/libpng-crashers-badadler.png"
+        #expect(paths.contains(adlerOnly))
+        paths.removeAll { $0 == adlerOnly }
+        decodable.append(adlerOnly)
         for path in paths.sorted() {
             for thumbnailer in [Thumbnailer(maxPixelSize: 8), Thumbnailer(maxPixelSize: 8, quality: .fast)] {
                 do {
@@ -72,9 +78,26 @@ struct ThumbnailCorpusTests {
                 #expect(throws: ImagingError.self) { try thumbnailer.thumbnail(try TestData.bytes(path)) }
             }
         }
+        #expect(throws: ImagingError.self) { try Thumbnailer(maxPixelSize: 8, options: .strict).thumbnail(contentsOf: adlerOnly) }
         // What a full decode accepts, the thumbnailer accepts too.
         for path in decodable.sorted() {
             #expect((try? Thumbnailer(maxPixelSize: 8).thumbnail(contentsOf: path)) != nil, "\(path)")
+        }
+    }
+
+    @Test("palette and gray images give the same thumbnail read as indices as expanded to RGBA8 by libpng")
+    func indexedRowsMatchExpanded() throws {
+        guard let suite = TestData.folder("pngsuite") else { return }
+        let files = ["basn3p01", "basn3p02", "basn3p04", "basn3p08", "tbbn3p08", "tbwn3p08", "tp1n3p08", "basn0g01", "basn0g02",
+                     "basn0g04", "basn0g08", "basn0g16", "s39n3p04", "ch1n3p04"].map { suite + "/\($0).png" }
+            + [TestData.assetsImages + "/palette-600x400-01.png", TestData.assetsImages + "/gray-600x400-01.png"]
+        for path in files where FileManager.default.fileExists(atPath: path) {
+            for thumbnailer in [Thumbnailer(maxPixelSize: 13), Thumbnailer(width: 7, height: 30, mode: .fill, quality: .fast),
+                                Thumbnailer(maxPixelSize: 40, linearLight: true)] {
+                let indexed = try thumbnailer.thumbnail(PNGReader(.file(path), limits: .default), allocator: .system)
+                let expanded = try thumbnailer.thumbnail(PNGReader(.file(path), limits: .default), allocator: .system, indexedRows: false)
+                #expect(indexed.bitmap.hasSamePixels(as: expanded.bitmap), "\(path) \(thumbnailer)")
+            }
         }
     }
 

@@ -44,6 +44,18 @@ struct TraceTests {
         return (events, frames, replayer, nil)
     }
 
+    /// Expects each event line to be refused with a reason that contains its text.
+    static func expectRejected(_ cases: [(line: String, expected: String)], sourceLocation: SourceLocation = #_sourceLocation) {
+        for (line, expected) in cases {
+            do {
+                _ = try record(line)
+                Issue.record("accepted \(line)", sourceLocation: sourceLocation)
+            } catch {
+                #expect(error.reason.contains(expected), "\(line): \(error.reason)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
     @Test("a header names the format, the version and the time unit")
     func headers() throws {
         #expect(try Self.header(#"{"format":"retention-trace","version":1,"time":"seconds","note":"iPhone 15"}"#) == TraceHeader(time: .seconds, note: "iPhone 15"))
@@ -88,14 +100,64 @@ struct TraceTests {
             (#"{"event":"appeared","row":2}"#, "the line has no \"frame\""),
             (#"{"frame":1,"event":"visibleRows","from":6,"to":2}"#, "visibleRows needs \"from\" and \"to\" with from <= to"),
         ]
+        Self.expectRejected(cases)
+    }
+
+    @Test("a key given twice in a trace line is refused with its column, as in scenario files")
+    func duplicateKeys() throws {
+        let cases: [(String, String)] = [
+            (#"{"frame":1,"event":"appeared","row":2,"row":3}"#, "column 39: duplicate key \"row\""),
+            (#"{"frame":1,"frame":2,"event":"appeared","row":2}"#, "column 12: duplicate key \"frame\""),
+            (#"{"frame":1,"event":"initialized","event":"appeared","row":2}"#, "column 34: duplicate key \"event\""),
+            (#"{"frame":1,"event":"visibleRows","from":1,"to":3,"to":4}"#, "column 50: duplicate key \"to\""),
+            (#"{"frame":1,"event":"appeared","\u0072ow":2,"row":3}"#, "column 44: duplicate key \"row\""),
+        ]
         for (line, expected) in cases {
             do {
                 _ = try Self.record(line)
                 Issue.record("accepted \(line)")
             } catch {
-                #expect(error.reason.contains(expected), "\(line): \(error.reason)")
+                #expect(error.reason == expected, "\(line)")
+                // As a trace file reports it: the file, the line and one line of text.
+                let text = TraceError(source: "feed.jsonl", line: 7, problem: error).description
+                #expect(text == "feed.jsonl:7: " + expected)
+                #expect(!text.contains("\n"))
             }
         }
+        #expect(throws: TraceError.Problem.header("column 57: duplicate key \"time\"")) {
+            try Self.header(#"{"format":"retention-trace","version":1,"time":"frames","time":"seconds"}"#)
+        }
+        // Different keys that share a prefix are not duplicates.
+        #expect(try Self.record(#"{"frame":1,"event":"visibleRows","from":1,"to":3}"#).visible == 1..<3)
+    }
+
+    @Test("a UTF-8 byte order mark is accepted before the header, as scenario files accept one, and nowhere else")
+    func byteOrderMark() throws {
+        let bom = "\u{FEFF}"
+        #expect(try Self.header(bom + #"{"format":"retention-trace","version":1,"time":"frames"}"#) == TraceHeader(time: .frames))
+        // Columns still count the mark's three bytes.
+        #expect(throws: TraceError.Problem.header("column 6: expected a string key")) { try Self.header(bom + "{ 1}") }
+        #expect(throws: TraceError.Problem.malformed("column 1: expected '{' to begin the object")) {
+            try Self.record(bom + #"{"frame":1,"event":"containerCreated"}"#)
+        }
+    }
+
+    @Test("strings and numbers are read exactly: escapes, UTF-8, long integers, fractions")
+    func valuesReadExactly() throws {
+        #expect(try Self.record(#"{"frame":1,"event":"initialized","row":"caf\u00e9"}"#).row == TraceRecord.rowID(forString: "café"))
+        #expect(try Self.record(#"{"frame":1,"event":"initialized","row":"café"}"#).row == TraceRecord.rowID(forString: "café"))
+        #expect(try Self.record(#"{"frame":1,"event":"checkpoint","name":"a \"b\""}"#).name == "a \"b\"")
+        #expect(try Self.record(#"{"fr\u0061me":999999999999,"event":"containerCreated"}"#).time == 999_999_999_999)
+        #expect(try Self.record(#"{"frame":1,"event":"rowsAppended","count":9223372036854775807}"#).count == Int.max)
+        #expect(try Self.record(#"{"seconds":12.25,"event":"back"}"#, unit: .seconds).time == 12.25)
+        #expect(try Self.record(#"{"seconds":-0,"event":"back"}"#, unit: .seconds).time == 0)
+        let bad: [(String, String)] = [
+            (#"{"frame":1,"event":"rowsAppended","count":92233720368547758070}"#, "\"count\": expected a count (an integer, 0 or more), found 9.223372036854776e+19"),
+            (#"{"frame":1,"event":"appe\u0061red"}"#, "appeared needs a \"row\""),
+            (#"{"frame":1,"event":"appeared","row":""}"#, "found \"\""),
+            (#"{"frame":01,"event":"appeared","row":1}"#, "column 11: expected ',' or '}'"),
+        ]
+        Self.expectRejected(bad)
     }
 
     @Test("impossible events name their line; --repair drops and counts them")

@@ -59,6 +59,11 @@ typedef struct {
     uint32_t chunk_cache_max;
     /// Maximum bytes for one chunk's decompressed data (png_set_chunk_malloc_max).
     size_t chunk_malloc_max;
+    /// 1: zlib verifies the Adler-32 that ends the image data (libpng's default), and a
+    /// mismatch fails the read. 0 (the default here, as in libvips): the check is skipped
+    /// (png_set_option PNG_IGNORE_ADLER32), which saves zlib a checksum pass over every
+    /// decompressed byte; each chunk's CRC-32 is still checked.
+    int verify_adler32;
 } rtn_png_limits;
 
 /// An error's details, copied out of libpng before the jump.
@@ -66,6 +71,10 @@ typedef struct {
     rtn_png_status status;
     int sys_errno;
     char message[256];
+    /// For RTN_PNG_NOT_PNG from a file: its first bytes (up to 16), so the caller can say
+    /// what the file looks like without opening it again.
+    uint8_t leading[16];
+    int leading_count;
 } rtn_png_error;
 
 /// An open reader: header read, ready to hand out RGBA8 rows. Opaque.
@@ -79,15 +88,27 @@ rtn_png_reader *rtn_png_reader_open_memory(const uint8_t *data, size_t size,
                                            const rtn_png_limits *limits,
                                            rtn_png_header *header, rtn_png_error *err);
 
-/// Opens a reader over a file, streamed through a small stdio buffer so the compressed
-/// bytes are never held whole. Otherwise as `rtn_png_reader_open_memory`.
-rtn_png_reader *rtn_png_reader_open_file(const char *path, const rtn_png_limits *limits,
-                                         rtn_png_header *header, rtn_png_error *err);
+/// Opens a reader over the open file descriptor `fd`, read from its current offset through a
+/// stdio buffer (fdopen) so the compressed bytes are never held whole. Takes ownership of `fd`
+/// on every path: it is closed exactly once, by `rtn_png_reader_close` (fclose) or, when this
+/// returns NULL, before returning (fclose, or close when fdopen failed). The caller checks
+/// the descriptor (a regular file, its size) first, so the file checked is the file read.
+/// Otherwise as `rtn_png_reader_open_memory`.
+rtn_png_reader *rtn_png_reader_open_fd(int fd, const rtn_png_limits *limits,
+                                       rtn_png_header *header, rtn_png_error *err);
 
 /// Sets the transforms to RGBA8 (expand palette and low bit depths, gray to RGB, tRNS to
 /// alpha, 16 to 8 bits with rounding, opaque filler; no gamma or color conversion) and lets
 /// libpng allocate its row buffers (a few rows' worth). Call once, after the header checks.
 rtn_png_status rtn_png_reader_start(rtn_png_reader *reader, rtn_png_error *err);
+
+/// Instead of `rtn_png_reader_start`, for a non-interlaced palette image or a gray one without
+/// tRNS: rows come as one byte per pixel, the palette index (depths below 8 unpacked) or the
+/// gray level (scaled to 8 bits as `rtn_png_reader_start` scales it), and `rgba` (256 × 4 bytes)
+/// receives the RGBA8 pixel each byte value stands for there (an index past the palette is
+/// black, as libpng expands it). libpng then skips its expansion to four bytes a pixel.
+/// Returns RTN_PNG_USAGE, doing nothing, for any other image (use `rtn_png_reader_start`).
+rtn_png_status rtn_png_reader_start_indexed(rtn_png_reader *reader, uint8_t *rgba, rtn_png_error *err);
 
 /// Decodes the whole image (any interlace) into `dst`, `height` rows of `stride` bytes,
 /// each row width*4 bytes of RGBA8, then reads the chunks after the image data.
@@ -95,7 +116,8 @@ rtn_png_status rtn_png_reader_start(rtn_png_reader *reader, rtn_png_error *err);
 rtn_png_status rtn_png_reader_read_image(rtn_png_reader *reader, uint8_t *dst, size_t stride,
                                          rtn_png_error *err);
 
-/// Decodes the next `count` rows of a non-interlaced image into `dst` (rows `stride` apart).
+/// Decodes the next `count` rows of a non-interlaced image into `dst` (rows `stride` apart;
+/// each row width*4 bytes of RGBA8, or width bytes after `rtn_png_reader_start_indexed`).
 /// After the last row it reads the chunks after the image data. Interlaced images return
 /// RTN_PNG_USAGE: they cannot stream and need `rtn_png_reader_read_image`.
 rtn_png_status rtn_png_reader_read_rows(rtn_png_reader *reader, uint8_t *dst, size_t stride,

@@ -37,18 +37,40 @@ typedef enum {
     RTN_THUMB_LINEAR = 2
 } rtn_thumb_pixels;
 
-/// The horizontal area pass over one decoded RGBA8 row: `out[i]` (taps.outputs samples) is
-/// the weighted sum of the pixels `taps` names, each read as `pixels` says. `to_linear` (256
-/// floats) is read only for RTN_THUMB_LINEAR. Costs one conversion and multiply-add per tap.
-void rtn_thumb_reduce_rgba8(const uint8_t *row, rtn_thumb_taps taps, rtn_thumb_pixels pixels,
-                            const float *to_linear, float *out);
+/// One decoded RGBA8 row's share of an area-averaged row: `acc[x] += sample(row[x]) * weight`
+/// for `width` pixels (4 floats each), each pixel read as `pixels` says. `to_linear` (256 floats)
+/// is read only for RTN_THUMB_LINEAR. A conversion and a multiply-add per pixel, two pixels
+/// per instruction with AVX2.
+void rtn_thumb_accumulate_rgba8(float *acc, const uint8_t *row, size_t width, float weight,
+                                rtn_thumb_pixels pixels, const float *to_linear);
+
+/// As `rtn_thumb_accumulate_rgba8` for a row of one-byte indices (a palette image's, or 8-bit
+/// gray): `acc[x] += table[indices[x]] * weight`, where `table` holds 256 samples (4 floats
+/// each) made by the RGBA8 kernel from what each index stands for, so the sums are the same
+/// bits as expanding the row first. A load and a multiply-add per pixel.
+void rtn_thumb_accumulate_indexed(float *acc, const uint8_t *indices, size_t width, float weight,
+                                  const float *table);
 
 /// The horizontal filter pass over one sample row: `out[i]` (taps.outputs samples) is the
-/// weighted sum of the samples of `row` that `taps` names. One multiply-add per tap.
+/// weighted sum of the samples of `row` that `taps` names. One multiply-add per tap (two taps
+/// per instruction with AVX2).
 void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out);
 
 /// `acc[x] += row[x] * weight` for `width` samples: one input row's share of an output row.
 void rtn_thumb_accumulate(float *acc, const float *row, float weight, size_t width);
+
+/// One dispatch path's kernels, for tests that run each path against a reference.
+typedef struct {
+    void (*accumulate_rgba8)(float *, const uint8_t *, size_t, float, rtn_thumb_pixels, const float *);
+    void (*accumulate_indexed)(float *, const uint8_t *, size_t, float, const float *);
+    void (*filter_row)(const float *, rtn_thumb_taps, float *);
+    void (*accumulate)(float *, const float *, float, size_t);
+} rtn_thumb_kernel_set;
+
+/// The kernels of dispatch path `path`: 0 the baseline (any CPU), 1 AVX2 (NULL where this CPU
+/// or architecture has none), anything else the path the public functions use, which the
+/// dynamic loader chose once (an ifunc on x86-64). Both paths give the same bits.
+const rtn_thumb_kernel_set *rtn_thumb_kernels(int path);
 
 /// One output row of `width` samples to RGBA8 with straight alpha: un-premultiplied (a
 /// sample whose alpha rounds to 0 becomes transparent black), clamped to 0...255, rounded;

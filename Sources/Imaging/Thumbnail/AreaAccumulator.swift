@@ -1,14 +1,19 @@
 import CPNG
 
-/// The first, streaming stage: area-averages decoded RGBA8 rows, as they arrive, onto the
+/// The first, streaming stage: area-averages decoded rows, as they arrive, onto the
 /// intermediate grid (or straight onto the output in `fast` quality).
 ///
 /// Each output sample is the mean over the exact source rectangle it covers; source pixels
-/// cut by the rectangle's edges count by the fraction inside. Per source row: one pass over
-/// its pixels with precomputed per-column spans and weights (`rtn_thumb_reduce_rgba8`, no
-/// allocation, no branch per pixel), then one multiply-add per intermediate sample for each of
-/// the (at most two) intermediate rows the source row overlaps. Memory: one horizontal row and
-/// two accumulator rows of intermediate width, plus the tables.
+/// cut by the rectangle's edges count by the fraction inside. Vertical first: each source row
+/// is added, with its weight, into the (at most two) accumulator rows of source width that it
+/// overlaps (`rtn_thumb_accumulate_rgba8`: a conversion and a multiply-add per pixel, two
+/// pixels per instruction with AVX2, no branch per pixel); when an intermediate row is
+/// complete, one horizontal pass over it (`rtn_thumb_filter_row`, precomputed per-column spans
+/// and weights) makes the intermediate row. So the horizontal taps cost once per intermediate
+/// row, not once per source row. Palette and 8-bit gray rows can come as one byte per pixel
+/// (`useIndexedRows`): they are then added through a 256-entry table of samples, without
+/// libpng's expansion to RGBA8, to the same sums. Memory: two accumulator rows of source width
+/// and one row of intermediate width, plus the tables.
 struct AreaAccumulator {
     /// How decoded pixels become premultiplied samples.
     enum Source {
@@ -21,17 +26,25 @@ struct AreaAccumulator {
     }
 
     private let columns: FilterTable
+    private let identityColumns: Bool
     private var vertical: VerticalAccumulator
     private let pixels: rtn_thumb_pixels
     private let toLinear: UnsafePointer<Float>?
     private let row: UnsafeMutablePointer<Float>
+    /// Source columns some tap reads: the rest of a row (a crop) is never converted.
+    private let span: Range<Int>
+    /// The samples each byte value stands for, once `useIndexedRows` was called.
+    private var table: UnsafeMutablePointer<Float>?
 
     /// An accumulator from `x` and `y` (source → intermediate) reading pixels as `source`.
     init(x: AxisMap, y: AxisMap, source: Source, memory: WorkingMemory) throws(ImagingError) {
         columns = try FilterTable(x, kernel: .area, memory: memory)
+        identityColumns = x.isIdentity
         let rows = try FilterTable(y, kernel: .area, memory: memory)
-        vertical = try VerticalAccumulator(table: rows, width: x.outputSize, memory: memory)
+        vertical = try VerticalAccumulator(table: rows, width: x.inputSize, memory: memory)
         row = try memory.allocate(Float.self, count: 4 * x.outputSize)
+        let last = x.outputSize - 1
+        span = Int(columns.first[0]) ..< Int(columns.first[last] + columns.count[last])
         switch source {
         case .opaque: (pixels, toLinear) = (RTN_THUMB_OPAQUE, nil)
         case .premultiplied: (pixels, toLinear) = (RTN_THUMB_PREMULTIPLY, nil)
@@ -39,14 +52,35 @@ struct AreaAccumulator {
         }
     }
 
+    /// From now on rows are one byte per pixel, byte value `v` standing for the RGBA8 pixel
+    /// `rgba[4v..<4v+4]` (256 entries). The table is made by the RGBA8 kernel itself, so the
+    /// sums are the same bits as for the expanded rows. 4 KiB; O(256).
+    mutating func useIndexedRows(rgba: UnsafePointer<UInt8>, memory: WorkingMemory) throws(ImagingError) {
+        let samples = try memory.allocate(Float.self, count: 256 * 4)  // zeroed: 0 + sample × 1 is the sample
+        rtn_thumb_accumulate_rgba8(samples, rgba, 256, 1, pixels, toLinear)
+        table = samples
+    }
+
     /// True once every intermediate row has been handed on.
     var isComplete: Bool { vertical.nextOutput == vertical.table.outputSize }
 
-    /// Adds source row `y` (RGBA8, rows in order) and hands completed intermediate rows
-    /// (4 floats per sample) to `emit`. Rows outside the source window (a crop) cost nothing.
-    mutating func push(_ pixels: UnsafePointer<UInt8>, row y: Int, emit: (UnsafePointer<Float>) -> Void) {
+    /// Adds source row `y` (RGBA8, or one byte per pixel after `useIndexedRows`; rows in order)
+    /// and hands completed intermediate rows (4 floats per sample) to `emit`. Rows outside the
+    /// source window (a crop) cost nothing.
+    mutating func push(_ source: UnsafePointer<UInt8>, row y: Int, emit: (UnsafePointer<Float>) -> Void) {
         guard vertical.needs(y) else { return }
-        rtn_thumb_reduce_rgba8(pixels, columns.taps, self.pixels, toLinear, row)
-        vertical.push(row, inputRow: y, emit: emit)
+        let (start, count, kind, toLinear, table) = (span.lowerBound, span.count, pixels, self.toLinear, self.table)
+        let (columns, identity, row) = (columns.taps, identityColumns, self.row)
+        vertical.push(inputRow: y, add: { acc, weight in
+            if let table {
+                rtn_thumb_accumulate_indexed(acc + 4 * start, source + start, count, weight, table)
+            } else {
+                rtn_thumb_accumulate_rgba8(acc + 4 * start, source + 4 * start, count, weight, kind, toLinear)
+            }
+        }, emit: { acc in
+            if identity { return emit(acc) }
+            rtn_thumb_filter_row(acc, columns, row)
+            emit(row)
+        })
     }
 }

@@ -167,11 +167,19 @@ struct VerticalAccumulator {
     /// Adds input row `y` (inputs must arrive in order) and hands every completed output row
     /// to `emit`, in order. Costs `width` multiply-adds per output row the input feeds.
     mutating func push(_ row: UnsafePointer<Float>, inputRow y: Int, emit: (UnsafePointer<Float>) -> Void) {
+        let width = self.width
+        push(inputRow: y, add: { acc, weight in rtn_thumb_accumulate(acc, row, weight, width) }, emit: emit)
+    }
+
+    /// As `push(_:inputRow:emit:)` for an input row in another form: `add(acc, weight)` adds
+    /// the row times `weight` into the accumulator row `acc` (`width` samples), once for every
+    /// output row the input feeds.
+    mutating func push(inputRow y: Int, add: (UnsafeMutablePointer<Float>, Float) -> Void, emit: (UnsafePointer<Float>) -> Void) {
         var j = nextOutput
         while j < table.outputSize, Int(table.first[j]) <= y {
             let tap = y - Int(table.first[j])
             if tap < Int(table.count[j]) {
-                rtn_thumb_accumulate(accumulator(j), row, table.weights[j * table.stride + tap], width)
+                add(accumulator(j), table.weights[j * table.stride + tap])
             }
             j += 1
         }

@@ -14,9 +14,13 @@ struct ThumbnailPipeline {
     let linearLight: Bool
     let quality: Thumbnailer.Quality
 
+    /// Palette and gray rows come as one byte per pixel and are expanded through a table by the
+    /// area stage, where libpng would expand them to RGBA8 first (false: always RGBA8; the tests
+    /// compare the two).
+    var indexedRows = true
+
     /// Decodes and resamples; the reader's limits were checked by the caller.
     func run(allocator: BitmapAllocator) throws(ImagingError) -> Thumbnail {
-        try reader.start()
         let memory = WorkingMemory()
         let bitmap = try Bitmap(uninitializedWidth: plan.x.output, height: plan.y.output, allocator: allocator)
         memory.count(external: bitmap.byteCount)
@@ -33,6 +37,16 @@ struct ThumbnailPipeline {
             source = hasAlpha ? .premultiplied : .opaque
         }
         var area = try AreaAccumulator(x: plan.x.area, y: plan.y.area, source: source, memory: memory)
+        let streamed = !reader.isInterlaced
+        var pixelBytes = 4
+        if streamed, indexedRows {
+            let rgba = try memory.allocate(UInt8.self, count: 256 * 4)
+            if try reader.startIndexed(rgba: rgba) {
+                try area.useIndexedRows(rgba: rgba, memory: memory)
+                pixelBytes = 1
+            }
+        }
+        if pixelBytes == 4 { try reader.start() }
         var resampler: Resampler?
         if plan.needsResampler {
             resampler = try Resampler(x: plan.x.resampleOrIdentity, y: plan.y.resampleOrIdentity,
@@ -52,8 +66,7 @@ struct ThumbnailPipeline {
         }
 
         let width = reader.width, height = reader.height
-        let stride = width * 4
-        let streamed = !reader.isInterlaced
+        let stride = width * pixelBytes
         if streamed {
             let batch = max(1, min(Self.maxBatchRows, Self.batchBytes / stride))
             let rows = try memory.allocate(UInt8.self, count: batch * stride)

@@ -54,47 +54,55 @@ public struct Thumbnailer: Sendable, Hashable {
     public var linearLight: Bool
     /// Caps checked against the header (and against the output size) before any work.
     public var limits: DecodeLimits
+    /// How strictly the data is checked while decoding (default: chunk CRCs, not the Adler-32).
+    public var options: DecodeOptions
 
     /// A thumbnailer for a `width`×`height` box. Validated when used: a side below 1 makes
     /// `thumbnail` throw `.invalidArgument`.
-    public init(width: Int, height: Int, mode: Mode = .fit, quality: Quality = .good, linearLight: Bool = false, limits: DecodeLimits = .default) {
+    public init(width: Int, height: Int, mode: Mode = .fit, quality: Quality = .good, linearLight: Bool = false,
+                limits: DecodeLimits = .default, options: DecodeOptions = .default) {
         self.width = width
         self.height = height
         self.mode = mode
         self.quality = quality
         self.linearLight = linearLight
         self.limits = limits
+        self.options = options
     }
 
     /// A thumbnailer that fits images inside `maxPixelSize`×`maxPixelSize` (never enlarging),
     /// like ImageIO's maximum pixel size option.
-    public init(maxPixelSize: Int, quality: Quality = .good, linearLight: Bool = false, limits: DecodeLimits = .default) {
-        self.init(width: maxPixelSize, height: maxPixelSize, mode: .fit, quality: quality, linearLight: linearLight, limits: limits)
+    public init(maxPixelSize: Int, quality: Quality = .good, linearLight: Bool = false, limits: DecodeLimits = .default,
+                options: DecodeOptions = .default) {
+        self.init(width: maxPixelSize, height: maxPixelSize, mode: .fit, quality: quality, linearLight: linearLight, limits: limits, options: options)
     }
 
     /// The thumbnail of the PNG in `data`, its pixels from `allocator`. Throws what
     /// `PNGDecoder` throws, `.limitExceeded` before any work, `.invalidArgument` for a bad box.
     public func thumbnail(_ data: Data, allocator: BitmapAllocator = .system) throws(ImagingError) -> Thumbnail {
         try data.withBytes { (raw: UnsafeRawBufferPointer) throws(ImagingError) -> Thumbnail in
-            try thumbnail(PNGReader(.memory(raw), limits: limits), allocator: allocator)
+            try thumbnail(PNGReader(.memory(raw), limits: limits, options: options), allocator: allocator)
         }
     }
 
     /// The thumbnail of the PNG file at `path`, streamed from disk through a small buffer, so
     /// neither the compressed bytes nor the decoded image is ever held whole.
     public func thumbnail(contentsOf path: String, allocator: BitmapAllocator = .system) throws(ImagingError) -> Thumbnail {
-        try thumbnail(PNGReader(.file(path), limits: limits), allocator: allocator)
+        try thumbnail(PNGReader(.file(path), limits: limits, options: options), allocator: allocator)
     }
 
-    private func thumbnail(_ reader: PNGReader, allocator: BitmapAllocator) throws(ImagingError) -> Thumbnail {
+    /// The thumbnail from an open reader; `indexedRows: false` makes palette and gray images
+    /// go through libpng's RGBA8 expansion too (the tests compare the two paths).
+    func thumbnail(_ reader: PNGReader, allocator: BitmapAllocator, indexedRows: Bool = true) throws(ImagingError) -> Thumbnail {
         guard width >= 1, height >= 1 else {
             throw .invalidArgument("thumbnail box must be at least 1x1, got \(width)x\(height)")
         }
         try limits.check(width: reader.width, height: reader.height)
         let plan = geometry(sourceWidth: reader.width, sourceHeight: reader.height)
         try limits.check(width: plan.x.output, height: plan.y.output)
-        return try ThumbnailPipeline(reader: reader, plan: plan, linearLight: linearLight, quality: quality)
-            .run(allocator: allocator)
+        var pipeline = ThumbnailPipeline(reader: reader, plan: plan, linearLight: linearLight, quality: quality)
+        pipeline.indexedRows = indexedRows
+        return try pipeline.run(allocator: allocator)
     }
 }
 

@@ -75,7 +75,7 @@ public struct ScenarioTrace: Sendable {
                 default: break
                 }
             },
-            sink: { _ in }, afterRecord: { replayer in peak = max(peak, replayer.builtRowCount) })
+            sink: { _ in }, afterRecord: { built in peak = max(peak, built) })
         self.header = header
         frames = replayer.frame + 1
         self.events = events
@@ -116,13 +116,14 @@ public struct ScenarioTrace: Sendable {
         replayer.endPass(sink)
     }
 
-    /// Reads the header and every record, feeding a replayer (a fresh one when nil). Returns the
-    /// header, the replayer and the number of event lines.
+    /// Reads the header and every record, feeding a replayer (a fresh one when nil) and telling
+    /// `afterRecord` the rows built after each. Returns the header, the replayer and the number
+    /// of event lines.
     private static func stream(
         path: String, frameRate: FrameRate, repair: Bool, replayer given: TraceReplayer?,
         check: (TraceRecord, Int) throws(TraceError) -> Void,
         sink: (TraceReplayer.Output) -> Void,
-        afterRecord: (TraceReplayer) -> Void
+        afterRecord: (_ builtRows: Int) -> Void
     ) throws(TraceError) -> (TraceHeader, TraceReplayer, Int) {
         var header: TraceHeader?
         var replayer = given
@@ -143,7 +144,7 @@ public struct ScenarioTrace: Sendable {
                     let record = try TraceRecord(line: bytes, unit: known.time)
                     try check(record, line)
                     try replayer!.replay(record, line: line, sink)
-                    afterRecord(replayer!)
+                    afterRecord(replayer!.builtRowCount)  // not the replayer: a copy retains its sets
                 } catch let error as TraceError.Problem {
                     throw TraceError(source: path, line: line, problem: error)
                 }

@@ -1,4 +1,7 @@
 import StrictJSON
+#if canImport(Glibc)
+import Glibc
+#endif
 import Visibility
 
 /// The first line of a recorded visibility trace:
@@ -32,28 +35,41 @@ public struct TraceHeader: Sendable, Hashable {
         self.note = note
     }
 
-    /// Reads a header line; throws a one-line reason (without the line number). O(line).
+    /// Reads a header line; throws a one-line reason (without the line number). A UTF-8 byte
+    /// order mark before it is skipped (the first line of a file may carry one, as scenario files
+    /// may); columns still count its 3 bytes. A key given twice is refused. O(line).
     public init(line bytes: UnsafeRawBufferPointer) throws(TraceError.Problem) {
         var format: String?, version: Int?, time: TimeUnit?, note: String?
+        let bom = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         do {
-            try FlatJSONLine.parse(bytes) { key, value throws(FlatJSONLine.Failure) in
-                switch (key, value) {
-                case ("format", .string(let text)): format = text
-                case ("version", .integer(let number)): version = number
-                case ("time", .string(let text)):
-                    guard let unit = TimeUnit(rawValue: text) else {
-                        throw .init(column: 0, reason: "\"time\" must be \"frames\" or \"seconds\", found \(JSONText.quoted(text))")
+            var seen = 0
+            try FlatJSONLine.parse(UnsafeRawBufferPointer(rebasing: bytes[bom...])) { key, value throws(FlatJSONLine.Failure) in
+                let bit: Int
+                switch key.text {
+                case let text where text.equals("format"): bit = 1
+                case let text where text.equals("version"): bit = 2
+                case let text where text.equals("time"): bit = 4
+                case let text where text.equals("note"): bit = 8
+                default:
+                    throw .init(column: 0, reason: "unknown header key \(JSONText.quoted(key.text.string)) (expected format, version, time, note)")
+                }
+                guard seen & bit == 0 else { throw .duplicate(key) }
+                seen |= bit
+                switch (bit, value) {
+                case (1, .string(let text)): format = text.string
+                case (2, .integer(let number)): version = number
+                case (4, .string(let text)):
+                    guard let unit = TimeUnit(rawValue: text.string) else {
+                        throw .init(column: 0, reason: "\"time\" must be \"frames\" or \"seconds\", found \(JSONText.quoted(text.string))")
                     }
                     time = unit
-                case ("note", .string(let text)): note = text
-                case ("format", _), ("version", _), ("time", _), ("note", _):
-                    throw .init(column: 0, reason: "\"\(key)\" has the wrong type (found \(value.summary))")
+                case (8, .string(let text)): note = text.string
                 default:
-                    throw .init(column: 0, reason: "unknown header key \(JSONText.quoted(key)) (expected format, version, time, note)")
+                    throw .init(column: 0, reason: "\"\(key.text.string)\" has the wrong type (found \(value.summary))")
                 }
             }
         } catch {
-            throw .header(error.column > 0 ? "column \(error.column): \(error.reason)" : error.reason)
+            throw .header(error.column > 0 ? "column \(error.column + bom): \(error.reason)" : error.reason)
         }
         guard format == Self.formatName else {
             throw .header("the first line must be a header {\"format\":\"\(Self.formatName)\",\"version\":\(Self.currentVersion),\"time\":\"frames\"}")
@@ -150,65 +166,72 @@ public struct TraceRecord: Sendable, Hashable {
     /// The most state bytes one trace row may declare: 64 MiB, as in scenario files.
     public static let maximumStateBytes = RowsConfiguration.maximumStateBytes
 
-    /// Reads an event line stamped as `unit` says; throws a one-line reason. O(line).
+    /// Reads an event line stamped as `unit` says; throws a one-line reason. A key given twice
+    /// is refused (`column N: duplicate key "row"`), as in scenario files. O(line); a line
+    /// whose strings have no escapes allocates nothing but the `name` and `image` strings.
     public init(line bytes: UnsafeRawBufferPointer, unit: TraceHeader.TimeUnit) throws(TraceError.Problem) {
         var time: Double?, event: TraceEventName?, row: Int?, count: Int?, name: String?
         var from: Int?, to: Int?, image: TraceImage?, stateBytes: Int?
         let timeKey = unit == .frames ? "frame" : "seconds"
-        func bad(_ key: String, _ expected: String, _ value: FlatJSONLine.Value) -> FlatJSONLine.Failure {
-            .init(column: 0, reason: "\"\(key)\": expected \(expected), found \(value.summary)")
+        func bad(_ key: FlatJSONLine.Key, _ expected: String, _ value: FlatJSONLine.Value) -> FlatJSONLine.Failure {
+            .init(column: 0, reason: "\"\(key.text.string)\": expected \(expected), found \(value.summary)")
         }
         do {
+            var seen: Key = []
             try FlatJSONLine.parse(bytes) { key, value throws(FlatJSONLine.Failure) in
-                switch key {
-                case timeKey:
-                    if unit == .frames {
-                        guard case .integer(let frame) = value, (0...1_000_000_000_000).contains(frame) else {
-                            throw bad(key, "a frame number (an integer from 0 to 1e12)", value)
-                        }
-                        time = Double(frame)
-                    } else {
-                        guard let seconds = value.numberValue, seconds >= 0, seconds < 1e11 else { throw bad(key, "seconds (a number from 0 to 1e11)", value) }
-                        time = seconds
+                let which = Key(key.text)
+                if !which.isEmpty {
+                    guard seen.isDisjoint(with: which) else { throw .duplicate(key) }
+                    seen.formUnion(which)
+                }
+                switch which {
+                case .frame where unit == .frames:
+                    guard case .integer(let frame) = value, (0...1_000_000_000_000).contains(frame) else {
+                        throw bad(key, "a frame number (an integer from 0 to 1e12)", value)
                     }
-                case "event":
+                    time = Double(frame)
+                case .seconds where unit == .seconds:
+                    guard let seconds = value.numberValue, seconds >= 0, seconds < 1e11 else { throw bad(key, "seconds (a number from 0 to 1e11)", value) }
+                    time = seconds
+                case .event:
                     guard case .string(let text) = value else { throw bad(key, "an event name", value) }
-                    guard let known = TraceEventName(rawValue: text) else {
-                        throw .init(column: 0, reason: "unknown event \(JSONText.quoted(text)) (expected one of \(TraceEventName.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    guard let known = try text.withUTF8({ TraceEventName(utf8: $0) }) else {
+                        throw .init(column: 0, reason: "unknown event \(JSONText.quoted(text.string)) (expected one of \(TraceEventName.allCases.map(\.rawValue).joined(separator: ", ")))")
                     }
                     event = known
-                case "row":
+                case .row:
                     switch value {
                     case .integer(let id) where id >= 0: row = id
-                    case .string(let text) where !text.isEmpty: row = Self.rowID(forString: text)
+                    case .string(let text) where text.utf8Count > 0: row = try text.withUTF8 { Self.rowID(forUTF8: $0) }
                     default: throw bad(key, "a row id (an integer, 0 or more, or a non-empty string)", value)
                     }
-                case "count":
+                case .count:
                     guard case .integer(let number) = value, number >= 0 else { throw bad(key, "a count (an integer, 0 or more)", value) }
                     count = number
-                case "name":
-                    guard case .string(let text) = value, !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                case .name:
+                    guard case .string(let text) = value, case let string = text.string,
+                          !string.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
                         throw bad(key, "a name without control characters", value)
                     }
-                    name = text
-                case "from", "to":
+                    name = string
+                case .from, .to:
                     guard case .integer(let number) = value, number >= 0 else { throw bad(key, "a row number (an integer, 0 or more)", value) }
-                    if key == "from" { from = number } else { to = number }
-                case "image":
+                    if which == .from { from = number } else { to = number }
+                case .image:
                     switch value {
                     case .integer(let index) where index >= 0: image = .index(index)
-                    case .string(let path) where !path.isEmpty: image = .path(path)
+                    case .string(let path) where path.utf8Count > 0: image = .path(path.string)
                     default: throw bad(key, "an image index (an integer, 0 or more) or a path", value)
                     }
-                case "stateBytes":
+                case .stateBytes:
                     guard case .integer(let bytes) = value, (0...Self.maximumStateBytes).contains(bytes) else {
                         throw bad(key, "a byte count from 0 to \(Self.maximumStateBytes)", value)
                     }
                     stateBytes = bytes
-                case "frame", "seconds":
-                    throw .init(column: 0, reason: "\"\(key)\" in a trace whose header says \"time\":\"\(unit.rawValue)\" (use \"\(timeKey)\")")
+                case .frame, .seconds:
+                    throw .init(column: 0, reason: "\"\(key.text.string)\" in a trace whose header says \"time\":\"\(unit.rawValue)\" (use \"\(timeKey)\")")
                 default:
-                    throw .init(column: 0, reason: "unknown key \(JSONText.quoted(key)) (expected \(timeKey), event, row, count, name, from, to, image, stateBytes)")
+                    throw .init(column: 0, reason: "unknown key \(JSONText.quoted(key.text.string)) (expected \(timeKey), event, row, count, name, from, to, image, stateBytes)")
                 }
             }
         } catch {
@@ -236,12 +259,69 @@ public struct TraceRecord: Sendable, Hashable {
     /// Stable across runs and machines, so a row keeps its cache key; two different ids collide
     /// with probability about 2⁻⁶² per pair. O(length).
     public static func rowID(forString text: String) -> Int {
+        var text = text
+        return text.withUTF8 { rowID(forUTF8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `rowID(forString:)` over a string's UTF-8 bytes. O(length).
+    static func rowID(forUTF8 bytes: UnsafeRawBufferPointer) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01B3
         }
         return Int(hash >> 2)
+    }
+
+    /// The keys an event line may hold, one bit each, so a key given twice is seen with one test.
+    private struct Key: OptionSet {
+        let rawValue: Int
+        static let frame = Key(rawValue: 1 << 0)
+        static let seconds = Key(rawValue: 1 << 1)
+        static let event = Key(rawValue: 1 << 2)
+        static let row = Key(rawValue: 1 << 3)
+        static let count = Key(rawValue: 1 << 4)
+        static let name = Key(rawValue: 1 << 5)
+        static let from = Key(rawValue: 1 << 6)
+        static let to = Key(rawValue: 1 << 7)
+        static let image = Key(rawValue: 1 << 8)
+        static let stateBytes = Key(rawValue: 1 << 9)
+
+        init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// The key `text` names; empty for an unknown key. O(length), no allocation.
+        init(_ text: FlatJSONLine.Text) {
+            switch text.utf8Count {
+            case 2 where text.equals("to"): self = .to
+            case 3 where text.equals("row"): self = .row
+            case 4 where text.equals("name"): self = .name
+            case 4 where text.equals("from"): self = .from
+            case 5 where text.equals("frame"): self = .frame
+            case 5 where text.equals("event"): self = .event
+            case 5 where text.equals("count"): self = .count
+            case 5 where text.equals("image"): self = .image
+            case 7 where text.equals("seconds"): self = .seconds
+            case 10 where text.equals("stateBytes"): self = .stateBytes
+            default: self = []
+            }
+        }
+    }
+}
+
+extension TraceEventName {
+    /// Each name's UTF-8 bytes, read once.
+    private static let table: [(utf8: [UInt8], name: TraceEventName)] = allCases.map { (Array($0.rawValue.utf8), $0) }
+
+    /// The event whose name is `utf8`; nil for an unknown name. O(names) byte comparisons of
+    /// equal length, no allocation.
+    init?(utf8: UnsafeRawBufferPointer) {
+        for entry in Self.table where entry.utf8.count == utf8.count {
+            if entry.utf8.withUnsafeBytes({ memcmp($0.baseAddress!, utf8.baseAddress!, utf8.count) }) == 0 {
+                self = entry.name
+                return
+            }
+        }
+        return nil
     }
 }
 
