@@ -1,3 +1,4 @@
+internal import Glibc
 import SystemIO
 
 /// `MemTotal` and `MemAvailable` from `/proc/meminfo`, in bytes.
@@ -80,6 +81,15 @@ public struct MemoryLimits: Sendable, Hashable {
             }
         }
         return MemoryLimits(machineBytes: info.totalBytes, cgroupBytes: limit)
+    }
+
+    /// The soft address-space limit (`RLIMIT_AS`, `ulimit -v`) in bytes, or nil when there is
+    /// none. One `getrlimit`.
+    public static func addressSpaceLimit() -> Int? {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
+              limit.rlim_cur < UInt64(Int.max) else { return nil }
+        return Int(limit.rlim_cur)
     }
 
     /// Parses the text of `/proc/meminfo`: `MemTotal` (required) and `MemAvailable`, in bytes

@@ -116,8 +116,21 @@ public struct RetentionPolicy: Sendable, Hashable {
     /// The default compressed LRU budget: 32 MB.
     public static let defaultCompressedBudget = ByteSize.megabytes(32)
 
-    /// The name reports and scenario files use (`decoded-lru`, or a custom one).
+    /// The name reports and scenario files use (`decoded-lru`, or a custom one). Scenario files
+    /// hold names to ``nameRule``.
     public var name: String
+
+    /// What a strategy name may be, in words: 1 to 64 letters, digits, `-`, `_`, `.` or `+`.
+    /// A name travels through comma-separated flags (`--strategies a,b`), CSV columns and table
+    /// cells, so commas, spaces and line breaks are kept out of it.
+    public static let nameRule = "1 to 64 letters, digits, '-', '_', '.' or '+'"
+
+    /// True when `name` keeps ``nameRule``. O(length).
+    public static func isValidName(_ name: String) -> Bool {
+        (1...64).contains(name.count) && name.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.+".unicodeScalars.contains(scalar)
+        }
+    }
     /// What a visible row holds. Default `.decoded`.
     public var visible: Representation
     /// What happens to the bitmap when its row disappears. Default `.evictable`.

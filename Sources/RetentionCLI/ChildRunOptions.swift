@@ -102,6 +102,9 @@ enum ChildRunCommand {
             Output.error("retention \(command): stopped by signal \(signal) after \(outcome.results.count) of \(outcome.planned) runs; the table shows what was measured")
             throw ExitCode(128 + signal)
         }
-        if outcome.failed > 0 || outcome.exportFailure != nil { throw ExitCode(1) }
+        // A file that could not be read or decoded fails the command too (the table's
+        // "failed loads" line says which).
+        let failedLoads = outcome.results.contains { ($0.report?.failedLoads ?? 0) > 0 }
+        if outcome.failed > 0 || outcome.exportFailure != nil || failedLoads { throw ExitCode(1) }
     }
 }

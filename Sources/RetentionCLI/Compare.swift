@@ -57,6 +57,7 @@ struct Compare: ParsableCommand {
         }
         let shard = try runs.resolvedShard()
         let jobs = runs.jobs ?? Machine.availableCores
+        try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: jobs), command: "compare")
         let driver = ChildRuns(
             scenarioPath: path, subjects: names, costStrategies: names, repeats: runs.repeats, jobs: jobs,
             shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs, decodeSpeed: costOptions.decodeSpeed,

@@ -40,6 +40,7 @@ struct Costs: ParsableCommand {
 
     func run() throws {
         ChildProcess.dieWithParent()
+        try Preflight.fileDescriptors(Preflight.baseFileDescriptors, command: "costs")
         if let output { try FileIO.checkWritable(output) }
         let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
         let names = strategies.map { $0.split(separator: ",").map { String($0).trimmingWhitespace() } }

@@ -29,7 +29,7 @@ struct Run: ParsableCommand {
             transform: ArgumentValues.setting())
     var settings: [SweepSetting] = []
 
-    @Option(help: "A timeline sample every N frames (default: about 200 samples).")
+    @Option(help: "A timeline sample every N frames (default: about 200 samples; at most 100,000 samples in all).")
     var timelineEvery: Int = 0
 
     @Flag(help: "Print the report as one JSON object.")
@@ -52,9 +52,14 @@ struct Run: ParsableCommand {
 
     func run() throws {
         ChildProcess.dieWithParent()
+        try Preflight.fileDescriptors(Preflight.baseFileDescriptors, command: "run")
         let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
         var experiment = try usage { try Experiment.prepare(scenarioPath: path, strategyName: strategy, repairTrace: repair).applying(settings) }
         experiment.timelineInterval = timelineEvery
+        if timelineEvery > 0, experiment.estimatedFrames / timelineEvery > RunReport.maximumTimelineSamples {
+            let least = (experiment.estimatedFrames + RunReport.maximumTimelineSamples - 1) / RunReport.maximumTimelineSamples
+            throw ValidationError("--timeline-every \(timelineEvery) would keep \(experiment.estimatedFrames / timelineEvery) samples of this run's \(experiment.estimatedFrames) frames, over the limit of \(RunReport.maximumTimelineSamples); give --timeline-every \(least) or more")
+        }
         experiment.costs = try costOptions.model()
         experiment.maxResidentBytes = residentLimit(maxResident)
         // Over the limit, the run still prints what it measured, then fails with the message.
@@ -71,5 +76,7 @@ struct Run: ParsableCommand {
             print(RunReportText.render(report))
         }
         if let stopped { throw stopped }
+        // A file that could not be read or decoded fails the run (exit 1), after its report.
+        if let failure = report.failedLoadsLine { throw LabError.failed(failure) }
     }
 }

@@ -89,6 +89,7 @@ struct SoakCommand: ParsableCommand, OutputFailureStatus {
         // "growth" (exit 1), so scripts can tell the two apart.
         let soak: SoakRun
         do {
+            try Preflight.fileDescriptors(Preflight.baseFileDescriptors + 4, command: "soak")
             soak = try SoakRun(
                 scenarioPath: scenario, strategyName: strategy, repairTrace: repair, maxResidentBytes: residentLimit(maxResident),
                 limit: iterations.map { .iterations($0) } ?? .duration(duration ?? 0), untilVerdict: untilVerdict, warmup: warmup,

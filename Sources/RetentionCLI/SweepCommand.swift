@@ -81,6 +81,7 @@ struct SweepCommand: ParsableCommand {
         let points = Dictionary(uniqueKeysWithValues: plan.points.map { ($0.label, $0) })
         let shard = try runs.resolvedShard()
         let jobs = runs.jobs ?? Machine.availableCores
+        try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: jobs), command: "sweep")
         let driver = ChildRuns(
             scenarioPath: path, subjects: plan.points.map(\.label), costStrategies: names, repeats: runs.repeats,
             jobs: jobs, shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs,

@@ -80,6 +80,7 @@ struct ThumbnailCommand: ParsableCommand {
         let thumbnailer = Thumbnailer(width: size.width, height: size.height, mode: mode, quality: quality, linearLight: linear)
         let plan = try planJobs()
         let workers = max(1, min(jobs ?? Machine.availableCores, plan.count))
+        try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: workers), command: "thumbnail")
         let batch = ThumbnailBatch(jobs: plan, thumbnailer: thumbnailer, encoder: PNGEncoder(compressionLevel: level, strategy: strategy),
                                    json: json, progress: Output.stderrIsTerminal && !plan.isEmpty)
         let summary = batch.run(workers: workers)

@@ -69,7 +69,8 @@ public final class ComparisonExport {
     /// The CSV record of one run, in ``csvColumns`` order. O(columns).
     static func csvLine(_ result: Comparison.Result) -> String {
         var values = ["strategy": result.strategy, "repeat": "\(result.repeatIndex)",
-                      "status": result.report == nil ? "failed" : "ok", "failure": result.failure ?? ""]
+                      "status": result.report == nil ? "failed" : (result.report!.failedLoads > 0 ? "failed-loads" : "ok"),
+                      "failure": result.failure ?? result.report?.failedLoadsLine ?? ""]
         if let r = result.report {
             func resident(_ name: String, _ fallback: String? = nil) -> String {
                 (r.checkpoint(name) ?? fallback.flatMap(r.checkpoint)).map { "\($0.residentBytes)" } ?? ""

@@ -73,6 +73,22 @@ public enum Machine {
         return Double(q) / Double(p)
     }
 
+    /// Makes at least `needed` file descriptors available to this process (its soft
+    /// `RLIMIT_NOFILE`, raised towards the hard limit when it is lower), and returns the soft
+    /// limit after: less than `needed` when the hard limit is lower (`ulimit -n 4` sets both).
+    /// A `getrlimit` and at most one `setrlimit`.
+    public static func reserveFileDescriptors(_ needed: Int) -> Int {
+        var limit = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        guard getrlimit(resource, &limit) == 0 else { return needed }
+        if limit.rlim_cur < rlim_t(needed) {
+            var raised = limit
+            raised.rlim_cur = min(limit.rlim_max, rlim_t(needed))
+            if setrlimit(resource, &raised) == 0 { limit = raised }
+        }
+        return limit.rlim_cur >= rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
+    }
+
     private static func read(_ path: String) -> String? {
         (try? FileIO.readAll(path, limit: 4096)).map { String(decoding: $0, as: UTF8.self) }
     }

@@ -70,19 +70,28 @@ public enum PathText {
         return bytes.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
-    /// `path` for a message: each raw byte shown as `\xE9`, the rest as it is. O(length).
+    /// `path` for a message: each raw byte that is not UTF-8 shown as `\xE9`, and each control
+    /// character (a NUL, a newline, an escape that would drive a terminal) as `\x00`, so a name
+    /// never breaks the one line it is printed on; the rest as it is. O(length).
     public static func display(_ path: String) -> String {
-        guard hasEscapes(path) else { return path }
+        guard hasEscapes(path) || path.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return path }
         var text = ""
         for scalar in path.unicodeScalars {
             if escapes.contains(scalar.value) {
-                let hex = String(scalar.value - escapeBase, radix: 16, uppercase: true)
-                text += "\\x" + hex
+                text += hex(scalar.value - escapeBase)
+            } else if scalar.value < 0x20 || scalar.value == 0x7F {
+                text += hex(scalar.value)
             } else {
                 text.unicodeScalars.append(scalar)
             }
         }
         return text
+    }
+
+    /// `\xE9`: one byte in hexadecimal, two digits. O(1).
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return "\\x" + (digits.count < 2 ? "0" : "") + digits
     }
 
     /// The command-line arguments after the program name, decoded by the rule above (Swift's

@@ -128,7 +128,7 @@ struct LabCommandTests {
         #expect(csv.dropFirst().allSatisfy { $0.contains(",1,failed,") }, "\(csv)")
     }
 
-    @Test("a corrupt image in a row is counted, not fatal, in run and in soak")
+    @Test("a corrupt image in a row is counted and reported: run measures and exits 1, soak's verdict stays on memory")
     func corruptRowImage() async throws {
         let dir = try CLIRunner.temporaryDirectory("corrupt")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -139,7 +139,8 @@ struct LabCommandTests {
         try #"{"name":"c","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list","prefetchRows":0},"rows":{"count":6,"height":300},"images":{"directory":"images"},"script":[{"scroll":{"by":900,"frames":20}},{"destroyContainer":{}}]}"#
             .write(toFile: scenario, atomically: true, encoding: .utf8)
         let run = try await CLIRunner.run(["run", scenario, "--strategy", "decoded-release", "--json"])
-        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("Error: ") && run.stderr.contains(" failed (rows showed placeholders); first: row "), "\(run.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect((object?["failedDecodes"] as? Int ?? 0) >= 1)
         #expect((object?["placeholderFrames"] as? Int ?? 0) >= 1)

@@ -50,6 +50,28 @@ struct ResidentLimitCommandTests {
         #expect((checkpoints.last?["decodedBytes"] as? Int ?? 0) > 10 * 960_000)
     }
 
+    @Test("async loads are admitted against the limit before they allocate: eight workers cannot overshoot it")
+    func asyncAdmission() async throws {
+        let dir = try CLIRunner.temporaryDirectory("limit-async")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Four 2000x2000 images (16 MB decoded each) on an async vStack of 40 rows, 8 workers:
+        // without admission a batch of 8 loads allocates 128 MB at once.
+        let big = try await CLIRunner.shell("mkdir -p '\(dir)/images' && python3 - <<'EOF'\nimport struct, zlib\nw = h = 2000\nraw = b''.join(b'\\x00' + bytes([(x * 7 + y) & 255 for x in range(0, w * 3, 3)]) * 3 for y in range(h))\ndef chunk(t, d):\n    return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)\nfor i in range(4):\n    png = b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0)) + chunk(b'IDAT', zlib.compress(raw, 1)) + chunk(b'IEND', b'')\n    open('\(dir)/images/big-%d.png' % i, 'wb').write(png)\nEOF")
+        #expect(big.status == 0, "\(big.stderr)")
+        let scenario = dir + "/async.json"
+        try """
+        {"name":"async-vstack","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"vStack"},
+         "rows":{"count":40,"height":100},"images":{"directory":"\(dir)/images","pattern":"big-*.png"},
+         "display":"async","decodeWorkers":8,"script":[{"pause":{"frames":30}},{"destroyContainer":{}}]}
+        """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let result = try await CLIRunner.run(["run", scenario, "--strategy", "decoded-release", "--max-resident", "120MB", "--json"], timeout: 120)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("resident memory would reach ") || result.stderr.contains("resident memory reached "), "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let peak = object["peakResidentBytes"] as? Int ?? .max
+        #expect(peak <= 120_000_000 + 16_000_000, "at most one allocation past the limit: peak \(peak)")
+    }
+
     @Test("compare passes the limit to its children and reports the child's line")
     func compare() async throws {
         let dir = try CLIRunner.temporaryDirectory("limit-compare")

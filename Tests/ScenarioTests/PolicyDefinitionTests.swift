@@ -108,8 +108,13 @@ struct PolicyDefinitionTests {
         expectRejected(#"{"name": "x", "visible": "thumbnail", "thumbnailQuality": "best"}"#, at: ["thumbnailQuality"], #"expected "fast" or "good""#)
         expectRejected(#"{"name": "x", "countActiveInBudget": "yes"}"#, at: ["countActiveInBudget"], "expected true or false")
         expectRejected(#"{"name": "x", "countLimit": 0}"#, at: ["countLimit"], "expected a positive entry count")
-        expectRejected(#"{"name": ""}"#, at: ["name"], "expected a non-empty policy name")
-        expectRejected(#"{"base": "tiered"}"#, at: ["name"], "expected a non-empty policy name")
+        let nameRule = "expected a policy name: 1 to 64 letters, digits, '-', '_', '.' or '+'"
+        expectRejected(#"{"name": ""}"#, at: ["name"], nameRule)
+        expectRejected(#"{"base": "tiered"}"#, at: ["name"], nameRule)
+        // A comma would split --strategies; a newline or a space would break the table and CSV.
+        expectRejected(#"{"name": "lru, 16MB"}"#, at: ["name"], nameRule)
+        expectRejected(#"{"name": "two\nlines"}"#, at: ["name"], nameRule)
+        expectRejected(#"{"name": "\#(String(repeating: "x", count: 65))"}"#, at: ["name"], nameRule)
     }
 
     @Test("a budget that would govern nothing is rejected: decodedBudget on thumbnails, thumbnailBudget on decoded bitmaps")

@@ -21,6 +21,8 @@ struct PathTextTests {
         #expect(text != "caf\u{FFFD}.png" && text.unicodeScalars.count == 8)
         #expect(PathText.bytes(text) == latin1)
         #expect(PathText.display(text) == "caf\\xE9.png")
+        // Control characters never reach a terminal or split a line: NUL, newline, escape.
+        #expect(PathText.display("a\u{0}b\nc\u{1B}[2J.png") == "a\\x00b\\x0Ac\\x1B[2J.png")
         // A name that really holds an escape scalar (U+EF80..U+EFFF, valid UTF-8) survives too.
         let privateUse = Array("a\u{EF80}b".utf8)
         #expect(PathText.bytes(PathText.string(fromBytes: privateUse)) == privateUse)

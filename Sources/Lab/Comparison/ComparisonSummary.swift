@@ -76,7 +76,7 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
                 hitches: median(hitches), hitchesSpread: [hitches.min() ?? 0, hitches.max() ?? 0],
                 placeholderFrames: median(placeholders), placeholderSpread: [placeholders.min() ?? 0, placeholders.max() ?? 0],
                 maxFrameMs: frameMax.isEmpty ? 0 : frameMax[frameMax.count / 2],
-                failedLoads: median(reports.map { $0.failedDecodes + $0.failedReads }),
+                failedLoads: median(reports.map(\.failedLoads)),
                 firstFailure: reports.lazy.compactMap(\.firstFailure).first,
                 afterDestroySpread: spread(destroyed), logicalPeakSpread: spread(logical), decodesSpread: spread(decodes))
         }

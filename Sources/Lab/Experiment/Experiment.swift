@@ -84,6 +84,12 @@ public struct Experiment: Sendable {
         }
     }
 
+    /// Frames one run takes: the trace's, or the script's estimate (flings counted as
+    /// `ScriptStep.flingFrameEstimate`). O(steps).
+    public var estimatedFrames: Int {
+        max(1, trace?.frames ?? ScriptStep.estimatedFrames(scenario.script))
+    }
+
     /// The policy actually run: the strategy's, with a thumbnail preset's size set to the
     /// scenario's `displayPixelSize` when given (a custom policy keeps its own size).
     var effectivePolicy: RetentionPolicy { Self.effectivePolicy(strategy, settings: settings) }

@@ -46,7 +46,9 @@ final class ExperimentSession {
     /// The cost table resolved for this run's images and policy; nil to use measured CPU time.
     let costs: ImageCosts?
     let async: Bool
-    let interval: Int
+    /// Frames between timeline samples; doubled (and every other sample dropped) whenever
+    /// the timeline reaches `RunReport.maximumTimelineSamples`, so the report stays bounded.
+    var interval: Int
     /// Off for soaks, whose per-iteration samples replace the timeline (memory stays flat).
     var recordTimeline = true
     /// Off for soaks: script checkpoints repeat every iteration.
@@ -58,9 +60,12 @@ final class ExperimentSession {
     private(set) var passEndedEarly = false
     /// A trace row's own state bytes, given just before its `initialized`.
     private var pendingStateBytes: (row: Int, bytes: Int)?
-    /// Resident bytes and frame where memory first went over `experiment.maxResidentBytes`;
-    /// once set, events and frames are ignored (see ResidentLimit.swift).
-    var overLimit: (residentBytes: Int, frame: Int)?
+    /// Resident bytes and frame where memory first went over `experiment.maxResidentBytes`
+    /// (or would have: an asynchronous load refused before it allocated); once set, events and
+    /// frames are ignored (see ResidentLimit.swift).
+    var overLimit: (residentBytes: Int, frame: Int, projected: Bool)?
+    /// What each image's load takes, for admitting asynchronous loads against the limit.
+    var loadSizes: LoadSizes
 
     init(experiment: Experiment) throws {
         self.experiment = experiment
@@ -92,13 +97,13 @@ final class ExperimentSession {
             })
         simulator = VisibilitySimulator(configuration: experiment.scenario.simulation)
         replayer = experiment.trace?.makeReplayer()
+        loadSizes = LoadSizes(images: images, policy: experiment.effectivePolicy)
         rowMemory = RowMemory(stateBytes: experiment.scenario.rows.stateBytes, destinationBytes: experiment.scenario.rows.destinationBytes)
         resident = try ResidentMemory()
         frames = FrameStatistics(frameRate: experiment.scenario.frameRate.rawValue)
         virtualQueue = VirtualDecodeQueue(workers: experiment.settings.decodeWorkers, frameRate: experiment.scenario.frameRate.rawValue)
         frameStart = ThreadCPUTime.now()
-        let estimated = max(1, experiment.trace?.frames ?? ScriptStep.estimatedFrames(experiment.scenario.script))
-        interval = experiment.timelineInterval > 0 ? experiment.timelineInterval : max(1, estimated / 200)
+        interval = experiment.timelineInterval > 0 ? experiment.timelineInterval : max(1, experiment.estimatedFrames / 200)
     }
 
     func runToEnd() throws -> RunReport {
@@ -107,7 +112,8 @@ final class ExperimentSession {
         if let overLimit, let limit = experiment.maxResidentBytes {
             try checkpoint(ResidentLimit.checkpointName)
             peakLogical = max(peakLogical, logicalBytes())
-            throw ResidentLimitReached(residentBytes: overLimit.residentBytes, frame: overLimit.frame, limitBytes: limit, report: try report())
+            throw ResidentLimitReached(residentBytes: overLimit.residentBytes, frame: overLimit.frame, limitBytes: limit,
+                                       projected: overLimit.projected, report: try report())
         }
         try checkpoint("end")
         destroyContainerIfAlive()
@@ -252,8 +258,28 @@ final class ExperimentSession {
         frameCount += 1
         if async {
             let latency = experiment.settings.sourceLatencyMs / 1000
-            virtualQueue.advance(throughFrame: report.frame) { [cache, completions, costs, assignments, images = experiment.images] rows in
-                for row in rows { cache.startLoad(row) }
+            // Loads that run side by side are admitted against the resident limit before they
+            // allocate, so the limit holds whatever the number of decode workers.
+            let limit = experiment.maxResidentBytes
+            var refused: (residentBytes: Int, frame: Int)?
+            var sizes = loadSizes
+            virtualQueue.advance(throughFrame: report.frame) { [cache, completions, costs, assignments, resident, images = experiment.images] rows in
+                var admitted = rows
+                if let limit, refused == nil {
+                    var projected = (try? resident.residentBytes()) ?? 0
+                    admitted = []
+                    for row in rows {
+                        projected += sizes.bytes(ofImage: assignments.index(forRow: row) ?? images.index(forRow: row))
+                        if projected > limit {
+                            refused = (projected, report.frame)
+                            break
+                        }
+                        admitted.append(row)
+                    }
+                } else if refused != nil {
+                    admitted = []
+                }
+                for row in admitted { cache.startLoad(row) }
                 cache.waitForIdle()
                 var seconds: [Int: Double] = [:]
                 for done in completions.drain() {
@@ -263,6 +289,8 @@ final class ExperimentSession {
                 }
                 return seconds
             }
+            loadSizes = sizes
+            if let refused { noteResident(refused.residentBytes, frame: refused.frame, projected: true) }
         }
         if report.isContainerAlive {
             if let appearedRows {
@@ -280,7 +308,13 @@ final class ExperimentSession {
         peakSampled = max(peakSampled, residentNow)
         noteResident(residentNow, frame: report.frame)
         peakLogical = max(peakLogical, logical)
-        if recordTimeline && report.frame % interval == 0 { timeline.append(.init(frame: report.frame, residentBytes: residentNow, logicalBytes: logical)) }
+        if recordTimeline && report.frame % interval == 0 {
+            if timeline.count >= RunReport.maximumTimelineSamples {
+                timeline = timeline.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+                interval *= 2
+            }
+            if report.frame % interval == 0 { timeline.append(.init(frame: report.frame, residentBytes: residentNow, logicalBytes: logical)) }
+        }
         if report.frame == 0 && checkpoints.isEmpty {
             do { try checkpoint("startup") } catch { probeFailure = probeFailure ?? error }
         }

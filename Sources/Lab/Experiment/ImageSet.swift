@@ -33,7 +33,7 @@ public struct ImageSet: Sendable, Hashable {
             throw .images("images.directory: cannot open \(PathText.display(base)): \(error.reasonText)")
         }
         guard !names.isEmpty else {
-            throw .images("images: no file in \(base) matches \"\(images.pattern)\"")
+            throw .images("images: no file in \(PathText.display(base)) matches \"\(PathText.display(images.pattern))\"")
         }
         let paths = names.sorted().map { base + "/" + $0 }
         for path in paths {

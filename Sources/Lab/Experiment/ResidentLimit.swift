@@ -1,4 +1,7 @@
+import Imaging
 import MemoryProbe
+import Retention
+import SystemIO
 
 /// The resident-memory ceiling a run stops at (`--max-resident` of `run`, `compare` and
 /// `soak`), so a scenario that really builds everything (a `vStack` of 20,000 image rows)
@@ -13,11 +16,19 @@ public enum ResidentLimit {
 
     /// The default limit: ``defaultFraction`` of the machine's memory or of the cgroup's
     /// limit, whichever is smaller (`MemoryLimits`), divided among `processes` runs that go at
-    /// once (a comparison's `--jobs`). Nil when `/proc/meminfo` cannot be read (then nothing
-    /// stops the run). Costs a few small file reads.
+    /// once (a comparison's `--jobs`); and, under an address-space limit (`ulimit -v`), no more
+    /// than resident memory now plus ``defaultFraction`` of the address space still free, so a
+    /// run stops with its message before an allocation fails (which the Swift runtime cannot
+    /// survive). Nil when `/proc/meminfo` cannot be read (then nothing stops the run). Costs a
+    /// few small file reads and a `getrlimit`.
     public static func defaultBytes(sharedBy processes: Int = 1) -> Int? {
         guard let limits = try? MemoryLimits.read() else { return nil }
-        return Int(Double(limits.bytes) * defaultFraction) / max(1, processes)
+        var bytes = Int(Double(limits.bytes) * defaultFraction) / max(1, processes)
+        if let addressSpace = MemoryLimits.addressSpaceLimit(), let now = try? ResidentMemory().sample() {
+            let free = max(0, addressSpace - now.virtualBytes)
+            bytes = min(bytes, now.residentBytes + Int(Double(free) * defaultFraction) / max(1, processes))
+        }
+        return bytes
     }
 }
 
@@ -30,26 +41,34 @@ public struct ResidentLimitReached: Error, CustomStringConvertible, Sendable, Ha
     public var frame: Int
     /// The limit.
     public var limitBytes: Int
+    /// True when the figure is where the next asynchronous loads would have taken resident
+    /// memory: they were refused before allocating, so memory never reached it.
+    public var projected: Bool
     /// What the run measured before it stopped (checkpoints so far, peaks, frames, decodes),
     /// with `stopReason` set to ``description``.
     public var report: RunReport
 
     /// The stop, with `report.stopReason` set to the message. O(1).
-    public init(residentBytes: Int, frame: Int, limitBytes: Int, report: RunReport) {
+    public init(residentBytes: Int, frame: Int, limitBytes: Int, projected: Bool = false, report: RunReport) {
         self.residentBytes = residentBytes
         self.frame = frame
         self.limitBytes = limitBytes
+        self.projected = projected
         self.report = report
         self.report.stopReason = description
     }
 
     /// `resident memory reached 70.3 MB at frame 12 (limit 64.0 MB)`. O(1).
-    public var description: String { Self.message(residentBytes: residentBytes, frame: frame, limitBytes: limitBytes) }
+    public var description: String { Self.message(residentBytes: residentBytes, frame: frame, limitBytes: limitBytes, projected: projected) }
 
     /// The message for a stop at `residentBytes` in `frame` under `limitBytes` (MB = 10^6
-    /// bytes, one decimal). O(1).
-    public static func message(residentBytes: Int, frame: Int, limitBytes: Int) -> String {
-        "resident memory reached \(NumberText.mb(residentBytes)) MB at frame \(frame) (limit \(NumberText.mb(limitBytes)) MB)"
+    /// bytes, one decimal): `resident memory reached X at frame N (limit Y)`, or, for loads
+    /// refused before they allocated, `resident memory would reach X at frame N with the loads
+    /// starting then, which were not started (limit Y)`. O(1).
+    public static func message(residentBytes: Int, frame: Int, limitBytes: Int, projected: Bool = false) -> String {
+        projected
+            ? "resident memory would reach \(NumberText.mb(residentBytes)) MB at frame \(frame) with the loads starting then, which were not started (limit \(NumberText.mb(limitBytes)) MB)"
+            : "resident memory reached \(NumberText.mb(residentBytes)) MB at frame \(frame) (limit \(NumberText.mb(limitBytes)) MB)"
     }
 }
 
@@ -62,10 +81,48 @@ extension ExperimentSession {
         noteResident(bytes, frame: frame)
     }
 
-    /// Records the first time `bytes` is over the run's limit; from then on the session
-    /// ignores events and the run ends with what it measured. O(1).
-    func noteResident(_ bytes: Int, frame: Int) {
+    /// Records the first time `bytes` is over the run's limit (`projected` for loads refused
+    /// before they allocated); from then on the session ignores events and the run ends with
+    /// what it measured. O(1).
+    func noteResident(_ bytes: Int, frame: Int, projected: Bool = false) {
         guard overLimit == nil, let limit = experiment.maxResidentBytes, bytes > limit else { return }
-        overLimit = (bytes, frame)
+        overLimit = (bytes, frame, projected)
+    }
+}
+
+/// What each image's load takes in memory at most, for admitting asynchronous loads against
+/// the resident limit before they allocate: the decoded bitmap (`width × height × 4`, read
+/// from the header), or a thumbnail's output plus, for an interlaced file that cannot stream,
+/// the whole decoded image; plus the file's bytes when the policy keeps them. Computed once
+/// per image, on first use (one header read).
+struct LoadSizes {
+    private var bytes: [Int?]
+    private let paths: [String]
+    private let policy: RetentionPolicy
+
+    init(images: ImageSet, policy: RetentionPolicy) {
+        paths = images.paths
+        bytes = Array(repeating: nil, count: images.paths.count)
+        self.policy = policy
+    }
+
+    /// The most image `index`'s load allocates; 0 when its header cannot be read (the load
+    /// will fail without allocating pixels). O(1) after the first call per image.
+    mutating func bytes(ofImage index: Int) -> Int {
+        if let known = bytes[index] { return known }
+        var total = 0
+        if let info = try? ImageInfo(contentsOf: paths[index]) {
+            if let thumbnailer = policy.visible.thumbnailer(limits: .default) {
+                let size = thumbnailer.outputSize(sourceWidth: info.width, sourceHeight: info.height)
+                total = size.width * size.height * 4 + (info.interlaced ? info.decodedByteCount : 0)
+            } else {
+                total = info.decodedByteCount
+            }
+            if policy.visible == .compressedAndDecoded || policy.compressed != .none {
+                total += FileIO.status(of: paths[index])?.size ?? 0
+            }
+        }
+        bytes[index] = total
+        return total
     }
 }

@@ -61,6 +61,10 @@ public struct RunReport: Codable, Sendable, Hashable {
     /// The current schema version (1).
     public static let currentSchemaVersion = ExportSchema.version
 
+    /// The most timeline samples a report keeps: 100,000 (about 6 MB of JSON). A run that
+    /// would take more keeps every other one and doubles the interval, as often as needed.
+    public static let maximumTimelineSamples = 100_000
+
     /// Schema version of this report.
     public var schemaVersion: Int = RunReport.currentSchemaVersion
     /// Strategy name.
@@ -118,6 +122,16 @@ public struct RunReport: Codable, Sendable, Hashable {
 }
 
 extension RunReport {
+    /// Loads whose file could not be read or decoded.
+    public var failedLoads: Int { failedReads + failedDecodes }
+
+    /// `3 loads failed (rows showed placeholders); first: row 4: cannot read …`, or nil when
+    /// every load succeeded: the line a run that measured despite broken images exits 1 with.
+    public var failedLoadsLine: String? {
+        guard failedLoads > 0 else { return nil }
+        return "\(failedLoads) load\(failedLoads == 1 ? "" : "s") failed (rows showed placeholders)" + (firstFailure.map { "; first: \($0)" } ?? "")
+    }
+
     /// The first figure of the report that is negative (`peakResidentBytes`,
     /// `checkpoints[2].residentBytes`, …), or nil: what a hand-edited or corrupted export can
     /// hold and a run never writes. O(checkpoints + timeline).

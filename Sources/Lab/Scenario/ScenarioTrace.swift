@@ -56,10 +56,18 @@ public struct ScenarioTrace: Sendable {
         var paths: [String] = []
         var index: [String: Int] = [:]
         var peak = 0
+        var checkpoints = 0
         let source = path
         let (header, replayer, events) = try Self.stream(
             path: path, frameRate: frameRate, repair: repair, replayer: nil,
             check: { record, line throws(TraceError) in
+                if record.event == .checkpoint {
+                    checkpoints += 1
+                    if checkpoints > Scenario.maximumCheckpoints {
+                        throw TraceError(source: source, line: line, problem: .limit(
+                            "more than \(Scenario.maximumCheckpoints) checkpoints (each is a line of every report)"))
+                    }
+                }
                 switch record.image {
                 case .index(let image) where image >= scenarioImages:
                     throw TraceError(source: source, line: line, problem: .malformed(

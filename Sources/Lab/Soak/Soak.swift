@@ -143,8 +143,8 @@ public final class Soak {
     /// Decides what reaching the resident limit means: growth when resident memory climbed to
     /// it from where the first measured iteration left it, a failed run when the scenario
     /// needed more than the limit before any iteration was measured.
-    private func reachedResidentLimit(_ over: (residentBytes: Int, frame: Int), limit: Int, iteration: Int) {
-        let message = ResidentLimitReached.message(residentBytes: over.residentBytes, frame: over.frame, limitBytes: limit)
+    private func reachedResidentLimit(_ over: (residentBytes: Int, frame: Int, projected: Bool), limit: Int, iteration: Int) {
+        let message = ResidentLimitReached.message(residentBytes: over.residentBytes, frame: over.frame, limitBytes: limit, projected: over.projected)
         residentLimitReached = message
         if let first = evidence.first, over.residentBytes > first.residentBytes + max(Int(maxGrowthRate.bytesPerIteration(meanSecondsPerIteration: 0)), 1_000_000) {
             growthAtLimit = "iteration \(iteration): \(message), up from \(NumberText.megabytes(first.residentBytes)) after the first measured iteration"

@@ -64,7 +64,7 @@ extension RetentionPolicy {
     }
 
     fileprivate enum Expect {
-        static let name = "expected a non-empty policy name"
+        static let name = "expected a policy name: " + RetentionPolicy.nameRule
         static let base = "expected a preset name: " + RetentionPolicy.presets.map { $0.name }.joined(separator: ", ")
         static let visible = #"expected "decoded", "compressedAndDecoded" or "thumbnail""#
         static let onDisappear = #"expected "keepUntilReleased", "release", "evictable" or "strandUntilReleased""#
@@ -95,7 +95,7 @@ extension RetentionPolicy {
         }
         let c = try decoder.container(keyedBy: Field.self)
         let name = try Self.value(String.self, .name, in: c, expected: Expect.name)
-        guard let name, !name.isEmpty else {
+        guard let name, RetentionPolicy.isValidName(name) else {
             throw DecodingError.dataCorruptedError(forKey: .name, in: c, debugDescription: Expect.name)
         }
         var policy = RetentionPolicy(name: name)

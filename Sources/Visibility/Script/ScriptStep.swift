@@ -103,4 +103,38 @@ extension ScriptStep {
             return sum.overflow ? Int.max : sum.partialValue
         }
     }
+
+    /// Steps `script` performs, each repeat pass counting at least one even when its steps are
+    /// empty (an empty `repeat` of 10^18 passes would loop 10^18 times); saturates at
+    /// `Int.max`. O(steps).
+    public static func performedSteps(_ script: [ScriptStep]) -> Int {
+        script.reduce(0) { total, step in
+            let steps: Int
+            if case .repeat(let times, let inner) = step {
+                let product = max(0, times).multipliedReportingOverflow(by: max(1, performedSteps(inner)))
+                steps = product.overflow ? Int.max : product.partialValue
+            } else {
+                steps = 1
+            }
+            let sum = total.addingReportingOverflow(steps)
+            return sum.overflow ? Int.max : sum.partialValue
+        }
+    }
+
+    /// Checkpoints `script` records (a `repeat` counts its checkpoints × times); saturates at
+    /// `Int.max`. O(steps).
+    public static func checkpointCount(_ script: [ScriptStep]) -> Int {
+        script.reduce(0) { total, step in
+            let count: Int
+            switch step {
+            case .checkpoint: count = 1
+            case .repeat(let times, let inner):
+                let product = max(0, times).multipliedReportingOverflow(by: checkpointCount(inner))
+                count = product.overflow ? Int.max : product.partialValue
+            default: count = 0
+            }
+            let sum = total.addingReportingOverflow(count)
+            return sum.overflow ? Int.max : sum.partialValue
+        }
+    }
 }
