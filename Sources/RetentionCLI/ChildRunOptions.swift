@@ -89,6 +89,7 @@ enum ChildRunCommand {
         do {
             return try driver.run(executable: executable, stop: stop)
         } catch let error as LabError {
+            if case .usage(let message) = error { throw ValidationError(message) }
             guard case .stopped(let signal) = error else { throw error }
             Output.error("retention \(command): stopped by signal \(signal) before any run")
             throw ExitCode(128 + signal)

@@ -58,13 +58,14 @@ struct Compare: ParsableCommand {
         let shard = try runs.resolvedShard()
         let jobs = runs.jobs ?? Machine.availableCores
         try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: jobs), command: "compare")
-        let driver = ChildRuns(
+        var driver = ChildRuns(
             scenarioPath: path, subjects: names, costStrategies: names, repeats: runs.repeats, jobs: jobs,
             shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs, decodeSpeed: costOptions.decodeSpeed,
             exportJSON: runs.exportJSON, exportCSV: runs.exportCSV, childResidentLimit: residentLimit(maxResident, sharedBy: jobs)
         ) { strategy, costsPath in
             ["run", path, "--strategy", strategy, "--json", "--costs", costsPath] + runs.childFlags
         }
+        driver.inputs = OutputCheck.scenarioInputs(path: path, trace: inputs.trace, images: inputs.images)
         let outcome = try ChildRunCommand.run(driver, command: "compare")
         if runs.json {
             print(outcome.document.jsonText)

@@ -41,8 +41,15 @@ struct Costs: ParsableCommand {
     func run() throws {
         ChildProcess.dieWithParent()
         try Preflight.fileDescriptors(Preflight.baseFileDescriptors, command: "costs")
-        if let output { try FileIO.checkWritable(output) }
         let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
+        if let output {
+            // Checked before anything is measured: writable, and not one of the files the
+            // scenario brings.
+            try FileIO.checkWritable(output)
+            let inputs = try Experiment.Inputs(scenarioPath: path, needing: "costs", repairTrace: true)
+            try usage { try OutputCheck.check(outputs: [.init("-o", output)],
+                                              inputs: OutputCheck.scenarioInputs(path: path, trace: inputs.trace, images: inputs.images)) }
+        }
         let names = strategies.map { $0.split(separator: ",").map { String($0).trimmingWhitespace() } }
         let table = try Experiment.measureCosts(scenarioPath: path, strategies: names, repeats: repeats)
         if let output {

@@ -35,6 +35,8 @@ struct Merge: ParsableCommand {
     }
 
     func run() throws {
+        try usage { try OutputCheck.check(outputs: [exportJSON.map { .init("--export-json", $0) }],
+                                          inputs: files.map { OutputCheck.Input("a slice being merged", $0) }) }
         var documents: [(path: String, document: ComparisonDocument)] = []
         for file in files { documents.append((file, try usage { try ComparisonMerge.load(file) })) }
         let merged = try usage { try ComparisonMerge.merge(documents) }
@@ -58,7 +60,10 @@ struct Merge: ParsableCommand {
         }
         if !merged.missing.isEmpty {
             let count = documents[0].document.shard?.count ?? 0
-            Output.error("retention merge: missing slice\(merged.missing.count == 1 ? "" : "s") \(merged.missing.map { "\($0)/\(count)" }.joined(separator: ", ")); the report covers the others")
+            // At most ten named, so 10,000 missing slices are still one short line.
+            let named = merged.missing.prefix(10).map { "\($0)/\(count)" }.joined(separator: ", ")
+            let more = merged.missing.count > 10 ? " and \(merged.missing.count - 10) more" : ""
+            Output.error("retention merge: missing slice\(merged.missing.count == 1 ? "" : "s") \(named)\(more); the report covers the others")
             throw ExitCode(1)
         }
         if document.runs.contains(where: { $0.report == nil }) || document.outcome?.verdict == .nearest { throw ExitCode(1) }

@@ -82,7 +82,7 @@ struct SweepCommand: ParsableCommand {
         let shard = try runs.resolvedShard()
         let jobs = runs.jobs ?? Machine.availableCores
         try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: jobs), command: "sweep")
-        let driver = ChildRuns(
+        var driver = ChildRuns(
             scenarioPath: path, subjects: plan.points.map(\.label), costStrategies: names, repeats: runs.repeats,
             jobs: jobs, shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs,
             decodeSpeed: costOptions.decodeSpeed, exportJSON: runs.exportJSON, exportCSV: runs.exportCSV, sweep: plan, constraints: constraints,
@@ -92,6 +92,8 @@ struct SweepCommand: ParsableCommand {
             return ["run", path, "--strategy", point.strategy, "--set", "\(SweepSetting(key: plan.key, value: point.value))",
                     "--json", "--costs", costsPath] + runs.childFlags
         }
+        let inputs = try Experiment.Inputs(scenarioPath: path, needing: "sweep", repairTrace: true)
+        driver.inputs = OutputCheck.scenarioInputs(path: path, trace: inputs.trace, images: inputs.images)
         let outcome = try ChildRunCommand.run(driver, command: "sweep")
         if runs.json {
             print(outcome.document.jsonText)

@@ -2,6 +2,7 @@ import StrictJSON
 import ArgumentParser
 import Imaging
 import Lab
+import Retention
 import RetentionTool
 import SystemIO
 import Glibc
@@ -28,7 +29,9 @@ struct ThumbnailCommand: ParsableCommand {
             prints `FILE: REASON` on standard error and the batch goes on. A summary line (files, \
             failed, MB read, MB written, wall time, peak resident memory) ends the run; a progress \
             bar shows on standard error when it is a terminal. Exits 1 if any file failed. \
-            Memory stays bounded by jobs × (output + a few rows).
+            Memory stays bounded by jobs × (output + a few rows): an interlaced (Adam7) PNG \
+            cannot stream and is decoded whole, so such files go one at a time, and one whose \
+            decoded size is over --max-resident is skipped with its reason.
             """
     )
 
@@ -63,6 +66,10 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per file and a final {\"summary\": …} object.")
     var json = false
 
+    @Option(help: ArgumentHelp("The most one interlaced PNG, which cannot stream and is decoded whole, may take (like 512MB, 2GiB); a larger one is skipped with its reason. Interlaced files go one at a time. Default: 75 % of the machine's memory or of the cgroup's limit, whichever is smaller.", valueName: "size"),
+            transform: ArgumentValues.residentSize())
+    var maxResident: ByteSize?
+
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one PNG file or folder to thumbnail") }
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0-9, got \(level)") }
@@ -82,7 +89,8 @@ struct ThumbnailCommand: ParsableCommand {
         let workers = max(1, min(jobs ?? Machine.availableCores, plan.count))
         try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: workers), command: "thumbnail")
         let batch = ThumbnailBatch(jobs: plan, thumbnailer: thumbnailer, encoder: PNGEncoder(compressionLevel: level, strategy: strategy),
-                                   json: json, progress: Output.stderrIsTerminal && !plan.isEmpty)
+                                   json: json, progress: Output.stderrIsTerminal && !plan.isEmpty,
+                                   maxWholeImageBytes: residentLimit(maxResident))
         let summary = batch.run(workers: workers)
         print(json ? JSONDocument.encode(["summary": summary]) : summary.line)
         if summary.failed > 0 { throw ExitCode(1) }

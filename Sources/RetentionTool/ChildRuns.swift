@@ -34,6 +34,8 @@ public struct ChildRuns {
     public var childResidentLimit: Int?
     /// The child's command line for one subject, given the cost table's path.
     public var childArguments: @Sendable (_ subject: String, _ costsPath: String) -> [String]
+    /// The files the runs read (the scenario, its trace and images): no export may be one.
+    public var inputs: [OutputCheck.Input] = []
 
     /// What the runs left.
     public struct Outcome {
@@ -88,7 +90,11 @@ public struct ChildRuns {
         comparison.jobs = jobs
         comparison.shard = shard
         comparison.stop = stop
-        // Outputs are opened before anything is measured, so a bad path fails at once.
+        // Outputs are checked before anything is measured, so a bad path fails at once, and
+        // an export that is one of the inputs (the scenario, its trace, an image, the cost
+        // table) or two exports on one file are refused.
+        try OutputCheck.check(outputs: [exportJSON.map { .init("--export-json", $0) }, exportCSV.map { .init("--export-csv", $0) }],
+                              inputs: inputs + (givenCostsPath.map { [OutputCheck.Input("the cost table", $0)] } ?? []))
         let export = try ComparisonExport(jsonPath: exportJSON, csvPath: exportCSV, scenario: scenarioPath, repeats: repeats,
                                           strategies: subjects, sweep: sweep, constraints: constraints, shard: shard,
                                           scheduledRuns: comparison.schedule.count)

@@ -77,7 +77,9 @@ public struct ThumbnailReport: Encodable, Sendable {
 ///
 /// Each worker is a serial Dispatch queue (an overcommitting queue gets its own thread), so
 /// `workers` files are in flight at once and memory stays bounded by workers × (output +
-/// a few rows) plus the encoded output of each.
+/// a few rows) plus the encoded output of each. An interlaced (Adam7) file cannot stream: it
+/// is decoded whole, so such files go one at a time, and one whose decoded size is over
+/// ``maxWholeImageBytes`` is refused with its reason.
 public final class ThumbnailBatch: Sendable {
     /// The planned jobs, in order.
     public let jobs: [ThumbnailJob]
@@ -89,12 +91,19 @@ public final class ThumbnailBatch: Sendable {
     public let json: Bool
     /// True to draw a progress bar on stderr.
     public let progress: Bool
+    /// The most one whole-image (interlaced) decode may take; nil for no limit.
+    public let maxWholeImageBytes: Int?
     private let nextJob = Atomic<Int>(0)
     private let totals = Mutex(ThumbnailSummary())
+    /// One whole-image decode at a time: a semaphore, since workers block on it (a lock held
+    /// across a decode would be one held across seconds of work).
+    private let wholeImage = DispatchSemaphore(value: 1)
 
     /// A batch of `jobs`; nothing runs until ``run(workers:)``. O(1).
-    public init(jobs: [ThumbnailJob], thumbnailer: Thumbnailer, encoder: PNGEncoder, json: Bool, progress: Bool) {
+    public init(jobs: [ThumbnailJob], thumbnailer: Thumbnailer, encoder: PNGEncoder, json: Bool, progress: Bool,
+                maxWholeImageBytes: Int? = nil) {
         self.jobs = jobs
+        self.maxWholeImageBytes = maxWholeImageBytes
         self.thumbnailer = thumbnailer
         self.encoder = encoder
         self.json = json
@@ -145,6 +154,16 @@ public final class ThumbnailBatch: Sendable {
         do throws(ImagingError) {
             if FileIO.sameFile(job.input, job.output) {
                 throw ImagingError.invalidArgument("the output \(job.output) is the input itself")
+            }
+            // A file that cannot stream is decoded whole: one at a time, within the limit.
+            var holdsWholeImage = false
+            defer { if holdsWholeImage { wholeImage.signal() } }
+            if let info = try? ImageInfo(contentsOf: job.input), info.interlaced {
+                if let limit = maxWholeImageBytes, info.decodedByteCount > limit {
+                    throw ImagingError.invalidArgument("an interlaced \(info.width)x\(info.height) PNG cannot stream and decodes whole to \(NumberText.megabytes(info.decodedByteCount)), over --max-resident \(NumberText.megabytes(limit)); skipped")
+                }
+                wholeImage.wait()
+                holdsWholeImage = true
             }
             let thumbnail = try thumbnailer.thumbnail(contentsOf: job.input)
             let data = try encoder.encode(thumbnail.bitmap)

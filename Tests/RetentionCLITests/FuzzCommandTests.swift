@@ -97,6 +97,8 @@ struct FuzzCommandTests {
         let before = watched.map(snapshot)
         var base = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/assets/scenarios/default.json"))) as! [String: Any]
         base["images"] = ["directory": images, "pattern": "*.png"]
+        // A custom strategy, so mutations reach strategy names too.
+        base["strategies"] = ["decoded-lru", ["name": "custom.lru", "base": "decoded-lru"]]
         var random = SplitMix64(seed: seed)
         let clock = ContinuousClock.now
         var cases = 0, failures = 0
@@ -114,8 +116,12 @@ struct FuzzCommandTests {
                 guard JSONSerialization.isValidJSONObject(tree), let data = try? JSONSerialization.data(withJSONObject: tree) else { continue }
                 let path = dir + "/case.json"
                 try data.write(to: URL(fileURLWithPath: path))
-                arguments = cases % 2 == 0 ? ["simulate", path] : ["run", path, "-s", "decoded-lru", "--json", "--max-resident", "512MB"]
+                // Every fifth scenario case asks `costs` to write over its own scenario, which
+                // must be refused with 64 and leave the file as it was.
+                arguments = cases % 5 == 0 ? ["costs", path, "-o", path]
+                    : cases % 2 == 0 ? ["simulate", path] : ["run", path, "-s", "decoded-lru", "--json", "--max-resident", "512MB"]
             }
+            let scenarioBefore = try? Data(contentsOf: URL(fileURLWithPath: dir + "/case.json"))
             let outcome = spawn(arguments, stderrPath: dir + "/stderr.txt", environment: environment)
             let label = "\(arguments.prefix(1).joined()) case \(cases) (seed \(seed))"
             #expect(outcome.signal == nil, "\(label): killed by signal \(outcome.signal ?? 0): \(outcome.stderr.prefix(300))")
@@ -128,6 +134,10 @@ struct FuzzCommandTests {
             }
             #expect(outcome.seconds < maxSecondsPerProcess, "\(label): took \(outcome.seconds) s")
             #expect(outcome.maxResidentKB < maxResidentKB, "\(label): \(outcome.maxResidentKB) KB resident")
+            if arguments.first == "costs" {
+                #expect((try? Data(contentsOf: URL(fileURLWithPath: dir + "/case.json"))) == scenarioBefore, "\(label): costs -o wrote over its scenario")
+                if outcome.status == 0 { Issue.record("\(label): costs -o onto its own scenario was not refused") }
+            }
             let inputs = try pngs.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: images + "/" + ($0 as NSString).lastPathComponent))) }
             #expect(inputs == originals, "\(label): an input image changed")
         }

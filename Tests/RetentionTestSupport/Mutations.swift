@@ -8,6 +8,11 @@ public enum Mutations {
     nonisolated(unsafe) public static let extremes: [Any] = [
         0, -1, 1, 2.5, 1e300, -1e300, 1e16, 9_223_372_036_854_775_807, 1_000_000_000, 1e-300,
         "", "x", [Any](), [String: Any](), NSNull(), true, [1e300, 0], ["repeat": ["times": 1_000_000_000, "steps": []]],
+        // Round three: repeats of steps that take no frame, checkpoint storms, names that
+        // would split a list or a line.
+        ["repeat": ["times": 9_000_000_000_000_000_000, "steps": [["checkpoint": ["name": "c"]]]]],
+        [["repeat": ["times": 5000, "steps": [["checkpoint": ["name": "c"]]]]]], "lru, 16MB", "two\nlines",
+        ["name": "lru, 16MB", "base": "decoded-lru"],
     ]
 
     /// A JSON tree (`JSONSerialization`'s objects) with one randomly chosen member replaced by an
