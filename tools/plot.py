@@ -9,8 +9,8 @@ Needs matplotlib (pip install matplotlib).
   bytes (what it says it holds) so allocator overhead and retention stand apart.
 - From `retention sweep` (or `retention merge` of one): median peak resident MB on the x axis,
   median placeholder frames on the y axis, one line per strategy through its values in order,
-  each point labelled with its value; points on the Pareto frontier are ringed, the
-  recommendation is a star.
+  each point labelled with its value; points on the Pareto frontier are ringed, points whose
+  LRU admits no image (so caches nothing) are crossed out in red, the recommendation is a star.
 - From `retention soak` (its --export-json or --export-csv): MB over iterations: resident,
   anonymous, retained (the figure the verdict fits: anonymous less what the allocator holds
   freed) and the allocator's free-but-held bytes; warm-up iterations are shaded.
@@ -88,6 +88,7 @@ def plot_sweep(doc):
             return str(value)
         return f"{value / 1e6:g}MB"
     fig, ax = plt.subplots(figsize=(9, 5.5))
+    admits_none_labelled = False
     for strategy in sweep["strategies"]:
         mine = [e for e in entries if e["point"]["strategy"] == strategy]
         xs = [e["row"]["peakBytes"] / 1e6 for e in mine]
@@ -107,6 +108,11 @@ def plot_sweep(doc):
         for e, x, y in zip(mine, xs, ys):
             if e["onFrontier"]:
                 ax.scatter([x], [y], s=160, facecolors="none", edgecolors=line.get_color(), linewidths=1.5)
+            admission = sweep.get("admissions", {}).get(e["point"]["label"])
+            if admission and admission["images"] > 0 and admission["admitted"] == 0:
+                ax.scatter([x], [y], marker="x", s=90, color="red", zorder=4,
+                           label="admits no image (caches nothing)" if not admits_none_labelled else None)
+                admits_none_labelled = True
     chosen = [e for e in entries if e["point"]["label"] == outcome.get("recommended")]
     if chosen:
         e = chosen[0]

@@ -72,7 +72,10 @@ struct Compare: ParsableCommand {
         } else {
             print("scenario: \(loaded.name) (\(path)), \(runs.repeats) repeat\(runs.repeats == 1 ? "" : "s") per strategy, each in a fresh process\(shard.map { ", slice \($0) of the runs" } ?? "")")
             print(CostText.header(givenPath: costOptions.costs, table: outcome.costs, decodeSpeed: costOptions.decodeSpeed))
-            print(outcome.document.summary.table(), terminator: "")
+            if let headroom = try Experiment.headroom(scenario: loaded, strategies: names, table: outcome.costs, decodeSpeed: costOptions.decodeSpeed) {
+                print(CostText.headroom(headroom))
+            }
+            print(outcome.document.summary.table(hints: ComparisonHints.lines(for: loaded)), terminator: "")
         }
         try ChildRunCommand.finish(outcome, command: "compare")
     }

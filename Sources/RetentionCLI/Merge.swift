@@ -1,6 +1,7 @@
 import ArgumentParser
 import Lab
 import RetentionTool
+import Scenario
 import SystemIO
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -55,7 +56,8 @@ struct Merge: ParsableCommand {
             if let plan = document.sweep, let outcome = document.outcome {
                 print(SweepText.render(outcome, plan: plan), terminator: "")
             } else {
-                print(document.summary.table(), terminator: "")
+                let hints = (try? Scenario.load(contentsOf: document.scenario)).map(ComparisonHints.lines) ?? []
+                print(document.summary.table(hints: hints), terminator: "")
             }
         }
         if !merged.missing.isEmpty {

@@ -29,8 +29,8 @@ struct Run: ParsableCommand {
             transform: ArgumentValues.setting())
     var settings: [SweepSetting] = []
 
-    @Option(help: "A timeline sample every N frames (default: about 200 samples; at most 100,000 samples in all).")
-    var timelineEvery: Int = 0
+    @Option(help: ArgumentHelp("A timeline sample every N frames (default: about 200 samples over the run; at most 100,000 samples in all).", valueName: "frames"))
+    var timelineEvery: Int?
 
     @Flag(help: "Print the report as one JSON object.")
     var json = false
@@ -47,7 +47,7 @@ struct Run: ParsableCommand {
         if costOptions.decodeSpeed != 1 && costOptions.costs == nil {
             throw ValidationError("--decode-speed scales a cost table; give one with --costs")
         }
-        if timelineEvery < 0 { throw ValidationError("--timeline-every must be a positive number of frames, got \(timelineEvery)") }
+        if let timelineEvery, timelineEvery < 1 { throw ValidationError("--timeline-every must be a positive number of frames, got \(timelineEvery)") }
     }
 
     func run() throws {
@@ -55,8 +55,8 @@ struct Run: ParsableCommand {
         try Preflight.fileDescriptors(Preflight.baseFileDescriptors, command: "run")
         let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
         var experiment = try usage { try Experiment.prepare(scenarioPath: path, strategyName: strategy, repairTrace: repair).applying(settings) }
-        experiment.timelineInterval = timelineEvery
-        if timelineEvery > 0, experiment.estimatedFrames / timelineEvery > RunReport.maximumTimelineSamples {
+        experiment.timelineInterval = timelineEvery ?? 0
+        if let timelineEvery, experiment.estimatedFrames / timelineEvery > RunReport.maximumTimelineSamples {
             let least = (experiment.estimatedFrames + RunReport.maximumTimelineSamples - 1) / RunReport.maximumTimelineSamples
             throw ValidationError("--timeline-every \(timelineEvery) would keep \(experiment.estimatedFrames / timelineEvery) samples of this run's \(experiment.estimatedFrames) frames, over the limit of \(RunReport.maximumTimelineSamples); give --timeline-every \(least) or more")
         }

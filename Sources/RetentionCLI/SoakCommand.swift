@@ -50,7 +50,7 @@ struct SoakCommand: ParsableCommand, OutputFailureStatus {
     @Flag(help: "Stop as soon as the verdict is decided: PASS or FAIL by the rate rule in two measured iterations in a row, after at least 5. --duration or --iterations is then the most it runs. For CI gates that should fail fast when growth is certain.")
     var untilVerdict = false
 
-    @Option(help: "Iterations run before measuring (default 2).")
+    @Option(help: "Iterations run before measuring.")
     var warmup: Int = 2
 
     @Option(help: ArgumentHelp("Largest accepted projected growth of retained memory over the measured iterations: a size with its unit like 16MB; 0 allows none (and none passes).", valueName: "size"),

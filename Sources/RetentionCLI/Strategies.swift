@@ -28,6 +28,13 @@ struct Strategies: ParsableCommand {
         var lines = RetentionPolicy.presets.map { Line(name: $0.name, summary: $0.summary, source: "preset") }
         if let scenario {
             let loaded = try Scenario.load(contentsOf: scenario)
+            // What a run of this scenario really uses: a thumbnail preset takes its display size.
+            for (index, preset) in RetentionPolicy.presets.enumerated() {
+                let effective = Experiment.effectivePolicy(preset.policy, settings: loaded.settings)
+                if effective.visible != preset.policy.visible, case .thumbnail(let size, _, _) = effective.visible {
+                    lines[index].summary += " (in this scenario: \(size) px thumbnails, from images.displayPixelSize)"
+                }
+            }
             for policy in loaded.strategies where !lines.contains(where: { $0.name == policy.name }) {
                 lines.append(Line(name: policy.name, summary: "custom: " + JSONDocument.encode(PolicyDefinition(policy)), source: scenario))
             }

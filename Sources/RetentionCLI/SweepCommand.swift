@@ -35,8 +35,8 @@ struct SweepCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The key to vary: \(SweepKey.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "key"))
     var vary: String = SweepKey.bitmapBudget.rawValue
 
-    @Option(name: [.customLong("values"), .customLong("budgets")], help: ArgumentHelp("The values: a list (8MB,16MB,32MB; counts for prefetchRows and decodeWorkers) or a doubling range (8MB...256MB).", valueName: "list|range"))
-    var values: String = "8MB...256MB"
+    @Option(name: [.customLong("values"), .customLong("budgets")], help: ArgumentHelp("The values: a list (8MB,16MB,32MB; counts for prefetchRows and decodeWorkers) or a doubling range (8MB...256MB). Default: 8MB...256MB for a size key, 0,1,2,4,8 for prefetchRows, 1,2,4,8 for decodeWorkers.", valueName: "list|range"))
+    var values: String?
 
     @Option(help: ArgumentHelp("Constraint: most placeholder frames in every repeat.", valueName: "n"))
     var maxPlaceholders: Int?
@@ -66,7 +66,7 @@ struct SweepCommand: ParsableCommand {
         guard let key = SweepKey(rawValue: vary) else {
             throw ValidationError("--vary: unknown key '\(vary)'; expected one of \(SweepKey.listing)")
         }
-        let list = try usage { try SweepPlan.parseValues(values, key: key) }
+        let list = try usage { try SweepPlan.parseValues(values ?? key.defaultValues, key: key) }
         if let limit = maxResident?.bytes, key.isSize, key != .admissionCap, let over = list.first(where: { $0 > limit }) {
             throw ValidationError("--values: \(key.format(over)) is beyond --max-resident \(ByteSize(bytes: limit)); a budget that large cannot meet it, so leave it out")
         }
@@ -76,8 +76,9 @@ struct SweepCommand: ParsableCommand {
     func run() throws {
         let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
         let names = try strategyNames(strategies)
-        let plan = try plan(strategies: names)
-        try usage { try plan.check(scenarioPath: path, repairTrace: runs.repair) }
+        var checking = try plan(strategies: names)
+        try usage { try checking.check(scenarioPath: path, repairTrace: runs.repair) }
+        let plan = checking
         let points = Dictionary(uniqueKeysWithValues: plan.points.map { ($0.label, $0) })
         let shard = try runs.resolvedShard()
         let jobs = runs.jobs ?? Machine.availableCores
@@ -100,6 +101,9 @@ struct SweepCommand: ParsableCommand {
         } else {
             print("sweep: \(path), \(plan.key.rawValue) over \(plan.values.map(plan.key.format).joined(separator: ", ")), \(runs.repeats) repeat\(runs.repeats == 1 ? "" : "s") per point, each in a fresh process\(shard.map { ", slice \($0) of the runs" } ?? "")")
             print(CostText.header(givenPath: costOptions.costs, table: outcome.costs, decodeSpeed: costOptions.decodeSpeed))
+            if let headroom = try Experiment.headroom(scenario: inputs.scenario, strategies: names, table: outcome.costs, decodeSpeed: costOptions.decodeSpeed) {
+                print(CostText.headroom(headroom))
+            }
             if let judged = outcome.document.outcome { print(SweepText.render(judged, plan: plan), terminator: "") }
         }
         try ChildRunCommand.finish(outcome, command: "sweep")

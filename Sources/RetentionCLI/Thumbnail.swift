@@ -23,7 +23,8 @@ struct ThumbnailCommand: ParsableCommand {
         commandName: "thumbnail",
         abstract: "Make PNG thumbnails of PNG files and folders, several at a time, with bounded memory.",
         discussion: """
-            Folders are searched recursively for *.png. Each thumbnail keeps its input's name \
+            Folders are searched recursively for *.png; other files found there are counted and \
+            named as skipped. Each thumbnail keeps its input's name \
             (and its path below an input folder) inside the output folder, which is created if \
             missing; existing outputs are overwritten, each written atomically. A file that fails \
             prints `FILE: REASON` on standard error and the batch goes on. A summary line (files, \
@@ -38,9 +39,15 @@ struct ThumbnailCommand: ParsableCommand {
     @Argument(help: "PNG files, or folders to search for *.png.")
     var inputs: [String] = []
 
-    @Option(name: [.customShort("s"), .customLong("size")], help: ArgumentHelp("Box size: 256 or 256x192. (default: 256)", valueName: "size"),
+    @Option(name: .customLong("size"), help: ArgumentHelp("Box size: 256 or 256x192 (default: 256).", valueName: "size"),
             transform: ArgumentValues.thumbnailBox())
-    var size = ThumbnailSize(width: 256, height: 256)
+    var size: ThumbnailSize?
+
+    /// `-s`, the old spelling of --size: kept working, with a note, since elsewhere -s means
+    /// --strategy.
+    @Option(name: .customShort("s"), help: ArgumentHelp("Deprecated spelling of --size.", visibility: .hidden),
+            transform: ArgumentValues.thumbnailBox())
+    var deprecatedSize: ThumbnailSize?
 
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Output folder (default ./thumbnails), or a .png file name for a single input.", valueName: "dir|file"))
     var output: String?
@@ -54,11 +61,16 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Files processed at once (default: the cores this process may use: online cores narrowed by CPU affinity and the cgroup's CPU quota).")
     var jobs: Int?
 
-    @Option(help: "zlib level of the written PNGs, 0-9 (with --strategy rle, only 0 differs).")
+    @Option(help: "zlib level of the written PNGs, 0-9 (with --zlib-strategy rle, only 0 differs).")
     var level: Int = 6
 
-    @Option(help: "rle: zlib's run-length matching, about 4x less CPU than standard for about 1% larger photo thumbnails; standard: zlib's full search at --level.")
-    var strategy: PNGEncoder.Strategy = .rle
+    @Option(help: ArgumentHelp("rle: zlib's run-length matching, about 4x less CPU than standard for about 1% larger photo thumbnails; standard: zlib's full search at --level (default: rle).", valueName: "rle|standard"))
+    var zlibStrategy: PNGEncoder.Strategy?
+
+    /// `--strategy`, the old spelling of --zlib-strategy: kept working, with a note, since
+    /// elsewhere --strategy names a retention strategy.
+    @Option(name: .customLong("strategy"), help: ArgumentHelp("Deprecated spelling of --zlib-strategy.", visibility: .hidden))
+    var deprecatedStrategy: PNGEncoder.Strategy?
 
     @Flag(help: "Resample in linear light instead of on the stored (gamma-encoded) values.")
     var linear = false
@@ -74,6 +86,9 @@ struct ThumbnailCommand: ParsableCommand {
         guard !inputs.isEmpty else { throw ValidationError("give at least one PNG file or folder to thumbnail") }
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0-9, got \(level)") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        if size != nil && deprecatedSize != nil { throw ValidationError("give --size once (-s is its old spelling)") }
+        if zlibStrategy != nil && deprecatedStrategy != nil { throw ValidationError("give --zlib-strategy once (--strategy is its old spelling)") }
+        if let output, let problem = ThumbnailPlan.outputNameProblem(output) { throw ValidationError(problem) }
         if let output, ThumbnailPlan.namesFile(output) {
             let folders = inputs.filter { isDirectory($0) }
             if inputs.count > 1 || !folders.isEmpty {
@@ -84,14 +99,24 @@ struct ThumbnailCommand: ParsableCommand {
     }
 
     func run() throws {
-        let thumbnailer = Thumbnailer(width: size.width, height: size.height, mode: mode, quality: quality, linearLight: linear)
+        if deprecatedSize != nil { Output.error("retention thumbnail: -s is the old spelling of --size (elsewhere -s means --strategy); use --size") }
+        if deprecatedStrategy != nil { Output.error("retention thumbnail: --strategy is the old spelling of --zlib-strategy (elsewhere it names a retention strategy); use --zlib-strategy") }
+        let box = size ?? deprecatedSize ?? ThumbnailSize(width: 256, height: 256)
+        let thumbnailer = Thumbnailer(width: box.width, height: box.height, mode: mode, quality: quality, linearLight: linear)
         let plan = try planJobs()
+        let skipped = ThumbnailPlan.skipped(inputs: inputs)
+        if !skipped.isEmpty {
+            let named = skipped.prefix(5).map(PathText.display).joined(separator: ", ")
+            Output.error("retention thumbnail: skipped \(ComparisonSummary.plural(skipped.count, "file", "files")) that \(skipped.count == 1 ? "is" : "are") not PNG: \(named)\(skipped.count > 5 ? " and \(skipped.count - 5) more" : "")")
+        }
         let workers = max(1, min(jobs ?? Machine.availableCores, plan.count))
         try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: workers), command: "thumbnail")
-        let batch = ThumbnailBatch(jobs: plan, thumbnailer: thumbnailer, encoder: PNGEncoder(compressionLevel: level, strategy: strategy),
+        let batch = ThumbnailBatch(jobs: plan, thumbnailer: thumbnailer,
+                                   encoder: PNGEncoder(compressionLevel: level, strategy: zlibStrategy ?? deprecatedStrategy ?? .rle),
                                    json: json, progress: Output.stderrIsTerminal && !plan.isEmpty,
                                    maxWholeImageBytes: residentLimit(maxResident))
-        let summary = batch.run(workers: workers)
+        var summary = batch.run(workers: workers)
+        summary.skipped = skipped.count
         print(json ? JSONDocument.encode(["summary": summary]) : summary.line)
         if summary.failed > 0 { throw ExitCode(1) }
     }

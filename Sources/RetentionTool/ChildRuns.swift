@@ -126,6 +126,9 @@ public struct ChildRuns {
         let clock = ContinuousClock()
         let start = clock.now
         let planned = comparison.plannedRuns.count
+        // Off a terminal (a log, CI), a plain line after the first run and then at most every
+        // 10 s, so a long sweep is never silent.
+        var lastPlain = -10.0
         _ = comparison.run { result, done, total in
             all.append(result)
             if let failure = result.failure {
@@ -137,9 +140,13 @@ public struct ChildRuns {
                 if exportFailure == nil { Output.error("Error: \(error)") }
                 exportFailure = exportFailure ?? error
             }
+            let elapsed = (clock.now - start).seconds
+            let line = "[\(done)/\(total)] \(result.strategy) repeat \(result.repeatIndex)  \(Int(elapsed)) s"
             if progress {
-                let elapsed = Int((clock.now - start).components.seconds)
-                Output.progress("[\(done)/\(total)] \(result.strategy) repeat \(result.repeatIndex)  \(elapsed) s", final: done == total)
+                Output.progress(line, final: done == total)
+            } else if elapsed - lastPlain >= 10 || done == total {
+                Output.error("progress: " + line)
+                lastPlain = elapsed
             }
         }
         if stop.signal == nil {

@@ -26,6 +26,8 @@ public struct ThumbnailSummary: Encodable, Sendable {
     public var files = 0
     /// Files that failed (each reported on stderr).
     public var failed = 0
+    /// Files found in the input folders that are not PNG, so not thumbnailed.
+    public var skipped = 0
     /// Input bytes, summed over the files.
     public var bytesRead = 0
     /// Output bytes written.
@@ -37,7 +39,9 @@ public struct ThumbnailSummary: Encodable, Sendable {
 
     /// `thumbnail: 40 files, 1 failed, 12.3 MB read, 0.9 MB written, 0.41 s, peak memory 18.2 MB`.
     public var line: String {
-        var text = "thumbnail: \(files) files, \(failed) failed, \(NumberText.megabytes(bytesRead)) read, "
+        var text = "thumbnail: \(ComparisonSummary.plural(files, "file", "files")), \(failed) failed, "
+        if skipped > 0 { text += "\(skipped) skipped (not PNG), " }
+        text += "\(NumberText.megabytes(bytesRead)) read, "
         text += "\(NumberText.megabytes(bytesWritten)) written, \(NumberText.twoDecimals(seconds)) s, "
         text += "peak memory " + (peakResidentBytes.map(NumberText.megabytes) ?? "unknown")
         return text

@@ -90,6 +90,30 @@ public enum ThumbnailPlan {
         }
     }
 
+    /// Extensions of image files this tool does not write: an output named with one is a slip
+    /// (`-o one.jpg` once made a folder called `one.jpg`).
+    static let otherImageExtensions = ["jpg", "jpeg", "gif", "webp", "bmp", "tif", "tiff", "heic", "heif", "avif", "jxl", "ico"]
+
+    /// Why `output` cannot be an output name, or nil: a name with an image extension other
+    /// than `.png` (the tool writes PNG only). O(length).
+    public static func outputNameProblem(_ output: String) -> String? {
+        let name = output.split(separator: "/").last.map(String.init) ?? output
+        guard let dot = name.lastIndex(of: "."), !isDirectory(output) else { return nil }
+        let suffix = name[name.index(after: dot)...].lowercased()
+        guard otherImageExtensions.contains(suffix) else { return nil }
+        return "-o \(output): thumbnail writes PNG files only; name the output .png, or give a folder"
+    }
+
+    /// Files below the input folders that are not `*.png` (and so are not thumbnailed), as
+    /// paths, sorted. One `stat` per entry.
+    public static func skipped(inputs: [String]) -> [String] {
+        inputs.filter(isDirectory).flatMap { input -> [String] in
+            let root = trimmingSlashes(input)
+            return FileIO.entries(under: root).filter { !$0.lowercased().hasSuffix(".png") && FileIO.kind(of: root + "/" + $0) == .regular }
+                .map { root + "/" + $0 }
+        }
+    }
+
     /// True when `path` names a file: it ends in .png and is not an existing folder.
     public static func namesFile(_ path: String) -> Bool {
         path.lowercased().hasSuffix(".png") && !isDirectory(path)

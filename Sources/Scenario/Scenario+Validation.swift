@@ -27,6 +27,12 @@ extension Scenario {
         }
     }
 
+    /// Checkpoint names the lab records itself around a run, which a script may not use:
+    /// `startup` (after the first frame), `end`, `after-destroy`, `after-trim`, and
+    /// `resident-limit` (a run stopped by `--max-resident`). `all-loaded` is the one the
+    /// comparison table reads from the script.
+    public static let reservedCheckpoints = ["startup", "end", "after-destroy", "after-trim", "resident-limit"]
+
     /// The most steps a script may perform: 10 million, as many as frames, so a `repeat` of
     /// steps that take no frame (checkpoints, or none) cannot loop without end.
     public static let maximumSteps = 10_000_000
@@ -54,6 +60,11 @@ extension Scenario {
                         message: "row \(row) is past the end (\(rowCount) rows)")
                 }
             case .checkpoint(let name):
+                if reservedCheckpoints.contains(name) {
+                    throw .invalid(
+                        source: source, path: stepPath + ".name",
+                        message: "\(JSONValue.string(name).summary) is a name the lab records itself (\(reservedCheckpoints.joined(separator: ", "))); choose another")
+                }
                 if let control = name.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
                     let code = String(control.value, radix: 16, uppercase: true)
                     throw .invalid(

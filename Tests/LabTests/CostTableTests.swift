@@ -107,4 +107,17 @@ struct CostTableTests {
         }
         #expect(table.machine.contains("cores"))
     }
+
+    @Test("headroom: the slowest load against the frame budget, and whether the budget lies within its spread")
+    func headroom() {
+        let entry = CostTable.Entry(file: "a.png", bytes: 1, readMs: 0.5, decodeMs: 15.5, thumbnailMs: ["256": 2],
+                                    readRangeMs: [0.4, 0.6], decodeRangeMs: [15.0, 17.0], thumbnailRangeMs: ["256": [1.9, 2.1]])
+        let table = CostTable(repeats: 5, machine: "test", images: [entry, CostTable.Entry(file: "b.png", bytes: 1, readMs: 0.1, decodeMs: 1, thumbnailMs: [:])])
+        let near = table.headroom(frameRate: 60, representations: [.decoded])
+        #expect(near?.file == "a.png" && near?.costMs == 16 && near?.rangeMs == [15.4, 17.6])
+        #expect(near?.withinSpread == true, "16.67 ms lies within 15.4–17.6 ms")
+        #expect(table.headroom(frameRate: 60, representations: [.decoded], decodeSpeed: 2)?.withinSpread == false)
+        let thumbnails = table.headroom(frameRate: 120, representations: [.thumbnail(maxPixelSize: 256)])
+        #expect(thumbnails?.costMs == 2.5 && thumbnails?.budgetMs == 1000.0 / 120 && thumbnails?.withinSpread == false)
+    }
 }

@@ -109,7 +109,7 @@ struct FuzzCommandTests {
                 let bytes = Mutations.png(originals[cases % originals.count], &random)
                 let path = dir + "/case.png"
                 try Data(bytes).write(to: URL(fileURLWithPath: path))
-                arguments = cases % 2 == 0 ? ["inspect", "--decode", path] : ["thumbnail", path, "-o", out, "-s", "64", "--jobs", "1"]
+                arguments = cases % 2 == 0 ? ["inspect", "--decode", path] : ["thumbnail", path, "-o", out, "--size", "64", "--jobs", "1"]
             } else {
                 var tree: Any = base
                 for _ in 0...(random.next() % 3) { tree = Mutations.scenario(tree, &random) }

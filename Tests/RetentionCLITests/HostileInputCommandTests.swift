@@ -64,8 +64,8 @@ struct HostileInputCommandTests {
         #expect(missing.status == 1)
         #expect(missing.stdout == "images/caf\\xEA.png: error: cannot read images/caf\\xEA.png: No such file or directory\n")
         let single = try await CLIRunner.shell(#""$R" thumbnail -s 30 "$(printf 'images/caf\351.png')" -o out"#, in: dir)
-        #expect(single.status == 0 && single.stdout.hasPrefix("thumbnail: 1 files, 0 failed"), "\(single.stdout)\(single.stderr)")
-        let folder = try await CLIRunner.run(["thumbnail", "images", "-s", "30", "-o", "folder-out", "--json"], in: dir)
+        #expect(single.status == 0 && single.stdout.hasPrefix("thumbnail: 1 file, 0 failed"), "\(single.stdout)\(single.stderr)")
+        let folder = try await CLIRunner.run(["thumbnail", "images", "--size", "30", "-o", "folder-out", "--json"], in: dir)
         #expect(folder.status == 0, "\(folder.stdout)\(folder.stderr)")
         #expect(folder.stdout.contains(#""file":"images\/caf\\xE9.png""#) || folder.stdout.contains(#""file":"images/caf\\xE9.png""#), "\(folder.stdout)")
         for made in ["out", "folder-out"] {

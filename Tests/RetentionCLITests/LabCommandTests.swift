@@ -121,7 +121,7 @@ struct LabCommandTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("decoded-lru (repeat 1): timed out after 0.001 s"))
         #expect(result.stderr.contains("tiered (repeat 1): timed out after 0.001 s"))
-        #expect(result.stdout.contains("failed (1 runs)"))
+        #expect(result.stdout.contains("failed (1 run)"))
         let csv = try String(contentsOfFile: dir + "/out.csv", encoding: .utf8).split(separator: "\n")
         // Two children at once by default: the lines come in the order the runs ended.
         #expect(csv.count == 3 && csv.dropFirst().map { String($0.prefix(while: { $0 != "," })) }.sorted() == ["decoded-lru", "tiered"])

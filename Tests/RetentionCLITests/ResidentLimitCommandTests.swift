@@ -83,7 +83,10 @@ struct ResidentLimitCommandTests {
         let line = result.stderr.split(separator: "\n").first { $0.hasPrefix("decoded-lru (repeat 1): ") }
         #expect(line.map { $0.hasPrefix("decoded-lru (repeat 1): exit status 1: resident memory reached ") && Self.isLimitMessage($0) } == true,
                 "\(result.stderr)")
-        #expect(result.stdout.contains("failed (1 runs)"), "\(result.stdout)")
+        // What the stopped run measured stays in the table, with the reason and the rows alive.
+        #expect(result.stdout.contains("\ndecoded-lru "), "\(result.stdout)")
+        #expect(result.stdout.contains("\nstopped: decoded-lru, 1 of 1 run: resident memory reached "), "\(result.stdout)")
+        #expect(result.stdout.contains(" rows alive; its figures cover the frames before the stop\n"), "\(result.stdout)")
     }
 
     @Test("soak stops at the limit as a failed run, exit 2, with the line")

@@ -24,7 +24,7 @@ struct SweepCommandTests {
                                               "--max-placeholders", "0", "--export-json", dir + "/s.json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("strategy     bitmapBudget"), "\(result.stdout)")
-        #expect(result.stdout.contains("recommendation: decoded-lru bitmapBudget=2MB is the cheapest point that meets every constraint in all 1 repeats"), "\(result.stdout)")
+        #expect(result.stdout.contains("recommendation: decoded-lru bitmapBudget=2MB is the cheapest point that meets every constraint in its one repeat"), "\(result.stdout)")
         let points = try Self.points(try String(contentsOfFile: dir + "/s.json", encoding: .utf8))
         #expect(Set(points.keys) == ["decoded-lru bitmapBudget=2MB", "decoded-lru bitmapBudget=8MB"])
         // A smaller budget evicts more, so the list scrolled back decodes at least as often.

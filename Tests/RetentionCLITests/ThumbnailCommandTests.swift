@@ -28,9 +28,9 @@ struct ThumbnailCommandTests {
         try Data(try Data(contentsOf: URL(fileURLWithPath: Self.photo)).prefix(3000)).write(to: URL(fileURLWithPath: dir + "/in/cut.png"))
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: dir + "/in/notes.txt"))
 
-        let result = try await CLIRunner.run(["thumbnail", dir + "/in", "-s", "64", "-o", dir + "/out", "--jobs", "2"])
+        let result = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "64", "-o", dir + "/out", "--jobs", "2"])
         #expect(result.status == 1)
-        #expect(result.stderr == "\(dir)/in/cut.png: truncated PNG: unexpected end of data\n")
+        #expect(result.stderr == "retention thumbnail: skipped 1 file that is not PNG: \(dir)/in/notes.txt\n\(dir)/in/cut.png: truncated PNG: unexpected end of data\n", "\(result.stderr)")
         #expect(try Self.header(dir + "/out/a.png") == (64, 43))
         #expect(try Self.header(dir + "/out/nested/b.PNG") == (64, 43))
         #expect(!FileManager.default.fileExists(atPath: dir + "/out/cut.png"))
@@ -45,21 +45,21 @@ struct ThumbnailCommandTests {
     func outputNaming() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-names")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let first = try await CLIRunner.run(["thumbnail", Self.photo, Self.images + "/ui-600x400-01.png", "-s", "50x20"], in: dir)
+        let first = try await CLIRunner.run(["thumbnail", Self.photo, Self.images + "/ui-600x400-01.png", "--size", "50x20"], in: dir)
         #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
         #expect(try Self.header(dir + "/thumbnails/photo-600x400-01.png") == (30, 20))
         #expect(try Self.header(dir + "/thumbnails/ui-600x400-01.png") == (30, 20))
         // Run again with another size: the outputs are replaced.
-        let second = try await CLIRunner.run(["thumbnail", Self.photo, "-s", "40", "--mode", "exact", "--quality", "fast", "--level", "9", "-o", "thumbnails/"], in: dir)
+        let second = try await CLIRunner.run(["thumbnail", Self.photo, "--size", "40", "--mode", "exact", "--quality", "fast", "--level", "9", "-o", "thumbnails/"], in: dir)
         #expect(second.status == 0)
         #expect(try Self.header(dir + "/thumbnails/photo-600x400-01.png") == (40, 40))
         // Searching a folder that holds the output folder skips the earlier thumbnails.
         try Self.copy(Self.photo, to: dir + "/p.png")
-        let again = try await CLIRunner.run(["thumbnail", ".", "-s", "32"], in: dir)
-        #expect(again.status == 0 && again.stdout.hasPrefix("thumbnail: 1 files, 0 failed"), "\(again.stdout)")
+        let again = try await CLIRunner.run(["thumbnail", ".", "--size", "32"], in: dir)
+        #expect(again.status == 0 && again.stdout.hasPrefix("thumbnail: 1 file, 0 failed"), "\(again.stdout)")
         #expect(try Self.header(dir + "/thumbnails/p.png") == (32, 21))
         // -o FILE for one input.
-        let single = try await CLIRunner.run(["thumbnail", Self.photo, "-s", "100", "--linear", "-o", dir + "/one.png"])
+        let single = try await CLIRunner.run(["thumbnail", Self.photo, "--size", "100", "--linear", "-o", dir + "/one.png"])
         #expect(single.status == 0)
         #expect(try Self.header(dir + "/one.png") == (100, 67))
     }
@@ -70,7 +70,7 @@ struct ThumbnailCommandTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // A file name of 252 bytes: the temporary name of the atomic write must not outgrow 255.
         let name = String(repeating: "n", count: 248) + ".png"
-        let made = try await CLIRunner.run(["thumbnail", Self.photo, "-s", "32", "-o", dir + "/missing/deeper/" + name])
+        let made = try await CLIRunner.run(["thumbnail", Self.photo, "--size", "32", "-o", dir + "/missing/deeper/" + name])
         #expect(made.status == 0 && made.stderr.isEmpty, "\(made.stderr)")
         #expect(try Self.header(dir + "/missing/deeper/" + name) == (32, 21))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/missing/deeper") == [name])
@@ -114,7 +114,7 @@ struct ThumbnailCommandTests {
         let dir = try CLIRunner.temporaryDirectory("thumb-json")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let missing = dir + "/missing.png"
-        let result = try await CLIRunner.run(["thumbnail", "--json", Self.photo, missing, "-s", "128", "-o", dir, "--jobs", "1"])
+        let result = try await CLIRunner.run(["thumbnail", "--json", Self.photo, missing, "--size", "128", "-o", dir, "--jobs", "1"])
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(lines.count == 3)
@@ -132,8 +132,8 @@ struct ThumbnailCommandTests {
     // MARK: - Validation
 
     @Test("bad arguments are one-line messages", arguments: [
-        (["-s", "abc", "x.png"], "Error: The value 'abc' is invalid for '-s <size>': expected a size like 256 or 256x192, each side a whole number from 1 to 32768"),
-        (["-s", "0", "x.png"], "Error: The value '0' is invalid for '-s <size>': expected a size like 256 or 256x192, each side a whole number from 1 to 32768"),
+        (["--size", "abc", "x.png"], "Error: The value 'abc' is invalid for '--size <size>': expected a size like 256 or 256x192, each side a whole number from 1 to 32768"),
+        (["--size", "0", "x.png"], "Error: The value '0' is invalid for '--size <size>': expected a size like 256 or 256x192, each side a whole number from 1 to 32768"),
         (["--size", "64x", "x.png"], "Error: The value '64x' is invalid for '--size <size>': expected a size like 256 or 256x192, each side a whole number from 1 to 32768"),
         (["--level", "10", "x.png"], "Error: --level must be 0-9, got 10"),
         (["--jobs", "0", "x.png"], "Error: --jobs must be at least 1, got 0"),
@@ -146,5 +146,26 @@ struct ThumbnailCommandTests {
         #expect(result.status == 64)
         #expect(result.stderr.split(separator: "\n").first.map(String.init) == message)
         #expect(result.stdout.isEmpty)
+    }
+
+    @Test("-o one.jpg is refused (PNG only); files that are not PNG are named as skipped; the old -s and --strategy still work, with a note")
+    func namesAndAliases() async throws {
+        let dir = try CLIRunner.temporaryDirectory("thumb-aliases")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let jpg = try await CLIRunner.run(["thumbnail", Self.photo, "-o", dir + "/one.jpg"])
+        #expect(jpg.status == 64 && jpg.stderr.hasPrefix("Error: -o \(dir)/one.jpg: thumbnail writes PNG files only; name the output .png, or give a folder"), "\(jpg.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/one.jpg"))
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.photo, toPath: dir + "/in/a.png")
+        try "notes".write(toFile: dir + "/in/notes.txt", atomically: true, encoding: .utf8)
+        try "jpeg".write(toFile: dir + "/in/b.jpg", atomically: true, encoding: .utf8)
+        let batch = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "32", "-o", dir + "/out"])
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(batch.stderr == "retention thumbnail: skipped 2 files that are not PNG: \(dir)/in/b.jpg, \(dir)/in/notes.txt\n", "\(batch.stderr)")
+        #expect(batch.stdout.hasPrefix("thumbnail: 1 file, 0 failed, 2 skipped (not PNG), "), "\(batch.stdout)")
+        let old = try await CLIRunner.run(["thumbnail", Self.photo, "-s", "32", "--strategy", "standard", "-o", dir + "/old.png"])
+        #expect(old.status == 0, "\(old.stderr)")
+        #expect(old.stderr.contains("-s is the old spelling of --size") && old.stderr.contains("--strategy is the old spelling of --zlib-strategy"), "\(old.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/old.png"))
     }
 }

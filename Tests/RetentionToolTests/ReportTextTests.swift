@@ -1,4 +1,5 @@
 @testable import Lab
+import StrictJSON
 import Testing
 import Visibility
 @testable import RetentionTool
@@ -34,10 +35,33 @@ struct ComparisonTextTests {
         #expect(summary.table().contains("fewest hitches: a tie between x and y (1 hitch, 0 placeholder frames each), within their spread across repeats"))
     }
 
-    @Test("with fewer than 3 runs the line says it was not judged against the spread")
+    @Test("with fewer than 3 runs the line says it was not judged against the spread; an exact tie is a tie at any repeat count")
     func fewRuns() {
         let text = Self.line([Self.row("a", peak: 100, spread: [100, 100], runs: 1), Self.row("b", peak: 101, spread: [101, 101], runs: 1)])
         #expect(text == "lowest peak: a (100); fewer than 3 runs per strategy, so not judged against the spread across repeats")
+        let exact = Self.line([Self.row("b", peak: 100, spread: [100, 100], runs: 1), Self.row("a", peak: 100, spread: [100, 100], runs: 2)])
+        #expect(exact == "lowest peak: a tie between b and a (100 each), exactly equal; fewer than 3 runs per strategy, so not judged against the spread across repeats")
+    }
+
+    @Test("placeholder frames get their own line, so asynchronous runs tied on zero hitches are told apart")
+    func placeholders() {
+        var a = Self.row("a", peak: 10, spread: [10, 10]), b = Self.row("b", peak: 20, spread: [20, 20])
+        (a.placeholderFrames, a.placeholderSpread, b.placeholderFrames, b.placeholderSpread) = (40, [40, 40], 3, [3, 3])
+        var summary = ComparisonSummary(results: [], strategies: [])
+        summary.rows = [a, b]
+        #expect(summary.rankingLines.count == 3)
+        #expect(summary.rankingLines[1].hasPrefix("fewest hitches: a tie between a (0 hitches, 40 placeholder frames) and b (0 hitches, 3 placeholder frames)"))
+        #expect(summary.rankingLines[2] == "fewest placeholder frames: b (3 placeholder frames), ahead of a by more than either's spread across repeats")
+    }
+
+    @Test("a strategy with no successful run exports null figures, never 0, and reads back")
+    func nullFigures() throws {
+        var failed = Self.row("f", peak: 0, spread: [0, 0], runs: 0)
+        failed.failures = 3
+        let text = JSONDocument.encode(failed)
+        #expect(text.contains(#""peakBytes":null"#) && text.contains(#""hitches":null"#) && text.contains(#""runs":0"#), "\(text)")
+        let back = try JSONDocument.decode(ComparisonSummary.Row.self, from: Array(text.utf8), source: "row")
+        #expect(back.runs == 0 && back.failures == 3 && back.peakBytes == 0)
     }
 
     @Test("the table has one row per strategy under the header and its rule, then the legend")

@@ -135,11 +135,14 @@ public struct Comparison: Sendable {
             return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: error.description)
         }
         if outcome.stoppedBy != nil { return nil }
-        // A run whose images failed to load still measured: it exits 1 after a whole report,
-        // which is a result (the table's "failed loads" line), not a failed run.
-        if outcome.exitStatus == 1, let report = try? JSONDocument.decode(RunReport.self, from: outcome.stdout, source: "the report"),
-           report.failedLoads > 0, report.stopReason == nil {
-            return Result(strategy: strategy, repeatIndex: repeatIndex, report: report, failure: nil)
+        // A run that exits 1 after a whole report still measured: one whose images failed to
+        // load is a result (the table's "failed loads" line); one stopped by --max-resident is
+        // a failure that keeps what it measured (the table's "stopped" line).
+        if outcome.exitStatus == 1, let report = try? JSONDocument.decode(RunReport.self, from: outcome.stdout, source: "the report") {
+            if let stop = report.stopReason {
+                return Result(strategy: strategy, repeatIndex: repeatIndex, report: report, failure: "exit status 1: \(stop)")
+            }
+            if report.failedLoads > 0 { return Result(strategy: strategy, repeatIndex: repeatIndex, report: report, failure: nil) }
         }
         if let failure = outcome.failure(timeoutSeconds: timeoutSeconds) {
             return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: failure)

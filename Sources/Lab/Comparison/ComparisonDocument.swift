@@ -30,6 +30,9 @@ public struct ComparisonDocument: Codable, Sendable {
     public var runs: [Run]
     /// Medians per strategy over the runs so far.
     public var summary: ComparisonSummary
+    /// The ranking lines the table prints under it (lowest peak, fewest hitches, fewest
+    /// placeholder frames), on the runs so far; empty for a sweep, whose answer is `outcome`.
+    public var rankings: [String] = []
 
     /// The document as pretty JSON with sorted keys.
     public var jsonText: String { JSONDocument.encode(self, pretty: true) }
@@ -52,9 +55,13 @@ public struct ComparisonDocument: Codable, Sendable {
         self.summary = summary
     }
 
-    /// Recomputes a sweep's outcome from the summary; nothing for a comparison. O(points²).
+    /// Recomputes what the document concludes from the summary: a sweep's outcome, or a
+    /// comparison's ranking lines. O(points²) for a sweep, O(strategies log strategies) else.
     public mutating func judge() {
-        guard let sweep else { return }
+        guard let sweep else {
+            rankings = summary.rankingLines
+            return
+        }
         outcome = SweepOutcome(plan: sweep, summary: summary, constraints: constraints ?? SweepConstraints())
     }
 

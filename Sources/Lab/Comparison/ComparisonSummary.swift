@@ -44,6 +44,118 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
         public var logicalPeakSpread: [Int] = []
         /// Smallest and largest decodes over the runs.
         public var decodesSpread: [Int] = []
+        /// Runs that stopped early (`--max-resident`) but reported what they measured; their
+        /// figures are in the medians and ``stopReason`` says why.
+        public var stoppedRuns: Int = 0
+        /// The first stopped run's reason ("resident memory reached …"), when one stopped.
+        public var stopReason: String?
+        /// True when the runs had no checkpoint named `all-loaded`, so ``allLoadedBytes`` is the
+        /// `end` checkpoint's (taken after the script's last step).
+        public var allLoadedFromEnd: Bool = false
+
+        private enum CodingKeys: String, CodingKey {
+            case strategy, runs, failures, startupBytes, allLoadedBytes, peakBytes, peakSpread, afterDestroyBytes, afterTrimBytes
+            case logicalPeakBytes, decodes, hitches, hitchesSpread, placeholderFrames, placeholderSpread, maxFrameMs
+            case failedLoads, firstFailure, afterDestroySpread, logicalPeakSpread, decodesSpread, stoppedRuns, stopReason, allLoadedFromEnd
+        }
+
+        /// Encodes the row; a strategy with no successful run has `null` figures (never 0,
+        /// which a script taking the minimum peak would pick). O(1).
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(strategy, forKey: .strategy)
+            try c.encode(runs, forKey: .runs)
+            try c.encode(failures, forKey: .failures)
+            try c.encode(stoppedRuns, forKey: .stoppedRuns)
+            try c.encodeIfPresent(stopReason, forKey: .stopReason)
+            try c.encodeIfPresent(firstFailure, forKey: .firstFailure)
+            try c.encode(allLoadedFromEnd, forKey: .allLoadedFromEnd)
+            let measured = runs > 0
+            func figure<T: Encodable>(_ value: T, _ key: CodingKeys) throws {
+                if measured { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
+            }
+            try figure(startupBytes, .startupBytes)
+            try figure(allLoadedBytes, .allLoadedBytes)
+            try figure(peakBytes, .peakBytes)
+            try figure(peakSpread, .peakSpread)
+            try figure(afterDestroyBytes, .afterDestroyBytes)
+            try figure(afterTrimBytes, .afterTrimBytes)
+            try figure(logicalPeakBytes, .logicalPeakBytes)
+            try figure(decodes, .decodes)
+            try figure(hitches, .hitches)
+            try figure(hitchesSpread, .hitchesSpread)
+            try figure(placeholderFrames, .placeholderFrames)
+            try figure(placeholderSpread, .placeholderSpread)
+            try figure(maxFrameMs, .maxFrameMs)
+            try figure(failedLoads, .failedLoads)
+            try figure(afterDestroySpread, .afterDestroySpread)
+            try figure(logicalPeakSpread, .logicalPeakSpread)
+            try figure(decodesSpread, .decodesSpread)
+        }
+
+        /// Decodes a row written by ``encode(to:)``; a `null` figure reads as 0 (a row with no
+        /// successful run). O(1).
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            func int(_ key: CodingKeys) throws -> Int { try c.decodeIfPresent(Int.self, forKey: key) ?? 0 }
+            func ints(_ key: CodingKeys) throws -> [Int] { try c.decodeIfPresent([Int].self, forKey: key) ?? [] }
+            strategy = try c.decode(String.self, forKey: .strategy)
+            runs = try c.decode(Int.self, forKey: .runs)
+            failures = try c.decode(Int.self, forKey: .failures)
+            stoppedRuns = try int(.stoppedRuns)
+            stopReason = try c.decodeIfPresent(String.self, forKey: .stopReason)
+            firstFailure = try c.decodeIfPresent(String.self, forKey: .firstFailure)
+            allLoadedFromEnd = try c.decodeIfPresent(Bool.self, forKey: .allLoadedFromEnd) ?? false
+            startupBytes = try int(.startupBytes)
+            allLoadedBytes = try int(.allLoadedBytes)
+            peakBytes = try int(.peakBytes)
+            peakSpread = try ints(.peakSpread)
+            afterDestroyBytes = try int(.afterDestroyBytes)
+            afterTrimBytes = try int(.afterTrimBytes)
+            logicalPeakBytes = try int(.logicalPeakBytes)
+            decodes = try int(.decodes)
+            hitches = try int(.hitches)
+            hitchesSpread = try ints(.hitchesSpread)
+            placeholderFrames = try int(.placeholderFrames)
+            placeholderSpread = try ints(.placeholderSpread)
+            maxFrameMs = try c.decodeIfPresent(Double.self, forKey: .maxFrameMs) ?? 0
+            failedLoads = try int(.failedLoads)
+            afterDestroySpread = try ints(.afterDestroySpread)
+            logicalPeakSpread = try ints(.logicalPeakSpread)
+            decodesSpread = try ints(.decodesSpread)
+        }
+
+        /// A row as given; see each field. O(1).
+        public init(strategy: String, runs: Int, failures: Int, startupBytes: Int, allLoadedBytes: Int, peakBytes: Int, peakSpread: [Int],
+                    afterDestroyBytes: Int, afterTrimBytes: Int, logicalPeakBytes: Int, decodes: Int, hitches: Int, hitchesSpread: [Int],
+                    placeholderFrames: Int, placeholderSpread: [Int], maxFrameMs: Double, failedLoads: Int = 0, firstFailure: String? = nil,
+                    afterDestroySpread: [Int] = [], logicalPeakSpread: [Int] = [], decodesSpread: [Int] = [], stoppedRuns: Int = 0,
+                    allLoadedFromEnd: Bool = false, stopReason: String? = nil) {
+            self.allLoadedFromEnd = allLoadedFromEnd
+            self.strategy = strategy
+            self.runs = runs
+            self.failures = failures
+            self.startupBytes = startupBytes
+            self.allLoadedBytes = allLoadedBytes
+            self.peakBytes = peakBytes
+            self.peakSpread = peakSpread
+            self.afterDestroyBytes = afterDestroyBytes
+            self.afterTrimBytes = afterTrimBytes
+            self.logicalPeakBytes = logicalPeakBytes
+            self.decodes = decodes
+            self.hitches = hitches
+            self.hitchesSpread = hitchesSpread
+            self.placeholderFrames = placeholderFrames
+            self.placeholderSpread = placeholderSpread
+            self.maxFrameMs = maxFrameMs
+            self.failedLoads = failedLoads
+            self.firstFailure = firstFailure
+            self.afterDestroySpread = afterDestroySpread
+            self.logicalPeakSpread = logicalPeakSpread
+            self.decodesSpread = decodesSpread
+            self.stoppedRuns = stoppedRuns
+            self.stopReason = stopReason
+        }
     }
 
     /// One row per strategy, in the order strategies were given.
@@ -54,11 +166,7 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
         rows = strategies.map { name in
             let mine = results.filter { $0.strategy == name }
             let reports = mine.compactMap(\.report)
-            func median(_ values: [Int]) -> Int {
-                guard !values.isEmpty else { return 0 }
-                let sorted = values.sorted()
-                return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-            }
+            func median(_ values: [Int]) -> Int { Median.of(values) }
             func resident(_ checkpoint: String, fallback: String? = nil) -> [Int] {
                 reports.compactMap { ($0.checkpoint(checkpoint) ?? fallback.flatMap($0.checkpoint))?.residentBytes }
             }
@@ -75,10 +183,13 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
                 logicalPeakBytes: median(logical), decodes: median(decodes),
                 hitches: median(hitches), hitchesSpread: [hitches.min() ?? 0, hitches.max() ?? 0],
                 placeholderFrames: median(placeholders), placeholderSpread: [placeholders.min() ?? 0, placeholders.max() ?? 0],
-                maxFrameMs: frameMax.isEmpty ? 0 : frameMax[frameMax.count / 2],
+                maxFrameMs: Median.of(frameMax),
                 failedLoads: median(reports.map(\.failedLoads)),
                 firstFailure: reports.lazy.compactMap(\.firstFailure).first,
-                afterDestroySpread: spread(destroyed), logicalPeakSpread: spread(logical), decodesSpread: spread(decodes))
+                afterDestroySpread: spread(destroyed), logicalPeakSpread: spread(logical), decodesSpread: spread(decodes),
+                stoppedRuns: reports.filter { $0.stopReason != nil }.count,
+                allLoadedFromEnd: !reports.isEmpty && reports.allSatisfy { $0.checkpoint("all-loaded") == nil },
+                stopReason: reports.lazy.compactMap { report in report.stopReason.map { "\($0), \(report.rowsAliveAtStop ?? 0) rows alive" } }.first)
         }
     }
 }

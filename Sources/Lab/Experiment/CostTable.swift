@@ -30,6 +30,13 @@ public struct CostTable: Codable, Sendable, Hashable {
         /// A thumbnail, by ``CostTable/thumbnailKey(_:)``: its longest side in pixels (`"256"`),
         /// with `-fast` and `-linear` for those options (`"256-fast-linear"`).
         public var thumbnailMs: [String: Double]
+        /// The fastest and slowest read over the repeats (absent in tables made before it was
+        /// kept), as is each spread below.
+        public var readRangeMs: [Double]? = nil
+        /// The fastest and slowest decode over the repeats.
+        public var decodeRangeMs: [Double]? = nil
+        /// The fastest and slowest thumbnail of each kind over the repeats.
+        public var thumbnailRangeMs: [String: [Double]]? = nil
     }
 
     /// Repeats per operation when none is given: 5 keeps the calibration of the default
@@ -67,20 +74,24 @@ public struct CostTable: Codable, Sendable, Hashable {
             guard byName[name] == nil else { continue }
             progress(name)
             var data = Data()
-            let read = medianCPU(repeats) { data = (try? FileIO.readAll(path, limit: DecodeLimits.default.maxFileBytes)) ?? Data() }
-            let decode = medianCPU(repeats) { _ = try? PNGDecoder().decode(data) }
-            var thumbnailMs: [String: Double] = [:]
+            let read = timedCPU(repeats) { data = (try? FileIO.readAll(path, limit: DecodeLimits.default.maxFileBytes)) ?? Data() }
+            let decode = timedCPU(repeats) { _ = try? PNGDecoder().decode(data) }
+            var thumbnailMs: [String: Double] = [:], thumbnailRange: [String: [Double]] = [:]
             for representation in Set(representations).sorted(by: { thumbnailKey($0)! < thumbnailKey($1)! }) {
                 let thumbnailer = representation.thumbnailer(limits: .default)!
-                thumbnailMs[thumbnailKey(representation)!] = medianCPU(repeats) { _ = try? thumbnailer.thumbnail(data) }
+                let timed = timedCPU(repeats) { _ = try? thumbnailer.thumbnail(data) }
+                thumbnailMs[thumbnailKey(representation)!] = timed.median
+                thumbnailRange[thumbnailKey(representation)!] = timed.range
             }
-            byName[name] = Entry(file: name, bytes: data.count, readMs: read, decodeMs: decode, thumbnailMs: thumbnailMs)
+            byName[name] = Entry(file: name, bytes: data.count, readMs: read.median, decodeMs: decode.median, thumbnailMs: thumbnailMs,
+                                 readRangeMs: read.range, decodeRangeMs: decode.range, thumbnailRangeMs: thumbnailRange)
         }
         return CostTable(repeats: repeats, machine: Machine.description, images: byName.values.sorted { $0.file < $1.file })
     }
 
-    /// Median thread CPU milliseconds of `repeats` runs of `work`, after one warm-up.
-    private static func medianCPU(_ repeats: Int, _ work: () -> Void) -> Double {
+    /// The median thread CPU milliseconds of `repeats` runs of `work` (after one warm-up),
+    /// with the fastest and slowest.
+    private static func timedCPU(_ repeats: Int, _ work: () -> Void) -> (median: Double, range: [Double]) {
         work()
         var samples: [Double] = []
         for _ in 0..<max(1, repeats) {
@@ -88,8 +99,7 @@ public struct CostTable: Codable, Sendable, Hashable {
             work()
             samples.append((ThreadCPUTime.now() - start).milliseconds)
         }
-        samples.sort()
-        return samples[samples.count / 2]
+        return (Median.of(samples), [samples.min() ?? 0, samples.max() ?? 0])
     }
 
     /// The table in `path`: a file written by `retention costs`, or a comparison's JSON export
@@ -146,6 +156,14 @@ public struct CostTable: Codable, Sendable, Hashable {
             try check(entry.readMs, path + ".readMs")
             try check(entry.decodeMs, path + ".decodeMs")
             for (key, value) in entry.thumbnailMs.sorted(by: { $0.key < $1.key }) { try check(value, path + ".thumbnailMs." + key) }
+            var ranges: [(String, [Double])] = []
+            if let range = entry.readRangeMs { ranges.append((".readRangeMs", range)) }
+            if let range = entry.decodeRangeMs { ranges.append((".decodeRangeMs", range)) }
+            for (key, range) in (entry.thumbnailRangeMs ?? [:]).sorted(by: { $0.key < $1.key }) { ranges.append((".thumbnailRangeMs." + key, range)) }
+            for (name, range) in ranges {
+                guard range.count == 2, range[0] <= range[1] else { throw fail(path + name, "[fastest, slowest]", "\(range)") }
+                for value in range { try check(value, path + name) }
+            }
         }
     }
 
@@ -154,8 +172,7 @@ public struct CostTable: Codable, Sendable, Hashable {
 
     /// One line for reports: `costs: 8 images, decode 2.9 ms median (…)`.
     public var summary: String {
-        let decodes = images.map(\.decodeMs).sorted()
-        let median = decodes.isEmpty ? 0 : decodes[decodes.count / 2]
+        let median = Median.of(images.map(\.decodeMs))
         return "\(images.count) image\(images.count == 1 ? "" : "s"), median decode \(NumberText.twoDecimals(median)) ms thread CPU, \(repeats) repeats, measured on \(machine)"
     }
 

@@ -94,8 +94,19 @@ public struct Experiment: Sendable {
     /// scenario's `displayPixelSize` when given (a custom policy keeps its own size).
     var effectivePolicy: RetentionPolicy { Self.effectivePolicy(strategy, settings: settings) }
 
-    /// `policy` as a run on a scenario with `settings` uses it (see `effectivePolicy`). O(1).
-    static func effectivePolicy(_ policy: RetentionPolicy, settings: ScenarioSettings) -> RetentionPolicy {
+    /// The headroom of the slowest synchronous load of `strategies` (names resolved among the
+    /// scenario's) priced by `table`; nil for an asynchronous scenario, whose loads never land
+    /// in a frame. O(images × strategies).
+    public static func headroom(scenario: Scenario, strategies names: [String], table: CostTable,
+                                decodeSpeed: Double) throws -> CostTable.Headroom? {
+        guard scenario.settings.display == .sync else { return nil }
+        let representations = try names.map { try effectivePolicy(RetentionPolicy.resolve($0, among: scenario.strategies), settings: scenario.settings).visible }
+        return table.headroom(frameRate: scenario.frameRate.rawValue, representations: representations, decodeSpeed: decodeSpeed)
+    }
+
+    /// `policy` as a run on a scenario with `settings` uses it: a thumbnail preset takes the
+    /// scenario's `images.displayPixelSize` (a custom policy keeps its own size). O(1).
+    public static func effectivePolicy(_ policy: RetentionPolicy, settings: ScenarioSettings) -> RetentionPolicy {
         var policy = policy
         if case .thumbnail(_, let quality, let linearLight) = policy.visible, RetentionPolicy.named(policy.name) == policy,
            let size = settings.images?.displayPixelSize {

@@ -28,6 +28,8 @@ final class ExperimentSession {
     var peakSampled = 0
     var peakLogical = 0
     var frameCount = 0
+    /// Rows built and not yet released (an `initialized` adds one, a `released` takes one).
+    var liveRows = 0
     /// The first probe failure inside a frame callback (which cannot throw); rethrown at the end.
     var probeFailure: (any Error)?
     /// The first read or decode failure of any load, written from decode workers.
@@ -112,8 +114,10 @@ final class ExperimentSession {
         if let overLimit, let limit = experiment.maxResidentBytes {
             try checkpoint(ResidentLimit.checkpointName)
             peakLogical = max(peakLogical, logicalBytes())
+            var partial = try report()
+            partial.rowsAliveAtStop = liveRows
             throw ResidentLimitReached(residentBytes: overLimit.residentBytes, frame: overLimit.frame, limitBytes: limit,
-                                       projected: overLimit.projected, report: try report())
+                                       projected: overLimit.projected, report: partial)
         }
         try checkpoint("end")
         destroyContainerIfAlive()
@@ -196,6 +200,7 @@ final class ExperimentSession {
             let bytes = pendingStateBytes.flatMap { $0.row == row ? $0.bytes : nil }
             pendingStateBytes = nil
             rowMemory.rowInitialized(row, bytes: bytes)
+            liveRows += 1
             checkResidentLimit(frame: event.frame)
         case .appeared(let row):
             let outcome = cache.appeared(row)
@@ -214,6 +219,7 @@ final class ExperimentSession {
         case .released(let row):
             if async { virtualQueue.cancel(row: row) }
             rowMemory.rowReleased(row)
+            liveRows -= 1
             cache.released(row)
             if replayer != nil { assignments.remove(row: row) }
         case .destinationInitialized(let row):

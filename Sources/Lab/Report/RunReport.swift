@@ -110,6 +110,8 @@ public struct RunReport: Codable, Sendable, Hashable {
     /// Why the run stopped before the end of its script, when it did (`resident memory
     /// reached 70.3 MB at frame 12 (limit 64.0 MB)`); absent from a complete run's JSON.
     public var stopReason: String?
+    /// Rows built and not yet released when the run stopped early; nil for a run that ended.
+    public var rowsAliveAtStop: Int? = nil
     /// For a trace replayed with `--repair`: how many impossible events were dropped (0 when
     /// none); nil for a script run.
     public var droppedTraceEvents: Int? = nil

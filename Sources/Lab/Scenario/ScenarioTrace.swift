@@ -62,6 +62,10 @@ public struct ScenarioTrace: Sendable {
             path: path, frameRate: frameRate, repair: repair, replayer: nil,
             check: { record, line throws(TraceError) in
                 if record.event == .checkpoint {
+                    if let name = record.name, Scenario.reservedCheckpoints.contains(name) {
+                        throw TraceError(source: source, line: line, problem: .malformed(
+                            "the checkpoint name \"\(name)\" is one the lab records itself (\(Scenario.reservedCheckpoints.joined(separator: ", "))); choose another"))
+                    }
                     checkpoints += 1
                     if checkpoints > Scenario.maximumCheckpoints {
                         throw TraceError(source: source, line: line, problem: .limit(

@@ -1,3 +1,4 @@
+import Imaging
 /// A sweep: every strategy × every value of one ``SweepKey``, each point run in fresh child
 /// processes like `compare`, then summarized with its Pareto frontier and a recommendation.
 public struct SweepPlan: Sendable, Hashable, Codable {
@@ -17,6 +18,9 @@ public struct SweepPlan: Sendable, Hashable, Codable {
     public var values: [Int]
     /// The strategies, in the order given.
     public var strategies: [String]
+    /// What each point's bitmap LRU admits of the scenario's images, by point label; filled by
+    /// ``check(scenarioPath:repairTrace:)`` (empty for points whose policy keeps no bitmap LRU).
+    public var admissions: [String: Admission] = [:]
 
     /// The most values a sweep takes.
     public static let maximumValues = 64
@@ -37,12 +41,16 @@ public struct SweepPlan: Sendable, Hashable, Codable {
 
     /// Prepares every point on the scenario at `scenarioPath` without running it, so a
     /// strategy the key cannot apply to, a bad scenario or missing images are one error before
-    /// any child runs. Throws the first problem (`LabError.usage` for a setting that cannot
-    /// apply). Costs one scenario load per strategy.
-    public func check(scenarioPath: String, repairTrace: Bool) throws {
+    /// any child runs, and records what each point's LRU admits (``admissions``). Throws the
+    /// first problem (`LabError.usage` for a setting that cannot apply). Costs one scenario load
+    /// per strategy and one header read per image.
+    public mutating func check(scenarioPath: String, repairTrace: Bool) throws {
         for name in strategies {
             let experiment = try Experiment.prepare(scenarioPath: scenarioPath, strategyName: name, repairTrace: repairTrace)
-            for value in values { _ = try experiment.applying([SweepSetting(key: key, value: value)]) }
+            for value in values {
+                let point = try experiment.applying([SweepSetting(key: key, value: value)])
+                admissions["\(name) \(SweepSetting(key: key, value: value))"] = point.admission()
+            }
         }
     }
 
@@ -84,6 +92,57 @@ public struct SweepPlan: Sendable, Hashable, Codable {
         }
         guard values.count <= maximumValues else { throw .usage("--values: at most \(maximumValues) values, got more") }
         return values
+    }
+}
+
+/// What a policy's bitmap LRU admits of a scenario's images: an entry larger than the admission
+/// cap (a quarter of the budget unless `admissionCap` says otherwise) is never kept once its
+/// row disappears, so a budget under which no image fits caches nothing beyond visible rows.
+public struct Admission: Sendable, Hashable, Codable {
+    /// The admission cap in force, in bytes.
+    public var capBytes: Int
+    /// Distinct images whose bitmap is at most the cap.
+    public var admitted: Int
+    /// Distinct images.
+    public var images: Int
+    /// The largest bitmap among them, in bytes.
+    public var largestBytes: Int
+
+    /// An admission as measured. O(1).
+    public init(capBytes: Int, admitted: Int, images: Int, largestBytes: Int) {
+        self.capBytes = capBytes
+        self.admitted = admitted
+        self.images = images
+        self.largestBytes = largestBytes
+    }
+
+    /// True when no image can enter the LRU.
+    public var admitsNothing: Bool { admitted == 0 && images > 0 }
+
+    /// `all`, `none` or `3/8`, for a table column. O(1).
+    public var cell: String { admitted == images ? "all" : admitted == 0 ? "none" : "\(admitted)/\(images)" }
+}
+
+extension Experiment {
+    /// What this experiment's bitmap LRU admits of its images (each bitmap's size from its
+    /// header: the decoded image, or the thumbnail the policy makes); nil when the policy keeps
+    /// no bitmap LRU (its rows do not make bitmaps evictable on disappear). One header read per
+    /// distinct image.
+    public func admission() -> Admission? {
+        let policy = effectivePolicy
+        guard policy.onDisappear == .evictable else { return nil }
+        let cap = policy.effectiveAdmissionCap.bytes
+        var sizes: [Int] = []
+        for path in Set(images.paths).sorted() {
+            guard let info = try? ImageInfo(contentsOf: path) else { continue }
+            if let thumbnailer = policy.visible.thumbnailer(limits: .default) {
+                let size = thumbnailer.outputSize(sourceWidth: info.width, sourceHeight: info.height)
+                sizes.append(size.width * size.height * 4)
+            } else {
+                sizes.append(info.decodedByteCount)
+            }
+        }
+        return Admission(capBytes: cap, admitted: sizes.filter { $0 <= cap }.count, images: sizes.count, largestBytes: sizes.max() ?? 0)
     }
 }
 
@@ -194,7 +253,10 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
             let best = tied.min { ($0.point.value, plan.strategies.firstIndex(of: $0.point.strategy) ?? 0) < ($1.point.value, plan.strategies.firstIndex(of: $1.point.strategy) ?? 0) }!
             verdict = .met
             recommended = best.point.label
-            var text = "\(best.point.label) is the cheapest point that meets every constraint in all \(best.row.runs) repeats: " + Self.margins(best.row, constraints)
+            var text = "\(best.point.label) is the cheapest point that meets every constraint in \(best.row.runs == 1 ? "its one repeat" : "all \(best.row.runs) repeats"): " + Self.margins(best.row, constraints)
+            if let admission = plan.admissions[best.point.label], admission.admitsNothing {
+                text += "; note: at this value its LRU admits no image (the largest bitmap, \(NumberText.megabytes(admission.largestBytes)), is over the \(NumberText.megabytes(admission.capBytes)) admission cap), so it caches nothing beyond visible rows"
+            }
             if tied.count > 1 {
                 text += "; its peak ties with \(tied.count - 1) other point\(tied.count == 2 ? "" : "s") within the repeats' spread, of which it has the smallest \(plan.key.rawValue)"
             }

@@ -43,6 +43,16 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
         return value
     }
 
+    /// The values a sweep of this key takes when none are given: `8MB...256MB` for a size,
+    /// `0,1,2,4,8` prefetch rows, `1,2,4,8` decode workers. O(1).
+    public var defaultValues: String {
+        switch self {
+        case .prefetchRows: "0,1,2,4,8"
+        case .decodeWorkers: "1,2,4,8"
+        default: "8MB...256MB"
+        }
+    }
+
     /// `8MB` for a size, `4` for a count. O(1).
     public func format(_ value: Int) -> String {
         isSize ? ByteSize(bytes: value).description : "\(value)"

@@ -40,6 +40,20 @@ public enum CostText {
         return text
     }
 
+    /// One line on how close the slowest synchronous load comes to the frame budget: its cost
+    /// and share of the budget, and, when the budget lies within the cost table's own spread,
+    /// a warning that hitch counts will swing. O(1).
+    public static func headroom(_ headroom: CostTable.Headroom) -> String {
+        let ms = NumberText.twoDecimals
+        var text = "headroom: the slowest load (\(headroom.file), read + decode) costs \(ms(headroom.costMs)) ms"
+        if let range = headroom.rangeMs { text += " (\(ms(range[0]))–\(ms(range[1])) ms over the repeats)" }
+        text += " of the \(ms(headroom.budgetMs)) ms frame budget (\(Int((100 * headroom.costMs / headroom.budgetMs).rounded())) %)"
+        if headroom.withinSpread {
+            text += "; WARNING: the budget lies within the cost's own spread, so hitch counts swing with small changes of speed; compare --decode-speed 0.95 and 1.05 before trusting them"
+        }
+        return text
+    }
+
     /// One line describing the decode-speed model. O(1).
     public static func model(_ speed: Double) -> String {
         "decode speed ×\(speed): a MODEL of a \(speed < 1 ? "slower" : "faster") device (table costs divided by \(speed)), not a measurement"

@@ -5,18 +5,22 @@ import Lab
 public enum SweepText {
     /// The sweep's table and recommendation lines. O(points).
     public static func render(_ outcome: SweepOutcome, plan: SweepPlan) -> String {
-        let header = ["strategy", plan.key.rawValue, "peak", "logical peak", "after destroy", "decodes", "hitches", "placeholders", "frontier"]
+        let header = ["strategy", plan.key.rawValue, "admits", "peak", "logical peak", "after destroy", "decodes", "hitches", "placeholders", "frontier"]
         let rows: [[String]] = outcome.entries.map { entry in
             let row = entry.row
             let value = plan.key.format(entry.point.value)
-            guard row.runs > 0 else { return [entry.point.strategy, value, "failed (\(row.failures) runs)"] }
-            return [entry.point.strategy, value, mb(row.peakBytes, row.peakSpread), mb(row.logicalPeakBytes, row.logicalPeakSpread),
+            let admits = plan.admissions[entry.point.label]?.cell ?? "-"
+            guard row.runs > 0 else { return [entry.point.strategy, value, admits, "failed (\(row.failures) run\(row.failures == 1 ? "" : "s"))"] }
+            return [entry.point.strategy, value, admits, mb(row.peakBytes, row.peakSpread), mb(row.logicalPeakBytes, row.logicalPeakSpread),
                     mb(row.afterDestroyBytes, row.afterDestroySpread), NumberText.count(row.decodes, row.decodesSpread),
                     NumberText.count(row.hitches, row.hitchesSpread), NumberText.count(row.placeholderFrames, row.placeholderSpread),
                     (entry.onFrontier ? "*" : "") + (entry.point.label == outcome.recommended ? " <" : "")]
         }
         var text = TextTable.render(header: header, rows: rows)
         text += "sizes: resident MB (1 MB = 1,000,000 bytes), medians over repeats, (min–max) where repeats differ; * on the frontier (no point has both a lower peak and fewer placeholder frames); < the recommended (or nearest) point\n"
+        if !plan.admissions.isEmpty {
+            text += "admits: the scenario's images whose bitmap the LRU admits: one larger than the admission cap (a quarter of the budget unless admissionCap is set) is not kept once its row disappears, so a point that admits none caches nothing beyond visible rows; - where the strategy keeps no LRU\n"
+        }
         let word: String
         switch outcome.verdict {
         case .met: word = "recommendation"
