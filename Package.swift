@@ -40,10 +40,10 @@ let package = Package(
         // The procedural PNG painter the default scenario and `retention assets generate` use.
         .target(name: "AssetGen", dependencies: ["Imaging", "SystemIO"]),
         // The scenario and trace file formats, parsed once into typed values.
-        .target(name: "Scenario", dependencies: ["StrictJSON", "Visibility", "Retention", "Imaging", "SystemIO"]),
-        .target(name: "Lab", dependencies: ["StrictJSON", "Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "AssetGen", "SystemIO"]),
+        .target(name: "Scenario", dependencies: ["StrictJSON", "Visibility", "Retention", "Imaging", "AssetGen", "SystemIO"]),
+        .target(name: "Lab", dependencies: ["StrictJSON", "Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "SystemIO"]),
         // What the tool prints and plans: text, tables, JSON lines, the thumbnail batch.
-        .target(name: "RetentionTool", dependencies: ["StrictJSON", "Lab", "Retention", "Visibility", "Imaging", "MemoryProbe", "SystemIO"]),
+        .target(name: "RetentionTool", dependencies: ["StrictJSON", "Lab", "Scenario", "Retention", "Visibility", "Imaging", "MemoryProbe", "SystemIO"]),
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "VisibilityTests", dependencies: ["Visibility", "AssetGen"]),
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "StrictJSON", "RetentionTestSupport"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "StrictJSON", "AssetGen", "Imaging", "RetentionTestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "AssetGen", "SystemIO", "MemoryCheck", "RetentionTestSupport"]),
         .testTarget(name: "AssetGenTests", dependencies: ["AssetGen", "Imaging", "RetentionTestSupport"]),
         .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool", "Lab", "Visibility", "RetentionTestSupport"]),

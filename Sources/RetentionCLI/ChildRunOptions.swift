@@ -1,5 +1,5 @@
 import ArgumentParser
-import Glibc
+import Foundation
 import Lab
 import RetentionTool
 import SystemIO
@@ -34,9 +34,6 @@ struct ChildRunOptions: ParsableArguments {
     @Flag(help: ArgumentHelp(repairHelp()))
     var repair = false
 
-    /// Flags every child run gets from these options.
-    var childFlags: [String] { repair ? ["--repair"] : [] }
-
     func validate() throws {
         if repeats < 1 { throw ValidationError("--repeat must be at least 1, got \(repeats)") }
         if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be a number of seconds from 0 to 86400, got \(timeout)") }
@@ -48,11 +45,25 @@ struct ChildRunOptions: ParsableArguments {
     /// The slice to run: `--shard`, or the array-job engine's environment, or nil.
     func resolvedShard() throws -> Shard? {
         if let shard { return try usage { try Shard(parsing: shard) } }
-        var environment: [String: String] = [:]
-        for key in ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_COUNT"] {
-            if let value = getenv(key) { environment[key] = String(cString: value) }
-        }
-        return try usage { try Shard.fromEnvironment(environment, shards: shards) }
+        return try usage { try Shard.fromEnvironment(ProcessInfo.processInfo.environment, shards: shards) }
+    }
+
+    /// The job's settings from these options and the cost options, with a stop request that
+    /// SIGINT and SIGTERM make (installed here). Throws a usage error for a bad slice.
+    func settings(_ costs: CostOptions) throws -> ChildRunSettings {
+        var settings = ChildRunSettings()
+        settings.repeats = repeats
+        settings.timeoutSeconds = timeout
+        settings.jobs = jobs
+        settings.shard = try resolvedShard()
+        settings.exportJSON = exportJSON
+        settings.exportCSV = exportCSV
+        settings.costsPath = costs.costs
+        settings.decodeSpeed = costs.decodeSpeed
+        settings.repairTrace = repair
+        try StopSignals.install()
+        settings.stop = StopRequest(observingSignals: true)
+        return settings
     }
 }
 
@@ -78,34 +89,18 @@ func usage<T>(_ body: () throws -> T) throws -> T {
     }
 }
 
-/// Signals, the executable and the exit status around a `ChildRuns`, for `compare` and `sweep`.
+/// Running a job of `compare` or `sweep`: usage problems become exit 64, a signal before any
+/// run exits 128 + the signal with one line.
 enum ChildRunCommand {
-    /// Runs `driver` with SIGINT/SIGTERM forwarded to the running children. A signal before any
-    /// run exits 128 + the signal.
-    static func run(_ driver: ChildRuns, command: String) throws -> ChildRuns.Outcome {
-        let executable = try ChildRuns.executablePath()
-        let stop = StopRequest(observingSignals: true)
-        try StopSignals.install()
+    /// Runs `body`, mapping what it throws as the module's commands expect.
+    static func run<T>(command: String, _ body: () throws -> T) throws -> T {
         do {
-            return try driver.run(executable: executable, stop: stop)
+            return try body()
         } catch let error as LabError {
             if case .usage(let message) = error { throw ValidationError(message) }
             guard case .stopped(let signal) = error else { throw error }
             Output.error("retention \(command): stopped by signal \(signal) before any run")
             throw ExitCode(128 + signal)
         }
-    }
-
-    /// The exit status after the report is printed: 128 + the signal when one stopped the
-    /// runs, 1 when a run or an export failed, 0 otherwise.
-    static func finish(_ outcome: ChildRuns.Outcome, command: String) throws {
-        if let signal = outcome.stoppedBy {
-            Output.error("retention \(command): stopped by signal \(signal) after \(outcome.results.count) of \(outcome.planned) runs; the table shows what was measured")
-            throw ExitCode(128 + signal)
-        }
-        // A file that could not be read or decoded fails the command too (the table's
-        // "failed loads" line says which).
-        let failedLoads = outcome.results.contains { ($0.report?.failedLoads ?? 0) > 0 }
-        if outcome.failed > 0 || outcome.exportFailure != nil || failedLoads { throw ExitCode(1) }
     }
 }

@@ -43,41 +43,14 @@ struct Compare: ParsableCommand {
     }
 
     func run() throws {
-        let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
-        let inputs = try Experiment.Inputs(scenarioPath: path, needing: "compare", repairTrace: runs.repair)
-        let loaded = inputs.scenario
-        if let repairs = inputs.trace?.repairs.summary { Output.error("\(path): trace: \(repairs)") }
-        let available = loaded.strategies
-        let names: [String]
-        if let strategies {
-            names = try strategyNames(strategies)
-            for name in names { _ = try RetentionPolicy.resolve(name, among: available) }
-        } else {
-            names = available.map(\.name)
+        let job = CompareJob(scenarioPath: scenario, strategies: try strategies.map(strategyNames), settings: try runs.settings(costOptions),
+                             maxResidentBytes: maxResident?.bytes)
+        let outcome = try ChildRunCommand.run(command: "compare") { try job.run(sink: .standardError) }
+        print(runs.json ? outcome.document.jsonText : JobText.render(outcome), terminator: runs.json ? "\n" : "")
+        if let note = JobText.stopNote(command: "compare", stoppedBy: outcome.stoppedBy, finished: outcome.finished, planned: outcome.planned) {
+            Output.error(note)
         }
-        let shard = try runs.resolvedShard()
-        let jobs = runs.jobs ?? Machine.availableCores
-        try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: jobs), command: "compare")
-        var driver = ChildRuns(
-            scenarioPath: path, subjects: names, costStrategies: names, repeats: runs.repeats, jobs: jobs,
-            shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs, decodeSpeed: costOptions.decodeSpeed,
-            exportJSON: runs.exportJSON, exportCSV: runs.exportCSV, childResidentLimit: residentLimit(maxResident, sharedBy: jobs)
-        ) { strategy, costsPath in
-            ["run", path, "--strategy", strategy, "--json", "--costs", costsPath] + runs.childFlags
-        }
-        driver.inputs = OutputCheck.scenarioInputs(path: path, trace: inputs.trace, images: inputs.images)
-        let outcome = try ChildRunCommand.run(driver, command: "compare")
-        if runs.json {
-            print(outcome.document.jsonText)
-        } else {
-            print("scenario: \(loaded.name) (\(path)), \(runs.repeats) repeat\(runs.repeats == 1 ? "" : "s") per strategy, each in a fresh process\(shard.map { ", slice \($0) of the runs" } ?? "")")
-            print(CostText.header(givenPath: costOptions.costs, table: outcome.costs, decodeSpeed: costOptions.decodeSpeed))
-            if let headroom = try Experiment.headroom(scenario: loaded, strategies: names, table: outcome.costs, decodeSpeed: costOptions.decodeSpeed) {
-                print(CostText.headroom(headroom))
-            }
-            print(outcome.document.summary.table(hints: ComparisonHints.lines(for: loaded)), terminator: "")
-        }
-        try ChildRunCommand.finish(outcome, command: "compare")
+        if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }
 }
 

@@ -1,3 +1,4 @@
+import Scenario
 import ArgumentParser
 import Imaging
 import Lab
@@ -40,23 +41,12 @@ struct Costs: ParsableCommand {
 
     func run() throws {
         ChildProcess.dieWithParent()
-        try Preflight.fileDescriptors(Preflight.baseFileDescriptors, command: "costs")
-        let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
-        if let output {
-            // Checked before anything is measured: writable, and not one of the files the
-            // scenario brings.
-            try FileIO.checkWritable(output)
-            let inputs = try Experiment.Inputs(scenarioPath: path, needing: "costs", repairTrace: true)
-            try usage { try OutputCheck.check(outputs: [.init("-o", output)],
-                                              inputs: OutputCheck.scenarioInputs(path: path, trace: inputs.trace, images: inputs.images)) }
-        }
-        let names = strategies.map { $0.split(separator: ",").map { String($0).trimmingWhitespace() } }
-        let table = try Experiment.measureCosts(scenarioPath: path, strategies: names, repeats: repeats)
-        if let output {
-            try FileIO.replace(output, with: Data((table.json + "\n").utf8))
-        } else {
-            print(table.json)
-        }
+        var job = CostsJob(scenarioPath: scenario)
+        job.strategies = strategies.map { $0.split(separator: ",").map { String($0).trimmingWhitespace() } }
+        job.repeats = repeats
+        job.outputPath = output
+        let table = try usage { try job.run(sink: .standardError) }
+        if output == nil { print(table.json) }
     }
 }
 
@@ -74,8 +64,4 @@ struct CostOptions: ParsableArguments {
         }
     }
 
-    /// The model for a run, reading the table when one was given.
-    func model() throws -> CostModel {
-        CostModel(table: try costs.map { try CostTable.load(contentsOf: $0) }, decodeSpeed: decodeSpeed)
-    }
 }

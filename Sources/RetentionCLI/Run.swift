@@ -1,3 +1,4 @@
+import Scenario
 import StrictJSON
 import ArgumentParser
 import Lab
@@ -52,31 +53,17 @@ struct Run: ParsableCommand {
 
     func run() throws {
         ChildProcess.dieWithParent()
-        try Preflight.fileDescriptors(Preflight.baseFileDescriptors, command: "run")
-        let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
-        var experiment = try usage { try Experiment.prepare(scenarioPath: path, strategyName: strategy, repairTrace: repair).applying(settings) }
-        experiment.timelineInterval = timelineEvery ?? 0
-        if let timelineEvery, experiment.estimatedFrames / timelineEvery > RunReport.maximumTimelineSamples {
-            let least = (experiment.estimatedFrames + RunReport.maximumTimelineSamples - 1) / RunReport.maximumTimelineSamples
-            throw ValidationError("--timeline-every \(timelineEvery) would keep \(experiment.estimatedFrames / timelineEvery) samples of this run's \(experiment.estimatedFrames) frames, over the limit of \(RunReport.maximumTimelineSamples); give --timeline-every \(least) or more")
-        }
-        experiment.costs = try costOptions.model()
-        experiment.maxResidentBytes = residentLimit(maxResident)
-        // Over the limit, the run still prints what it measured, then fails with the message.
-        let report: RunReport, stopped: ResidentLimitReached?
-        do {
-            (report, stopped) = (try experiment.run(), nil)
-        } catch let stop as ResidentLimitReached {
-            (report, stopped) = (stop.report, stop)
-        }
-        if let repairs = report.traceRepairs, !json { Output.error("\(path): trace: \(repairs)") }
-        if json {
-            print(JSONDocument.encode(report))
-        } else {
-            print(RunReportText.render(report))
-        }
-        if let stopped { throw stopped }
-        // A file that could not be read or decoded fails the run (exit 1), after its report.
-        if let failure = report.failedLoadsLine { throw LabError.failed(failure) }
+        var job = RunJob(scenarioPath: scenario, strategy: strategy)
+        job.settings = settings
+        job.timelineEvery = timelineEvery
+        job.costsPath = costOptions.costs
+        job.decodeSpeed = costOptions.decodeSpeed
+        job.maxResidentBytes = maxResident?.bytes
+        job.repairTrace = repair
+        let outcome = try usage { try job.run(sink: .standardError) }
+        // With --json, a repaired trace's note is in the report (traceRepairs), not on stderr.
+        if let repairs = outcome.report.traceRepairs, !json { Output.error("\(outcome.scenarioPath): trace: \(repairs)") }
+        print(json ? JSONDocument.encode(outcome.report) : RunReportText.render(outcome.report))
+        if let line = outcome.errorLine { throw LabError.failed(line) }
     }
 }

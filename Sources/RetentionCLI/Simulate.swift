@@ -34,24 +34,12 @@ struct Simulate: ParsableCommand {
     var repair = false
 
     func run() throws {
-        let path = try self.scenario ?? DefaultScenario.path(announce: { Output.error($0) })
-        let scenario = try Scenario.load(contentsOf: path)
+        var job = SimulateJob(scenarioPath: scenario)
+        job.form = trace ? (json ? .trace : .events) : .summary
+        job.json = json
+        job.repairTrace = repair
         var output = LineStream()
-        func write(_ line: String) { output.write(line) }
-        let repairs: TraceRepairs?
-        if trace && json {
-            repairs = try ScenarioEvents.writeTrace(scenario, scenarioPath: path, repair: repair, line: write)
-        } else if trace {
-            repairs = try ScenarioEvents.run(scenario, scenarioPath: path, repair: repair, onEvent: { write($0.traceLine) }, onFrameEnd: { _, _ in })
-        } else {
-            var summary = SimulationSummary()
-            repairs = try ScenarioEvents.run(
-                scenario, scenarioPath: path, repair: repair,
-                onEvent: { summary.record($0) },
-                onFrameEnd: { report, _ in summary.recordFrameEnd(report) })
-            for line in json ? summary.jsonLines : summary.lines { write(line) }
-        }
+        try job.run(sink: .standardError) { output.write($0) }
         try output.finish()
-        if let note = repairs?.summary { Output.error("\(path): trace: \(note)") }
     }
 }

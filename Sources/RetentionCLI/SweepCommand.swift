@@ -1,3 +1,4 @@
+import Scenario
 import ArgumentParser
 import Lab
 import Retention
@@ -74,39 +75,13 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
-        let path = try scenario ?? DefaultScenario.path(announce: { Output.error($0) })
-        let names = try strategyNames(strategies)
-        var checking = try plan(strategies: names)
-        try usage { try checking.check(scenarioPath: path, repairTrace: runs.repair) }
-        let plan = checking
-        let points = Dictionary(uniqueKeysWithValues: plan.points.map { ($0.label, $0) })
-        let shard = try runs.resolvedShard()
-        let jobs = runs.jobs ?? Machine.availableCores
-        try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: jobs), command: "sweep")
-        var driver = ChildRuns(
-            scenarioPath: path, subjects: plan.points.map(\.label), costStrategies: names, repeats: runs.repeats,
-            jobs: jobs, shard: shard, timeoutSeconds: runs.timeout, givenCostsPath: costOptions.costs,
-            decodeSpeed: costOptions.decodeSpeed, exportJSON: runs.exportJSON, exportCSV: runs.exportCSV, sweep: plan, constraints: constraints,
-            childResidentLimit: ResidentLimit.defaultBytes(sharedBy: jobs)
-        ) { label, costsPath in
-            let point = points[label]!
-            return ["run", path, "--strategy", point.strategy, "--set", "\(SweepSetting(key: plan.key, value: point.value))",
-                    "--json", "--costs", costsPath] + runs.childFlags
+        let job = SweepJob(scenarioPath: scenario, plan: try plan(strategies: try strategyNames(strategies)), constraints: constraints,
+                           settings: try runs.settings(costOptions))
+        let outcome = try ChildRunCommand.run(command: "sweep") { try job.run(sink: .standardError) }
+        print(runs.json ? outcome.document.jsonText : JobText.render(outcome), terminator: runs.json ? "\n" : "")
+        if let note = JobText.stopNote(command: "sweep", stoppedBy: outcome.stoppedBy, finished: outcome.finished, planned: outcome.planned) {
+            Output.error(note)
         }
-        let inputs = try Experiment.Inputs(scenarioPath: path, needing: "sweep", repairTrace: true)
-        driver.inputs = OutputCheck.scenarioInputs(path: path, trace: inputs.trace, images: inputs.images)
-        let outcome = try ChildRunCommand.run(driver, command: "sweep")
-        if runs.json {
-            print(outcome.document.jsonText)
-        } else {
-            print("sweep: \(path), \(plan.key.rawValue) over \(plan.values.map(plan.key.format).joined(separator: ", ")), \(runs.repeats) repeat\(runs.repeats == 1 ? "" : "s") per point, each in a fresh process\(shard.map { ", slice \($0) of the runs" } ?? "")")
-            print(CostText.header(givenPath: costOptions.costs, table: outcome.costs, decodeSpeed: costOptions.decodeSpeed))
-            if let headroom = try Experiment.headroom(scenario: inputs.scenario, strategies: names, table: outcome.costs, decodeSpeed: costOptions.decodeSpeed) {
-                print(CostText.headroom(headroom))
-            }
-            if let judged = outcome.document.outcome { print(SweepText.render(judged, plan: plan), terminator: "") }
-        }
-        try ChildRunCommand.finish(outcome, command: "sweep")
-        if shard == nil, outcome.document.outcome?.verdict == .nearest { throw ExitCode(1) }
+        if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }
 }

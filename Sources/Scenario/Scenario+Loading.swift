@@ -26,7 +26,15 @@ extension Scenario {
         }
         try scenario.validate(source: source)
         if scenario.name.isEmpty { scenario.name = baseName(of: source) }
+        scenario.sourcePath = source
         return scenario
+    }
+
+    /// `path` as a scenario file at `scenarioPath` names it (an image folder, a trace):
+    /// itself when absolute, else relative to the scenario file's folder. The one resolution
+    /// every file a scenario names goes through. O(length).
+    public static func resolve(_ path: String, against scenarioPath: String) -> String {
+        path.hasPrefix("/") ? path : FileIO.directory(of: scenarioPath) + "/" + path
     }
 
     private static func baseName(of path: String) -> String {

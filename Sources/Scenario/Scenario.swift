@@ -41,6 +41,22 @@ public struct Scenario: Sendable, Hashable {
     /// The retention strategies to compare, in file order (`strategies`: preset names or policy
     /// objects, names unique); every preset when the file names none.
     public var strategies: [RetentionPolicy]
+    /// The file the scenario was loaded from (``load(contentsOf:)``; the `source` given to
+    /// `decode`), against whose folder its image folder and trace resolve.
+    public var sourcePath: String = "scenario.json"
+
+    /// The images rows show, resolved against the scenario's folder and checked (every match
+    /// opens); nil for a scenario without an `images` key, which only `simulate` can run.
+    /// Throws `ScenarioError` at `images`. O(files in the folder).
+    public func imageSet() throws(ScenarioError) -> ImageSet? {
+        guard let images = settings.images else { return nil }
+        return try ImageSet(images, scenarioPath: sourcePath)
+    }
+
+    /// The trace file, resolved against the scenario's folder; nil for a script scenario. O(1).
+    public var tracePath: String? {
+        trace.map { Scenario.resolve($0, against: sourcePath) }
+    }
 
     /// Creates a scenario. O(1).
     public init(

@@ -13,6 +13,9 @@ public enum ScenarioError: Error, CustomStringConvertible, Sendable, Hashable {
     /// dotted and indexed (`script[3].scrollTo.row`) and the message says what was expected and,
     /// where there was a value, what was found.
     case invalid(source: String, path: String, message: String)
+    /// The built-in default scenario could not be found or written; the message says why and
+    /// what to do.
+    case defaultScenario(String)
 
     /// The scenario error for a document error: the same line. O(1).
     public init(_ error: JSONDocumentError) {
@@ -34,6 +37,8 @@ public enum ScenarioError: Error, CustomStringConvertible, Sendable, Hashable {
             "invalid UTF-8 at line \(line), column \(column)"
         case .invalid(_, let path, let message):
             "\(path.isEmpty ? "(top level)" : path): \(message)"
+        case .defaultScenario(let message):
+            message
         }
     }
 
@@ -42,6 +47,7 @@ public enum ScenarioError: Error, CustomStringConvertible, Sendable, Hashable {
         switch self {
         case .unreadable(let path, _): path
         case .malformedJSON(let source, _, _, _), .invalidUTF8(let source, _, _), .invalid(let source, _, _): source
+        case .defaultScenario: "default scenario"
         }
     }
 }

@@ -19,22 +19,6 @@ struct LabScenarioInputTests {
         }
     }
 
-    @Test("images resolve relative to the scenario's folder, sorted; an empty match is a clear error")
-    func imageSet() throws {
-        let root = TestPaths.packageRoot
-        let scenarioPath = root + "/assets/scenarios/default.json"
-        let set = try ImageSet(.init(directory: "../images", pattern: "photo-600x400-*.png", displayPixelSize: nil), scenarioPath: scenarioPath)
-        #expect(set.paths.count == 8)
-        #expect(set.path(forRow: 9).hasSuffix("photo-600x400-02.png"))
-        #expect(throws: LabError.images("images: no file in \(root)/assets/scenarios/../images matches \"nothing-*.png\"")) {
-            try ImageSet(.init(directory: "../images", pattern: "nothing-*.png", displayPixelSize: nil), scenarioPath: scenarioPath)
-        }
-        let missing = #expect(throws: LabError.self) {
-            try ImageSet(.init(directory: "/nonexistent/images", pattern: "*.png", displayPixelSize: nil), scenarioPath: scenarioPath)
-        }
-        #expect(missing?.description == "images.directory: cannot open /nonexistent/images: No such file or directory")
-    }
-
     @Test("every scenario in assets/scenarios is ready for run, compare and soak: images, strategies, a trace that checks")
     func labScenarios() throws {
         let root = TestPaths.packageRoot

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RetentionTestSupport
 import Testing
 import Visibility
 @testable import Scenario
@@ -67,5 +68,21 @@ struct ScenarioLoadingTests {
         let value = try JSONParser.parse(Array(#"{"s": "a\"b\\c\n\u00e9\ud83d\ude00/", "n": [-0.5e2, 0, 12]}"#.utf8))
         #expect(value["s"] == .string("a\"b\\c\né😀/"))
         #expect(value["n"] == .array([.number(-50), .number(0), .number(12)]))
+    }
+
+    @Test("images resolve relative to the scenario's folder, sorted; an empty match is a clear error")
+    func imageSet() throws {
+        let root = TestPaths.packageRoot
+        let scenarioPath = root + "/assets/scenarios/default.json"
+        let set = try ImageSet(.init(directory: "../images", pattern: "photo-600x400-*.png", displayPixelSize: nil), scenarioPath: scenarioPath)
+        #expect(set.paths.count == 8)
+        #expect(set.path(forRow: 9).hasSuffix("photo-600x400-02.png"))
+        #expect(throws: ScenarioError.invalid(source: scenarioPath, path: "images", message: "no file in \(root)/assets/scenarios/../images matches \"nothing-*.png\"")) {
+            try ImageSet(.init(directory: "../images", pattern: "nothing-*.png", displayPixelSize: nil), scenarioPath: scenarioPath)
+        }
+        let missing = #expect(throws: ScenarioError.self) {
+            try ImageSet(.init(directory: "/nonexistent/images", pattern: "*.png", displayPixelSize: nil), scenarioPath: scenarioPath)
+        }
+        #expect(missing?.description == "images.directory: cannot open /nonexistent/images: No such file or directory")
     }
 }

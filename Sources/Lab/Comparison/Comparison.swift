@@ -57,8 +57,14 @@ public struct Comparison: Sendable {
     /// The run order: repeat 1 in the given order, repeat 2 reversed, and so on, so no strategy
     /// always runs first or after the same neighbour. O(strategies × repeats).
     public var schedule: [(strategy: String, repeatIndex: Int)] {
+        Self.schedule(subjects: strategies, repeats: repeats)
+    }
+
+    /// The run order of `subjects` over `repeats` (see ``schedule``), without a comparison to
+    /// hand. O(subjects × repeats).
+    public static func schedule(subjects: [String], repeats: Int) -> [(strategy: String, repeatIndex: Int)] {
         (1...max(1, repeats)).flatMap { r in
-            (r % 2 == 1 ? strategies : strategies.reversed()).map { ($0, r) }
+            (r % 2 == 1 ? subjects : subjects.reversed()).map { ($0, r) }
         }
     }
 

@@ -1,3 +1,4 @@
+import Scenario
 import StrictJSON
 import Glibc
 import FoundationEssentials

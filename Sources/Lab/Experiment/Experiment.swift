@@ -69,10 +69,9 @@ public struct Experiment: Sendable {
         /// who needs the images in the error for a scenario without them.
         public init(scenarioPath: String, needing purpose: String, repairTrace: Bool) throws {
             scenario = try Scenario.load(contentsOf: scenarioPath)
-            guard let imageSpec = scenario.settings.images else {
+            guard let folder = try scenario.imageSet() else {
                 throw LabError.images("\(scenarioPath): the scenario has no \"images\" key, which \(purpose) need; it can drive `retention simulate` only. Add \"images\": {\"directory\": \"FOLDER\", \"pattern\": \"*.png\"} to measure it")
             }
-            let folder = try ImageSet(imageSpec, scenarioPath: scenarioPath)
             if scenario.trace != nil {
                 let trace = try ScenarioTrace(scenario: scenario, scenarioPath: scenarioPath, scenarioImages: folder.paths.count, repair: repairTrace)
                 self.trace = trace

@@ -1,3 +1,4 @@
+import Scenario
 import Imaging
 import MemoryProbe
 import Retention

@@ -5,12 +5,15 @@ extension ComparisonSummary {
     /// (failed loads, runs stopped by `--max-resident` with what they measured, the all-loaded
     /// column's fallback, `hints`), then the ranking lines. A peak whose min–max spread exceeds
     /// 10 % of its median is shown with the spread.
-    public func table(hints: [String] = []) -> String {
+    /// For a slice (`slice` given), rows with no run in it say so instead of "failed", and the
+    /// ranking lines give way to a note that `merge` of every slice gives them.
+    public func table(hints: [String] = [], slice: Shard? = nil) -> String {
         let header = ["strategy", "startup", "all loaded", "peak", "after destroy", "after trim", "logical peak", "decodes", "hitches", "placeholders"]
         var lines: [[String]] = []
         for row in rows {
             if row.runs == 0 {
-                lines.append([row.strategy, "failed (\(Self.plural(row.failures, "run", "runs")))"])
+                let other = slice != nil && row.failures == 0
+                lines.append([row.strategy, other ? "(runs in other slices)" : "failed (\(Self.plural(row.failures, "run", "runs")))"])
                 continue
             }
             var peak = NumberText.mb(row.peakBytes)
@@ -34,7 +37,11 @@ extension ComparisonSummary {
             text += "all loaded: the script has no checkpoint named all-loaded, so the column shows the end checkpoint, taken after its last step\n"
         }
         for hint in hints { text += hint + "\n" }
-        for line in rankingLines { text += line + "\n" }
+        if let slice {
+            text += "slice \(slice): the figures cover this slice's runs only; `retention merge` of every slice's --export-json gives the ranking\n"
+        } else {
+            for line in rankingLines { text += line + "\n" }
+        }
         return text
     }
 }

@@ -3,23 +3,32 @@ import Lab
 /// What `retention sweep` (and `merge` of a sweep) prints: one row per point with medians and
 /// spreads, the frontier marked, then the recommendation and what it rests on.
 public enum SweepText {
-    /// The sweep's table and recommendation lines. O(points).
-    public static func render(_ outcome: SweepOutcome, plan: SweepPlan) -> String {
+    /// The sweep's table and recommendation lines. For a slice (`slice` given), points with no
+    /// run in it say so, and neither the frontier nor a recommendation is drawn from part of
+    /// the points: `merge` of every slice gives them. O(points).
+    public static func render(_ outcome: SweepOutcome, plan: SweepPlan, slice: Shard? = nil) -> String {
         let header = ["strategy", plan.key.rawValue, "admits", "peak", "logical peak", "after destroy", "decodes", "hitches", "placeholders", "frontier"]
         let rows: [[String]] = outcome.entries.map { entry in
             let row = entry.row
             let value = plan.key.format(entry.point.value)
             let admits = plan.admissions[entry.point.label]?.cell ?? "-"
-            guard row.runs > 0 else { return [entry.point.strategy, value, admits, "failed (\(row.failures) run\(row.failures == 1 ? "" : "s"))"] }
+            guard row.runs > 0 else {
+                let other = slice != nil && row.failures == 0
+                return [entry.point.strategy, value, admits, other ? "(runs in other slices)" : "failed (\(row.failures) run\(row.failures == 1 ? "" : "s"))"]
+            }
             return [entry.point.strategy, value, admits, mb(row.peakBytes, row.peakSpread), mb(row.logicalPeakBytes, row.logicalPeakSpread),
                     mb(row.afterDestroyBytes, row.afterDestroySpread), NumberText.count(row.decodes, row.decodesSpread),
                     NumberText.count(row.hitches, row.hitchesSpread), NumberText.count(row.placeholderFrames, row.placeholderSpread),
-                    (entry.onFrontier ? "*" : "") + (entry.point.label == outcome.recommended ? " <" : "")]
+                    slice != nil ? "" : (entry.onFrontier ? "*" : "") + (entry.point.label == outcome.recommended ? " <" : "")]
         }
         var text = TextTable.render(header: header, rows: rows)
         text += "sizes: resident MB (1 MB = 1,000,000 bytes), medians over repeats, (min–max) where repeats differ; * on the frontier (no point has both a lower peak and fewer placeholder frames); < the recommended (or nearest) point\n"
         if !plan.admissions.isEmpty {
             text += "admits: the scenario's images whose bitmap the LRU admits: one larger than the admission cap (a quarter of the budget unless admissionCap is set) is not kept once its row disappears, so a point that admits none caches nothing beyond visible rows; - where the strategy keeps no LRU\n"
+        }
+        if let slice {
+            text += "slice \(slice): no frontier and no recommendation from part of the points; `retention merge` of every slice's --export-json gives them\n"
+            return text
         }
         let word: String
         switch outcome.verdict {

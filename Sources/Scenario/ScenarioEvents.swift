@@ -1,4 +1,3 @@
-import Scenario
 import Visibility
 
 /// A scenario's lifecycle events without a cache: the script through the visibility simulator,

@@ -17,7 +17,7 @@ public enum DefaultScenario {
     /// The package root this source file was compiled in.
     static let compiledPackageRoot: String = {
         var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4) // Sources/Lab/Scenario/DefaultScenario.swift
+        parts.removeLast(3) // Sources/Scenario/DefaultScenario.swift
         return parts.joined(separator: "/")
     }()
 
@@ -53,18 +53,18 @@ public enum DefaultScenario {
     /// checkout that still has it, otherwise the copy in the user's cache folder, made on first
     /// use (`announce` is called once with a line saying so). O(1) when it exists; the first
     /// use generates 8 images (about a second in a release build).
-    public static func path(announce: (String) -> Void = { _ in }) throws(LabError) -> String {
+    public static func path(announce: (String) -> Void = { _ in }) throws(ScenarioError) -> String {
         let checkout = compiledPackageRoot + "/" + relativePath
         if isReadable(checkout) { return checkout }
         return try materialized(in: try cacheFolder(), announce: announce)
     }
 
     /// `$XDG_CACHE_HOME/retention`, or `$HOME/.cache/retention`. O(1).
-    static func cacheFolder() throws(LabError) -> String {
+    static func cacheFolder() throws(ScenarioError) -> String {
         let environment = ProcessInfo.processInfo.environment
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/retention" }
         guard let home = environment["HOME"], !home.isEmpty else {
-            throw .failed("the default scenario needs a cache folder, but neither XDG_CACHE_HOME nor HOME is set; pass a scenario file")
+            throw .defaultScenario("the default scenario needs a cache folder, but neither XDG_CACHE_HOME nor HOME is set; pass a scenario file")
         }
         return home + "/.cache/retention"
     }
@@ -73,7 +73,7 @@ public enum DefaultScenario {
     /// holds `scenarios/default.json` and `images/`. The tag changes when the embedded JSON
     /// does, so an older copy is never used. The set is built in a temporary folder and renamed
     /// into place, so a half-written set is never seen and two processes may race safely.
-    public static func materialized(in folder: String, announce: (String) -> Void = { _ in }) throws(LabError) -> String {
+    public static func materialized(in folder: String, announce: (String) -> Void = { _ in }) throws(ScenarioError) -> String {
         let home = folder + "/default-" + tag
         let scenario = home + "/scenarios/default.json"
         if isReadable(scenario) { return scenario }
@@ -81,7 +81,7 @@ public enum DefaultScenario {
         do {
             try FileIO.createDirectories(folder)
         } catch {
-            throw .failed("the default scenario needs a cache folder: \(error); pass a scenario file")
+            throw .defaultScenario("the default scenario needs a cache folder: \(error); pass a scenario file")
         }
         announce("retention: writing the default scenario and its \(imageSpecs.count) images into \(home) (first use)")
         defer { try? FileIO.removeTree(staging) }
@@ -90,12 +90,12 @@ public enum DefaultScenario {
             try FileIO.replace(staging + "/scenarios/default.json", with: Data(json.utf8))
             _ = try AssetGenerator().generate(imageSpecs, into: staging + "/images")
         } catch {
-            throw .failed("cannot write the default scenario into \(staging): \(error)")
+            throw .defaultScenario("cannot write the default scenario into \(staging): \(error)")
         }
         do { try FileIO.rename(staging, to: home) } catch {
             // Another process finished first: its complete copy is as good as ours.
             if isReadable(scenario) { return scenario }
-            throw .io(SystemError(path: home, operation: "create", reason: error.reason))
+            throw .defaultScenario(SystemError(path: home, operation: "create", reason: error.reason).description)
         }
         return scenario
     }

@@ -2,8 +2,7 @@ import RetentionTestSupport
 import Foundation
 import Imaging
 import Testing
-import Scenario
-@testable import Lab
+@testable import Scenario
 
 @Suite("Default scenario")
 struct DefaultScenarioTests {
@@ -44,7 +43,7 @@ struct DefaultScenarioTests {
         let file = NSTemporaryDirectory() + "retention-default-file-\(getpid())"
         _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
         defer { try? FileManager.default.removeItem(atPath: file) }
-        #expect(throws: LabError.failed("the default scenario needs a cache folder: cannot create the folder \(file): Not a directory; pass a scenario file")) {
+        #expect(throws: ScenarioError.defaultScenario("the default scenario needs a cache folder: cannot create the folder \(file): Not a directory; pass a scenario file")) {
             _ = try DefaultScenario.materialized(in: file + "/cache")
         }
     }

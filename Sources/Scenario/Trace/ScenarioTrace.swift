@@ -1,4 +1,3 @@
-import Scenario
 import SystemIO
 import Visibility
 
@@ -36,11 +35,6 @@ public struct ScenarioTrace: Sendable {
     /// The scenario's own image count (an `image` index must be below it).
     let scenarioImages: Int
 
-    /// `trace` (as a scenario names it) resolved against the folder of `scenarioPath`. O(length).
-    public static func resolve(_ trace: String, scenarioPath: String) -> String {
-        trace.hasPrefix("/") ? trace : FileIO.directory(of: scenarioPath) + "/" + trace
-    }
-
     /// Reads and checks the trace the scenario at `scenarioPath` names, with `scenarioImages`
     /// images available to `image` indices. Throws `TraceError` naming the first bad line.
     /// O(trace length) time; memory as the type says.
@@ -48,7 +42,7 @@ public struct ScenarioTrace: Sendable {
         guard let trace = scenario.trace else {
             throw TraceError(source: scenarioPath, line: 0, problem: .malformed("the scenario has no trace"))
         }
-        path = Self.resolve(trace, scenarioPath: scenarioPath)
+        path = Scenario.resolve(trace, against: scenarioPath)
         self.repair = repair
         frameRate = scenario.frameRate
         self.scenarioImages = scenarioImages

@@ -1,5 +1,4 @@
 import Glibc
-import Scenario
 import SystemIO
 
 /// The image files rows show: the files in a folder matching a pattern, sorted by name; row `i`
@@ -12,17 +11,11 @@ public struct ImageSet: Sendable, Hashable {
     public let cycle: Int
 
     /// Resolves `images` against the folder of the scenario file at `scenarioPath`, checks that
-    /// at least one file matches and that every match can be opened. Throws `LabError.images`
-    /// with a one-line reason. O(files in the folder).
-    public init(_ images: ScenarioSettings.Images, scenarioPath: String) throws(LabError) {
-        let base: String
-        if images.directory.hasPrefix("/") {
-            base = images.directory
-        } else {
-            let folder = scenarioPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-            let parent = folder.isEmpty ? (scenarioPath.hasPrefix("/") ? "" : ".") : folder
-            base = parent + "/" + images.directory
-        }
+    /// at least one file matches and that every match can be opened. Throws
+    /// `ScenarioError.invalid` at `images` or `images.directory` with a one-line reason.
+    /// O(files in the folder).
+    public init(_ images: ScenarioSettings.Images, scenarioPath: String) throws(ScenarioError) {
+        let base = Scenario.resolve(images.directory, against: scenarioPath)
         // Names are read as bytes (PathText), so a file whose name is not UTF-8 still opens.
         let names: [String]
         do {
@@ -30,14 +23,14 @@ public struct ImageSet: Sendable, Hashable {
                 PathText.withCString(name) { fnmatch(images.pattern, $0, 0) } == 0
             }
         } catch {
-            throw .images("images.directory: cannot open \(PathText.display(base)): \(error.reasonText)")
+            throw .invalid(source: scenarioPath, path: "images.directory", message: "cannot open \(PathText.display(base)): \(error.reasonText)")
         }
         guard !names.isEmpty else {
-            throw .images("images: no file in \(PathText.display(base)) matches \"\(PathText.display(images.pattern))\"")
+            throw .invalid(source: scenarioPath, path: "images", message: "no file in \(PathText.display(base)) matches \"\(PathText.display(images.pattern))\"")
         }
         let paths = names.sorted().map { base + "/" + $0 }
         for path in paths {
-            do { try FileIO.checkReadable(path) } catch { throw .images("images: \(error)") }
+            do { try FileIO.checkReadable(path) } catch { throw .invalid(source: scenarioPath, path: "images", message: error.description) }
         }
         self.paths = paths
         cycle = paths.count

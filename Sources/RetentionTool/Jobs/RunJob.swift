@@ -1,0 +1,103 @@
+import Lab
+import Scenario
+import SystemIO
+
+/// `retention run`: one strategy on a scenario, in this process, measured.
+public struct RunJob {
+    /// The scenario file; nil for the built-in default scenario.
+    public var scenarioPath: String?
+    /// A preset or a strategy the scenario defines.
+    public var strategy: String
+    /// Settings applied before the run (`--set`).
+    public var settings: [SweepSetting] = []
+    /// A timeline sample every this many frames; nil for about 200 samples.
+    public var timelineEvery: Int?
+    /// A cost table to price loads with; nil prices each at its own measured CPU time.
+    public var costsPath: String?
+    /// The decode-speed model the table's costs are divided by.
+    public var decodeSpeed = 1.0
+    /// The resident limit the run stops at; nil for the default.
+    public var maxResidentBytes: Int?
+    /// Drop a trace's impossible events instead of stopping at the first.
+    public var repairTrace = false
+
+    /// A run of `strategy`. O(1).
+    public init(scenarioPath: String? = nil, strategy: String) {
+        self.scenarioPath = scenarioPath
+        self.strategy = strategy
+    }
+
+    /// What a run measured.
+    public struct Outcome {
+        /// The scenario file.
+        public var scenarioPath: String
+        /// The report: everything measured up to the end, or up to the stop.
+        public var report: RunReport
+        /// The stop, when resident memory went over the limit.
+        public var stopped: ResidentLimitReached?
+
+        /// The line for standard error, or nil: the stop's reason, else the failed loads'.
+        public var errorLine: String? { stopped?.description ?? report.failedLoadsLine }
+
+        /// 1 when the run stopped or a load failed (after the report), 0 otherwise.
+        public var exitStatus: Int32 { errorLine == nil ? 0 : 1 }
+    }
+
+    /// Prepares the experiment (usage problems — a setting that cannot apply, a timeline of too
+    /// many samples — are `LabError.usage`), runs it, and returns what it measured, a stop
+    /// included (a repaired trace's note is the report's `traceRepairs`). Throws what stops it
+    /// before it starts.
+    /// Costs the scenario's decodes plus a statm read per frame.
+    public func run(sink: JobSink) throws -> Outcome {
+        try Preflight.fileDescriptors(Preflight.baseFileDescriptors, command: "run")
+        let path = try scenarioPath ?? DefaultScenario.path(announce: sink.note)
+        var experiment = try Experiment.prepare(scenarioPath: path, strategyName: strategy, repairTrace: repairTrace).applying(settings)
+        experiment.timelineInterval = timelineEvery ?? 0
+        if let timelineEvery, experiment.estimatedFrames / timelineEvery > RunReport.maximumTimelineSamples {
+            let least = (experiment.estimatedFrames + RunReport.maximumTimelineSamples - 1) / RunReport.maximumTimelineSamples
+            throw LabError.usage("--timeline-every \(timelineEvery) would keep \(experiment.estimatedFrames / timelineEvery) samples of this run's \(experiment.estimatedFrames) frames, over the limit of \(RunReport.maximumTimelineSamples); give --timeline-every \(least) or more")
+        }
+        experiment.costs = CostModel(table: try costsPath.map { try CostTable.load(contentsOf: $0) }, decodeSpeed: decodeSpeed)
+        experiment.maxResidentBytes = maxResidentBytes ?? ResidentLimit.defaultBytes()
+        do {
+            return Outcome(scenarioPath: path, report: try experiment.run(), stopped: nil)
+        } catch let stop as ResidentLimitReached {
+            return Outcome(scenarioPath: path, report: stop.report, stopped: stop)
+        }
+    }
+}
+
+/// `retention costs`: the cost table a comparison's runs share, measured in this process.
+public struct CostsJob {
+    /// The scenario file; nil for the built-in default scenario.
+    public var scenarioPath: String?
+    /// Strategies whose thumbnail sizes to measure; nil for every strategy the scenario
+    /// defines and every preset.
+    public var strategies: [String]?
+    /// Timed repeats of each operation.
+    public var repeats = CostTable.defaultRepeats
+    /// Where the table is written (atomically); nil for standard output.
+    public var outputPath: String?
+
+    /// A measurement of the scenario's costs. O(1).
+    public init(scenarioPath: String? = nil) {
+        self.scenarioPath = scenarioPath
+    }
+
+    /// Checks the output first (writable, and not one of the files the scenario brings:
+    /// `LabError.usage`), measures, and writes the table to the output; returns it. Costs
+    /// about (repeats + 1) × (read + decode + thumbnails) per image.
+    public func run(sink: JobSink) throws -> CostTable {
+        try Preflight.fileDescriptors(Preflight.baseFileDescriptors, command: "costs")
+        let path = try scenarioPath ?? DefaultScenario.path(announce: sink.note)
+        if let outputPath {
+            try FileIO.checkWritable(outputPath)
+            let inputs = try Experiment.Inputs(scenarioPath: path, needing: "costs", repairTrace: true)
+            try OutputCheck.check(outputs: [.init("-o", outputPath)],
+                                  inputs: OutputCheck.scenarioInputs(path: path, trace: inputs.trace, images: inputs.images))
+        }
+        let table = try Experiment.measureCosts(scenarioPath: path, strategies: strategies, repeats: repeats)
+        if let outputPath { try FileIO.replace(outputPath, with: Array((table.json + "\n").utf8)) }
+        return table
+    }
+}

@@ -1,0 +1,54 @@
+import Scenario
+import Visibility
+
+/// `retention simulate`: a scenario's script through the visibility simulator (or its trace
+/// replayed), without a cache, as lines: a summary per container lifetime, every event, or a
+/// trace that replays to the same events.
+public struct SimulateJob {
+    /// What the lines are.
+    public enum Form: Sendable {
+        /// One line per container lifetime, then a total line.
+        case summary
+        /// One line per event: `<frame> TAB <event> TAB <row>`.
+        case events
+        /// A trace (JSON Lines) a scenario can replay.
+        case trace
+    }
+
+    /// The scenario file; nil for the built-in default scenario.
+    public var scenarioPath: String?
+    /// The lines asked for.
+    public var form: Form = .summary
+    /// JSON lines instead of text (the summary's and the events' JSON forms).
+    public var json = false
+    /// Drop a trace's impossible events instead of stopping at the first.
+    public var repairTrace = false
+
+    /// A simulation of the scenario at `scenarioPath`. O(1).
+    public init(scenarioPath: String? = nil) {
+        self.scenarioPath = scenarioPath
+    }
+
+    /// Runs the scenario, handing each line to `line` as it comes (a trace can have millions),
+    /// and tells `sink` what a repair dropped. Throws `ScenarioError` or `TraceError`.
+    /// O(frames + events); memory as the simulator or the trace replayer.
+    public func run(sink: JobSink, line: (String) -> Void) throws {
+        let path = try scenarioPath ?? DefaultScenario.path(announce: sink.note)
+        let scenario = try Scenario.load(contentsOf: path)
+        let repairs: TraceRepairs?
+        switch form {
+        case .trace:
+            repairs = try ScenarioEvents.writeTrace(scenario, scenarioPath: path, repair: repairTrace, line: line)
+        case .events:
+            repairs = try ScenarioEvents.run(scenario, scenarioPath: path, repair: repairTrace,
+                                             onEvent: { line(json ? $0.jsonLine : $0.traceLine) }, onFrameEnd: { _, _ in })
+        case .summary:
+            var summary = SimulationSummary()
+            repairs = try ScenarioEvents.run(
+                scenario, scenarioPath: path, repair: repairTrace,
+                onEvent: { summary.record($0) }, onFrameEnd: { report, _ in summary.recordFrameEnd(report) })
+            for text in json ? summary.jsonLines : summary.lines { line(text) }
+        }
+        if let note = repairs?.summary { sink.note("\(path): trace: \(note)") }
+    }
+}
