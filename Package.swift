@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "MemoryProbe", targets: ["MemoryProbe"]),
         .library(name: "Scenario", targets: ["Scenario"]),
         .library(name: "Lab", targets: ["Lab"]),
+        .library(name: "DiskCache", targets: ["DiskCache"]),
         .executable(name: "retention", targets: ["RetentionCLI"]),
     ],
     dependencies: [
@@ -34,6 +35,10 @@ let package = Package(
         .target(name: "CMemoryShim"),
         .target(name: "MemoryProbe", dependencies: ["CMemoryShim", "SystemIO"]),
         .target(name: "CProcessShim"),
+        // zlib's CRC-32 for the disk store (Swift's Glibc module does not export zlib).
+        .target(name: "CChecksum", linkerSettings: [.linkedLibrary("z")]),
+        // The disk tier: a crash-safe, size-bounded store of byte blobs under string keys.
+        .target(name: "DiskCache", dependencies: ["CChecksum", "SystemIO"]),
         // The procedural PNG painter the default scenario and `retention assets generate` use.
         .target(name: "AssetGen", dependencies: ["Imaging", "SystemIO"]),
         // The scenario and trace file formats, parsed once into typed values.
@@ -50,10 +55,13 @@ let package = Package(
         ),
         // Runs memory measurements alone in a child process for the tests (see its main.swift).
         .executableTarget(name: "MemoryCheck", dependencies: ["MemoryProbe", "Imaging"]),
+        // Writes and reads a disk store in a child process for the kill and multi-process tests.
+        .executableTarget(name: "DiskStoreCheck", dependencies: ["DiskCache", "SystemIO", "RetentionTestSupport", "AssetGen"]),
         // Helpers every test target shares: package root, corpora, temporary folders, mutations
         // (drawn from AssetGen's SplitMix64, the one copy).
         .target(name: "RetentionTestSupport", dependencies: ["AssetGen"], path: "Tests/RetentionTestSupport"),
         .testTarget(name: "CPNGTests", dependencies: ["CPNG"]),
+        .testTarget(name: "DiskCacheTests", dependencies: ["DiskCache", "DiskStoreCheck", "CChecksum", "SystemIO", "AssetGen", "RetentionTestSupport"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "SystemIO", "AssetGen", "RetentionTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "RetentionTests", dependencies: ["Retention", "MemoryProbe", "SystemIO", "AssetGen"]),
