@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "Scenario", dependencies: ["Visibility", "Retention", "Imaging", "SystemIO"]),
         .target(name: "Lab", dependencies: ["Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "AssetGen", "SystemIO"]),
         // What the tool prints and plans: text, tables, JSON lines, the thumbnail batch.
-        .target(name: "RetentionTool", dependencies: ["Lab", "Visibility", "Imaging", "MemoryProbe", "SystemIO"]),
+        .target(name: "RetentionTool", dependencies: ["Lab", "Visibility", "Imaging", "MemoryProbe", "SystemIO", "DiskCache"]),
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
