@@ -32,10 +32,11 @@ extension DiskStore {
                         if closing.load(ordering: .relaxed) { aborted = true; return }
                         let low = max(0, index - 16_383)
                         state.withLock { s in
+                            let anyTombstone = !s.tombstones.isEmpty
                             for i in stride(from: index, through: low, by: -1) {
                                 let record = IndexSnapshot.record(raw, i)
-                                guard !s.tombstones.contains(record.hash), !s.index.contains(record.hash) else { continue }
-                                s.index.insert(record.hash, allocatedBytes: record.allocatedBytes, lastUse: record.lastUse, coldest: true)
+                                if anyTombstone && s.tombstones.contains(record.hash) { continue }
+                                s.index.insertColdestIfAbsent(record.hash, allocatedBytes: record.allocatedBytes, lastUse: record.lastUse)
                             }
                         }
                         index = low - 1
@@ -89,8 +90,8 @@ extension DiskStore {
             if closing.load(ordering: .relaxed) { return false }
             let end = min(found.count, start + 16_384)
             state.withLock { s in
-                for record in found[start..<end] where !s.tombstones.contains(record.hash) && !s.index.contains(record.hash) {
-                    s.index.insert(record.hash, allocatedBytes: record.allocatedBytes, lastUse: record.lastUse, coldest: true)
+                for record in found[start..<end] where !s.tombstones.contains(record.hash) {
+                    s.index.insertColdestIfAbsent(record.hash, allocatedBytes: record.allocatedBytes, lastUse: record.lastUse)
                 }
             }
             start = end

@@ -36,8 +36,8 @@ extension DiskStore {
                     if report.removed { try? FileIO.removeTree(path) }
                     continue
                 }
-                let read = withEntry(at: path) { bytes, parts, _ -> UInt64 in
-                    options.keyHash(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[parts.key]), as: UTF8.self))
+                let read = withEntry(at: path) { buffer, parts, _ -> UInt64 in
+                    options.keyHash(String(decoding: UnsafeRawBufferPointer(rebasing: buffer.bytes[parts.key]), as: UTF8.self))
                 }
                 switch read {
                 case .read(let keyHash, let status):

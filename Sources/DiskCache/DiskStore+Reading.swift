@@ -11,16 +11,16 @@ extension DiskStore {
     /// another key (a hash collision), and when the file is damaged (wrong magic, lengths,
     /// footer or CRC-32), in which case the owner removes it and counts it. Never a partial or
     /// corrupt value. Takes no lock across I/O. Costs one `open`, one `fstat`, one `pread` of
-    /// the file and a CRC-32 of it (O(size)), and a copy of the payload.
+    /// the file and a CRC-32 of it (O(size)); the payload is returned without a copy.
     public func data(for key: String) -> Data? {
         inFlight.add(1, ordering: .acquiringAndReleasing)
         defer { inFlight.subtract(1, ordering: .acquiringAndReleasing) }
         guard !closing.load(ordering: .acquiring) else { return nil }
         let hash = options.keyHash(key)
         let path = layout.entry(hash)
-        let read = withEntry(at: path) { bytes, parts, _ -> Data? in
-            guard EntryFormat.keyMatches(key, bytes, parts.key) else { return nil }
-            return Data(bytes: bytes.baseAddress! + parts.payload.lowerBound, count: parts.payload.count)
+        let read = withEntry(at: path) { buffer, parts, _ -> Data? in
+            guard EntryFormat.keyMatches(key, buffer.bytes, parts.key) else { return nil }
+            return buffer.payload(parts.payload)
         }
         let owner = owning.load(ordering: .acquiring)
         switch read {
@@ -55,9 +55,10 @@ extension DiskStore {
         case unreadable(SystemError)
     }
 
-    /// Reads the entry file at `path` whole and checks it; `body` sees the bytes and where
-    /// the key and payload are. One `open`, one `fstat`, `pread`s until full, O(size).
-    func withEntry<R>(at path: String, _ body: (UnsafeRawBufferPointer, EntryFormat.Parts, FileIO.Status) -> R) -> EntryRead<R> {
+    /// Reads the entry file at `path` whole and checks it; `body` sees the file's bytes (in a
+    /// buffer it may keep) and where the key and payload are. One `open`, one `fstat`, `pread`s
+    /// until full, O(size).
+    func withEntry<R>(at path: String, _ body: (EntryBuffer, EntryFormat.Parts, FileIO.Status) -> R) -> EntryRead<R> {
         let fd: FileDescriptor
         do { fd = try FileDescriptor.open(path, .readOnly, operation: "read") } catch {
             return error.errno == ENOENT ? .missing : .unreadable(error)
@@ -67,22 +68,22 @@ extension DiskStore {
         guard status.kind == .regular else { return .damaged(.badMagic, inode: status.inode) }
         let size = status.size
         guard size >= EntryFormat.headerSize + EntryFormat.footerSize else { return .damaged(.truncated, inode: status.inode) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-        defer { buffer.deallocate() }
+        guard let buffer = EntryBuffer(count: size) else {
+            return .unreadable(SystemError(path: path, operation: "read", reason: .outOfMemory(bytes: size)))
+        }
         var filled = 0
         while filled < size {
             let n: Int
-            do { n = try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), at: filled) } catch {
+            do { n = try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.mutableBytes[filled...]), at: filled) } catch {
                 return .unreadable(error)
             }
             if n == 0 { break }
             filled += n
         }
         guard filled == size else { return .damaged(.truncated, inode: status.inode) }
-        let bytes = UnsafeRawBufferPointer(buffer)
-        switch EntryFormat.check(bytes) {
+        switch EntryFormat.check(buffer.bytes) {
         case .failure(let damage): return .damaged(damage, inode: status.inode)
-        case .success(let parts): return .read(body(bytes, parts, status), status)
+        case .success(let parts): return .read(body(buffer, parts, status), status)
         }
     }
 
@@ -149,5 +150,33 @@ extension DiskStore {
     /// Seconds since 2020-01-01, a record's last use. One `time` call.
     static func now() -> UInt32 {
         UInt32(clamping: Int(time(nil)) - IndexSnapshot.epoch)
+    }
+}
+
+/// An entry file's bytes in memory from `malloc`, freed when the last holder lets go: the
+/// buffer a lookup reads into and, without a copy, the storage of the `Data` it returns.
+/// Immutable once filled, and never shared between threads while being filled.
+final class EntryBuffer {
+    let base: UnsafeMutableRawPointer
+    let count: Int
+
+    /// A buffer of `count` bytes; nil when the allocator refuses it.
+    init?(count: Int) {
+        guard let base = malloc(max(1, count)) else { return nil }
+        self.base = base
+        self.count = count
+    }
+
+    deinit { free(base) }
+
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+    var mutableBytes: UnsafeMutableRawBufferPointer { UnsafeMutableRawBufferPointer(start: base, count: count) }
+
+    /// `range` of the buffer as `Data` that keeps the buffer alive, without copying. O(1).
+    func payload(_ range: Range<Int>) -> Data {
+        guard !range.isEmpty else { return Data() }
+        return Data(bytesNoCopy: base + range.lowerBound, count: range.count, deallocator: .custom { _, _ in
+            withExtendedLifetime(self) {}
+        })
     }
 }

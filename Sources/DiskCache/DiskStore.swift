@@ -237,8 +237,9 @@ public final class DiskStore: Sendable {
     }
 
     /// Becomes the owner (the lock is held): writes our pid into the lock file, removes
-    /// temporary files a killed writer left, reads the snapshot and removes it (a crash from
-    /// here on must not leave a snapshot that looks current), and starts loading the index.
+    /// temporary files a killed writer left, and starts loading the index in the background
+    /// (which first reads the snapshot and removes it: a crash from then on must not leave a
+    /// snapshot that looks current).
     func takeOwnership() throws(SystemError) {
         guard let lock = lockFile.withLock({ $0 }) else { return }
         do {
@@ -258,9 +259,6 @@ public final class DiskStore: Sendable {
             } catch where error.errno == ENOENT {}
         }
         counters.add(counters.temporaryFilesRemoved, removed)
-        let snapshot = try? FileIO.readAll(layout.snapshot, limit: 1 << 34)
-        if snapshot != nil { try? FileIO.remove(layout.snapshot) }
-        let folderStatus = FileIO.status(of: layout.entries)
         state.withLock { s in
             s.loading = true
             s.indexState = .loading
@@ -268,7 +266,11 @@ public final class DiskStore: Sendable {
         owning.store(true, ordering: .releasing)
         indexReady.enter()
         background.async { [self] in
-            loadIndex(snapshot: snapshot, folderStatus: folderStatus)
+            // Read the snapshot and remove it before any change (writes wait for the index),
+            // so that a crash from here on never leaves a snapshot that looks current.
+            let snapshot = try? FileIO.readAll(layout.snapshot, limit: 1 << 34)
+            if snapshot != nil { try? FileIO.remove(layout.snapshot) }
+            loadIndex(snapshot: snapshot, folderStatus: FileIO.status(of: layout.entries))
         }
     }
 

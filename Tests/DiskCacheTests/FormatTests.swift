@@ -25,6 +25,21 @@ import Testing
         #expect(crc == 0xCBF4_3926)
     }
 
+    @Test func theFoldedCRCEqualsZlibsAtEveryLengthAndOffset() {
+        var random = SplitMix64(seed: 7)
+        let bytes = (0..<70_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        bytes.withUnsafeBytes { raw in
+            for _ in 0..<2_000 {
+                let offset = random.below(64), count = random.below(random.below(2) == 0 ? 300 : 69_000)
+                let seed = UInt32(truncatingIfNeeded: random.next())
+                let slice = UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + count)])
+                let folded = rtn_crc32(seed, slice.baseAddress, slice.count), zlib = rtn_crc32_zlib(seed, slice.baseAddress, slice.count)
+                #expect(folded == zlib, "offset \(offset), \(count) bytes")
+                if folded != zlib { return }
+            }
+        }
+    }
+
     @Test func everyDamageToAnEntryIsFound() {
         let good = [UInt8](repeating: 7, count: 100).withUnsafeBytes { EntryFormat.encode(key: "key", payload: $0) }
         func check(_ bytes: [UInt8]) -> EntryFormat.Damage? {
@@ -94,6 +109,27 @@ import Testing
         #expect(index.remove(2) == nil)
         #expect(index.count == 4)
         #expect(index.bytes == 512 + 4 * 512 + 512 + 4096)
+    }
+
+    @Test func theSlotTableAgreesWithADictionaryUnderRandomChurn() {
+        var table = SlotTable()
+        var model: [UInt64: Int32] = [:]
+        var random = SplitMix64(seed: 3)
+        for step in 0..<20_000 {
+            // Few distinct keys, many colliding homes: low bits only, so probe runs are long.
+            let key = random.next() % 512 &* (1 << 40)
+            switch random.below(3) {
+            case 0:
+                table.set(key, Int32(step))
+                model[key] = Int32(step)
+            case 1:
+                #expect(table.remove(key) == model.removeValue(forKey: key))
+            default:
+                #expect(table.find(key) == model[key])
+            }
+        }
+        #expect(table.count == model.count)
+        for (key, value) in model { #expect(table.find(key) == value) }
     }
 
     @Test func checkablePayloadsFindAnyChangedByte() {

@@ -1,11 +1,11 @@
 /// The store's index: every entry's key hash, allocated size and last use, in least-recently
 /// used order, kept by the store itself (never from `atime`, which `relatime` and `noatime`
-/// mounts make useless). A hash table from hash to slot, and a doubly linked list threaded
+/// mounts make useless). A hash table from hash to slot (``SlotTable``), and a doubly linked list threaded
 /// through parallel arrays of slots, so lookup, touch, insert, remove and taking the least
 /// recently used entry are all O(1) (amortized). Not thread-safe: the store keeps it in a
 /// `Mutex` and holds that only for these in-memory steps, never across I/O.
 struct StoreIndex {
-    private var slots: [UInt64: Int32] = [:]
+    private var slots = SlotTable()
     private var hashes: [UInt64] = []
     private var sizes: [Int] = []
     private var uses: [UInt32] = []
@@ -24,7 +24,7 @@ struct StoreIndex {
 
     /// Makes room for `capacity` entries without rehashing. O(capacity).
     mutating func reserve(_ capacity: Int) {
-        slots.reserveCapacity(capacity)
+        slots.reserve(capacity)
         hashes.reserveCapacity(capacity)
         sizes.reserveCapacity(capacity)
         uses.reserveCapacity(capacity)
@@ -33,15 +33,15 @@ struct StoreIndex {
     }
 
     /// True when `hash` is in the index. O(1).
-    func contains(_ hash: UInt64) -> Bool { slots[hash] != nil }
+    func contains(_ hash: UInt64) -> Bool { slots.find(hash) != nil }
 
     /// The allocated size of `hash`'s entry, or nil. O(1).
-    func size(of hash: UInt64) -> Int? { slots[hash].map { sizes[Int($0)] } }
+    func size(of hash: UInt64) -> Int? { slots.find(hash).map { sizes[Int($0)] } }
 
     /// Marks `hash` most recently used at `now`; false when it is not in the index. O(1).
     @discardableResult
     mutating func touch(_ hash: UInt64, now: UInt32) -> Bool {
-        guard let slot = slots[hash] else { return false }
+        guard let slot = slots.find(hash) else { return false }
         uses[Int(slot)] = now
         if slot != head {
             unlink(slot)
@@ -55,6 +55,20 @@ struct StoreIndex {
     @discardableResult
     mutating func insert(_ hash: UInt64, allocatedBytes: Int, lastUse: UInt32, coldest: Bool = false) -> Int? {
         let replaced = remove(hash)
+        add(hash, allocatedBytes: allocatedBytes, lastUse: lastUse, coldest: coldest)
+        return replaced
+    }
+
+    /// Adds `hash` as the least recently used entry unless the index has it; returns whether
+    /// it was added. The loader's step: one probe when the hash is new. O(1).
+    @discardableResult
+    mutating func insertColdestIfAbsent(_ hash: UInt64, allocatedBytes: Int, lastUse: UInt32) -> Bool {
+        guard slots.find(hash) == nil else { return false }
+        add(hash, allocatedBytes: allocatedBytes, lastUse: lastUse, coldest: true)
+        return true
+    }
+
+    private mutating func add(_ hash: UInt64, allocatedBytes: Int, lastUse: UInt32, coldest: Bool) {
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -69,16 +83,15 @@ struct StoreIndex {
             previous.append(-1)
             next.append(-1)
         }
-        slots[hash] = slot
+        slots.set(hash, slot)
         bytes += allocatedBytes
         if coldest { linkAtTail(slot) } else { linkAtHead(slot) }
-        return replaced
     }
 
     /// Removes `hash`; returns its allocated size, or nil when it was not there. O(1).
     @discardableResult
     mutating func remove(_ hash: UInt64) -> Int? {
-        guard let slot = slots.removeValue(forKey: hash) else { return nil }
+        guard let slot = slots.remove(hash) else { return nil }
         unlink(slot)
         freeSlots.append(slot)
         let size = sizes[Int(slot)]
