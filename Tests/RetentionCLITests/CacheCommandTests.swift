@@ -6,6 +6,7 @@ import Testing
 struct CacheCommandTests {
     /// A store of `count` entries of `size` bytes in a fresh folder, made by the disk store's
     /// helper executable (built beside the tool).
+    /// The caller removes `CLIRunner.temporaryDirectory("cache-NAME")`, the store's parent.
     static func store(_ name: String, count: Int, size: Int = 10_000) throws -> String {
         let folder = try CLIRunner.temporaryDirectory("cache-\(name)") + "/store"
         let helper = FileIO.directory(of: CLIRunner.executable) + "/DiskStoreCheck"
@@ -17,6 +18,7 @@ struct CacheCommandTests {
     @Test("stat prints entries, allocated bytes, the index's state and the open's time")
     func stat() async throws {
         let folder = try Self.store("stat", count: 5)
+        defer { try? FileIO.removeTree(FileIO.directory(of: folder)) }
         let result = try await CLIRunner.run(["cache", folder, "stat"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -30,6 +32,7 @@ struct CacheCommandTests {
     @Test("verify exits 0 on a whole store, and 1 naming and removing each bad entry")
     func verify() async throws {
         let folder = try Self.store("verify", count: 4)
+        defer { try? FileIO.removeTree(FileIO.directory(of: folder)) }
         let clean = try await CLIRunner.run(["cache", folder, "verify"])
         #expect(clean.status == 0 && clean.stdout == "checked 4 entries: all whole\n")
         let names = try FileIO.directoryEntries(folder + "/entries").sorted()
@@ -45,6 +48,7 @@ struct CacheCommandTests {
     @Test("trim --to evicts the least recently used down to the size; clear removes everything")
     func trimAndClear() async throws {
         let folder = try Self.store("trim", count: 10)
+        defer { try? FileIO.removeTree(FileIO.directory(of: folder)) }
         let trimmed = try await CLIRunner.run(["cache", folder, "trim", "--to", "80KB"])
         #expect(trimmed.status == 0, "\(trimmed.stderr)")
         #expect(trimmed.stdout.hasPrefix("trimmed to 0.1 MB: evicted "))
@@ -58,6 +62,7 @@ struct CacheCommandTests {
     @Test("a missing folder, a file, and a folder another process owns are one-line errors with exit 1")
     func openErrors() async throws {
         let base = try CLIRunner.temporaryDirectory("cache-errors")
+        defer { try? FileIO.removeTree(base) }
         let missing = try await CLIRunner.run(["cache", base + "/none", "stat"])
         #expect(missing.status == 1)
         #expect(missing.stderr == "error: cannot open the disk store \(base)/none: No such file or directory\n")
@@ -67,6 +72,7 @@ struct CacheCommandTests {
         #expect(file.stderr == "error: cannot open the disk store \(base)/file: it is a file, not a folder\n")
         // A shell holds the lock file's flock as another owner would.
         let folder = try Self.store("owned", count: 1)
+        defer { try? FileIO.removeTree(FileIO.directory(of: folder)) }
         let owned = try await CLIRunner.shell("exec 9<>'\(folder)/lock'; flock -n 9 && \"$R\" cache '\(folder)' stat; echo \"status $?\"")
         #expect(owned.stdout == "status 1\n")
         #expect(owned.stderr.hasPrefix("error: cannot open the disk store \(folder): "))
@@ -77,6 +83,7 @@ struct CacheCommandTests {
     @Test("a bad size, trim without --to, and --to without trim are usage errors (exit 64)")
     func usageErrors() async throws {
         let folder = try Self.store("usage", count: 1)
+        defer { try? FileIO.removeTree(FileIO.directory(of: folder)) }
         let size = try await CLIRunner.run(["cache", folder, "trim", "--to", "lots"])
         #expect(size.status == 64)
         #expect(size.stderr.contains("expected a size like 64MB or a byte count"))
