@@ -175,7 +175,10 @@ public final class DiskStore: Sendable {
     }
 
     deinit {
-        close()
+        // No queued block holds the store (the loader holds it strongly, the snapshot timer
+        // weakly and strongly only while it runs), so nothing of ours runs in the background:
+        // do not wait for the queue, which may be the one this deinit runs on.
+        shutDown(waitingForBackground: false)
     }
 
     /// True while this store owns its folder (it may write); false for a reader. O(1).
@@ -209,10 +212,14 @@ public final class DiskStore: Sendable {
     /// folder's lock and refuses further operations; waits for operations already running.
     /// Called by `deinit` when not called before. Idempotent. O(entries) for the snapshot.
     public func close() {
+        shutDown(waitingForBackground: true)
+    }
+
+    private func shutDown(waitingForBackground: Bool) {
         guard !closing.exchange(true, ordering: .acquiringAndReleasing) else { return }
         while inFlight.load(ordering: .acquiring) > 0 { usleep(1000) }
         indexReady.wait()
-        background.sync {}
+        if waitingForBackground { background.sync {} }
         if owning.load(ordering: .acquiring) {
             let complete = state.withLock { !$0.loading && $0.indexState != .loading }
             if complete { writeSnapshot(clean: true) }

@@ -125,6 +125,29 @@ import Testing
         }
     }
 
+    @Test func aStoreDroppedWhileItsIndexLoadsClosesWithoutAHang() throws {
+        try DiskTest.withFolder("dropped") { folder in
+            do {
+                let store = try DiskStore(folder: folder, limit: 10_000_000)
+                for i in 0..<200 { try store.store([UInt8(i)], for: "k\(i)") }
+                store.close()
+            }
+            // The last reference goes while the background queue loads the index: the store
+            // closes from that queue, and must not wait on itself.
+            for _ in 0..<20 { _ = try DiskStore(folder: folder, limit: 10_000_000) }
+            // Each closes once its loader finishes, releasing the lock: an owner gets in.
+            var owner: DiskStore?
+            for _ in 0..<500 where owner == nil {
+                owner = try? DiskStore(folder: folder, limit: 10_000_000, mode: .owner)
+                if owner == nil { usleep(10_000) }
+            }
+            let store = try #require(owner, "a dropped store kept the folder's lock")
+            store.waitForIndex()
+            #expect(store.metrics.entries == 200)
+            store.close()
+        }
+    }
+
     @Test func aMissingFolderOrAFileIsAOneLineError() throws {
         try DiskTest.withFolder("errors") { folder in
             var options = DiskStore.Options()
