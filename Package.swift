@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 // Retention: an image-cache memory manager and the lab that measures it.
 // Dependencies point one way: RetentionCLI → RetentionTool → Lab → {Scenario, Retention, Visibility,
-// MemoryProbe, AssetGen}, Scenario → {Visibility, Retention}, Retention → {Imaging,
+// MemoryProbe, AssetGen}, RetentionTool → DiskCache → {CChecksum, SystemIO}, Scenario → {Visibility, Retention}, Retention → {Imaging,
 // MemoryProbe}, AssetGen → {Imaging, SystemIO}, Imaging → {CPNG, SystemIO}, MemoryProbe →
 // {CMemoryShim, SystemIO}, SystemIO → CProcessShim. Visibility depends on no other module of ours.
 // docs/ARCHITECTURE.md holds the graph; tools/check-architecture.sh checks it. Linux (glibc) only.

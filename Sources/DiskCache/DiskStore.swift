@@ -78,7 +78,9 @@ public final class DiskStore: Sendable {
     let owning = Atomic<Bool>(false)
     /// True once ``close()`` began. An `Atomic`: read at the start of every operation.
     let closing = Atomic<Bool>(false)
-    /// Operations running now; ``close()`` waits for zero. An `Atomic` counter.
+    /// Operations running now; ``close()`` waits for zero. An `Atomic` counter. An operation
+    /// counts itself, then reads ``closing``; close sets ``closing``, then reads this: both
+    /// sequentially consistent, so one of the two always sees the other.
     let inFlight = Atomic<Int>(0)
     /// When a reader last tried to take ownership (uptime in ns). An `Atomic`.
     let lastTakeoverAttempt = Atomic<UInt64>(0)
@@ -216,8 +218,8 @@ public final class DiskStore: Sendable {
     }
 
     private func shutDown(waitingForBackground: Bool) {
-        guard !closing.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        while inFlight.load(ordering: .acquiring) > 0 { usleep(1000) }
+        guard !closing.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        while inFlight.load(ordering: .sequentiallyConsistent) > 0 { usleep(1000) }
         indexReady.wait()
         if waitingForBackground { background.sync {} }
         if owning.load(ordering: .acquiring) {
@@ -305,9 +307,9 @@ public final class DiskStore: Sendable {
 
     /// Runs `body` as one operation: refused after close, waited for by close.
     func operation<R>(_ body: () throws(DiskStoreError) -> R) throws(DiskStoreError) -> R {
-        inFlight.add(1, ordering: .acquiringAndReleasing)
-        defer { inFlight.subtract(1, ordering: .acquiringAndReleasing) }
-        guard !closing.load(ordering: .acquiring) else { throw .closed(folder: folder) }
+        inFlight.add(1, ordering: .sequentiallyConsistent)
+        defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+        guard !closing.load(ordering: .sequentiallyConsistent) else { throw .closed(folder: folder) }
         return try body()
     }
 
