@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 // Retention: an image-cache memory manager and the lab that measures it.
 // Dependencies point one way: RetentionCLI → RetentionTool → Lab → {Scenario, Retention, Visibility,
-// MemoryProbe, AssetGen}, Scenario → {Visibility, Retention}, Retention → {Imaging,
+// MemoryProbe, AssetGen}, RetentionTool → DiskCache → {CChecksum, SystemIO}, Scenario → {Visibility, Retention}, Retention → {Imaging,
 // MemoryProbe}, AssetGen → {Imaging, SystemIO}, Imaging → {CPNG, SystemIO}, MemoryProbe →
 // {CMemoryShim, SystemIO}, SystemIO → CProcessShim. Visibility depends on no other module of ours.
 // docs/ARCHITECTURE.md holds the graph; tools/check-architecture.sh checks it. Linux (glibc) only.
@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Scenario", targets: ["Scenario"]),
         .library(name: "StrictJSON", targets: ["StrictJSON"]),
         .library(name: "Lab", targets: ["Lab"]),
+        .library(name: "DiskCache", targets: ["DiskCache"]),
         .executable(name: "retention", targets: ["RetentionCLI"]),
     ],
     dependencies: [
@@ -37,13 +38,17 @@ let package = Package(
         .target(name: "CMemoryShim"),
         .target(name: "MemoryProbe", dependencies: ["CMemoryShim", "SystemIO"]),
         .target(name: "CProcessShim"),
+        // zlib's CRC-32 for the disk store (Swift's Glibc module does not export zlib).
+        .target(name: "CChecksum", linkerSettings: [.linkedLibrary("z")]),
+        // The disk tier: a crash-safe, size-bounded store of byte blobs under string keys.
+        .target(name: "DiskCache", dependencies: ["CChecksum", "SystemIO"]),
         // The procedural PNG painter the default scenario and `retention assets generate` use.
         .target(name: "AssetGen", dependencies: ["Imaging", "SystemIO"]),
         // The scenario and trace file formats, parsed once into typed values.
         .target(name: "Scenario", dependencies: ["StrictJSON", "Visibility", "Retention", "Imaging", "AssetGen", "SystemIO"]),
         .target(name: "Lab", dependencies: ["StrictJSON", "Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "SystemIO"]),
         // What the tool prints and plans: text, tables, JSON lines, the thumbnail batch.
-        .target(name: "RetentionTool", dependencies: ["StrictJSON", "Lab", "Scenario", "Retention", "Visibility", "Imaging", "MemoryProbe", "SystemIO"]),
+        .target(name: "RetentionTool", dependencies: ["StrictJSON", "Lab", "Scenario", "Retention", "Visibility", "Imaging", "MemoryProbe", "SystemIO", "DiskCache"]),
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
@@ -53,10 +58,13 @@ let package = Package(
         ),
         // Runs memory measurements alone in a child process for the tests (see its main.swift).
         .executableTarget(name: "MemoryCheck", dependencies: ["MemoryProbe", "Imaging", "Lab"]),
+        // Writes and reads a disk store in a child process for the kill and multi-process tests.
+        .executableTarget(name: "DiskStoreCheck", dependencies: ["DiskCache", "SystemIO", "RetentionTestSupport", "AssetGen"]),
         // Helpers every test target shares: package root, corpora, temporary folders, mutations
         // (drawn from AssetGen's SplitMix64, the one copy).
         .target(name: "RetentionTestSupport", dependencies: ["AssetGen"], path: "Tests/RetentionTestSupport"),
         .testTarget(name: "CPNGTests", dependencies: ["CPNG"]),
+        .testTarget(name: "DiskCacheTests", dependencies: ["DiskCache", "DiskStoreCheck", "CChecksum", "SystemIO", "AssetGen", "RetentionTestSupport"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "SystemIO", "AssetGen", "RetentionTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "RetentionTests", dependencies: ["Retention", "MemoryProbe", "SystemIO", "AssetGen"]),

@@ -31,6 +31,15 @@ let package = Package(
             path: "Benchmarks/CacheBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "DiskStoreBenchmarks",
+            dependencies: [
+                .product(name: "DiskCache", package: "Retention"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/DiskStoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,6 +26,7 @@ let package = Package(
             .product(name: "Imaging", package: "retention"),
             .product(name: "Retention", package: "retention"),
             .product(name: "MemoryProbe", package: "retention"),
+            .product(name: "DiskCache", package: "retention"),
         ]),
     ]
 )
@@ -42,7 +43,7 @@ for block in blocks:
     if lines and lines[0].startswith("// Package.swift"):
         manifests += 1
         for product in re.findall(r'\.product\(name: "(\w+)", package: "retention"\)', block):
-            if product not in ("Imaging", "Retention", "MemoryProbe", "Visibility", "Lab"):
+            if product not in ("Imaging", "Retention", "MemoryProbe", "Visibility", "Lab", "DiskCache"):
                 sys.exit(f"README's manifest example names an unknown product {product}")
         continue
     imports.update(l for l in lines if l.startswith("import "))

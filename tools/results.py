@@ -6,8 +6,8 @@ Usage: tools/results.py RETENTION_BINARY [--repeat N] [--only ID,ID] [--long]
        tools/results.py --check     exit 1 when a README section differs from docs/results.md
 (tools/results.sh builds the release binary and calls this.)
 
-Sections marked long (a 30-minute soak, the cache benchmarks) run only with --long or when
-named in --only. Every section carries its own stamp (commit, date, machine), so a partial
+Sections marked long (a 30-minute soak, the cache and disk-store benchmarks) run only with
+--long or when named in --only. Every section carries its own stamp (commit, date, machine), so a partial
 run never lends its stamp to figures it did not measure.
 
 Each table is one or more `retention compare SCENARIO --strategies … --export-json F` runs;
@@ -159,6 +159,10 @@ TABLES = [
          script=["tools/compare-peers.sh", "--corpus", "{flatcorpus}"], env={"RUNS": "5"}, markdown=True),
     dict(id="cache-benchmark", title="ImageCache benchmarks", long=True,
          script=["tools/cache-benchmark.sh"]),
+    dict(id="disk-store-benchmark", title="DiskStore: warm hits and puts", long=True,
+         script=["tools/disk-benchmark.sh", "bench"]),
+    dict(id="disk-store-open", title="DiskStore: opening a store of 1,000,000 entries", long=True,
+         script=["tools/disk-benchmark.sh", "open"], env={"ROUNDS": "5"}),
     dict(id="fast-scroll", title="A fast scroll, sync vs async",
          runs=[("sync", "fast-scroll.json", ["decoded-release", "decoded-lru"]),
                ("async", "fast-scroll-async.json", ["decoded-release", "decoded-lru"])],

@@ -73,6 +73,18 @@ enum Syscalls {
         return retrying { rtn_flock(fd, operation) }.map { _ in () }
     }
 
+    /// `statvfs(3)` of the file system holding `path`, as an `open` of it (read-only,
+    /// non-blocking) and `fstatvfs`: Swift's Glibc module hides the `statvfs` function behind
+    /// the struct of the same name, and does not export `statfs` at all.
+    static func statvfs(_ path: String) -> Result<Glibc.statvfs, Errno> {
+        if let code = SystemFaults.check(.fileSystemStatus, path) { return .failure(Errno(code)) }
+        let opened = retrying { PathText.withCString(path) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) } }
+        guard case .success(let fd) = opened else { return opened.map { _ in Glibc.statvfs() } }
+        defer { _ = Glibc.close(fd) }
+        var info = Glibc.statvfs()
+        return retrying { fstatvfs(fd, &info) }.map { _ in info }
+    }
+
     /// Calls `body` again while it fails with `EINTR`; a negative result is a failure with
     /// the `errno` it set.
     private static func retrying<T: BinaryInteger>(_ body: () -> T) -> Result<T, Errno> {
@@ -118,6 +130,8 @@ package enum SystemFaults {
         case createFolder
         /// `flock`.
         case lock
+        /// `statvfs` (free space and files).
+        case fileSystemStatus
     }
 
     private struct Rule {

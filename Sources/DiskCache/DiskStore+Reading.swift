@@ -1,0 +1,182 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+internal import Glibc
+import SystemIO
+
+extension DiskStore {
+    /// The bytes stored under `key`, or nil: nil when there is no entry, when the file holds
+    /// another key (a hash collision), and when the file is damaged (wrong magic, lengths,
+    /// footer or CRC-32), in which case the owner removes it and counts it. Never a partial or
+    /// corrupt value. Takes no lock across I/O. Costs one `open`, one `fstat`, one `pread` of
+    /// the file and a CRC-32 of it (O(size)); the payload is returned without a copy.
+    public func data(for key: String) -> Data? {
+        inFlight.add(1, ordering: .sequentiallyConsistent)
+        defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+        guard !closing.load(ordering: .sequentiallyConsistent) else { return nil }
+        let hash = options.keyHash(key)
+        let path = layout.entry(hash)
+        let read = withEntry(at: path) { buffer, parts, _ -> Data? in
+            guard EntryFormat.keyMatches(key, buffer.bytes, parts.key) else { return nil }
+            return buffer.payload(parts.payload)
+        }
+        let owner = owning.load(ordering: .acquiring)
+        switch read {
+        case .read(let data?, let status):
+            counters.add(counters.hits)
+            if owner { noteHit(hash, path: path, status: status) }
+            return data
+        case .read(nil, _):
+            // Another key's entry under the same hash: a miss, and the file stays.
+            counters.add(counters.misses)
+        case .missing:
+            counters.add(counters.misses)
+            if owner { noteMissing(hash, path: path) }
+        case .damaged(_, let inode):
+            counters.add(counters.misses)
+            removeDamaged(hash, path: path, inode: inode)
+        case .unreadable:
+            counters.add(counters.misses)
+        }
+        return nil
+    }
+
+    /// What reading an entry file found.
+    enum EntryRead<R> {
+        /// A whole, checked entry, and what `body` made of it.
+        case read(R, FileIO.Status)
+        /// No file.
+        case missing
+        /// A damaged file (its inode, so that only this file is removed).
+        case damaged(EntryFormat.Damage, inode: UInt64)
+        /// The file could not be opened or read (permissions, I/O error).
+        case unreadable(SystemError)
+    }
+
+    /// Reads the entry file at `path` whole and checks it; `body` sees the file's bytes (in a
+    /// buffer it may keep) and where the key and payload are. One `open`, one `fstat`, `pread`s
+    /// until full, O(size).
+    func withEntry<R>(at path: String, _ body: (EntryBuffer, EntryFormat.Parts, FileIO.Status) -> R) -> EntryRead<R> {
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(path, .readOnly, operation: "read") } catch {
+            return error.errno == ENOENT ? .missing : .unreadable(error)
+        }
+        let status: FileIO.Status
+        do { status = try fd.status() } catch { return .unreadable(error) }
+        guard status.kind == .regular else { return .damaged(.badMagic, inode: status.inode) }
+        let size = status.size
+        guard size >= EntryFormat.headerSize + EntryFormat.footerSize else { return .damaged(.truncated, inode: status.inode) }
+        guard let buffer = EntryBuffer(count: size) else {
+            return .unreadable(SystemError(path: path, operation: "read", reason: .outOfMemory(bytes: size)))
+        }
+        var filled = 0
+        while filled < size {
+            let n: Int
+            do { n = try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.mutableBytes[filled...]), at: filled) } catch {
+                return .unreadable(error)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        guard filled == size else { return .damaged(.truncated, inode: status.inode) }
+        switch EntryFormat.check(buffer.bytes) {
+        case .failure(let damage): return .damaged(damage, inode: status.inode)
+        case .success(let parts): return .read(body(buffer, parts, status), status)
+        }
+    }
+
+    /// A hit: marks the entry most recently used, or, for a file the index lacks, adds it.
+    func noteHit(_ hash: UInt64, path: String, status: FileIO.Status) {
+        let now = Self.now()
+        let adopt: Bool = state.withLock { s in
+            if s.loading {
+                if s.pendingTouches.count < 65_536 { s.pendingTouches.append(hash) }
+                return false
+            }
+            return !s.index.touch(hash, now: now)
+        }
+        guard adopt else { return }
+        // A file the index does not know: count it, under its key's stripe so a concurrent
+        // remove cannot leave it counted after it is gone.
+        let over: Bool = stripe(hash).lock.withLock { _ in
+            guard FileIO.status(of: path)?.inode == status.inode else { return false }
+            return state.withLock { s in
+                guard !s.index.contains(hash) else { return false }
+                s.index.insert(hash, allocatedBytes: status.allocatedBytes, lastUse: now)
+                markChanged(&s)
+                return s.usage > limit
+            }
+        }
+        if over { evict(downTo: Int(Double(limit) * options.evictionTarget), reason: .size, holding: nil) }
+    }
+
+    /// A miss on a key the index lists: the file is gone, so the index forgets it.
+    func noteMissing(_ hash: UInt64, path: String) {
+        let listed = state.withLock { !$0.loading && $0.index.contains(hash) }
+        guard listed else { return }
+        stripe(hash).lock.withLock { _ in
+            guard !FileIO.exists(path) else { return }
+            state.withLock { s in
+                if s.index.remove(hash) != nil { markChanged(&s) }
+            }
+        }
+    }
+
+    /// A damaged entry: counted; the owner removes the file (only the file that was read,
+    /// checked by inode under the key's stripe) and forgets it in the index.
+    func removeDamaged(_ hash: UInt64, path: String, inode: UInt64) {
+        guard owning.load(ordering: .acquiring) else {
+            counters.add(counters.corrupt)
+            return
+        }
+        let removed: Bool = stripe(hash).lock.withLock { _ in
+            guard FileIO.status(of: path)?.inode == inode else { return false }
+            do { try FileIO.remove(path) } catch { return false }
+            state.withLock { s in
+                s.index.remove(hash)
+                if s.loading { s.tombstones.insert(hash) }
+                markChanged(&s)
+            }
+            return true
+        }
+        if removed { counters.add(counters.corrupt) }
+    }
+
+    /// The stripe lock of `hash`. O(1).
+    func stripe(_ hash: UInt64) -> Stripe { stripes[Int(hash % UInt64(stripes.count))] }
+
+    /// Seconds since 2020-01-01, a record's last use. One `time` call.
+    static func now() -> UInt32 {
+        UInt32(clamping: Int(time(nil)) - IndexSnapshot.epoch)
+    }
+}
+
+/// An entry file's bytes in memory from `malloc`, freed when the last holder lets go: the
+/// buffer a lookup reads into and, without a copy, the storage of the `Data` it returns.
+/// Immutable once filled, and never shared between threads while being filled.
+final class EntryBuffer {
+    let base: UnsafeMutableRawPointer
+    let count: Int
+
+    /// A buffer of `count` bytes; nil when the allocator refuses it.
+    init?(count: Int) {
+        guard let base = malloc(max(1, count)) else { return nil }
+        self.base = base
+        self.count = count
+    }
+
+    deinit { free(base) }
+
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+    var mutableBytes: UnsafeMutableRawBufferPointer { UnsafeMutableRawBufferPointer(start: base, count: count) }
+
+    /// `range` of the buffer as `Data` that keeps the buffer alive, without copying. O(1).
+    func payload(_ range: Range<Int>) -> Data {
+        guard !range.isEmpty else { return Data() }
+        return Data(bytesNoCopy: base + range.lowerBound, count: range.count, deallocator: .custom { _, _ in
+            withExtendedLifetime(self) {}
+        })
+    }
+}

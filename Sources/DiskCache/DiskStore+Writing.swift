@@ -1,0 +1,217 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CChecksum
+internal import Glibc
+import SystemIO
+
+extension DiskStore {
+    /// Stores `bytes` under `key`, replacing any entry of that key, atomically: the entry is
+    /// written whole to a temporary file in the store's folder and renamed into place, so a
+    /// reader (or a process after a crash) sees the old entry or the new one, never part of
+    /// one. With ``durable``, the file and the folder are `fsync`ed before this returns.
+    ///
+    /// When the store would pass about 95 % of its limit, the least recently used entries are
+    /// evicted first, down to about 90 %. On `ENOSPC` or `EDQUOT` the temporary file is removed,
+    /// the failure counted, entries evicted, and writes paused until the file system has room
+    /// (``DiskStoreError/writesPaused(folder:errno:)`` meanwhile). Waits for the index to load.
+    /// Costs one `open`, one to three `write`s, one `stat`, one `rename` (plus two `fsync`s
+    /// when durable), one `unlink` per evicted entry, and a CRC-32 of the bytes (O(size)).
+    public func store<Bytes: ContiguousBytes>(_ bytes: Bytes, for key: String) throws(DiskStoreError) {
+        try operation { () throws(DiskStoreError) in
+            try requireOwnership()
+            let keyBytes = Array(key.utf8)
+            guard keyBytes.count <= EntryFormat.maximumKeyBytes else { throw .keyTooLong(bytes: keyBytes.count) }
+            let result: Result<Void, DiskStoreError> = bytes.withUnsafeBytes { payload in
+                do throws(DiskStoreError) {
+                    try write(key: keyBytes, hash: options.keyHash(key), payload: payload)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            try result.get()
+        }
+    }
+
+    /// Removes the entry of `key`, if any; returns whether a file was removed. A reader (not
+    /// the owner) removes nothing and returns false. With ``durable``, the folder is
+    /// `fsync`ed. One `unlink` under the key's stripe lock.
+    @discardableResult
+    public func remove(_ key: String) -> Bool {
+        (try? operation { () throws(DiskStoreError) -> Bool in
+            try requireOwnership()
+            indexReady.wait()
+            let hash = options.keyHash(key)
+            let removed: Bool = stripe(hash).lock.withLock { _ in
+                let gone = (try? FileIO.remove(layout.entry(hash))) != nil
+                state.withLock { s in
+                    if s.index.remove(hash) != nil || gone { markChanged(&s) }
+                }
+                return gone
+            }
+            if removed && durable { try? FileIO.syncFolder(layout.entries) }
+            return removed
+        }) ?? false
+    }
+
+    /// The write itself: temporary file, reservation (evicting first when needed), rename,
+    /// index. Runs under `hash`'s stripe lock.
+    private func write(key: [UInt8], hash: UInt64, payload: UnsafeRawBufferPointer) throws(DiskStoreError) {
+        let fileBytes = EntryFormat.fileSize(keyBytes: key.count, payloadBytes: payload.count)
+        let block = state.withLock { $0.block }
+        let estimate = (fileBytes + block - 1) / block * block
+        let bookkeeping = state.withLock { $0.bookkeeping }
+        guard estimate + bookkeeping <= limit else { throw .entryTooLarge(bytes: estimate, limit: limit) }
+        indexReady.wait()
+        try checkPause(needing: estimate)
+
+        let ownStripe = Int(hash % UInt64(stripes.count))
+        try stripes[ownStripe].lock.withLock { (_: inout Void) throws(DiskStoreError) in
+            let destination = layout.entry(hash)
+            let file: TemporaryFile
+            let allocated: Int
+            do throws(SystemError) {
+                file = try TemporaryFile(in: layout.temporary, displayPath: destination)
+                let header = EntryFormat.header(key: key, payloadBytes: payload.count)
+                var crc = header.withUnsafeBytes { rtn_crc32(0, $0.baseAddress, $0.count) }
+                crc = rtn_crc32(crc, payload.baseAddress, payload.count)
+                let footer = EntryFormat.footer(crc: crc)
+                if payload.count <= 65_536 {
+                    // One write for a small entry.
+                    var whole = header
+                    whole.reserveCapacity(fileBytes)
+                    whole.append(contentsOf: payload)
+                    whole.append(contentsOf: footer)
+                    try file.write(whole)
+                } else {
+                    try file.write(header)
+                    try file.write(payload)
+                    try file.write(footer)
+                }
+                allocated = FileIO.status(of: file.path)?.allocatedBytes ?? estimate
+            } catch {
+                writeFailed(error, needing: estimate, holding: ownStripe)
+                throw .io(error)
+            }
+
+            // Reserve room: evict the least recently used entries first when the store would
+            // pass the eviction start, so committed entries never take more than the limit.
+            let (victims, fits) = reserve(allocated)
+            counters.evicted(victims.count, .size)
+            unlink(victims, holding: ownStripe)
+            guard fits else { throw .noRoom(bytes: allocated, limit: limit) }
+
+            // Replacing a key: its old file goes first. ext4 treats a rename over an existing
+            // file as replace-via-rename and starts writing the new file out at once
+            // (auto_da_alloc): measured 76 µs a rename, against 19 µs plus a 12 µs unlink.
+            // A reader in between, or a crash, sees a miss; never a wrong or partial entry.
+            if state.withLock({ $0.index.contains(hash) }) { try? FileIO.remove(destination) }
+            do throws(SystemError) {
+                try file.commit(to: destination, durable: durable)
+            } catch {
+                // The rename may have happened with only the folder's fsync failing: then the
+                // entry is in place and is counted as such.
+                let inPlace = !FileIO.exists(file.path) && FileIO.exists(destination)
+                state.withLock { s in
+                    s.reserved -= allocated
+                    if inPlace {
+                        s.index.insert(hash, allocatedBytes: allocated, lastUse: Self.now())
+                        markChanged(&s)
+                    }
+                }
+                writeFailed(error, needing: estimate, holding: ownStripe)
+                throw .io(error)
+            }
+            state.withLock { s in
+                s.reserved -= allocated
+                s.index.insert(hash, allocatedBytes: allocated, lastUse: Self.now())
+                markChanged(&s)
+            }
+        }
+        counters.add(counters.writes)
+    }
+
+    /// Takes `allocated` bytes for a write, choosing victims (least recently used first) when
+    /// the store would pass the eviction start, down to the eviction target. `fits` is false
+    /// when even then the write would pass the limit (other writes hold the room).
+    private func reserve(_ allocated: Int) -> (victims: [(hash: UInt64, allocatedBytes: Int)], fits: Bool) {
+        let start = Int(Double(limit) * options.evictionStart)
+        let target = Int(Double(limit) * options.evictionTarget)
+        return state.withLock { s in
+            var victims: [(hash: UInt64, allocatedBytes: Int)] = []
+            if s.usage + allocated > start {
+                while s.usage + allocated > target, let coldest = s.index.coldest {
+                    s.index.remove(coldest.hash)
+                    victims.append(coldest)
+                }
+                if !victims.isEmpty { markChanged(&s) }
+            }
+            let fits = s.usage + allocated <= limit
+            if fits { s.reserved += allocated }
+            return (victims, fits)
+        }
+    }
+
+    /// Removes the files of entries already taken out of the index. A victim in our own stripe
+    /// (held) or a free stripe is removed under that stripe; one whose stripe another writer
+    /// holds is removed unless the index lists it again (that writer may be replacing it).
+    /// Never waits for a stripe, so two writers cannot deadlock. One `unlink` each.
+    func unlink(_ victims: [(hash: UInt64, allocatedBytes: Int)], holding own: Int?) {
+        for victim in victims {
+            let index = Int(victim.hash % UInt64(stripes.count))
+            let path = layout.entry(victim.hash)
+            let removeUnlessListed = {
+                if !self.state.withLock({ $0.index.contains(victim.hash) }) { try? FileIO.remove(path) }
+            }
+            if index == own {
+                removeUnlessListed()
+            } else if stripes[index].lock.withLockIfAvailable({ _ in removeUnlessListed() }) == nil {
+                removeUnlessListed()
+            }
+        }
+    }
+
+    /// Evicts least recently used entries until the store counts at most `target` bytes.
+    func evict(downTo target: Int, reason: DiskStoreMetrics.EvictionReason, holding own: Int?) {
+        let victims: [(hash: UInt64, allocatedBytes: Int)] = state.withLock { s in
+            var chosen: [(hash: UInt64, allocatedBytes: Int)] = []
+            while s.usage > target, let coldest = s.index.coldest {
+                s.index.remove(coldest.hash)
+                chosen.append(coldest)
+            }
+            if !chosen.isEmpty { markChanged(&s) }
+            return chosen
+        }
+        counters.evicted(victims.count, reason)
+        unlink(victims, holding: own)
+    }
+
+    /// A failed write: counted by errno; on a full disk or quota, entries are evicted and
+    /// writes paused until the file system has room.
+    private func writeFailed(_ error: SystemError, needing estimate: Int, holding own: Int) {
+        let code = error.errno ?? EIO
+        counters.failed(code)
+        guard code == ENOSPC || code == EDQUOT else { return }
+        let usage = state.withLock { s in
+            s.paused = code
+            return s.index.bytes
+        }
+        evict(downTo: usage - max(usage / 10, 2 * estimate), reason: .diskFull, holding: own)
+    }
+
+    /// While writes are paused: resumes them when the file system has room for an entry of
+    /// `estimate` bytes and a file, else refuses this one. One `statfs` while paused.
+    private func checkPause(needing estimate: Int) throws(DiskStoreError) {
+        guard let code = state.withLock({ $0.paused }) else { return }
+        if let space = try? FileIO.fileSystemSpace(of: layout.temporary),
+           space.availableBytes >= estimate + 65_536, space.availableFiles >= 2 {
+            state.withLock { $0.paused = nil }
+            return
+        }
+        counters.add(counters.refusedWhilePaused)
+        throw .writesPaused(folder: folder, errno: code)
+    }
+}

@@ -1,0 +1,382 @@
+import Dispatch
+internal import Glibc
+import Synchronization
+import SystemIO
+
+/// A crash-safe, size-bounded store of byte blobs under string keys, one file per entry in a
+/// folder: the disk tier behind a memory cache (compressed image bytes, encoded thumbnails).
+///
+/// - Entries check themselves: each file holds its full key, its length and a CRC-32, so a
+///   torn, truncated or flipped file is a miss (removed and counted), and a hash collision is a
+///   miss, never a wrong hit.
+/// - Writes are atomic (a temporary file renamed into place); with `durable` they are also
+///   forced to disk (`fsync` of the file and its folder).
+/// - The size is bounded by allocated bytes (`st_blocks × 512`): a write that takes the store
+///   past about 95 % of `limit` evicts the least recently used entries down to about 90 %. At
+///   rest the store's files take at most `limit`; during writes, at most `limit` plus one entry
+///   per concurrent writer.
+/// - One process owns a folder (an `flock` on its lock file, released by the kernel when the
+///   owner dies); others read. In ``AccessMode/automatic`` mode a reader takes ownership when
+///   the owner's lock is released.
+/// - A full disk (`ENOSPC`, `EDQUOT`) fails the write, removes its temporary file, evicts, and
+///   pauses writes until the file system has room again; lookups go on.
+///
+/// Thread-safe: lookups take no lock across I/O; writes and removals of one key are serialized
+/// by one of 64 stripe locks; the index sits behind a `Mutex` held only for in-memory steps.
+public final class DiskStore: Sendable {
+    /// Who may change the folder.
+    public enum AccessMode: Sendable, Equatable {
+        /// Take ownership or fail with ``DiskStoreError/ownedByAnotherProcess(folder:processID:)``.
+        case owner
+        /// Only read, never take ownership (the folder is not changed at all).
+        case readOnly
+        /// Take ownership when no process holds it; otherwise read, and take ownership on a
+        /// later write once the owner has gone.
+        case automatic
+    }
+
+    /// Settings beyond the folder, limit and durability.
+    public struct Options: Sendable {
+        /// Create the folder (and its parents) when missing; when false, a missing folder is
+        /// ``DiskStoreError/missingFolder(_:)``. Default true.
+        public var createFolder = true
+        /// How long the store must go without a change before the index snapshot is written
+        /// (it is always written at close). Default 2 s.
+        public var quietPeriod: Duration = .seconds(2)
+        /// The fraction of the limit a write may fill before eviction starts. Default 0.95.
+        public var evictionStart = 0.95
+        /// The fraction of the limit eviction goes down to. Default 0.90.
+        public var evictionTarget = 0.90
+        /// The hash that names a key's file (FNV-1a, 64 bits). Tests force collisions with it.
+        package var keyHash: @Sendable (String) -> UInt64 = { KeyHash.fnv1a64($0) }
+
+        /// The defaults. O(1).
+        public init() {}
+    }
+
+    /// The folder the store lives in.
+    public let folder: String
+    /// The most bytes the store's files may take on disk (allocated bytes).
+    public let limit: Int
+    /// Whether each write is forced to stable storage before it returns.
+    public let durable: Bool
+    /// The mode the store was opened in.
+    public let mode: AccessMode
+
+    let options: Options
+    let layout: StoreLayout
+    let counters = Counters()
+    /// The index and everything accounted with it. A `Mutex`: every section is an in-memory
+    /// step of O(1) (or O(evicted) when choosing victims), never I/O.
+    let state: Mutex<State>
+    /// Stripe locks by key hash: one key's file I/O is serialized, other keys run in parallel.
+    let stripes: [Stripe]
+    /// The lock file while this process has it open (the owner, or a reader that may take
+    /// over). A `Mutex`, since a takeover and close may race.
+    let lockFile = Mutex<LockFile?>(nil)
+    /// True once this store owns the folder. An `Atomic`: read on every lookup.
+    let owning = Atomic<Bool>(false)
+    /// True once ``close()`` began. An `Atomic`: read at the start of every operation.
+    let closing = Atomic<Bool>(false)
+    /// Operations running now; ``close()`` waits for zero. An `Atomic` counter. An operation
+    /// counts itself, then reads ``closing``; close sets ``closing``, then reads this: both
+    /// sequentially consistent, so one of the two always sees the other.
+    let inFlight = Atomic<Int>(0)
+    /// When a reader last tried to take ownership (uptime in ns). An `Atomic`.
+    let lastTakeoverAttempt = Atomic<UInt64>(0)
+    /// Entered while the index loads; writes wait on it.
+    let indexReady = DispatchGroup()
+    /// Index loading and snapshot writes, one at a time.
+    let background: DispatchQueue
+    let openedAt: DispatchTime
+
+    /// Everything the index mutex guards.
+    struct State {
+        var index = StoreIndex()
+        /// Bytes of entries reserved by writers between their reservation and their insert.
+        var reserved = 0
+        var loading = false
+        var indexState: DiskStoreMetrics.IndexState = .none
+        /// Hashes whose damaged files a lookup removed while the index was loading.
+        var tombstones: Set<UInt64> = []
+        /// Hashes hit while the index was loading, touched once it is complete.
+        var pendingTouches: [UInt64] = []
+        /// Allocated bytes of the snapshot on disk and of the lock file.
+        var snapshotBytes = 0
+        var lockBytes = 0
+        /// The file system's allocation unit, measured on the lock file.
+        var block = 4096
+        var dirty = false
+        var lastChange = DispatchTime.now()
+        var snapshotScheduled = false
+        /// The errno that paused writes, while they are paused.
+        var paused: Int32?
+        var openNanoseconds = 0
+        var indexNanoseconds: Int?
+
+        /// The snapshot's allowance: what it takes on disk now, or would take for one more entry.
+        var bookkeeping: Int {
+            let estimate = (IndexSnapshot.fileSize(count: index.count + 1) + block - 1) / block * block
+            return max(snapshotBytes, estimate) + lockBytes
+        }
+
+        /// Allocated bytes as the store counts them: entries, reservations, snapshot, lock file.
+        var usage: Int { index.bytes + reserved + bookkeeping }
+    }
+
+    /// Opens the store in `folder` (created when missing unless `options` say not), bounded to
+    /// `limit` allocated bytes. As owner, removes temporary files a killed writer left, then
+    /// loads the index in the background: from the snapshot when it was written at the last
+    /// close and the entries folder has not changed since, else by a listing of the entries
+    /// folder. Lookups work at once; writes wait for the index. Costs a few system calls plus
+    /// one per temporary file left behind; the index load is O(entries) in the background.
+    /// Throws ``DiskStoreError`` (a missing folder, a file given as the folder, a folder
+    /// another process owns in ``AccessMode/owner`` mode, an I/O failure).
+    public init(folder: String, limit: Int, durable: Bool = false, mode: AccessMode = .automatic,
+                options: Options = Options()) throws(DiskStoreError) {
+        openedAt = DispatchTime.now()
+        self.folder = folder
+        self.limit = limit
+        self.durable = durable
+        self.mode = mode
+        self.options = options
+        layout = StoreLayout(folder: folder)
+        state = Mutex(State())
+        stripes = (0..<64).map { _ in Stripe() }
+        background = DispatchQueue(label: "DiskStore")
+
+        switch FileIO.kind(of: layout.folder) {
+        case .directory: break
+        case .missing:
+            guard options.createFolder, mode != .readOnly else { throw .missingFolder(folder) }
+            do { try FileIO.createDirectories(layout.folder) } catch { throw .io(error) }
+        default: throw .notAFolder(folder)
+        }
+        if mode != .readOnly {
+            do {
+                try FileIO.createDirectories(layout.entries)
+                try FileIO.createDirectories(layout.temporary)
+                let fd = try FileDescriptor.open(layout.lock, .readWrite, options: .create, operation: "open the lock file")
+                let owned = try fd.lock(exclusive: true, wait: false)
+                if !owned && mode == .owner {
+                    throw DiskStoreError.ownedByAnotherProcess(folder: folder, processID: Self.ownerProcessID(fd))
+                }
+                let held = LockFile(fd)
+                lockFile.withLock { $0 = held }
+                if owned { try takeOwnership() }
+            } catch let error as DiskStoreError {
+                throw error
+            } catch let error as SystemError {
+                throw .io(error)
+            } catch {
+                throw .io(SystemError(path: folder, operation: "open", reason: .errno(5)))
+            }
+        }
+        let elapsed = Int(DispatchTime.now().uptimeNanoseconds - openedAt.uptimeNanoseconds)
+        state.withLock { $0.openNanoseconds = elapsed }
+    }
+
+    deinit {
+        // No queued block holds the store (the loader holds it strongly, the snapshot timer
+        // weakly and strongly only while it runs), so nothing of ours runs in the background:
+        // do not wait for the queue, which may be the one this deinit runs on.
+        shutDown(waitingForBackground: false)
+    }
+
+    /// True while this store owns its folder (it may write); false for a reader. O(1).
+    public var isOwner: Bool { owning.load(ordering: .acquiring) }
+
+    /// Allocated bytes of the store's files as it counts them (entries, index snapshot, lock
+    /// file). Complete once the index has loaded (``waitForIndex()``). O(1).
+    public var usage: Int { state.withLock { $0.usage } }
+
+    /// What the store has done since it opened, and its size. O(1).
+    public var metrics: DiskStoreMetrics {
+        var m = counters.metrics()
+        state.withLock { s in
+            m.indexState = s.indexState
+            m.bytes = s.usage - s.reserved
+            m.entries = s.index.count
+            m.writesPaused = s.paused != nil
+            m.openNanoseconds = s.openNanoseconds
+            m.indexNanoseconds = s.indexNanoseconds
+        }
+        return m
+    }
+
+    /// Blocks until the index has loaded (at once for a reader or a loaded index). Writes wait
+    /// for it by themselves; tests and benchmarks call it to time the load.
+    public func waitForIndex() {
+        indexReady.wait()
+    }
+
+    /// Writes the index snapshot (marked clean, so the next open trusts it), releases the
+    /// folder's lock and refuses further operations; waits for operations already running.
+    /// Called by `deinit` when not called before. Idempotent. O(entries) for the snapshot.
+    public func close() {
+        shutDown(waitingForBackground: true)
+    }
+
+    private func shutDown(waitingForBackground: Bool) {
+        guard !closing.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        while inFlight.load(ordering: .sequentiallyConsistent) > 0 { usleep(1000) }
+        indexReady.wait()
+        if waitingForBackground { background.sync {} }
+        if owning.load(ordering: .acquiring) {
+            let complete = state.withLock { !$0.loading && $0.indexState != .loading }
+            if complete { writeSnapshot(clean: true) }
+        }
+        // Unlock before closing: a child that another thread is spawning may hold a copy of
+        // the descriptor until its exec closes it, and `LOCK_UN` releases the lock for every copy.
+        let lock = lockFile.withLock { held in
+            defer { held = nil }
+            return held
+        }
+        if owning.load(ordering: .acquiring) { try? lock?.descriptor.unlock() }
+        owning.store(false, ordering: .releasing)
+    }
+
+    // MARK: - Ownership
+
+    /// The process id written in the lock file, if readable. One `pread`.
+    static func ownerProcessID(_ fd: borrowing FileDescriptor) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let n = buffer.withUnsafeMutableBytes { (try? fd.read(into: $0, at: 0)) ?? 0 }
+        return Int32(String(decoding: buffer[0..<n], as: UTF8.self).trimmingWhitespace)
+    }
+
+    /// Becomes the owner (the lock is held): writes our pid into the lock file, removes
+    /// temporary files a killed writer left, and starts loading the index in the background
+    /// (which first reads the snapshot and removes it: a crash from then on must not leave a
+    /// snapshot that looks current).
+    func takeOwnership() throws(SystemError) {
+        guard let lock = lockFile.withLock({ $0 }) else { return }
+        do {
+            try lock.descriptor.truncate(to: 0)
+            try lock.descriptor.write(Array("\(getpid())\n".utf8))
+            let allocated = try lock.descriptor.status().allocatedBytes
+            state.withLock { s in
+                s.lockBytes = allocated
+                if allocated > 0 { s.block = allocated }
+            }
+        }
+        var removed = 0
+        for name in try FileIO.directoryEntries(layout.temporary) {
+            do {
+                try FileIO.remove(layout.temporary + "/" + name)
+                removed += 1
+            } catch where error.errno == ENOENT {}
+        }
+        counters.add(counters.temporaryFilesRemoved, removed)
+        state.withLock { s in
+            s.loading = true
+            s.indexState = .loading
+        }
+        owning.store(true, ordering: .releasing)
+        indexReady.enter()
+        background.async { [self] in
+            // Read the snapshot and remove it before any change (writes wait for the index),
+            // so that a crash from here on never leaves a snapshot that looks current.
+            let snapshot = try? FileIO.readAll(layout.snapshot, limit: 1 << 34)
+            if snapshot != nil { try? FileIO.remove(layout.snapshot) }
+            loadIndex(snapshot: snapshot, folderStatus: FileIO.status(of: layout.entries))
+        }
+    }
+
+    /// For a reader in ``AccessMode/automatic`` mode: takes ownership when the owner's lock
+    /// is free (tried at most every 100 ms); throws ``DiskStoreError/readOnly(folder:)``
+    /// otherwise. O(1) for an owner.
+    func requireOwnership() throws(DiskStoreError) {
+        if owning.load(ordering: .acquiring) { return }
+        guard mode == .automatic else { throw .readOnly(folder: folder) }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let last = lastTakeoverAttempt.load(ordering: .relaxed)
+        guard now &- last >= 100_000_000 || last == 0,
+              lastTakeoverAttempt.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged else {
+            throw .readOnly(folder: folder)
+        }
+        let acquired: Bool = lockFile.withLock { lock in
+            guard !owning.load(ordering: .acquiring), let lock else { return false }
+            return (try? lock.descriptor.lock(exclusive: true, wait: false)) ?? false
+        }
+        if acquired {
+            do { try takeOwnership() } catch { throw .io(error) }
+        }
+        guard owning.load(ordering: .acquiring) else { throw .readOnly(folder: folder) }
+    }
+
+    /// Runs `body` as one operation: refused after close, waited for by close.
+    func operation<R>(_ body: () throws(DiskStoreError) -> R) throws(DiskStoreError) -> R {
+        inFlight.add(1, ordering: .sequentiallyConsistent)
+        defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+        guard !closing.load(ordering: .sequentiallyConsistent) else { throw .closed(folder: folder) }
+        return try body()
+    }
+
+    /// Records a change: the snapshot is written once the store has been quiet for
+    /// ``Options/quietPeriod``. Called with the state locked.
+    func markChanged(_ s: inout State) {
+        s.dirty = true
+        s.lastChange = DispatchTime.now()
+        guard !s.snapshotScheduled else { return }
+        s.snapshotScheduled = true
+        scheduleSnapshot(after: options.quietPeriod)
+    }
+
+    private func scheduleSnapshot(after delay: Duration) {
+        let nanoseconds = max(0, Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000))
+        background.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            self?.quietSnapshot()
+        }
+    }
+
+    private func quietSnapshot() {
+        guard !closing.load(ordering: .acquiring) else { return }
+        let wait: Duration? = state.withLock { s in
+            let quiet = Int(options.quietPeriod.components.seconds) * 1_000_000_000
+                + Int(options.quietPeriod.components.attoseconds / 1_000_000_000)
+            let since = Int(DispatchTime.now().uptimeNanoseconds - s.lastChange.uptimeNanoseconds)
+            if since < quiet { return .nanoseconds(quiet - since) }
+            s.snapshotScheduled = false
+            return nil
+        }
+        if let wait { scheduleSnapshot(after: wait) } else { writeSnapshot(clean: false) }
+    }
+
+    /// Writes the index snapshot by temporary file and rename (a failure is counted and
+    /// otherwise ignored: the next open rebuilds). `clean` marks it as written at close, with
+    /// no change after. O(entries).
+    func writeSnapshot(clean: Bool) {
+        let folderStatus = FileIO.status(of: layout.entries)
+        let records: [IndexSnapshot.Record] = state.withLock { s in
+            s.dirty = false
+            return s.index.records()
+        }
+        let bytes = IndexSnapshot.encode(records, clean: clean, folderModification: folderStatus?.modificationNanoseconds ?? 0,
+                                         folderInode: folderStatus?.inode ?? 0)
+        do {
+            let file = try TemporaryFile(in: layout.temporary, displayPath: layout.snapshot)
+            try file.write(bytes)
+            let allocated = FileIO.status(of: file.path)?.allocatedBytes ?? bytes.count
+            try file.commit(to: layout.snapshot, durable: durable)
+            state.withLock { $0.snapshotBytes = allocated }
+        } catch {
+            counters.failed(error.errno ?? 5)
+        }
+    }
+}
+
+/// The open lock file, in a class so the store can share it between its lock's sections; the
+/// descriptor (and with it the `flock`) closes when the last reference goes.
+final class LockFile: Sendable {
+    let descriptor: FileDescriptor
+    init(_ descriptor: consuming FileDescriptor) { self.descriptor = descriptor }
+}
+
+extension String {
+    /// Without leading and trailing spaces and newlines. O(length).
+    var trimmingWhitespace: String {
+        let scalars = unicodeScalars.drop { $0 == " " || $0 == "\n" || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\n" || $0 == "\t" }
+        return String(String.UnicodeScalarView(scalars.reversed()))
+    }
+}

@@ -1,0 +1,55 @@
+import SystemIO
+
+/// Why a ``DiskStore`` could not open or could not store an entry. Each case carries its
+/// context and reads as one sentence.
+public enum DiskStoreError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// A system call failed (the folder cannot be created or read, a write failed).
+    case io(SystemError)
+    /// The folder does not exist and the store was told not to create it.
+    case missingFolder(String)
+    /// The path names a file or special file, not a folder.
+    case notAFolder(String)
+    /// Another process owns the folder (holds its lock file); `processID` is what it wrote
+    /// into the lock file, when readable.
+    case ownedByAnotherProcess(folder: String, processID: Int32?)
+    /// This store reads only: another process owns the folder, or it was opened `.readOnly`.
+    case readOnly(folder: String)
+    /// The entry would take `bytes` on disk, more than the store's `limit`.
+    case entryTooLarge(bytes: Int, limit: Int)
+    /// The key is longer than 65,536 UTF-8 bytes.
+    case keyTooLong(bytes: Int)
+    /// Writes are paused after the file system ran out of space (`errno` `ENOSPC` or
+    /// `EDQUOT`) and it has not yet got back room for this entry.
+    case writesPaused(folder: String, errno: Int32)
+    /// Every entry is already evicted or being written, and this one still does not fit.
+    case noRoom(bytes: Int, limit: Int)
+    /// The store was closed.
+    case closed(folder: String)
+
+    /// One sentence.
+    public var description: String {
+        switch self {
+        case .io(let error):
+            return error.description
+        case .missingFolder(let folder):
+            return "cannot open the disk store \(PathText.display(folder)): No such file or directory"
+        case .notAFolder(let path):
+            return "cannot open the disk store \(PathText.display(path)): it is a file, not a folder"
+        case .ownedByAnotherProcess(let folder, let pid):
+            let owner = pid.map { "process \($0)" } ?? "another process"
+            return "cannot open the disk store \(PathText.display(folder)): \(owner) owns it (holds its lock file)"
+        case .readOnly(let folder):
+            return "cannot change the disk store \(PathText.display(folder)): another process owns it, so this one only reads"
+        case .entryTooLarge(let bytes, let limit):
+            return "cannot store an entry of \(bytes) bytes on disk in a store limited to \(limit) bytes"
+        case .keyTooLong(let bytes):
+            return "cannot store a key of \(bytes) bytes: keys are at most 65536 bytes"
+        case .writesPaused(let folder, let code):
+            return "cannot store into \(PathText.display(folder)): writes are paused until the file system has room (\(SystemError.text(forErrno: code)))"
+        case .noRoom(let bytes, let limit):
+            return "cannot store an entry of \(bytes) bytes: entries being written already fill the limit of \(limit) bytes"
+        case .closed(let folder):
+            return "cannot use the disk store \(PathText.display(folder)): it is closed"
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import CChecksum
+
+/// The index snapshot's layout, pure: no I/O, tested on fixed bytes.
+///
+/// ```
+/// offset  size  field
+///      0     4  magic "RTNI"
+///      4     2  format version (1), little-endian like every integer here
+///      6     2  flags: bit 0 = written at close (clean)
+///      8     8  record count N
+///     16     8  the entries folder's modification time when written, in ns since 1970
+///     24     8  the entries folder's inode
+///     32  16×N  records, least recently used first: key hash (8), allocated size in
+///               512-byte blocks (4), last use in seconds since 2020-01-01 (4)
+///  32+16N    4  CRC-32 of bytes [0, 32+16N)
+///  36+16N    4  footer magic "RTNJ"
+/// ```
+/// Any mismatch (magic, version, count against the size, footer, CRC) makes the snapshot
+/// unusable: the store then rebuilds its index from a listing of the entries folder.
+enum IndexSnapshot {
+    static let magic: UInt32 = 0x494E_5452  // "RTNI"
+    static let footerMagic: UInt32 = 0x4A4E_5452  // "RTNJ"
+    static let version: UInt16 = 1
+    static let headerSize = 32
+    static let recordSize = 16
+    static let footerSize = 8
+    /// Seconds from 1970 to 2020-01-01, the origin of a record's last use.
+    static let epoch = 1_577_836_800
+
+    /// One entry of the index.
+    struct Record: Equatable, Sendable {
+        var hash: UInt64
+        /// Allocated bytes on disk (a multiple of 512).
+        var allocatedBytes: Int
+        /// Seconds since 2020-01-01.
+        var lastUse: UInt32
+    }
+
+    /// What the header says beside the records.
+    struct Header: Equatable, Sendable {
+        var clean: Bool
+        var count: Int
+        var folderModification: Int64
+        var folderInode: UInt64
+    }
+
+    /// The bytes a snapshot of `count` records takes. O(1).
+    static func fileSize(count: Int) -> Int { headerSize + recordSize * count + footerSize }
+
+    /// The snapshot of `records` (least recently used first). O(records).
+    static func encode(_ records: [Record], clean: Bool, folderModification: Int64, folderInode: UInt64) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: fileSize(count: records.count))
+        bytes.withUnsafeMutableBytes { raw in
+            LittleEndian.store(magic, raw, at: 0)
+            LittleEndian.store(version, raw, at: 4)
+            LittleEndian.store(UInt16(clean ? 1 : 0), raw, at: 6)
+            LittleEndian.store(UInt64(records.count), raw, at: 8)
+            LittleEndian.store(folderModification, raw, at: 16)
+            LittleEndian.store(folderInode, raw, at: 24)
+            var offset = headerSize
+            for record in records {
+                LittleEndian.store(record.hash, raw, at: offset)
+                LittleEndian.store(UInt32(clamping: record.allocatedBytes / 512), raw, at: offset + 8)
+                LittleEndian.store(record.lastUse, raw, at: offset + 12)
+                offset += recordSize
+            }
+            let crc = rtn_crc32(0, raw.baseAddress, offset)
+            LittleEndian.store(crc, raw, at: offset)
+            LittleEndian.store(footerMagic, raw, at: offset + 4)
+        }
+        return bytes
+    }
+
+    /// Why a snapshot cannot be used.
+    enum Damage: Error, Equatable {
+        case truncated, badMagic, unknownVersion, lengthMismatch, badFooter, checksumMismatch
+    }
+
+    /// Checks a whole snapshot and returns its header. O(size) (the CRC).
+    static func check(_ bytes: UnsafeRawBufferPointer) -> Result<Header, Damage> {
+        guard bytes.count >= headerSize + footerSize else { return .failure(.truncated) }
+        guard LittleEndian.load(UInt32.self, bytes, at: 0) == magic else { return .failure(.badMagic) }
+        guard LittleEndian.load(UInt16.self, bytes, at: 4) == version else { return .failure(.unknownVersion) }
+        let count = LittleEndian.load(UInt64.self, bytes, at: 8)
+        guard count <= UInt64(bytes.count / recordSize), fileSize(count: Int(count)) == bytes.count else { return .failure(.lengthMismatch) }
+        let body = bytes.count - footerSize
+        guard LittleEndian.load(UInt32.self, bytes, at: body + 4) == footerMagic else { return .failure(.badFooter) }
+        guard rtn_crc32(0, bytes.baseAddress, body) == LittleEndian.load(UInt32.self, bytes, at: body) else {
+            return .failure(.checksumMismatch)
+        }
+        return .success(Header(clean: LittleEndian.load(UInt16.self, bytes, at: 6) & 1 == 1, count: Int(count),
+                               folderModification: LittleEndian.load(Int64.self, bytes, at: 16),
+                               folderInode: LittleEndian.load(UInt64.self, bytes, at: 24)))
+    }
+
+    /// Record `index` of a checked snapshot. O(1).
+    static func record(_ bytes: UnsafeRawBufferPointer, _ index: Int) -> Record {
+        let offset = headerSize + index * recordSize
+        return Record(hash: LittleEndian.load(UInt64.self, bytes, at: offset),
+                      allocatedBytes: Int(LittleEndian.load(UInt32.self, bytes, at: offset + 8)) * 512,
+                      lastUse: LittleEndian.load(UInt32.self, bytes, at: offset + 12))
+    }
+}

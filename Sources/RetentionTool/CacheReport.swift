@@ -1,0 +1,94 @@
+import DiskCache
+import Lab
+
+/// What `retention cache DIR stat|verify|trim|clear` does to a disk store's folder and prints:
+/// the work and its text, apart from argument parsing, so a unit test can call it.
+public enum CacheReport {
+    /// The operations on a store's folder.
+    public enum Action: String, CaseIterable, Sendable {
+        /// Entries, bytes, the index's state and the open's timings.
+        case stat
+        /// Check every entry; report and remove the bad ones.
+        case verify
+        /// Evict least recently used entries down to a size.
+        case trim
+        /// Remove every entry.
+        case clear
+    }
+
+    /// The text to print and the exit status: 0 done; 1 `verify` found bad entries, or the
+    /// store could not be opened (the text is then one error line for standard error).
+    public struct Outcome: Sendable, Equatable {
+        /// Lines for standard output, or the error line.
+        public var text: String
+        /// The exit status.
+        public var status: Int32
+        /// True when ``text`` is an error for standard error.
+        public var isError: Bool
+    }
+
+    /// Opens the store in `folder` as its owner (never creating the folder), runs `action`
+    /// (`trim` down to `trimTo` bytes) and closes it, which writes its index snapshot. A
+    /// missing folder, a file, or a folder another process owns is a one-line error with
+    /// status 1. O(entries) for the open's index; `verify` reads every entry.
+    public static func run(_ action: Action, folder: String, trimTo: Int? = nil) -> Outcome {
+        var options = DiskStore.Options()
+        options.createFolder = false
+        let store: DiskStore
+        do {
+            // No limit of its own: the command never evicts but for `trim`.
+            store = try DiskStore(folder: folder, limit: 1 << 62, mode: .owner, options: options)
+        } catch {
+            return Outcome(text: "error: \(error)", status: 1, isError: true)
+        }
+        defer { store.close() }
+        store.waitForIndex()
+        switch action {
+        case .stat:
+            return Outcome(text: statText(store.metrics), status: 0, isError: false)
+        case .verify:
+            let report = store.verify()
+            return Outcome(text: verifyText(report), status: report.bad.isEmpty ? 0 : 1, isError: false)
+        case .trim:
+            let target = trimTo ?? 0
+            let evicted = store.trim(to: target)
+            let metrics = store.metrics
+            return Outcome(text: "trimmed to \(NumberText.megabytes(target)): evicted \(evicted) \(plural(evicted, "entry", "entries")); "
+                                 + "\(metrics.entries) \(plural(metrics.entries, "entry", "entries")) in \(NumberText.megabytes(metrics.bytes)) remain",
+                           status: 0, isError: false)
+        case .clear:
+            let removed = store.clear()
+            return Outcome(text: "cleared: removed \(removed) \(plural(removed, "entry", "entries"))", status: 0, isError: false)
+        }
+    }
+
+    /// `stat`'s lines: entries, allocated bytes, the index's state and the open's timings.
+    public static func statText(_ metrics: DiskStoreMetrics) -> String {
+        let index: String
+        switch metrics.indexState {
+        case .fresh: index = "fresh (the snapshot of the last close)"
+        case .rebuilt: index = "rebuilt (from a listing of the entries folder)"
+        case .loading: index = "loading"
+        case .none: index = "none"
+        }
+        let ready = metrics.indexNanoseconds.map { ", index ready in \(milliseconds($0)) ms" } ?? ""
+        return """
+            entries  \(metrics.entries)
+            bytes    \(metrics.bytes) allocated (\(NumberText.megabytes(metrics.bytes)))
+            index    \(index)
+            open     \(milliseconds(metrics.openNanoseconds)) ms\(ready)
+            """
+    }
+
+    /// `verify`'s lines: how many were checked, then one line per bad file.
+    public static func verifyText(_ report: DiskStore.VerifyReport) -> String {
+        let head = "checked \(report.checked) \(plural(report.checked, "entry", "entries")): "
+        guard !report.bad.isEmpty else { return head + "all whole" }
+        let removed = report.removed ? ", removed" : ""
+        return head + "\(report.bad.count) bad\(removed)\n" + report.bad.map { "  \($0.name): \($0.reason)" }.joined(separator: "\n")
+    }
+
+    private static func milliseconds(_ nanoseconds: Int) -> String { NumberText.oneDecimal(Double(nanoseconds) / 1e6) }
+
+    private static func plural(_ count: Int, _ one: String, _ many: String) -> String { count == 1 ? one : many }
+}

@@ -1,0 +1,147 @@
+import AssetGen
+import Foundation
+import RetentionTestSupport
+import Testing
+@testable import DiskCache
+
+/// The pure layouts: entry files, the index snapshot, key hashes and names, the LRU index.
+@Suite struct FormatTests {
+    @Test func anEntryEncodesToTheDocumentedBytes() {
+        let bytes = [UInt8]([1, 2, 3]).withUnsafeBytes { EntryFormat.encode(key: "ab", payload: $0) }
+        #expect(bytes.count == 24 + 2 + 3 + 8)
+        #expect(Array(bytes[0..<4]) == Array("RTNE".utf8))
+        #expect(Array(bytes[4..<6]) == [1, 0])
+        #expect(Array(bytes[8..<12]) == [2, 0, 0, 0])
+        #expect(Array(bytes[16..<24]) == [3, 0, 0, 0, 0, 0, 0, 0])
+        #expect(Array(bytes[24..<29]) == [97, 98, 1, 2, 3])
+        #expect(Array(bytes[33..<37]) == Array("RTNF".utf8))
+        let parts = bytes.withUnsafeBytes { EntryFormat.check($0) }
+        #expect(parts == .success(EntryFormat.Parts(key: 24..<26, payload: 26..<29)))
+    }
+
+    @Test func theCRCIsZlibs() {
+        // The CRC-32 check value: "123456789" → 0xCBF43926.
+        let crc = Array("123456789".utf8).withUnsafeBytes { rtnCRC($0) }
+        #expect(crc == 0xCBF4_3926)
+    }
+
+    @Test func theFoldedCRCEqualsZlibsAtEveryLengthAndOffset() {
+        var random = SplitMix64(seed: 7)
+        let bytes = (0..<70_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        bytes.withUnsafeBytes { raw in
+            for _ in 0..<2_000 {
+                let offset = random.below(64), count = random.below(random.below(2) == 0 ? 300 : 69_000)
+                let seed = UInt32(truncatingIfNeeded: random.next())
+                let slice = UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + count)])
+                let folded = rtn_crc32(seed, slice.baseAddress, slice.count), zlib = rtn_crc32_zlib(seed, slice.baseAddress, slice.count)
+                #expect(folded == zlib, "offset \(offset), \(count) bytes")
+                if folded != zlib { return }
+            }
+        }
+    }
+
+    @Test func everyDamageToAnEntryIsFound() {
+        let good = [UInt8](repeating: 7, count: 100).withUnsafeBytes { EntryFormat.encode(key: "key", payload: $0) }
+        func check(_ bytes: [UInt8]) -> EntryFormat.Damage? {
+            if case .failure(let damage) = bytes.withUnsafeBytes({ EntryFormat.check($0) }) { return damage }
+            return nil
+        }
+        #expect(check(good) == nil)
+        #expect(check(Array(good.prefix(20))) == .truncated)
+        #expect(check(Array(good.dropLast(1))) == .lengthMismatch)
+        var magic = good
+        magic[0] = 0
+        #expect(check(magic) == .badMagic)
+        var version = good
+        version[4] = 9
+        #expect(check(version) == .unknownVersion(9))
+        var footer = good
+        footer[footer.count - 1] ^= 1
+        #expect(check(footer) == .badFooter)
+        for offset in [8, 20, 24, 30, 120, good.count - 8] {
+            var flipped = good
+            flipped[offset] ^= 0x40
+            #expect(check(flipped) != nil, "a flipped byte at \(offset) was not found")
+        }
+        var zeroed = good
+        for i in 60..<zeroed.count { zeroed[i] = 0 }
+        #expect(check(zeroed) != nil)
+    }
+
+    @Test func aSnapshotRoundTripsAndRefusesDamage() {
+        let records = [IndexSnapshot.Record(hash: 1, allocatedBytes: 4096, lastUse: 10),
+                       IndexSnapshot.Record(hash: .max, allocatedBytes: 512 * 9000, lastUse: 20)]
+        let bytes = IndexSnapshot.encode(records, clean: true, folderModification: 123, folderInode: 456)
+        #expect(bytes.count == 32 + 32 + 8)
+        bytes.withUnsafeBytes { raw in
+            #expect(IndexSnapshot.check(raw) == .success(.init(clean: true, count: 2, folderModification: 123, folderInode: 456)))
+            #expect(IndexSnapshot.record(raw, 0) == records[0])
+            #expect(IndexSnapshot.record(raw, 1) == records[1])
+        }
+        var flipped = bytes
+        flipped[40] ^= 1
+        #expect(flipped.withUnsafeBytes { IndexSnapshot.check($0) } == .failure(.checksumMismatch))
+        #expect(Array(bytes.dropLast(3)).withUnsafeBytes { IndexSnapshot.check($0) } == .failure(.lengthMismatch))
+    }
+
+    @Test func fileNamesAreSixteenHexDigitsOfTheHash() {
+        #expect(KeyHash.fileName(0xAB) == "00000000000000ab")
+        #expect(KeyHash.hash(fileName: "00000000000000ab") == 0xAB)
+        #expect(KeyHash.hash(fileName: "00000000000000AB") == nil)
+        #expect(KeyHash.hash(fileName: "index") == nil)
+        // FNV-1a 64 of "a".
+        #expect(KeyHash.fnv1a64("a") == 0xaf63_dc4c_8601_ec8c)
+    }
+
+    @Test func theIndexKeepsLeastRecentlyUsedOrder() {
+        var index = StoreIndex()
+        for hash in UInt64(1)...4 { index.insert(hash, allocatedBytes: Int(hash) * 512, lastUse: UInt32(hash)) }
+        #expect(index.bytes == 10 * 512)
+        #expect(index.coldest?.hash == 1)
+        index.touch(1, now: 9)
+        #expect(index.coldest?.hash == 2)
+        index.insert(5, allocatedBytes: 512, lastUse: 0, coldest: true)
+        #expect(index.coldest?.hash == 5)
+        #expect(index.records().map(\.hash) == [5, 2, 3, 4, 1])
+        #expect(index.insert(3, allocatedBytes: 4096, lastUse: 11) == 3 * 512)
+        #expect(index.records().map(\.hash) == [5, 2, 4, 1, 3])
+        #expect(index.remove(2) == 1024)
+        #expect(index.remove(2) == nil)
+        #expect(index.count == 4)
+        #expect(index.bytes == 512 + 4 * 512 + 512 + 4096)
+    }
+
+    @Test func theSlotTableAgreesWithADictionaryUnderRandomChurn() {
+        var table = SlotTable()
+        var model: [UInt64: Int32] = [:]
+        var random = SplitMix64(seed: 3)
+        for step in 0..<20_000 {
+            // Few distinct keys, many colliding homes: low bits only, so probe runs are long.
+            let key = random.next() % 512 &* (1 << 40)
+            switch random.below(3) {
+            case 0:
+                table.set(key, Int32(step))
+                model[key] = Int32(step)
+            case 1:
+                #expect(table.remove(key) == model.removeValue(forKey: key))
+            default:
+                #expect(table.find(key) == model[key])
+            }
+        }
+        #expect(table.count == model.count)
+        for (key, value) in model { #expect(table.find(key) == value) }
+    }
+
+    @Test func checkablePayloadsFindAnyChangedByte() {
+        let payload = CheckablePayload.make(key: "k1", generation: 42, minimum: 1_000, maximum: 2_000_000)
+        #expect(payload.count >= 1_000 && payload.count <= 2_000_000)
+        #expect(CheckablePayload.check(key: "k1", payload, minimum: 1_000, maximum: 2_000_000))
+        #expect(!CheckablePayload.check(key: "k2", payload, minimum: 1_000, maximum: 2_000_000))
+        var changed = payload
+        changed[changed.count / 2] ^= 1
+        #expect(!CheckablePayload.check(key: "k1", changed, minimum: 1_000, maximum: 2_000_000))
+    }
+}
+
+import CChecksum
+private func rtnCRC(_ bytes: UnsafeRawBufferPointer) -> UInt32 { rtn_crc32(0, bytes.baseAddress, bytes.count) }

@@ -1,0 +1,92 @@
+import AssetGen
+import Foundation
+import RetentionTestSupport
+import SystemIO
+import Testing
+@testable import DiskCache
+
+/// A writer killed with SIGKILL at a random moment never leaves a bad entry: after each kill,
+/// every key reads back as a miss or exactly as written, and no temporary file survives the
+/// next open. `swift test` runs 1,000 rounds; `tools/disk-torture.sh` runs 10,000 (through
+/// `DISK_KILL_ROUNDS`).
+@Suite struct KillTests {
+    /// What a run of rounds found.
+    struct Tally: Sendable {
+        var rounds = 0, killed = 0, commits = 0, roundsWithCommits = 0
+        var hits = 0, bad = 0, corrupt = 0, leftovers = 0, temporaryFilesRemoved = 0
+        var failures: [String] = []
+    }
+
+    /// `count` rounds on `folder`: a `DiskStoreCheck write` child killed 0 to 50 ms after
+    /// its start, then an open as owner that checks the temporary folder and every key.
+    static func rounds(_ count: Int, folder: String, seed: UInt64) -> Tally {
+        var tally = Tally()
+        var random = SplitMix64(seed: seed)
+        for round in 0..<count {
+            tally.rounds += 1
+            let delay = Double(random.below(50_001)) / 1e6
+            let child = ChildProcess(executable: DiskTest.helper, arguments: ["write", folder, "\(random.next())", "16"],
+                                     timeoutSeconds: delay)
+            guard let outcome = try? child.run() else {
+                tally.failures.append("round \(round): cannot start \(DiskTest.helper)")
+                continue
+            }
+            if outcome.timedOut { tally.killed += 1 } else {
+                tally.failures.append("round \(round): the writer ended by itself: \(String(decoding: outcome.stderr, as: UTF8.self))")
+            }
+            let commits = outcome.stdout.count / 2
+            tally.commits += commits
+            if commits > 0 { tally.roundsWithCommits += 1 }
+            do {
+                let store = try DiskStore(folder: folder, limit: 1 << 40, mode: .owner)
+                tally.leftovers += DiskTest.temporaryFiles(in: folder).count
+                for k in 0..<16 {
+                    guard let data = store.data(for: "k\(k)") else { continue }
+                    tally.hits += 1
+                    if !CheckablePayload.check(key: "k\(k)", data, minimum: 1_000, maximum: 2_000_000) { tally.bad += 1 }
+                }
+                let metrics = store.metrics
+                tally.corrupt += metrics.corruptEntries
+                tally.temporaryFilesRemoved += metrics.temporaryFilesRemoved
+                store.close()
+            } catch {
+                tally.failures.append("round \(round): \(error)")
+            }
+        }
+        return tally
+    }
+
+    @Test func aWriterKilledAtARandomMomentNeverLeavesABadEntryOrATemporaryFile() async throws {
+        // Two lanes, one folder each, so both cores kill and check at once.
+        let lanes = 2
+        let rounds = ProcessInfo.processInfo.environment["DISK_KILL_ROUNDS"].flatMap(Int.init) ?? 1_000
+        let perLane = max(1, rounds / lanes)
+        let tallies = try await withThrowingTaskGroup(of: Tally.self) { group in
+            for lane in 0..<lanes {
+                group.addTask {
+                    try await DiskTest.onThread {
+                        try DiskTest.withFolder("kill-\(lane)") { folder in Self.rounds(perLane, folder: folder, seed: UInt64(lane + 1)) }
+                    }
+                }
+            }
+            return try await group.reduce(into: [Tally]()) { $0.append($1) }
+        }
+        let total = tallies.reduce(into: Tally()) { sum, t in
+            sum.rounds += t.rounds; sum.killed += t.killed; sum.commits += t.commits; sum.roundsWithCommits += t.roundsWithCommits
+            sum.hits += t.hits; sum.bad += t.bad; sum.corrupt += t.corrupt; sum.leftovers += t.leftovers
+            sum.temporaryFilesRemoved += t.temporaryFilesRemoved; sum.failures += t.failures
+        }
+        print("kill test: \(total.rounds) rounds, \(total.killed) killed, \(total.roundsWithCommits) with a committed write "
+              + "(\(total.commits) writes), \(total.hits) hits read back, \(total.bad) bad, \(total.corrupt) corrupt, "
+              + "\(total.temporaryFilesRemoved) temporary files removed at open, \(total.leftovers) left after open")
+        #expect(total.failures.isEmpty, "\(total.failures.prefix(5))")
+        #expect(total.rounds == lanes * perLane)
+        #expect(total.bad == 0)
+        #expect(total.corrupt == 0)
+        #expect(total.leftovers == 0)
+        // The kills land while writing: rounds with writes, and writers killed mid-write.
+        #expect(total.roundsWithCommits > total.rounds / 10)
+        #expect(total.temporaryFilesRemoved > 0)
+        #expect(total.hits > 0)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import SystemIO
+import Testing
+
+@Suite("retention cache")
+struct CacheCommandTests {
+    /// A store of `count` entries of `size` bytes in a fresh folder, made by the disk store's
+    /// helper executable (built beside the tool).
+    /// The caller removes `CLIRunner.temporaryDirectory("cache-NAME")`, the store's parent.
+    static func store(_ name: String, count: Int, size: Int = 10_000) throws -> String {
+        let folder = try CLIRunner.temporaryDirectory("cache-\(name)") + "/store"
+        let helper = FileIO.directory(of: CLIRunner.executable) + "/DiskStoreCheck"
+        let outcome = try ChildProcess(executable: helper, arguments: ["fill", folder, "\(count)", "\(size)"], timeoutSeconds: 60).run()
+        #expect(outcome.exitStatus == 0, "\(String(decoding: outcome.stderr, as: UTF8.self))")
+        return folder
+    }
+
+    @Test("stat prints entries, allocated bytes, the index's state and the open's time")
+    func stat() async throws {
+        let folder = try Self.store("stat", count: 5)
+        defer { try? FileIO.removeTree(FileIO.directory(of: folder)) }
+        let result = try await CLIRunner.run(["cache", folder, "stat"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "entries  5")
+        // Five 10 KB entries take three 4 KiB blocks each, plus the snapshot and lock file.
+        #expect(lines.count == 4 && lines[1].hasPrefix("bytes    ") && lines[1].contains(" allocated ("))
+        #expect(lines[2] == "index    fresh (the snapshot of the last close)")
+        #expect(lines[3].hasPrefix("open     ") && lines[3].hasSuffix(" ms"))
+    }
+
+    @Test("verify exits 0 on a whole store, and 1 naming and removing each bad entry")
+    func verify() async throws {
+        let folder = try Self.store("verify", count: 4)
+        defer { try? FileIO.removeTree(FileIO.directory(of: folder)) }
+        let clean = try await CLIRunner.run(["cache", folder, "verify"])
+        #expect(clean.status == 0 && clean.stdout == "checked 4 entries: all whole\n")
+        let names = try FileIO.directoryEntries(folder + "/entries").sorted()
+        let damaged = try FileDescriptor.open(folder + "/entries/" + names[0], .writeOnly)
+        try damaged.truncate(to: 500)
+        let bad = try await CLIRunner.run(["cache", folder, "verify"])
+        #expect(bad.status == 1)
+        #expect(bad.stdout == "checked 4 entries: 1 bad, removed\n  \(names[0]): lengths do not match the file size\n")
+        let again = try await CLIRunner.run(["cache", folder, "verify"])
+        #expect(again.status == 0 && again.stdout == "checked 3 entries: all whole\n")
+    }
+
+    @Test("trim --to evicts the least recently used down to the size; clear removes everything")
+    func trimAndClear() async throws {
+        let folder = try Self.store("trim", count: 10)
+        defer { try? FileIO.removeTree(FileIO.directory(of: folder)) }
+        let trimmed = try await CLIRunner.run(["cache", folder, "trim", "--to", "80KB"])
+        #expect(trimmed.status == 0, "\(trimmed.stderr)")
+        #expect(trimmed.stdout.hasPrefix("trimmed to 0.1 MB: evicted "))
+        let remaining = try FileIO.directoryEntries(folder + "/entries").count
+        #expect(remaining < 10 && remaining > 0)
+        let cleared = try await CLIRunner.run(["cache", folder, "clear"])
+        #expect(cleared.status == 0 && cleared.stdout == "cleared: removed \(remaining) \(remaining == 1 ? "entry" : "entries")\n")
+        #expect(try FileIO.directoryEntries(folder + "/entries").isEmpty)
+    }
+
+    @Test("a missing folder, a file, and a folder another process owns are one-line errors with exit 1")
+    func openErrors() async throws {
+        let base = try CLIRunner.temporaryDirectory("cache-errors")
+        defer { try? FileIO.removeTree(base) }
+        let missing = try await CLIRunner.run(["cache", base + "/none", "stat"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "error: cannot open the disk store \(base)/none: No such file or directory\n")
+        try FileIO.replace(base + "/file", with: Array("x".utf8))
+        let file = try await CLIRunner.run(["cache", base + "/file", "stat"])
+        #expect(file.status == 1)
+        #expect(file.stderr == "error: cannot open the disk store \(base)/file: it is a file, not a folder\n")
+        // A shell holds the lock file's flock as another owner would.
+        let folder = try Self.store("owned", count: 1)
+        defer { try? FileIO.removeTree(FileIO.directory(of: folder)) }
+        let owned = try await CLIRunner.shell("exec 9<>'\(folder)/lock'; flock -n 9 && \"$R\" cache '\(folder)' stat; echo \"status $?\"")
+        #expect(owned.stdout == "status 1\n")
+        #expect(owned.stderr.hasPrefix("error: cannot open the disk store \(folder): "))
+        #expect(owned.stderr.hasSuffix(" owns it (holds its lock file)\n"))
+        #expect(owned.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("a bad size, trim without --to, and --to without trim are usage errors (exit 64)")
+    func usageErrors() async throws {
+        let folder = try Self.store("usage", count: 1)
+        defer { try? FileIO.removeTree(FileIO.directory(of: folder)) }
+        let size = try await CLIRunner.run(["cache", folder, "trim", "--to", "lots"])
+        #expect(size.status == 64)
+        #expect(size.stderr.contains("expected a size with its unit like 64MB"))
+        let noSize = try await CLIRunner.run(["cache", folder, "trim"])
+        #expect(noSize.status == 64 && noSize.stderr.contains("trim needs --to SIZE"))
+        let stray = try await CLIRunner.run(["cache", folder, "stat", "--to", "1MB"])
+        #expect(stray.status == 64 && stray.stderr.contains("--to goes with trim only"))
+        let action = try await CLIRunner.run(["cache", folder, "shrink"])
+        #expect(action.status == 64)
+    }
+}
