@@ -1,10 +1,11 @@
 // swift-tools-version:6.1
 // Retention: an image-cache memory manager and the lab that measures it.
-// Dependencies point one way: RetentionCLI → RetentionTool → Lab → {Scenario, Retention, Visibility,
-// MemoryProbe, AssetGen}, RetentionTool → DiskCache → {CChecksum, SystemIO}, Scenario → {Visibility, Retention}, Retention → {Imaging,
-// MemoryProbe}, AssetGen → {Imaging, SystemIO}, Imaging → {CPNG, SystemIO}, MemoryProbe →
-// {CMemoryShim, SystemIO}, SystemIO → CProcessShim. Visibility depends on no other module of ours.
-// docs/ARCHITECTURE.md holds the graph; tools/check-architecture.sh checks it. Linux (glibc) only.
+// Dependencies point one way: RetentionCLI → RetentionTool (a job per command) → Lab (the
+// experiment engine) → {Scenario, Retention, Visibility, MemoryProbe}; RetentionTool → DiskCache;
+// Scenario → {StrictJSON, Visibility, Retention, AssetGen}; Retention → {Imaging, MemoryProbe};
+// Imaging → CPNG; every module → SystemIO (the system layer) → CProcessShim. Visibility and
+// StrictJSON depend on nothing of ours but each other. docs/ARCHITECTURE.md holds the graph;
+// tools/check-architecture.sh checks it. Linux (glibc) only.
 import PackageDescription
 
 let package = Package(
@@ -47,34 +48,35 @@ let package = Package(
         // The scenario and trace file formats, parsed once into typed values.
         .target(name: "Scenario", dependencies: ["StrictJSON", "Visibility", "Retention", "Imaging", "AssetGen", "SystemIO"]),
         .target(name: "Lab", dependencies: ["StrictJSON", "Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "SystemIO"]),
-        // What the tool prints and plans: text, tables, JSON lines, the thumbnail batch.
-        .target(name: "RetentionTool", dependencies: ["StrictJSON", "Lab", "Scenario", "Retention", "Visibility", "Imaging", "MemoryProbe", "SystemIO", "DiskCache"]),
+        // The application layer: a job per command (the work, with progress sinks) and the text
+        // that renders each outcome.
+        .target(name: "RetentionTool", dependencies: ["StrictJSON", "Lab", "Scenario", "Retention", "Visibility", "Imaging", "MemoryProbe", "AssetGen", "SystemIO", "DiskCache"]),
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
-                "RetentionTool", "StrictJSON", "Lab", "Scenario", "Visibility", "Imaging", "Retention", "AssetGen", "SystemIO",
+                "RetentionTool", "SystemIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Runs memory measurements alone in a child process for the tests (see its main.swift).
         .executableTarget(name: "MemoryCheck", dependencies: ["MemoryProbe", "Imaging", "Lab"]),
         // Writes and reads a disk store in a child process for the kill and multi-process tests.
-        .executableTarget(name: "DiskStoreCheck", dependencies: ["DiskCache", "SystemIO", "RetentionTestSupport", "AssetGen"]),
+        .executableTarget(name: "DiskStoreCheck", dependencies: ["DiskCache", "Lab", "SystemIO", "RetentionTestSupport", "AssetGen"]),
         // Helpers every test target shares: package root, corpora, temporary folders, mutations
         // (drawn from AssetGen's SplitMix64, the one copy).
-        .target(name: "RetentionTestSupport", dependencies: ["AssetGen"], path: "Tests/RetentionTestSupport"),
+        .target(name: "RetentionTestSupport", dependencies: ["AssetGen", "SystemIO"], path: "Tests/RetentionTestSupport"),
         .testTarget(name: "CPNGTests", dependencies: ["CPNG"]),
         .testTarget(name: "DiskCacheTests", dependencies: ["DiskCache", "DiskStoreCheck", "CChecksum", "SystemIO", "AssetGen", "RetentionTestSupport"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "SystemIO", "AssetGen", "RetentionTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "RetentionTests", dependencies: ["Retention", "MemoryProbe", "SystemIO", "AssetGen"]),
+        .testTarget(name: "RetentionTests", dependencies: ["Retention", "Imaging", "MemoryProbe", "SystemIO", "AssetGen"]),
         .testTarget(name: "VisibilityTests", dependencies: ["Visibility", "AssetGen"]),
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "StrictJSON", "AssetGen", "Imaging", "RetentionTestSupport"]),
-        .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "AssetGen", "SystemIO", "MemoryCheck", "RetentionTestSupport"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Retention", "Visibility", "StrictJSON", "AssetGen", "Imaging", "RetentionTestSupport"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "Retention", "Visibility", "AssetGen", "SystemIO", "MemoryCheck", "RetentionTestSupport"]),
         .testTarget(name: "AssetGenTests", dependencies: ["AssetGen", "Imaging", "RetentionTestSupport"]),
-        .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool", "Lab", "Visibility", "RetentionTestSupport"]),
+        .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool", "StrictJSON", "Lab", "Visibility", "RetentionTestSupport"]),
         .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "AssetGen", "SystemIO", "RetentionTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

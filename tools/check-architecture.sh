@@ -1,24 +1,33 @@
 #!/usr/bin/env bash
 # Fails when the module graph in docs/ARCHITECTURE.md (the ```graph block) differs from the
-# targets' dependencies in Package.swift (test targets are not part of the graph), or when a
-# target's sources import a module of this package it does not declare, or declare one (or
-# ArgumentParser) that no source imports. C targets' headers are not read.
+# targets' dependencies in Package.swift (test targets are not part of the graph), when a target
+# (test targets included) imports a module of this package it does not declare, or declares one
+# (or ArgumentParser) that no source imports, or when a source breaks a rule the build enforces:
+#   - wall clocks (ContinuousClock, SuspendingClock, DispatchTime.now, CLOCK_MONOTONIC, Date())
+#     only in the files allowed below, each with its reason: work is thread CPU time;
+#   - `Mutex` only inside SystemIO's `Lock`, the package's one lock type;
+#   - file and process system calls (open, rename, unlink, close, posix_spawn, …) only in
+#     SystemIO and the C shims.
+# C targets' headers are not read.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift package dump-package 2>/dev/null | python3 -c '
-import json, re, sys
+import json, os, re, sys
 package = json.load(sys.stdin)
 actual = {}
 paths = {}
+tests = set()
 for target in package["targets"]:
-    if target["type"] == "test":
-        continue
     names = []
     for dependency in target["dependencies"]:
         kind, value = next(iter(dependency.items()))
         names.append(value[0])
+    if target["type"] == "test":
+        tests.add(target["name"])
     actual[target["name"]] = set(names)
-    paths[target["name"]] = target.get("path") or "Sources/" + target["name"]
+    folder = "Tests" if target["type"] == "test" else "Sources"
+    paths[target["name"]] = target.get("path") or folder + "/" + target["name"]
+graph = {name: deps for name, deps in actual.items() if name not in tests}
 text = open("docs/ARCHITECTURE.md").read()
 block = re.search(r"```graph\n(.*?)```", text, re.S)
 if not block:
@@ -28,27 +37,68 @@ for line in block.group(1).strip().splitlines():
     name, _, rest = line.partition("->")
     documented[name.strip()] = {d.strip() for d in rest.split(",") if d.strip()}
 problems = []
-for name in sorted(set(actual) | set(documented)):
-    if actual.get(name) != documented.get(name):
-        problems.append(f"  {name}: Package.swift {sorted(actual.get(name, []))}, ARCHITECTURE.md {sorted(documented.get(name, []))}")
-import os
+for name in sorted(set(graph) | set(documented)):
+    if graph.get(name) != documented.get(name):
+        problems.append(f"  {name}: Package.swift {sorted(graph.get(name, []))}, ARCHITECTURE.md {sorted(documented.get(name, []))}")
+
+def swift_files(name):
+    for folder, _, files in os.walk(paths[name]):
+        for file in sorted(files):
+            if file.endswith(".swift"):
+                yield os.path.join(folder, file)
+
+def code(source):
+    # The source without comments and string literals, so prose never trips a rule.
+    source = re.sub(r"\"\"\".*?\"\"\"", "\"\"", source, flags=re.S)
+    source = re.sub(r"//[^\n]*", "", source)
+    source = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
+    return re.sub(r"\"(?:[^\"\\\\\n]|\\\\.)*\"", "\"\"", source)
+
+modules = set(actual) - tests
 for name, declared in sorted(actual.items()):
     imported = set()
     swift = False
-    for folder, _, files in os.walk(paths[name]):
-        for file in files:
-            if file.endswith(".swift"):
-                swift = True
-                imported |= set(re.findall(r"^(?:@[\w()]+ )*(?:(?:public|package|internal|fileprivate|private) )?import (\w+)", open(os.path.join(folder, file)).read(), re.M))
+    for path in swift_files(name):
+        swift = True
+        imported |= set(re.findall(r"^(?:@[\w()]+ )*(?:(?:public|package|internal|fileprivate|private) )?import (\w+)", open(path).read(), re.M))
     if not swift:
         continue
-    undeclared = sorted((imported & set(actual)) - declared)
-    unused = sorted(declared - imported)
+    undeclared = sorted((imported & modules) - declared)
+    unused = sorted(declared - imported) if name not in tests else []
     if undeclared:
         problems.append(f"  {name}: imports {undeclared} without declaring them")
     if unused:
         problems.append(f"  {name}: declares {unused} but no source imports them")
+
+# Wall clocks: where each is allowed, and why.
+wall_clock_allowed = {
+    "Sources/SystemIO/ChildProcess.swift": "a child run'"'"'s timeout is wall time",
+    "Sources/Lab/Soak/Soak.swift": "--duration and a sample'"'"'s elapsed seconds are wall time, labelled so",
+    "Sources/RetentionTool/Jobs/ChildRunBatch.swift": "progress lines: runs finished per wall second",
+    "Sources/RetentionTool/Thumbnail/ThumbnailBatch.swift": "the batch summary'"'"'s seconds, labelled wall time in the help",
+    "Sources/DiskCache/DiskStore.swift": "snapshot scheduling and the open'"'"'s duration (disk waits are the point)",
+    "Sources/DiskCache/DiskStore+Index.swift": "the index load'"'"'s duration and last-use stamps",
+    "Sources/DiskCache/DiskStore+Reading.swift": "last-use stamps for the LRU order",
+    "Sources/DiskCache/DiskStore+Writing.swift": "last-use stamps for the LRU order",
+    "Sources/DiskStoreCheck/main.swift": "a test helper'"'"'s deadlines",
+    "Sources/Retention/ImageCache+Loading.swift": "the read'"'"'s and decode'"'"'s durations (being moved to thread CPU time)",
+}
+wall_clock = re.compile(r"\b(ContinuousClock|SuspendingClock|DispatchTime\.now|CLOCK_MONOTONIC|CLOCK_REALTIME|Date\(\)|gettimeofday)")
+raw_call = re.compile(r"(?<![\w.])(?<!func )(?:Glibc\.)?(open|openat|fopen|fdopen|close|rename|renameat|unlink|unlinkat|rmdir|mkdir|mkstemps?|mkdtemp|access|readlink|realpath|stat|lstat|fstat|opendir|posix_spawnp?|fork|waitpid|kill|ftruncate|fsync|flock)\(")
+for name in sorted(actual):
+    if name in tests:
+        continue
+    for path in swift_files(name):
+        source = code(open(path).read())
+        for number, line in enumerate(source.split("\n"), 1):
+            if wall_clock.search(line) and path not in wall_clock_allowed:
+                problems.append(f"  {path}:{number}: a wall clock outside the allowed files (work is thread CPU time; see tools/check-architecture.sh)")
+            if re.search(r"\bMutex\b", line) and path != "Sources/SystemIO/Lock.swift":
+                problems.append(f"  {path}:{number}: Mutex outside SystemIO'"'"'s Lock (the one lock type)")
+            match = raw_call.search(line)
+            if match and not path.startswith("Sources/SystemIO/"):
+                problems.append(f"  {path}:{number}: the system call {match.group(1)}() outside SystemIO")
 if problems:
-    sys.exit("check-architecture: the graph differs:\n" + "\n".join(problems))
-print(f"check-architecture: {len(actual)} targets, graph matches Package.swift and every target imports what it declares")
+    sys.exit("check-architecture: the graph differs or a rule is broken:\n" + "\n".join(problems))
+print(f"check-architecture: {len(actual)} targets ({len(tests)} test targets), graph matches Package.swift, every target imports what it declares, clocks, locks and system calls where they belong")
 '

@@ -19,6 +19,7 @@ figure in the README is typed by hand. Besides comparisons and sweeps, a section
 script's output (`script`, quoted as text or, with `markdown`, as the table it prints) or a
 `retention` command quoted with its exit status (`command`).
 """
+import statistics
 import json
 import os
 import re
@@ -48,7 +49,7 @@ def checkpoint_median(runs, strategy, name, key):
         for c in r["report"]["checkpoints"]
         if c["name"] == name
     )
-    return values[len(values) // 2] if values else 0
+    return statistics.median(values) if values else 0
 
 
 # Each table: id, title, list of (label, scenario, strategies), columns.
@@ -302,7 +303,7 @@ def commit():
 def cost_line(table):
     images = table["images"]
     decodes = sorted(image["decodeMs"] for image in images)
-    return (f"{len(images)} images, median decode {decodes[len(decodes) // 2]:.2f} ms thread CPU "
+    return (f"{len(images)} images, median decode {statistics.median(decodes):.2f} ms thread CPU "
             f"(min {decodes[0]:.2f}, max {decodes[-1]:.2f}), {table['repeats']} repeats")
 
 

@@ -1,6 +1,6 @@
 // CPNG reader: whole decode operations over libpng, each with its own setjmp.
 //
-// Rules kept here (see STYLE.md, "libpng from Swift"):
+// Rules kept here (docs/ARCHITECTURE.md: setjmp never crosses into Swift):
 // - every exported function sets the jump buffer before its first libpng call, so the
 //   longjmp from `rtn_error_fn` lands in a C frame of the same call;
 // - the read and write callbacks are C and may call png_error; Swift never sees them;

@@ -101,7 +101,7 @@ extension DiskStore {
             // pass the eviction start, so committed entries never take more than the limit.
             let (victims, fits) = reserve(allocated)
             counters.evicted(victims.count, .size)
-            unlink(victims, holding: ownStripe)
+            removeFiles(of: victims, holding: ownStripe)
             guard fits else { throw .noRoom(bytes: allocated, limit: limit) }
 
             // Replacing a key: its old file goes first. ext4 treats a rename over an existing
@@ -159,7 +159,7 @@ extension DiskStore {
     /// (held) or a free stripe is removed under that stripe; one whose stripe another writer
     /// holds is removed unless the index lists it again (that writer may be replacing it).
     /// Never waits for a stripe, so two writers cannot deadlock. One `unlink` each.
-    func unlink(_ victims: [(hash: UInt64, allocatedBytes: Int)], holding own: Int?) {
+    func removeFiles(of victims: [(hash: UInt64, allocatedBytes: Int)], holding own: Int?) {
         for victim in victims {
             let index = Int(victim.hash % UInt64(stripes.count))
             let path = layout.entry(victim.hash)
@@ -186,7 +186,7 @@ extension DiskStore {
             return chosen
         }
         counters.evicted(victims.count, reason)
-        unlink(victims, holding: own)
+        removeFiles(of: victims, holding: own)
     }
 
     /// A failed write: counted by errno; on a full disk or quota, entries are evicted and

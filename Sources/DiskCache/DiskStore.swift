@@ -22,7 +22,7 @@ import SystemIO
 ///   pauses writes until the file system has room again; lookups go on.
 ///
 /// Thread-safe: lookups take no lock across I/O; writes and removals of one key are serialized
-/// by one of 64 stripe locks; the index sits behind a `Mutex` held only for in-memory steps.
+/// by one of 64 stripe locks; the index sits behind a `Lock` held only for in-memory steps.
 public final class DiskStore: Sendable {
     /// Who may change the folder.
     public enum AccessMode: Sendable, Equatable {
@@ -66,14 +66,14 @@ public final class DiskStore: Sendable {
     let options: Options
     let layout: StoreLayout
     let counters = Counters()
-    /// The index and everything accounted with it. A `Mutex`: every section is an in-memory
+    /// The index and everything accounted with it. A `Lock`: every section is an in-memory
     /// step of O(1) (or O(evicted) when choosing victims), never I/O.
-    let state: Mutex<State>
+    let state: Lock<State>
     /// Stripe locks by key hash: one key's file I/O is serialized, other keys run in parallel.
     let stripes: [Stripe]
     /// The lock file while this process has it open (the owner, or a reader that may take
-    /// over). A `Mutex`, since a takeover and close may race.
-    let lockFile = Mutex<LockFile?>(nil)
+    /// over). A `Lock`, since a takeover and close may race.
+    let lockFile = Lock<LockFile?>(nil)
     /// True once this store owns the folder. An `Atomic`: read on every lookup.
     let owning = Atomic<Bool>(false)
     /// True once ``close()`` began. An `Atomic`: read at the start of every operation.
@@ -141,7 +141,7 @@ public final class DiskStore: Sendable {
         self.mode = mode
         self.options = options
         layout = StoreLayout(folder: folder)
-        state = Mutex(State())
+        state = Lock(State())
         stripes = (0..<64).map { _ in Stripe() }
         background = DispatchQueue(label: "DiskStore")
 

@@ -21,6 +21,7 @@
 //       then prints "reads N hits N bad N writes N refused N owner 0|1" and exits 1 on a bad read.
 import AssetGen
 import DiskCache
+import Lab
 import Glibc
 import RetentionTestSupport
 import SystemIO
@@ -51,7 +52,7 @@ func dropCaches() -> Bool {
 func spread(_ values: [Double]) -> String {
     let sorted = values.sorted()
     func text(_ v: Double) -> String { String(Double(Int((v * 10).rounded())) / 10) }
-    let median = sorted[sorted.count / 2]
+    let median = Median.of(sorted)
     return sorted.first == sorted.last ? "\(text(median)) ms" : "\(text(median)) ms (\(text(sorted.first!))–\(text(sorted.last!)))"
 }
 

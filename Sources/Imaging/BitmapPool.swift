@@ -1,3 +1,4 @@
+import SystemIO
 import Synchronization
 
 /// Free bitmap buffers kept for reuse by size class, capped in bytes (Glide's bitmap pool).
@@ -7,7 +8,7 @@ import Synchronization
 /// images of nearly equal size share buffers. Buffers are page-mapped: when the pool drops one
 /// (over capacity, or `trim()`), its memory leaves the process. Reused buffers are not zeroed.
 ///
-/// Thread safety: the free lists and counters live in one `Mutex` — a lock, not an actor,
+/// Thread safety: the free lists and counters live in one `Lock` — a lock, not an actor,
 /// because `take`/`give` run inside synchronous decode and deinit paths that cannot await.
 public final class BitmapPool: Sendable, Hashable {
     /// Counters since the pool was created.
@@ -31,7 +32,7 @@ public final class BitmapPool: Sendable, Hashable {
 
     /// Most bytes of free buffers kept.
     public let capacity: Int
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// A pool keeping at most `capacity` bytes of free buffers.
     public init(capacity: Int) {

@@ -55,12 +55,11 @@ final class PNGReader {
             // swapped between the check and the read.
             let fd: Int32
             do throws(SystemError) {
-                let (opened, size) = try FileIO.openRegularFile(path)
-                if size > limits.maxFileBytes {
-                    close(opened)
+                let descriptor = try FileDescriptor.openRegularFile(path)
+                if try descriptor.status(operation: "read").size > limits.maxFileBytes {
                     throw SystemError(path: path, operation: "read", reason: .tooLarge(limit: limits.maxFileBytes))
                 }
-                fd = opened
+                fd = descriptor.take()
             } catch {
                 throw .io(error)
             }

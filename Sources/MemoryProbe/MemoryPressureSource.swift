@@ -1,3 +1,4 @@
+import SystemIO
 import Synchronization
 
 /// Watches the memory available to the process on Linux and calls a handler with a
@@ -66,9 +67,9 @@ public final class MemoryPressureSource: Sendable {
     /// not a lock: a poll swaps in its level and fires when it is higher than the one it
     /// replaced, so concurrent polls report each rise once.
     private let lastRank = Atomic<UInt8>(0)
-    /// The polling task while ``start(interval:)`` runs. A `Mutex`: start, stop and deinit
+    /// The polling task while ``start(interval:)`` runs. A `Lock`: start, stop and deinit
     /// hold it only to swap the handle.
-    private let poller = Mutex<Task<Void, Never>?>(nil)
+    private let poller = Lock<Task<Void, Never>?>(nil)
 
     /// A source calling `handler` as memory runs short. Nothing is read until ``poll()`` or
     /// ``start(interval:)``. O(1).

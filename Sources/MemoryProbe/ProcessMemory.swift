@@ -1,4 +1,5 @@
 internal import Glibc
+import SystemIO
 import Synchronization
 
 /// Reads what the kernel and glibc say this process holds in memory.
@@ -13,10 +14,10 @@ public enum ProcessMemory {
 
     /// The sampler behind ``residentBytes()``, opened on first use.
     ///
-    /// Why a Mutex: the sampler is created lazily and created again on the next call if
+    /// Why a `Lock`: the sampler is created lazily and created again on the next call if
     /// opening failed (say, the process was briefly out of descriptors), so the slot is
     /// mutable shared state. Only the open happens under the lock; sampling does not.
-    private static let sharedSampler = Mutex<ResidentMemory?>(nil)
+    private static let sharedSampler = Lock<ResidentMemory?>(nil)
 
     /// Resident bytes now, from `/proc/self/statm` through one descriptor shared by the process.
     ///

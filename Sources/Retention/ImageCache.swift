@@ -1,3 +1,4 @@
+import SystemIO
 import Imaging
 import Synchronization
 
@@ -16,9 +17,9 @@ import Synchronization
 /// Why a lock and not an actor: the lifecycle calls come synchronously from a list's frame
 /// callbacks (`onAppear`, a simulator's frame loop) and must take effect before they return,
 /// without hopping executors; and `cachedImage(for:)` is called per visible row per frame, so
-/// it must cost about 100 ns — one uncontended `Mutex` acquisition, one dictionary lookup,
-/// no allocation, no suspension. All state sits in one `Synchronization.Mutex` (wrapped in
-/// `Lock` so ThreadSanitizer sees its ordering): a dictionary of slots plus two intrusive LRU
+/// it must cost about 100 ns — one uncontended `Lock` acquisition, one dictionary lookup,
+/// no allocation, no suspension. All state sits in one `Lock` (SystemIO's `Mutex`, wrapped
+/// so ThreadSanitizer sees its ordering): a dictionary of slots plus two intrusive LRU
 /// lists, see `CacheStore`. Reads of the source and decodes never run while it is held, and
 /// bitmaps dropped under it are freed after it is released.
 public final class ImageCache<Key: Hashable & Sendable>: Sendable {

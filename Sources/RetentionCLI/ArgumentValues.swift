@@ -1,6 +1,4 @@
 import ArgumentParser
-import Lab
-import Retention
 import RetentionTool
 
 /// Flag values parsed once, when the command line is read. A bad one is a usage error (exit 64):
@@ -29,7 +27,7 @@ enum ArgumentValues {
 
     /// A duration in seconds (`90s`, `30m`, `2h`, `1h30m`).
     static func duration() -> @Sendable (String) throws -> Double {
-        parsed("expected a number with s, m or h (like 90s, 30m, 2h)") { parseSoakDuration($0) }
+        parsed("expected a number with s, m or h (like 90s, 30m, 2h)") { SoakJob.duration(parsing: $0) }
     }
 
     /// A thumbnail box for `-s` (`256` or `256x192`).

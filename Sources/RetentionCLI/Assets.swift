@@ -1,8 +1,4 @@
-import StrictJSON
 import ArgumentParser
-import AssetGen
-import Imaging
-import Lab
 import RetentionTool
 
 /// `retention assets …`: the images and scenarios experiments run on.
@@ -39,32 +35,19 @@ struct Assets: ParsableCommand {
         var json = false
 
         func validate() throws {
-            let known = Set((AssetSpec.defaultSet + AssetSpec.largeSet).map(\.fileName))
-            for name in only where !known.contains(name) {
+            if let name = AssetsJob.unknownImage(in: only) {
                 throw ValidationError("unknown image '\(name)'; names look like photo-600x400-01.png (see assets/images/MANIFEST.tsv)")
             }
         }
 
-        /// One written file, as JSON.
-        struct Written: Encodable {
-            var file: String
-            var width: Int
-            var height: Int
-            var bytes: Int
-        }
-
         func run() throws {
-            var specs = AssetSpec.defaultSet + (large ? AssetSpec.largeSet : [])
-            if !only.isEmpty { specs = (AssetSpec.defaultSet + AssetSpec.largeSet).filter { only.contains($0.fileName) } }
-            let generator = AssetGenerator(seed: seed)
+            var job = AssetsJob(directory: directory)
+            job.seed = seed
+            job.large = large
+            job.only = only
+            job.json = json
             do {
-                _ = try generator.generate(specs, into: directory) { spec, bytes in
-                    if json {
-                        print(JSONDocument.encode(Written(file: directory + "/" + spec.fileName, width: spec.width, height: spec.height, bytes: bytes)))
-                    } else {
-                        print("wrote \(directory)/\(spec.fileName)  \(spec.width)x\(spec.height)  \(bytes) bytes")
-                    }
-                }
+                try job.run { print($0) }
             } catch {
                 Output.error("error: \(error)")
                 throw ExitCode(1)

@@ -1,8 +1,7 @@
 import ArgumentParser
-import Retention
 import RetentionTool
 
-extension CacheReport.Action: ExpressibleByArgument {}
+extension CacheJob.Action: ExpressibleByArgument {}
 
 /// `retention cache DIR stat|verify|trim --to SIZE|clear`: an operator's view of a disk
 /// store's folder.
@@ -25,7 +24,7 @@ struct CacheCommand: ParsableCommand {
     var directory: String
 
     @Argument(help: "stat, verify, trim or clear.")
-    var action: CacheReport.Action
+    var action: CacheJob.Action
 
     @Option(name: .customLong("to"), help: ArgumentHelp("With trim: the size to trim down to (with its unit: 64MB, 2GiB, 4096B).", valueName: "size"),
             transform: ArgumentValues.size(example: "64MB"))
@@ -37,7 +36,7 @@ struct CacheCommand: ParsableCommand {
     }
 
     func run() throws {
-        let outcome = CacheReport.run(action, folder: directory, trimTo: to?.bytes)
+        let outcome = CacheJob.run(action, folder: directory, trimTo: to?.bytes)
         if outcome.isError { Output.error(outcome.text) } else { print(outcome.text) }
         if outcome.status != 0 { throw ExitCode(outcome.status) }
     }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Lab
 import RetentionTool
 import SystemIO
 
@@ -39,13 +38,7 @@ struct ChildRunOptions: ParsableArguments {
         if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be a number of seconds from 0 to 86400, got \(timeout)") }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
         if shard != nil && shards != nil { throw ValidationError("give --shard K/N or --shards N, not both") }
-        if let shard { _ = try usage { try Shard(parsing: shard) } }
-    }
-
-    /// The slice to run: `--shard`, or the array-job engine's environment, or nil.
-    func resolvedShard() throws -> Shard? {
-        if let shard { return try usage { try Shard(parsing: shard) } }
-        return try usage { try Shard.fromEnvironment(ProcessInfo.processInfo.environment, shards: shards) }
+        if let shard { _ = try usage { try ChildRunSettings.slice(shard, shards: nil, environment: [:]) } }
     }
 
     /// The job's settings from these options and the cost options, with a stop request that
@@ -55,7 +48,7 @@ struct ChildRunOptions: ParsableArguments {
         settings.repeats = repeats
         settings.timeoutSeconds = timeout
         settings.jobs = jobs
-        settings.shard = try resolvedShard()
+        settings.shard = try usage { try ChildRunSettings.slice(shard, shards: shards, environment: ProcessInfo.processInfo.environment) }
         settings.exportJSON = exportJSON
         settings.exportCSV = exportCSV
         settings.costsPath = costs.costs
@@ -81,10 +74,10 @@ func strategyNames(_ text: String) throws -> [String] {
     return names
 }
 
-/// `LabError.usage` as ArgumentParser's usage error (exit 64); everything else as thrown.
+/// A job's usage problem as ArgumentParser's usage error (exit 64); everything else as thrown.
 func usage<T>(_ body: () throws -> T) throws -> T {
-    do { return try body() } catch let error as LabError {
-        if case .usage(let message) = error { throw ValidationError(message) }
+    do { return try body() } catch {
+        if case .usage(let message) = JobFailure(error) { throw ValidationError(message) }
         throw error
     }
 }
@@ -96,11 +89,14 @@ enum ChildRunCommand {
     static func run<T>(command: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as LabError {
-            if case .usage(let message) = error { throw ValidationError(message) }
-            guard case .stopped(let signal) = error else { throw error }
-            Output.error("retention \(command): stopped by signal \(signal) before any run")
-            throw ExitCode(128 + signal)
+        } catch {
+            switch JobFailure(error) {
+            case .usage(let message): throw ValidationError(message)
+            case .stopped(let signal):
+                Output.error("retention \(command): stopped by signal \(signal) before any run")
+                throw ExitCode(128 + signal)
+            case .failed: throw error
+            }
         }
     }
 }

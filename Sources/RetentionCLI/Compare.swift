@@ -1,10 +1,5 @@
 import ArgumentParser
-import Glibc
-import Lab
-import Retention
 import RetentionTool
-import SystemIO
-import Scenario
 
 /// `retention compare [SCENARIO]`: every strategy in fresh child processes, medians in a table.
 struct Compare: ParsableCommand {

@@ -1,12 +1,6 @@
-import Scenario
 import ArgumentParser
-import Imaging
-import Lab
 import RetentionTool
 import SystemIO
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#endif
 
 /// `retention costs [SCENARIO] [-o FILE]`: the cost table runs of a comparison share.
 struct Costs: ParsableCommand {
@@ -30,7 +24,7 @@ struct Costs: ParsableCommand {
     var output: String?
 
     @Option(name: .customLong("repeat"), help: "Timed repeats of each operation (the median is kept).")
-    var repeats: Int = CostTable.defaultRepeats
+    var repeats: Int = CostsJob.defaultRepeats
 
     @Option(help: "Comma-separated strategies whose thumbnail sizes to measure (default: every strategy the scenario defines and every preset).")
     var strategies: String?

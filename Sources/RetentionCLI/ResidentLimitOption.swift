@@ -1,14 +1,4 @@
 import ArgumentParser
-import Lab
-import Retention
-
-/// The resident-memory limit a run stops at: `--max-resident` when given, otherwise
-/// `ResidentLimit.defaultBytes(sharedBy:)` (75 % of the machine's or the cgroup's memory,
-/// divided among `processes` runs at once). Nil only when neither is known. A few small reads
-/// when `given` is nil.
-func residentLimit(_ given: ByteSize?, sharedBy processes: Int = 1) -> Int? {
-    given?.bytes ?? ResidentLimit.defaultBytes(sharedBy: processes)
-}
 
 /// The help of the abort limit on `run`, `compare` and `soak`.
 enum ResidentLimitHelp {

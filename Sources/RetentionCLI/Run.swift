@@ -1,8 +1,4 @@
-import Scenario
-import StrictJSON
 import ArgumentParser
-import Lab
-import Retention
 import RetentionTool
 import SystemIO
 
@@ -63,7 +59,10 @@ struct Run: ParsableCommand {
         let outcome = try usage { try job.run(sink: .standardError) }
         // With --json, a repaired trace's note is in the report (traceRepairs), not on stderr.
         if let repairs = outcome.report.traceRepairs, !json { Output.error("\(outcome.scenarioPath): trace: \(repairs)") }
-        print(json ? JSONDocument.encode(outcome.report) : RunReportText.render(outcome.report))
-        if let line = outcome.errorLine { throw LabError.failed(line) }
+        print(JobText.render(outcome, json: json))
+        if let line = outcome.errorLine {
+            Output.error("Error: \(line)")
+            throw ExitCode(outcome.exitStatus)
+        }
     }
 }

@@ -1,8 +1,5 @@
 import ArgumentParser
-import Lab
 import RetentionTool
-import Scenario
-import Visibility
 
 /// `simulate [SCENARIO] [--trace] [--json]`: runs a scenario's scroll script through the visibility
 /// simulator (or replays its trace) and prints a summary per container lifetime, or every event.

@@ -1,6 +1,4 @@
 import ArgumentParser
-import Lab
-import Retention
 import RetentionTool
 import SystemIO
 
@@ -87,32 +85,27 @@ struct SoakCommand: ParsableCommand, OutputFailureStatus {
     func run() throws {
         // Anything that stops the soak before it measures is a failed run (exit 2), never
         // "growth" (exit 1), so scripts can tell the two apart.
-        let soak: SoakRun
+        var inputs = SoakJob.Inputs(scenarioPath: scenario, strategy: strategy, limit: iterations.map { .iterations($0) } ?? .duration(duration ?? 0))
+        inputs.untilVerdict = untilVerdict
+        inputs.warmup = warmup
+        inputs.maxGrowthBytes = maxGrowth.bytes
+        inputs.maxGrowthRate = maxGrowthRate
+        inputs.maxResidentBytes = maxResident?.bytes
+        inputs.exportCSV = exportCSV
+        inputs.exportJSON = exportJSON
+        inputs.repairTrace = repair
+        inputs.stop = StopRequest(observingSignals: true)
+        let soak: SoakJob
         do {
-            try Preflight.fileDescriptors(Preflight.baseFileDescriptors + 4, command: "soak")
-            soak = try SoakRun(
-                scenarioPath: scenario, strategyName: strategy, repairTrace: repair, maxResidentBytes: residentLimit(maxResident),
-                limit: iterations.map { .iterations($0) } ?? .duration(duration ?? 0), untilVerdict: untilVerdict, warmup: warmup,
-                maxGrowthBytes: maxGrowth.bytes, maxGrowthRate: maxGrowthRate, exportCSV: exportCSV, exportJSON: exportJSON,
-                stop: StopRequest(observingSignals: true), repairNote: { Output.error($0) })
-        } catch let error as LabError {
-            if case .usage(let message) = error { throw ValidationError(message) }
-            Output.error("Error: \(error)")
-            throw ExitCode(GrowthVerdict.Outcome.failedRun.exitStatus)
+            soak = try SoakJob(inputs, sink: .standardError)
         } catch {
+            if case .usage(let message) = JobFailure(error) { throw ValidationError(message) }
             Output.error("Error: \(error)")
-            throw ExitCode(GrowthVerdict.Outcome.failedRun.exitStatus)
+            throw ExitCode(SoakJob.failedRunStatus)
         }
         // Signals only ask the soak to stop; the verdict is given on what was measured.
         try StopSignals.install()
-        let terminal = Output.stderrIsTerminal
-        let outcome = soak.run(terminal: terminal) { progress in
-            switch progress {
-            case .transient(let line): Output.progress(line, final: false)
-            case .line(let line): Output.error(line)
-            }
-        }
-        if terminal { Output.error("") }
+        let outcome = soak.run(sink: .standardError)
         outcome.errors.forEach { Output.error($0) }
         outcome.report.forEach { print($0) }
         throw ExitCode(outcome.exitStatus)

@@ -1,9 +1,5 @@
-import Scenario
 import ArgumentParser
-import Lab
-import Retention
 import RetentionTool
-import SystemIO
 
 /// `retention sweep [SCENARIO] --values 8MB...256MB`: every strategy × value in fresh child
 /// processes, the frontier, and the cheapest point that meets the constraints.
@@ -33,8 +29,8 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Comma-separated strategy names.")
     var strategies: String = "decoded-lru"
 
-    @Option(help: ArgumentHelp("The key to vary: \(SweepKey.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "key"))
-    var vary: String = SweepKey.bitmapBudget.rawValue
+    @Option(help: ArgumentHelp("The key to vary: \(SweepJob.keyNames).", valueName: "key"))
+    var vary: String = SweepJob.defaultKey
 
     @Option(name: [.customLong("values"), .customLong("budgets")], help: ArgumentHelp("The values: a list (8MB,16MB,32MB; counts for prefetchRows and decodeWorkers) or a doubling range (8MB...256MB). Default: 8MB...256MB for a size key, 0,1,2,4,8 for prefetchRows, 1,2,4,8 for decodeWorkers.", valueName: "list|range"))
     var values: String?
@@ -56,27 +52,19 @@ struct SweepCommand: ParsableCommand {
     func validate() throws {
         if let maxPlaceholders, maxPlaceholders < 0 { throw ValidationError("--max-placeholders must be 0 or more, got \(maxPlaceholders)") }
         if let maxHitches, maxHitches < 0 { throw ValidationError("--max-hitches must be 0 or more, got \(maxHitches)") }
-        _ = try plan(strategies: try strategyNames(strategies))
+        _ = try job()
     }
 
-    var constraints: SweepConstraints {
-        SweepConstraints(maxPlaceholders: maxPlaceholders, maxHitches: maxHitches, maxResidentBytes: maxResident?.bytes)
-    }
-
-    func plan(strategies names: [String]) throws -> SweepPlan {
-        guard let key = SweepKey(rawValue: vary) else {
-            throw ValidationError("--vary: unknown key '\(vary)'; expected one of \(SweepKey.listing)")
-        }
-        let list = try usage { try SweepPlan.parseValues(values ?? key.defaultValues, key: key) }
-        if let limit = maxResident?.bytes, key.isSize, key != .admissionCap, let over = list.first(where: { $0 > limit }) {
-            throw ValidationError("--values: \(key.format(over)) is beyond --max-resident \(ByteSize(bytes: limit)); a budget that large cannot meet it, so leave it out")
-        }
-        return SweepPlan(key: key, values: list, strategies: names)
+    /// The job for these flags (usage problems as exit 64), with `settings` for the runs.
+    func job(settings: ChildRunSettings = ChildRunSettings()) throws -> SweepJob {
+        let plan = try usage { try SweepJob.plan(vary: vary, values: values, strategies: try strategyNames(strategies), maxResidentBytes: maxResident?.bytes) }
+        return SweepJob(scenarioPath: scenario, plan: plan,
+                        constraints: .init(maxPlaceholders: maxPlaceholders, maxHitches: maxHitches, maxResidentBytes: maxResident?.bytes),
+                        settings: settings)
     }
 
     func run() throws {
-        let job = SweepJob(scenarioPath: scenario, plan: try plan(strategies: try strategyNames(strategies)), constraints: constraints,
-                           settings: try runs.settings(costOptions))
+        let job = try job(settings: try runs.settings(costOptions))
         let outcome = try ChildRunCommand.run(command: "sweep") { try job.run(sink: .standardError) }
         print(runs.json ? outcome.document.jsonText : JobText.render(outcome), terminator: runs.json ? "\n" : "")
         if let note = JobText.stopNote(command: "sweep", stoppedBy: outcome.stoppedBy, finished: outcome.finished, planned: outcome.planned) {

@@ -1,20 +1,9 @@
-import StrictJSON
 import ArgumentParser
-import Imaging
-import Lab
-import Retention
 import RetentionTool
-import SystemIO
-import Glibc
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
-extension Thumbnailer.Mode: ExpressibleByArgument {}
-extension Thumbnailer.Quality: ExpressibleByArgument {}
-extension PNGEncoder.Strategy: ExpressibleByArgument {}
+extension ThumbnailMode: ExpressibleByArgument {}
+extension ThumbnailQuality: ExpressibleByArgument {}
+extension ZlibStrategy: ExpressibleByArgument {}
 
 /// `retention thumbnail INPUT... -s SIZE [-o DIR|FILE] …`: PNG thumbnails in a batch, with
 /// bounded memory per job.
@@ -53,10 +42,10 @@ struct ThumbnailCommand: ParsableCommand {
     var output: String?
 
     @Option(help: "fit: inside the box; fill: cover the box and crop the centre; exact: stretch to the box.")
-    var mode: Thumbnailer.Mode = .fit
+    var mode: ThumbnailMode = .fit
 
     @Option(help: "fast: area average only; good: area average, then Lanczos-3.")
-    var quality: Thumbnailer.Quality = .good
+    var quality: ThumbnailQuality = .good
 
     @Option(help: "Files processed at once (default: the cores this process may use: online cores narrowed by CPU affinity and the cgroup's CPU quota).")
     var jobs: Int?
@@ -65,12 +54,12 @@ struct ThumbnailCommand: ParsableCommand {
     var level: Int = 6
 
     @Option(help: ArgumentHelp("rle: zlib's run-length matching, about 4x less CPU than standard for about 1% larger photo thumbnails; standard: zlib's full search at --level (default: rle).", valueName: "rle|standard"))
-    var zlibStrategy: PNGEncoder.Strategy?
+    var zlibStrategy: ZlibStrategy?
 
     /// `--strategy`, the old spelling of --zlib-strategy: kept working, with a note, since
     /// elsewhere --strategy names a retention strategy.
     @Option(name: .customLong("strategy"), help: ArgumentHelp("Deprecated spelling of --zlib-strategy.", visibility: .hidden))
-    var deprecatedStrategy: PNGEncoder.Strategy?
+    var deprecatedStrategy: ZlibStrategy?
 
     @Flag(help: "Resample in linear light instead of on the stored (gamma-encoded) values.")
     var linear = false
@@ -88,49 +77,31 @@ struct ThumbnailCommand: ParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
         if size != nil && deprecatedSize != nil { throw ValidationError("give --size once (-s is its old spelling)") }
         if zlibStrategy != nil && deprecatedStrategy != nil { throw ValidationError("give --zlib-strategy once (--strategy is its old spelling)") }
-        if let output, let problem = ThumbnailPlan.outputNameProblem(output) { throw ValidationError(problem) }
-        if let output, ThumbnailPlan.namesFile(output) {
-            let folders = inputs.filter { isDirectory($0) }
-            if inputs.count > 1 || !folders.isEmpty {
-                let what = inputs.count > 1 ? "\(inputs.count) inputs" : "a folder input"
-                throw ValidationError("-o \(output) names one file, but there are \(what); give a folder instead")
-            }
-        }
+        if let problem = ThumbnailJob.outputProblem(inputs: inputs, output: output) { throw ValidationError(problem) }
     }
 
     func run() throws {
         if deprecatedSize != nil { Output.error("retention thumbnail: -s is the old spelling of --size (elsewhere -s means --strategy); use --size") }
         if deprecatedStrategy != nil { Output.error("retention thumbnail: --strategy is the old spelling of --zlib-strategy (elsewhere it names a retention strategy); use --zlib-strategy") }
-        let box = size ?? deprecatedSize ?? ThumbnailSize(width: 256, height: 256)
-        let thumbnailer = Thumbnailer(width: box.width, height: box.height, mode: mode, quality: quality, linearLight: linear)
-        let plan = try planJobs()
-        let skipped = ThumbnailPlan.skipped(inputs: inputs)
-        if !skipped.isEmpty {
-            let named = skipped.prefix(5).map(PathText.display).joined(separator: ", ")
-            Output.error("retention thumbnail: skipped \(ComparisonSummary.plural(skipped.count, "file", "files")) that \(skipped.count == 1 ? "is" : "are") not PNG: \(named)\(skipped.count > 5 ? " and \(skipped.count - 5) more" : "")")
-        }
-        let workers = max(1, min(jobs ?? Machine.availableCores, plan.count))
-        try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: workers), command: "thumbnail")
-        let batch = ThumbnailBatch(jobs: plan, thumbnailer: thumbnailer,
-                                   encoder: PNGEncoder(compressionLevel: level, strategy: zlibStrategy ?? deprecatedStrategy ?? .rle),
-                                   json: json, progress: Output.stderrIsTerminal && !plan.isEmpty,
-                                   maxWholeImageBytes: residentLimit(maxResident))
-        var summary = batch.run(workers: workers)
-        summary.skipped = skipped.count
-        print(json ? JSONDocument.encode(["summary": summary]) : summary.line)
-        if summary.failed > 0 { throw ExitCode(1) }
-    }
-
-    /// Input files paired with their outputs (refused before anything is written when a
-    /// write would replace an input), with the output folders created.
-    private func planJobs() throws -> [ThumbnailJob] {
+        var job = ThumbnailJob(inputs: inputs)
+        job.output = output
+        job.box = size ?? deprecatedSize ?? job.box
+        job.mode = mode
+        job.quality = quality
+        job.linearLight = linear
+        job.jobs = jobs
+        job.level = level
+        job.zlibStrategy = zlibStrategy ?? deprecatedStrategy ?? job.zlibStrategy
+        job.json = json
+        job.maxResidentBytes = maxResident?.bytes
+        let summary: ThumbnailSummary
         do {
-            let jobs = try ThumbnailPlan.jobs(inputs: inputs, output: output)
-            try ThumbnailPlan.createFolders(for: jobs)
-            return jobs
-        } catch {
-            Output.error("retention thumbnail: \(error)")
+            summary = try job.run(sink: .standardError) { print($0) }
+        } catch let problem as ThumbnailPlan.Problem {
+            Output.error("retention thumbnail: \(problem)")
             throw ExitCode(1)
         }
+        print(job.render(summary))
+        if summary.failed > 0 { throw ExitCode(1) }
     }
 }

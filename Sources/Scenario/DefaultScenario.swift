@@ -100,11 +100,9 @@ public enum DefaultScenario {
         return scenario
     }
 
-    /// Eight hex digits of FNV-1a over the embedded JSON. O(size).
+    /// Eight hex digits of the embedded JSON's stable hash (FNV-1a, its top 32 bits). O(size).
     static var tag: String {
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in json.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
-        let digits = String(hash, radix: 16)
+        let digits = String(StableHash.fnv1a64(json) >> 32, radix: 16)
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
 

@@ -1,4 +1,5 @@
 #if canImport(FoundationEssentials)
+import SystemIO
 import FoundationEssentials
 #else
 import Foundation
@@ -26,8 +27,7 @@ public enum TestPaths {
     /// which a test records as its failure.
     public static func fixtureFolder(_ name: String) -> Result<String, MissingFixture> {
         let path = fixtures + "/" + name
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return .failure(MissingFixture(path: path)) }
+        guard FileIO.kind(of: path) == .directory else { return .failure(MissingFixture(path: path)) }
         return .success(path)
     }
 

@@ -1,3 +1,4 @@
+import SystemIO
 import Synchronization
 import Testing
 @testable import Retention

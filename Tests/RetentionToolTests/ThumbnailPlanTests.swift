@@ -70,8 +70,8 @@ struct ThumbnailPlanTests {
         let tree = try Tree(["photos/x.png": "a", "photos/sub/y.PNG": "b", "photos/thumbnails/x.png": "old"])
         defer { tree.remove() }
         let jobs = try ThumbnailPlan.jobs(inputs: [tree.path("photos")], output: tree.path("photos/thumbnails"))
-        #expect(jobs == [ThumbnailJob(input: tree.path("photos/sub/y.PNG"), output: tree.path("photos/thumbnails/sub/y.PNG")),
-                         ThumbnailJob(input: tree.path("photos/x.png"), output: tree.path("photos/thumbnails/x.png"))])
+        #expect(jobs == [ThumbnailTask(input: tree.path("photos/sub/y.PNG"), output: tree.path("photos/thumbnails/sub/y.PNG")),
+                         ThumbnailTask(input: tree.path("photos/x.png"), output: tree.path("photos/thumbnails/x.png"))])
     }
 
     @Test("a single file may be written to a named .png; folders are created on demand")
@@ -79,12 +79,12 @@ struct ThumbnailPlanTests {
         let tree = try Tree(["x.png": "a"])
         defer { tree.remove() }
         let jobs = try ThumbnailPlan.jobs(inputs: [tree.path("x.png")], output: tree.path("deep/er/t.png"))
-        #expect(jobs == [ThumbnailJob(input: tree.path("x.png"), output: tree.path("deep/er/t.png"))])
+        #expect(jobs == [ThumbnailTask(input: tree.path("x.png"), output: tree.path("deep/er/t.png"))])
         try ThumbnailPlan.createFolders(for: jobs)
         #expect(isDirectory(tree.path("deep/er")))
         try "file".write(toFile: tree.path("blocker"), atomically: false, encoding: .utf8)
         let error = #expect(throws: ThumbnailPlan.Problem.self) {
-            try ThumbnailPlan.createFolders(for: [ThumbnailJob(input: tree.path("x.png"), output: tree.path("blocker/t/x.png"))])
+            try ThumbnailPlan.createFolders(for: [ThumbnailTask(input: tree.path("x.png"), output: tree.path("blocker/t/x.png"))])
         }
         #expect(error?.description == "cannot create the output folder \(tree.path("blocker/t")) (at \(tree.path("blocker"))): Not a directory")
     }

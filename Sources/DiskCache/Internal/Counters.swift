@@ -1,7 +1,8 @@
 import Synchronization
+import SystemIO
 
 /// The store's counters: `Atomic`s, so every lookup and write counts without a lock, and
-/// reading them all is O(1). Write failures by `errno` sit in a `Mutex`-guarded dictionary
+/// reading them all is O(1). Write failures by `errno` sit in a `Lock`-guarded dictionary
 /// (a failure is rare, and the `errno`s seen are few).
 final class Counters: Sendable {
     let hits = Atomic<Int>(0)
@@ -13,7 +14,7 @@ final class Counters: Sendable {
     let evictedForSize = Atomic<Int>(0)
     let evictedByTrim = Atomic<Int>(0)
     let evictedForDiskFull = Atomic<Int>(0)
-    let failures = Mutex<[Int32: Int]>([:])
+    let failures = Lock<[Int32: Int]>([:])
 
     func add(_ counter: borrowing Atomic<Int>, _ amount: Int = 1) {
         counter.add(amount, ordering: .relaxed)
@@ -57,7 +58,7 @@ final class Counters: Sendable {
 
 /// A lock for the keys whose hash falls in one stripe: held across one key's file I/O (write,
 /// rename, remove) so that two operations on one key never interleave, while keys in other
-/// stripes go on in parallel. A `Mutex`, since the section is one key's I/O and nothing else.
+/// stripes go on in parallel. A `Lock`, since the section is one key's I/O and nothing else.
 final class Stripe: Sendable {
-    let lock = Mutex<Void>(())
+    let lock = Lock<Void>(())
 }

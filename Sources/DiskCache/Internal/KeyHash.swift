@@ -1,17 +1,11 @@
+import SystemIO
+
 /// The 64-bit FNV-1a hash of a key's UTF-8 bytes, which names the key's entry file. Two keys
 /// may share a hash; the full key in each entry's header turns such a collision into a miss,
 /// never a wrong hit. O(key length).
 enum KeyHash {
     static func fnv1a64(_ key: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var text = key
-        text.withUTF8 { bytes in
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01b3
-            }
-        }
-        return hash
+        StableHash.fnv1a64(key)
     }
 
     /// The entry file name for `hash`: 16 lowercase hex digits. O(1).

@@ -3,7 +3,7 @@
 /// mounts make useless). A hash table from hash to slot (``SlotTable``), and a doubly linked list threaded
 /// through parallel arrays of slots, so lookup, touch, insert, remove and taking the least
 /// recently used entry are all O(1) (amortized). Not thread-safe: the store keeps it in a
-/// `Mutex` and holds that only for these in-memory steps, never across I/O.
+/// `Lock` and holds that only for these in-memory steps, never across I/O.
 struct StoreIndex {
     private var slots = SlotTable()
     private var hashes: [UInt64] = []
@@ -44,7 +44,7 @@ struct StoreIndex {
         guard let slot = slots.find(hash) else { return false }
         uses[Int(slot)] = now
         if slot != head {
-            unlink(slot)
+            detach(slot)
             linkAtHead(slot)
         }
         return true
@@ -92,7 +92,7 @@ struct StoreIndex {
     @discardableResult
     mutating func remove(_ hash: UInt64) -> Int? {
         guard let slot = slots.remove(hash) else { return nil }
-        unlink(slot)
+        detach(slot)
         freeSlots.append(slot)
         let size = sizes[Int(slot)]
         bytes -= size
@@ -129,7 +129,7 @@ struct StoreIndex {
     /// Empties the index. O(1) amortized.
     mutating func removeAll() { self = StoreIndex() }
 
-    private mutating func unlink(_ slot: Int32) {
+    private mutating func detach(_ slot: Int32) {
         let before = previous[Int(slot)], after = next[Int(slot)]
         if before >= 0 { next[Int(before)] = after } else if head == slot { head = after }
         if after >= 0 { previous[Int(after)] = before } else if tail == slot { tail = before }

@@ -89,7 +89,7 @@ public struct Comparison: Sendable {
             }
             return results
         }
-        // Workers take the next run from a shared index and hand results back through a Mutex
+        // Workers take the next run from a shared index and hand results back through a `Lock`
         // (plain shared state, touched briefly by a few threads; an actor would need async here);
         // the semaphore wakes this thread to report them.
         struct Shared {
@@ -97,7 +97,7 @@ public struct Comparison: Sendable {
             var finished: [Result] = []
             var workersDone = 0
         }
-        let shared = Mutex(Shared())
+        let shared = Lock(Shared())
         let ready = DispatchSemaphore(value: 0)
         let workers = min(jobs, plan.count)
         for worker in 0..<workers {

@@ -178,7 +178,8 @@ public struct CostTable: Codable, Sendable, Hashable {
     }
 
     /// The entry for the image at `path`, checked against the file's size. Throws `LabError`
-    /// naming the file when the table lacks it or it changed. O(log images).
+    /// naming the file when the table lacks it or it changed. O(images): a linear search, since a
+    /// table holds a scenario's distinct images (tens), and one `stat`.
     func entry(forPath path: String) throws(LabError) -> Entry {
         let name = Self.fileName(path)
         guard let entry = images.first(where: { $0.file == name }) else {

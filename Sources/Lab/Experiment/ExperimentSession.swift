@@ -7,7 +7,7 @@ import SystemIO
 import Visibility
 
 /// The state of one experiment run: event source (simulator or trace), cache, row memory and
-/// measurements. Driven from one thread; only load completions arrive from decode workers, through a `Mutex`
+/// measurements. Driven from one thread; only load completions arrive from decode workers, through a `Lock`
 /// (a lock rather than an actor because workers report synchronously from their threads).
 final class ExperimentSession {
     let experiment: Experiment
@@ -348,10 +348,10 @@ final class ExperimentSession {
 
 
 /// Loads finished on decode workers since the lab last looked. Workers append from their own
-/// threads while the simulation thread drains, so the list lives in a `Mutex` (a lock: workers
+/// threads while the simulation thread drains, so the list lives in a `Lock` (a lock: workers
 /// report synchronously and cannot await an actor).
 final class CompletedLoads: Sendable {
-    private let list = Mutex<[(row: Int, seconds: Double, readFromSource: Bool)]>([])
+    private let list = Lock<[(row: Int, seconds: Double, readFromSource: Bool)]>([])
 
     func append(row: Int, seconds: Double, readFromSource: Bool) {
         list.withLock { $0.append((row, seconds, readFromSource)) }
@@ -366,9 +366,9 @@ final class CompletedLoads: Sendable {
 }
 
 /// The first failure's text, kept once. Written from decode workers and the simulation
-/// thread, so it lives in a `Mutex` (held for one comparison and assignment).
+/// thread, so it lives in a `Lock` (held for one comparison and assignment).
 final class FirstFailure: Sendable {
-    private let value = Mutex<String?>(nil)
+    private let value = Lock<String?>(nil)
 
     /// Keeps `text` when nothing was kept before. O(1).
     func record(_ text: String) {
@@ -380,10 +380,10 @@ final class FirstFailure: Sendable {
 }
 
 /// The images a trace chose for the rows it built, by row. The simulation thread assigns and
-/// removes; decode workers look up as they load, so the table lives in a `Mutex` (a lock:
+/// removes; decode workers look up as they load, so the table lives in a `Lock` (a lock:
 /// workers read synchronously from their own threads). Holds only rows built now.
 final class ImageAssignments: Sendable {
-    private let table = Mutex<[Int: Int]>([:])
+    private let table = Lock<[Int: Int]>([:])
 
     /// Row `row` shows image `image` until it is released. O(1).
     func assign(row: Int, image: Int) { table.withLock { $0[row] = image } }

@@ -75,7 +75,9 @@ public struct CostsJob {
     /// defines and every preset.
     public var strategies: [String]?
     /// Timed repeats of each operation.
-    public var repeats = CostTable.defaultRepeats
+    public var repeats = CostsJob.defaultRepeats
+    /// The repeats when none are given.
+    public static let defaultRepeats = CostTable.defaultRepeats
     /// Where the table is written (atomically); nil for standard output.
     public var outputPath: String?
 

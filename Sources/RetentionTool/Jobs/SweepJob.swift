@@ -24,6 +24,25 @@ public struct SweepJob {
         self.settings = settings
     }
 
+    /// The keys a sweep may vary, as help lists them: `bitmapBudget, decodedBudget, …`.
+    public static var keyNames: String { SweepKey.allCases.map(\.rawValue).joined(separator: ", ") }
+    /// The key varied when none is given.
+    public static let defaultKey = SweepKey.bitmapBudget.rawValue
+
+    /// The plan for `--vary key --values list|range` over `strategies`; `values` nil takes the
+    /// key's defaults. Throws `LabError.usage` for an unknown key, a value that is not one, or
+    /// a size beyond `maxResidentBytes` (a budget that large cannot meet it). O(values).
+    public static func plan(vary: String, values: String?, strategies: [String], maxResidentBytes: Int?) throws -> SweepPlan {
+        guard let key = SweepKey(rawValue: vary) else {
+            throw LabError.usage("--vary: unknown key '\(vary)'; expected one of \(SweepKey.listing)")
+        }
+        let list = try SweepPlan.parseValues(values ?? key.defaultValues, key: key)
+        if let limit = maxResidentBytes, key.isSize, key != .admissionCap, let over = list.first(where: { $0 > limit }) {
+            throw LabError.usage("--values: \(key.format(over)) is beyond --max-resident \(ByteSize(bytes: limit)); a budget that large cannot meet it, so leave it out")
+        }
+        return SweepPlan(key: key, values: list, strategies: strategies)
+    }
+
     /// What a sweep measured, and what to say about it.
     public struct Outcome {
         /// The scenario file.

@@ -1,4 +1,5 @@
 import Lab
+import StrictJSON
 
 /// What `compare` and `sweep` print: their heading lines, their table, and the line a stop
 /// leaves on standard error.
@@ -32,5 +33,28 @@ public enum JobText {
         var text = CostText.header(givenPath: costsPath, table: table, decodeSpeed: decodeSpeed) + "\n"
         if let headroom { text += CostText.headroom(headroom) + "\n" }
         return text
+    }
+}
+
+extension JobText {
+    /// The merge's report: the merged line, the costs line, then the sweep's table and
+    /// recommendation or the comparison's table. O(runs).
+    public static func render(_ outcome: MergeJob.Outcome) -> String {
+        let document = outcome.document
+        var text = "merged: \(ComparisonSummary.plural(outcome.files, "file", "files")), \(document.runs.count) of \(document.scheduledRuns) runs, scenario \(document.scenario)\n"
+        if let costs = document.costs { text += "costs: table from the slices, \(costs.summary)\n" }
+        if let plan = document.sweep, let judged = document.outcome {
+            text += SweepText.render(judged, plan: plan)
+        } else {
+            text += document.summary.table(hints: outcome.hints)
+        }
+        return text
+    }
+}
+
+extension JobText {
+    /// The run's report: its text, or one JSON object with `json`. O(report).
+    public static func render(_ outcome: RunJob.Outcome, json: Bool) -> String {
+        json ? JSONDocument.encode(outcome.report) : RunReportText.render(outcome.report)
     }
 }

@@ -2,6 +2,7 @@ import StrictJSON
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemIO
 import Visibility
 
 /// The first line of a recorded visibility trace:
@@ -265,12 +266,7 @@ public struct TraceRecord: Sendable, Hashable {
 
     /// `rowID(forString:)` over a string's UTF-8 bytes. O(length).
     static func rowID(forUTF8 bytes: UnsafeRawBufferPointer) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        return Int(hash >> 2)
+        Int(StableHash.fnv1a64(bytes) >> 2)
     }
 
     /// The keys an event line may hold, one bit each, so a key given twice is seen with one test.

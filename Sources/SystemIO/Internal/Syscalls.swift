@@ -109,7 +109,7 @@ enum Syscalls {
 /// parallel do not see each other's faults), the `errno` to fail with and how many times.
 ///
 /// Package access: the package's test targets use it; clients of the libraries never see it.
-/// The table lives in a `Mutex` (tests add and remove rules from any thread; calls check it
+/// The table lives in a `Lock` (tests add and remove rules from any thread; calls check it
 /// from theirs), behind an `Atomic` count so that a process with no rule pays one load.
 package enum SystemFaults {
     /// The calls a rule can fail.
@@ -142,7 +142,7 @@ package enum SystemFaults {
         var remaining: Int
     }
 
-    private static let rules = Mutex<(next: Int, list: [Rule])>((0, []))
+    private static let rules = Lock<(next: Int, list: [Rule])>((0, []))
     private static let count = Atomic<Int>(0)
 
     /// Makes the next `times` calls of `call` on a path containing `pathContains` fail with

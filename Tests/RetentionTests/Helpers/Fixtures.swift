@@ -1,3 +1,4 @@
+import SystemIO
 import Dispatch
 import Foundation
 import Imaging

@@ -3,7 +3,7 @@ import Lab
 
 /// What `retention cache DIR stat|verify|trim|clear` does to a disk store's folder and prints:
 /// the work and its text, apart from argument parsing, so a unit test can call it.
-public enum CacheReport {
+public enum CacheJob {
     /// The operations on a store's folder.
     public enum Action: String, CaseIterable, Sendable {
         /// Entries, bytes, the index's state and the open's timings.

@@ -38,10 +38,10 @@ public enum ThumbnailPlan {
     /// `.png` file name for a single input. PNGs already inside an output folder that lies
     /// below an input folder are earlier thumbnails, not inputs. Throws before anything is
     /// written when an output is an input or two inputs share an output. One `stat` per file.
-    public static func jobs(inputs: [String], output: String?) throws(Problem) -> [ThumbnailJob] {
-        var jobs: [ThumbnailJob] = []
+    public static func jobs(inputs: [String], output: String?) throws(Problem) -> [ThumbnailTask] {
+        var jobs: [ThumbnailTask] = []
         if let output, namesFile(output) {
-            jobs = inputs.prefix(1).map { ThumbnailJob(input: $0, output: output) }
+            jobs = inputs.prefix(1).map { ThumbnailTask(input: $0, output: output) }
         } else {
             let folder = trimmingSlashes(output ?? defaultOutput)
             let resolvedFolder = resolved(folder)
@@ -52,11 +52,11 @@ public enum ThumbnailPlan {
                     let skipPrefix = resolvedFolder.flatMap { $0 == resolved(root) ? nil : $0 + "/" }
                     for relative in pngFiles(under: root) {
                         if let skipPrefix, resolved(root + "/" + relative)?.hasPrefix(skipPrefix) == true { continue }
-                        jobs.append(ThumbnailJob(input: root + "/" + relative, output: folder + "/" + relative))
+                        jobs.append(ThumbnailTask(input: root + "/" + relative, output: folder + "/" + relative))
                     }
                 } else {
                     let name = input.split(separator: "/").last.map(String.init) ?? input
-                    jobs.append(ThumbnailJob(input: input, output: folder + "/" + name))
+                    jobs.append(ThumbnailTask(input: input, output: folder + "/" + name))
                 }
             }
         }
@@ -66,7 +66,7 @@ public enum ThumbnailPlan {
 
     /// Refuses `jobs` when an output is an input (by device and inode) or two jobs share an
     /// output (by canonical path). O(jobs) `stat` calls.
-    public static func check(_ jobs: [ThumbnailJob]) throws(Problem) {
+    public static func check(_ jobs: [ThumbnailTask]) throws(Problem) {
         var inputs: [FileIO.Identity: String] = [:]
         for job in jobs {
             if let id = FileIO.identity(of: job.input) { inputs[id] = inputs[id] ?? job.input }
@@ -83,7 +83,7 @@ public enum ThumbnailPlan {
     }
 
     /// Creates every output folder the jobs need (`mkdir -p`), naming the one that fails and why.
-    public static func createFolders(for jobs: [ThumbnailJob]) throws(Problem) {
+    public static func createFolders(for jobs: [ThumbnailTask]) throws(Problem) {
         let folders = Set(jobs.map { FileIO.directory(of: $0.output) })
         for folder in folders.sorted() {
             do { try FileIO.createDirectories(folder) } catch { throw .folder(folder, error) }

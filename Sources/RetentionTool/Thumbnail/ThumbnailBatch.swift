@@ -1,4 +1,3 @@
-import StrictJSON
 import Dispatch
 import Imaging
 import Lab
@@ -8,7 +7,7 @@ import Synchronization
 import Glibc
 
 /// One input file and where its thumbnail goes.
-public struct ThumbnailJob: Sendable, Equatable {
+public struct ThumbnailTask: Sendable, Equatable {
     /// The PNG file to thumbnail.
     public var input: String
     /// Where its thumbnail is written.
@@ -70,7 +69,9 @@ public struct ThumbnailReport: Encodable, Sendable {
     public var bytesRead: Int?
     /// The thumbnail file's size.
     public var bytesWritten: Int?
-    /// Wall time for this file, in milliseconds.
+    /// The CPU time this file took on its worker's thread (reading, decoding, resampling,
+    /// encoding, writing), in milliseconds; it does not count time waiting for the disk or for
+    /// other processes.
     public var milliseconds: Double?
     /// Why it failed, when it did.
     public var error: String?
@@ -86,32 +87,33 @@ public struct ThumbnailReport: Encodable, Sendable {
 /// ``maxWholeImageBytes`` is refused with its reason.
 public final class ThumbnailBatch: Sendable {
     /// The planned jobs, in order.
-    public let jobs: [ThumbnailJob]
+    public let jobs: [ThumbnailTask]
     /// The thumbnailer every worker uses (it is immutable, so it is shared).
     public let thumbnailer: Thumbnailer
     /// The PNG encoder for the outputs.
     public let encoder: PNGEncoder
-    /// True to print one JSON line per file.
-    public let json: Bool
-    /// True to draw a progress bar on stderr.
-    public let progress: Bool
+    /// Where progress and failed files go: the bar is drawn when the sink is a terminal.
+    public let sink: JobSink
+    /// Gets each file's report as it finishes, under the batch's lock (so in order of
+    /// finishing, one at a time); nil to keep none.
+    public let emit: (@Sendable (ThumbnailReport) -> Void)?
     /// The most one whole-image (interlaced) decode may take; nil for no limit.
     public let maxWholeImageBytes: Int?
     private let nextJob = Atomic<Int>(0)
-    private let totals = Mutex(ThumbnailSummary())
+    private let totals = Lock(ThumbnailSummary())
     /// One whole-image decode at a time: a semaphore, since workers block on it (a lock held
     /// across a decode would be one held across seconds of work).
     private let wholeImage = DispatchSemaphore(value: 1)
 
     /// A batch of `jobs`; nothing runs until ``run(workers:)``. O(1).
-    public init(jobs: [ThumbnailJob], thumbnailer: Thumbnailer, encoder: PNGEncoder, json: Bool, progress: Bool,
-                maxWholeImageBytes: Int? = nil) {
+    public init(jobs: [ThumbnailTask], thumbnailer: Thumbnailer, encoder: PNGEncoder, sink: JobSink,
+                emit: (@Sendable (ThumbnailReport) -> Void)? = nil, maxWholeImageBytes: Int? = nil) {
         self.jobs = jobs
         self.maxWholeImageBytes = maxWholeImageBytes
         self.thumbnailer = thumbnailer
         self.encoder = encoder
-        self.json = json
-        self.progress = progress
+        self.sink = sink
+        self.emit = emit
     }
 
     /// Processes every job and returns the totals, with wall time and peak resident memory.
@@ -123,7 +125,7 @@ public final class ThumbnailBatch: Sendable {
             DispatchQueue(label: "retention.thumbnail.\(index)").async(group: group) { self.work() }
         }
         group.wait()
-        if progress { Output.error("\r\u{1B}[K", newline: false) }
+        if sink.isTerminal && !jobs.isEmpty { sink.progress("", false) }
         var summary = totals.withLock { $0 }
         summary.seconds = ((clock.now - start).seconds * 1000).rounded() / 1000
         summary.peakResidentBytes = try? ProcessMemory.readStatus().peakResidentBytes
@@ -141,19 +143,18 @@ public final class ThumbnailBatch: Sendable {
                 totals.bytesWritten += report.bytesWritten ?? 0
                 if let error = report.error {
                     totals.failed += 1
-                    if progress { Output.error("\r\u{1B}[K", newline: false) }
-                    Output.error("\(report.file): \(error)")
+                    if sink.isTerminal { sink.progress("", false) }
+                    sink.note("\(report.file): \(error)")
                 }
-                if json { print(JSONDocument.encode(report)) }
-                if progress { Output.error(Self.progressBar(done: totals.files, of: jobs.count, failed: totals.failed), newline: false) }
+                emit?(report)
+                if sink.isTerminal { sink.progress(Self.progressBar(done: totals.files, of: jobs.count, failed: totals.failed), false) }
             }
         }
     }
 
-    private func process(_ job: ThumbnailJob) -> ThumbnailReport {
+    private func process(_ job: ThumbnailTask) -> ThumbnailReport {
         var report = ThumbnailReport(file: PathText.display(job.input))
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = ThreadCPUTime.now()
         if let size = FileIO.status(of: job.input)?.size { report.bytesRead = size }
         do throws(ImagingError) {
             if FileIO.sameFile(job.input, job.output) {
@@ -183,15 +184,15 @@ public final class ThumbnailBatch: Sendable {
         } catch {
             report.error = error.description
         }
-        report.milliseconds = ((clock.now - start).seconds * 10_000).rounded() / 10
+        report.milliseconds = ((ThreadCPUTime.now() - start).seconds * 10_000).rounded() / 10
         return report
     }
 
-    /// `\r[##########----------] 12/40  1 failed`.
+    /// `[##########----------] 12/40  1 failed`. O(1).
     public static func progressBar(done: Int, of total: Int, failed: Int) -> String {
         let width = 30
         let filled = total == 0 ? width : done * width / total
-        var text = "\r[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] \(done)/\(total)"
+        var text = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] \(done)/\(total)"
         if failed > 0 { text += "  \(failed) failed" }
         return text
     }

@@ -5,11 +5,46 @@ import SystemIO
 import FoundationEssentials
 #endif
 
-/// The work of `retention soak` between parsing and the exit status: prepare the experiment and
-/// the outputs, run the soak writing one CSV row and one JSON sample per iteration, show
-/// progress, finish the JSON document, and say what the exit status is. The command parses
-/// flags, installs the stop signals and prints.
-public final class SoakRun {
+/// `retention soak`: one scenario repeated under one strategy until a limit, with the exports
+/// written as iterations finish, progress on the sink, and a verdict on retained memory. The
+/// job is made in two steps, so every problem is found before a long soak starts: `init`
+/// prepares (scenario, strategy, exports), ``run(sink:)`` soaks. A class, since
+/// ``requestStop()`` reaches a running soak from another thread.
+public final class SoakJob {
+    /// What the soak is asked to do; every field has the command's default.
+    public struct Inputs: Sendable {
+        /// The scenario file.
+        public var scenarioPath: String
+        /// A preset or a strategy the scenario defines.
+        public var strategy: String
+        /// When the soak ends: a number of measured iterations or a duration in seconds.
+        public var limit: Soak.Limit
+        /// Stop as soon as the verdict is decided (`--until-verdict`).
+        public var untilVerdict = false
+        /// Iterations run before measuring.
+        public var warmup = 2
+        /// The largest accepted projected growth of retained memory, in bytes.
+        public var maxGrowthBytes = 16_000_000
+        /// The fastest accepted growth of retained memory.
+        public var maxGrowthRate = GrowthRate.default
+        /// The resident limit the soak stops at; nil for the default share of the machine's or
+        /// the cgroup's memory.
+        public var maxResidentBytes: Int?
+        /// Where one CSV row per iteration and the JSON document are written; nil for none.
+        public var exportCSV: String?, exportJSON: String?
+        /// Drop a trace's impossible events instead of stopping at the first.
+        public var repairTrace = false
+        /// Asked at every frame; a signal or ``SoakJob/requestStop()`` ends the soak there.
+        public var stop = StopRequest()
+
+        /// A soak of `scenarioPath` under `strategy` until `limit`, with the defaults. O(1).
+        public init(scenarioPath: String, strategy: String, limit: Soak.Limit) {
+            self.scenarioPath = scenarioPath
+            self.strategy = strategy
+            self.limit = limit
+        }
+    }
+
     /// What a finished soak left.
     public struct Outcome {
         /// The verdict on what was measured.
@@ -24,13 +59,12 @@ public final class SoakRun {
         public var exitStatus: Int32
     }
 
-    /// How a progress line is shown.
-    public enum Progress {
-        /// Redrawn in place on a terminal.
-        case transient(String)
-        /// A line of its own (a log, not a terminal), at most one every 10 s.
-        case line(String)
-    }
+    /// The exit status of a soak that could not run or whose results could not be written (2),
+    /// which scripts tell apart from growth (1).
+    public static let failedRunStatus = GrowthVerdict.Outcome.failedRun.exitStatus
+
+    /// Parses a soak duration: `90s`, `30m`, `2h`, `1h30m`; nil for anything else. O(length).
+    public static func duration(parsing text: String) -> Double? { parseSoakDuration(text) }
 
     /// The soak's JSON export, apart from its samples (which are streamed to the file as the
     /// iterations finish, so a soak of any length keeps none in memory).
@@ -52,27 +86,27 @@ public final class SoakRun {
     private var samplesWritten = 0
     private let warmup: Int
 
-    /// Prepares a soak: loads and checks the scenario, resolves the strategy, and checks that
-    /// the exports can be written and are not among the files the scenario brings (its trace,
-    /// its images), so every problem is found before a long soak starts and nothing is written
-    /// over an old export until a sample exists. `repairNote` gets the trace repair summary,
-    /// if any. Throws the first problem: `LabError.usage` for an export that is an input
-    /// (exit 64), anything else a failed run (exit 2). Costs one scenario load.
-    public init(scenarioPath: String, strategyName: String, repairTrace: Bool, maxResidentBytes: Int?,
-                limit: Soak.Limit, untilVerdict: Bool = false, warmup: Int, maxGrowthBytes: Int, maxGrowthRate: GrowthRate,
-                exportCSV: String?, exportJSON: String?, stop: StopRequest = StopRequest(), repairNote: (String) -> Void = { _ in }) throws {
-        var experiment = try Experiment.prepare(scenarioPath: scenarioPath, strategyName: strategyName, repairTrace: repairTrace)
-        if let repairs = experiment.trace?.repairs.summary { repairNote("\(scenarioPath): trace: \(repairs)") }
-        experiment.maxResidentBytes = maxResidentBytes
-        try OutputCheck.check(outputs: [exportCSV.map { .init("--export-csv", $0) }, exportJSON.map { .init("--export-json", $0) }],
+    /// Prepares a soak: checks the file descriptors, loads and checks the scenario, resolves
+    /// the strategy, and checks that the exports can be written and are not among the files
+    /// the scenario brings (its trace, its images), so nothing is written over an old export
+    /// until a sample exists. The sink's note gets the trace repair summary, if any. Throws the
+    /// first problem: `LabError.usage` for an export that is an input (exit 64), anything else
+    /// a failed run (``failedRunStatus``). Costs one scenario load.
+    public init(_ inputs: Inputs, sink: JobSink) throws {
+        try Preflight.fileDescriptors(Preflight.baseFileDescriptors + 4, command: "soak")
+        let scenarioPath = inputs.scenarioPath
+        var experiment = try Experiment.prepare(scenarioPath: scenarioPath, strategyName: inputs.strategy, repairTrace: inputs.repairTrace)
+        if let repairs = experiment.trace?.repairs.summary { sink.note("\(scenarioPath): trace: \(repairs)") }
+        experiment.maxResidentBytes = inputs.maxResidentBytes ?? ResidentLimit.defaultBytes()
+        try OutputCheck.check(outputs: [inputs.exportCSV.map { .init("--export-csv", $0) }, inputs.exportJSON.map { .init("--export-json", $0) }],
                               inputs: OutputCheck.scenarioInputs(path: scenarioPath, trace: experiment.trace, images: experiment.images))
         self.scenarioPath = scenarioPath
         self.experiment = experiment
-        self.warmup = warmup
-        soak = try Soak(experiment: experiment, limit: limit, warmup: warmup, maxGrowthBytes: maxGrowthBytes,
-                        maxGrowthRate: maxGrowthRate, untilVerdict: untilVerdict, stop: stop)
-        csv = try exportCSV.map { try LineFile(replacing: $0, header: SoakSample.csvHeader) }
-        json = try exportJSON.map { try StagedFile(replacing: $0) }
+        self.warmup = inputs.warmup
+        soak = try Soak(experiment: experiment, limit: inputs.limit, warmup: inputs.warmup, maxGrowthBytes: inputs.maxGrowthBytes,
+                        maxGrowthRate: inputs.maxGrowthRate, untilVerdict: inputs.untilVerdict, stop: inputs.stop)
+        csv = try inputs.exportCSV.map { try LineFile(replacing: $0, header: SoakSample.csvHeader) }
+        json = try inputs.exportJSON.map { try StagedFile(replacing: $0) }
     }
 
     /// Asks the soak to stop at the end of the current frame, as SIGTERM would; safe from any
@@ -83,10 +117,11 @@ public final class SoakRun {
 
     /// Runs the soak to its limit, its verdict (`--until-verdict`) or a stop request. After
     /// each iteration it appends the CSV row and the JSON sample (a write failure is kept,
-    /// later rows are still tried) and passes a progress line: `.transient` every iteration
-    /// when `terminal`, otherwise `.line` for the first iteration and then at most every 10 s.
-    /// Costs the soak itself plus a line of text per iteration; memory stays constant.
-    public func run(terminal: Bool, progress: (Progress) -> Void) -> Outcome {
+    /// later rows are still tried) and shows progress: redrawn every iteration on a terminal
+    /// (ended when the soak ends), otherwise a note for the first iteration and then at most
+    /// every 10 s. Costs the soak itself plus a line of text per iteration; memory stays
+    /// constant.
+    public func run(sink: JobSink) -> Outcome {
         var lastPlain = 0.0
         var writeFailure: (any Error)?
         func record(_ body: () throws -> Void) {
@@ -96,13 +131,14 @@ public final class SoakRun {
             record { try csv?.append(sample.csvLine) }
             record { try appendSample(sample) }
             let line = Self.progressLine(sample, slope: soak.verdict().slopeBytesPerIteration)
-            if terminal {
-                progress(.transient(line))
+            if sink.isTerminal {
+                sink.progress(line, false)
             } else if sample.elapsedSeconds - lastPlain >= 10 || sample.iteration == 1 {
-                progress(.line(line))
+                sink.note(line)
                 lastPlain = sample.elapsedSeconds
             }
         }
+        if sink.isTerminal { sink.note("") }
         var errors: [String] = []
         if let reached = soak.residentLimitReached { errors.append("Error: \(reached)") }
         if let signal = verdict.stoppedBy {

@@ -1,16 +1,34 @@
 import Foundation
 import Lab
+import Synchronization
 import RetentionTestSupport
 import Testing
 @testable import RetentionTool
 
-@Suite("SoakRun: the soak command's work, called directly")
-struct SoakRunTests {
+/// A sink that keeps what a job says: progress lines and notes, in order. Under a `Mutex`,
+/// since a sink is `Sendable` and jobs may call it from their workers.
+final class CapturingSink: Sendable {
+    enum Line: Equatable { case progress(String), note(String) }
+    private let lines = Mutex<[Line]>([])
+    let isTerminal: Bool
+    init(terminal: Bool) { isTerminal = terminal }
+    var sink: JobSink {
+        JobSink(progress: { line, _ in self.lines.withLock { $0.append(.progress(line)) } },
+                note: { line in self.lines.withLock { $0.append(.note(line)) } }, isTerminal: isTerminal)
+    }
+    var captured: [Line] { lines.withLock { $0 } }
+}
+
+@Suite("SoakJob: the soak command's work, called directly")
+struct SoakJobTests {
     static let leak = TestPaths.packageRoot + "/assets/scenarios/soak-slow-leak.json"
 
-    static func soak(_ limit: Soak.Limit, csv: String? = nil, json: String? = nil, scenario: String = leak) throws -> SoakRun {
-        try SoakRun(scenarioPath: scenario, strategyName: "swiftui-image-state", repairTrace: false, maxResidentBytes: nil,
-                    limit: limit, warmup: 0, maxGrowthBytes: 16_000_000, maxGrowthRate: .default, exportCSV: csv, exportJSON: json)
+    static func soak(_ limit: Soak.Limit, csv: String? = nil, json: String? = nil, scenario: String = leak) throws -> SoakJob {
+        var inputs = SoakJob.Inputs(scenarioPath: scenario, strategy: "swiftui-image-state", limit: limit)
+        inputs.warmup = 0
+        inputs.exportCSV = csv
+        inputs.exportJSON = json
+        return try SoakJob(inputs, sink: .silent)
     }
 
     @Test("a run writes one CSV row per iteration under the header, the JSON document with every sample, and reports both lines")
@@ -18,8 +36,8 @@ struct SoakRunTests {
         let folder = try TestPaths.temporaryFolder("soakrun")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let run = try Self.soak(.iterations(3), csv: folder + "/soak.csv", json: folder + "/soak.json")
-        var progress: [SoakRun.Progress] = []
-        let outcome = run.run(terminal: true) { progress.append($0) }
+        let capture = CapturingSink(terminal: true)
+        let outcome = run.run(sink: capture.sink)
 
         #expect(outcome.report.count == 2)
         #expect(outcome.report[0] == "soak: soak-slow-leak under swiftui-image-state, 3 iterations (0 warm-up), failed decodes 0, failed reads 0")
@@ -32,27 +50,28 @@ struct SoakRunTests {
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/soak.json"))) as? [String: Any]
         #expect((document?["samples"] as? [Any])?.count == 3)
         #expect(document?["strategy"] as? String == "swiftui-image-state")
-        // On a terminal every iteration redraws the progress line.
-        #expect(progress.count == 3)
-        if case .transient(let line) = progress.first { #expect(line.hasPrefix("iteration 1  elapsed ")) } else { Issue.record("expected a transient line") }
+        // On a terminal every iteration redraws the progress line, and the line is ended.
+        let progress = capture.captured
+        #expect(progress.count == 4)
+        if case .progress(let line) = progress.first { #expect(line.hasPrefix("iteration 1  elapsed ")) } else { Issue.record("expected a progress line") }
+        #expect(progress.last == .note(""))
     }
 
     @Test("away from a terminal the first iteration gets a line of its own and the next ones wait 10 s")
     func plainProgress() throws {
         let run = try Self.soak(.iterations(3))
-        var lines: [String] = []
-        _ = run.run(terminal: false) { progress in
-            if case .line(let text) = progress { lines.append(text) } else { Issue.record("a transient line away from a terminal") }
-        }
+        let capture = CapturingSink(terminal: false)
+        _ = run.run(sink: capture.sink)
+        let lines = capture.captured
         #expect(lines.count == 1)
-        #expect(lines.first?.hasPrefix("iteration 1  elapsed 0 s  resident ") == true)
+        if case .note(let text) = lines.first { #expect(text.hasPrefix("iteration 1  elapsed 0 s  resident ")) } else { Issue.record("expected one note away from a terminal, got \(lines)") }
     }
 
     @Test("a stop asked for before the run runs no iteration: inconclusive (exit 3), never a pass")
     func stopRequested() throws {
         let run = try Self.soak(.iterations(50))
         run.requestStop()
-        let outcome = run.run(terminal: false) { _ in }
+        let outcome = run.run(sink: .silent)
         #expect(outcome.report[0].contains(", 0 iterations (0 warm-up)"))
         #expect(outcome.verdict.outcome == .inconclusive)
         #expect(outcome.exitStatus == 3)

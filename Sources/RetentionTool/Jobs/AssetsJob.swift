@@ -1,0 +1,50 @@
+import AssetGen
+import StrictJSON
+
+/// `retention assets generate`: the procedural PNGs experiments run on, written atomically,
+/// byte-identical for one seed.
+public struct AssetsJob {
+    /// The folder to write into (created if missing).
+    public var directory: String
+    /// The seed that fixes every image.
+    public var seed: UInt64 = 1
+    /// Also make the two large images (about 60 MB, never committed).
+    public var large = false
+    /// Only these images (file names from the default or large set); empty for the set.
+    public var only: [String] = []
+    /// One JSON object per file written instead of a line of text.
+    public var json = false
+
+    /// A generation into `directory` with the defaults. O(1).
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// The first of `names` that is no image of the default or large set, or nil. O(names).
+    public static func unknownImage(in names: [String]) -> String? {
+        let known = Set((AssetSpec.defaultSet + AssetSpec.largeSet).map(\.fileName))
+        return names.first { !known.contains($0) }
+    }
+
+    /// One written file, as JSON.
+    struct Written: Encodable {
+        var file: String
+        var width: Int
+        var height: Int
+        var bytes: Int
+    }
+
+    /// Paints and writes the images, giving `emit` a line per file as it is written. Throws the
+    /// first file that cannot be written (`ImagingError`). Costs painting and encoding each image.
+    public func run(emit: (String) -> Void) throws {
+        var specs = AssetSpec.defaultSet + (large ? AssetSpec.largeSet : [])
+        if !only.isEmpty { specs = (AssetSpec.defaultSet + AssetSpec.largeSet).filter { only.contains($0.fileName) } }
+        _ = try AssetGenerator(seed: seed).generate(specs, into: directory) { spec, bytes in
+            if json {
+                emit(JSONDocument.encode(Written(file: directory + "/" + spec.fileName, width: spec.width, height: spec.height, bytes: bytes)))
+            } else {
+                emit("wrote \(directory)/\(spec.fileName)  \(spec.width)x\(spec.height)  \(bytes) bytes")
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Imaging
+import Lab
+import Retention
+
+// The value types a job's inputs are made of, named here so that the command line, which maps
+// flags to jobs, needs this module and no module below it. Each is the lower module's own type
+// (a typealias, not a copy): a caller that imports both modules sees one type.
+
+/// A size in bytes, parsed from `64MB`, `2GiB`, `4096B` (Retention's `ByteSize`).
+public typealias ByteSize = Retention.ByteSize
+/// A soak's growth-rate limit, per iteration or per hour (Lab's `GrowthRate`).
+public typealias GrowthRate = Lab.GrowthRate
+/// One `--set KEY=VALUE` setting (Lab's `SweepSetting`).
+public typealias SweepSetting = Lab.SweepSetting
+/// How a thumbnail fits its box: fit, fill or exact (Imaging's `Thumbnailer.Mode`).
+public typealias ThumbnailMode = Thumbnailer.Mode
+/// How a thumbnail is resampled: fast or good (Imaging's `Thumbnailer.Quality`).
+public typealias ThumbnailQuality = Thumbnailer.Quality
+/// zlib's matching for written PNGs: rle or standard (Imaging's `PNGEncoder.Strategy`).
+public typealias ZlibStrategy = PNGEncoder.Strategy
+
+/// What a job's error means for the process that ran it: a request that cannot be carried
+/// out as given (exit 64), a stop by a signal (exit 128 + the signal), or a failure with its
+/// one line (exit 1, or the command's own status).
+public enum JobFailure {
+    /// A usage problem: a setting that cannot apply, slices that do not fit, an export that is
+    /// an input. The message is one line.
+    case usage(String)
+    /// A signal asked the job to stop before it had anything to report.
+    case stopped(signal: Int32)
+    /// Any other failure; its description is one line.
+    case failed(any Error)
+
+    /// The meaning of `error`, thrown by a job. O(1).
+    public init(_ error: any Error) {
+        switch error as? LabError {
+        case .usage(let message): self = .usage(message)
+        case .stopped(let signal): self = .stopped(signal: signal)
+        default: self = .failed(error)
+        }
+    }
+}

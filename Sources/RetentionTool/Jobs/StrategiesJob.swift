@@ -1,0 +1,55 @@
+import Lab
+import Retention
+import Scenario
+import StrictJSON
+
+/// `retention strategies`: the presets, and the strategies a scenario defines, each with what
+/// it models.
+public struct StrategiesJob {
+    /// A scenario whose strategies to list as well; nil for the presets only.
+    public var scenarioPath: String?
+    /// One JSON object per strategy instead of a table.
+    public var json = false
+
+    /// A listing of the presets (and `scenarioPath`'s strategies). O(1).
+    public init(scenarioPath: String? = nil) {
+        self.scenarioPath = scenarioPath
+    }
+
+    /// One strategy of the listing.
+    public struct Line: Encodable, Sendable, Equatable {
+        /// The strategy's name.
+        public var name: String
+        /// What it models (for a custom strategy, its definition).
+        public var summary: String
+        /// `preset`, or the scenario file that defines it.
+        public var source: String
+    }
+
+    /// The listing: every preset (a thumbnail preset with the size it takes in the scenario),
+    /// then the scenario's own strategies. Throws the scenario's error. Costs one scenario load.
+    public func lines() throws -> [Line] {
+        var lines = RetentionPolicy.presets.map { Line(name: $0.name, summary: $0.summary, source: "preset") }
+        guard let scenarioPath else { return lines }
+        let loaded = try Scenario.load(contentsOf: scenarioPath)
+        // What a run of this scenario really uses: a thumbnail preset takes its display size.
+        for (index, preset) in RetentionPolicy.presets.enumerated() {
+            let effective = Experiment.effectivePolicy(preset.policy, settings: loaded.settings)
+            if effective.visible != preset.policy.visible, case .thumbnail(let size, _, _) = effective.visible {
+                lines[index].summary += " (in this scenario: \(size) px thumbnails, from images.displayPixelSize)"
+            }
+        }
+        for policy in loaded.strategies where !lines.contains(where: { $0.name == policy.name }) {
+            lines.append(Line(name: policy.name, summary: "custom: " + JSONDocument.encode(PolicyDefinition(policy)), source: scenarioPath))
+        }
+        return lines
+    }
+
+    /// The listing as the command prints it: a table, or one JSON line per strategy. Throws
+    /// the scenario's error. O(strategies) after the load.
+    public func run() throws -> String {
+        let lines = try lines()
+        if json { return lines.map { JSONDocument.encode($0) + "\n" }.joined() }
+        return TextTable.render(header: ["strategy", "summary"], rows: lines.map { [$0.name, $0.summary] }, leftAligned: 2)
+    }
+}

@@ -1,0 +1,83 @@
+import Imaging
+import Lab
+import StrictJSON
+import SystemIO
+
+/// `retention thumbnail`: PNG thumbnails of files and folders, several at a time, with bounded
+/// memory. The job plans the batch (refusing it before anything is written when an output
+/// would replace an input), names the files it skips, checks the file descriptors, and runs
+/// the workers; progress and failed files go to the sink, each file's report to `emit`.
+public struct ThumbnailJob {
+    /// PNG files, or folders searched for `*.png` at any depth.
+    public var inputs: [String]
+    /// The output folder, or a `.png` file name for a single input; nil for `./thumbnails`.
+    public var output: String?
+    /// The box the thumbnails fit.
+    public var box = ThumbnailSize(width: 256, height: 256)
+    /// How a thumbnail fits its box.
+    public var mode = ThumbnailMode.fit
+    /// How a thumbnail is resampled.
+    public var quality = ThumbnailQuality.good
+    /// Resample in linear light instead of on the stored values.
+    public var linearLight = false
+    /// Files at once; nil for the cores this process may use.
+    public var jobs: Int?
+    /// zlib level (0–9) and matching of the written PNGs.
+    public var level = 6, zlibStrategy = ZlibStrategy.rle
+    /// Each file's report as one JSON line (`emit`), and the summary as JSON.
+    public var json = false
+    /// The most one interlaced PNG, decoded whole, may take; nil for the default share of the
+    /// machine's or the cgroup's memory.
+    public var maxResidentBytes: Int?
+
+    /// A batch over `inputs` with the command's defaults. O(1).
+    public init(inputs: [String]) {
+        self.inputs = inputs
+    }
+
+    /// Why `output` cannot take `inputs`' thumbnails, or nil: a name with another image
+    /// extension, or a file name for several inputs or a folder. One `stat` per input.
+    public static func outputProblem(inputs: [String], output: String?) -> String? {
+        guard let output else { return nil }
+        if let problem = ThumbnailPlan.outputNameProblem(output) { return problem }
+        guard ThumbnailPlan.namesFile(output), inputs.count > 1 || inputs.contains(where: isDirectory) else { return nil }
+        let what = inputs.count > 1 ? "\(inputs.count) inputs" : "a folder input"
+        return "-o \(output) names one file, but there are \(what); give a folder instead"
+    }
+
+    /// Plans and runs the batch: throws `ThumbnailPlan.Problem` (nothing written) when the
+    /// plan is refused or an output folder cannot be made, `LabError.failed` when too few
+    /// file descriptors are left; otherwise every file is tried, each failure a note on the
+    /// sink, and the summary (with the skipped files counted) returned. `emit` gets one line
+    /// per file when ``json``. Costs a `stat` per file planned, then each file's thumbnail.
+    public func run(sink: JobSink, emit: @escaping @Sendable (String) -> Void) throws -> ThumbnailSummary {
+        let plan = try ThumbnailPlan.jobs(inputs: inputs, output: output)
+        try ThumbnailPlan.createFolders(for: plan)
+        let skipped = ThumbnailPlan.skipped(inputs: inputs)
+        if !skipped.isEmpty {
+            let named = skipped.prefix(5).map(PathText.display).joined(separator: ", ")
+            sink.note("retention thumbnail: skipped \(ComparisonSummary.plural(skipped.count, "file", "files")) that \(skipped.count == 1 ? "is" : "are") not PNG: \(named)\(skipped.count > 5 ? " and \(skipped.count - 5) more" : "")")
+        }
+        let workers = max(1, min(jobs ?? Machine.availableCores, plan.count))
+        try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: workers), command: "thumbnail")
+        let thumbnailer = Thumbnailer(width: box.width, height: box.height, mode: mode, quality: quality, linearLight: linearLight)
+        var reports: (@Sendable (ThumbnailReport) -> Void)?
+        if json {
+            reports = { (report: ThumbnailReport) in
+                let line: String = JSONDocument.encode(report)
+                emit(line)
+            }
+        }
+        let batch = ThumbnailBatch(jobs: plan, thumbnailer: thumbnailer, encoder: PNGEncoder(compressionLevel: level, strategy: zlibStrategy),
+                                   sink: sink, emit: reports,
+                                   maxWholeImageBytes: maxResidentBytes ?? ResidentLimit.defaultBytes())
+        var summary = batch.run(workers: workers)
+        summary.skipped = skipped.count
+        return summary
+    }
+
+    /// The summary as the command prints it: its line, or `{"summary": …}` with ``json``. O(1).
+    public func render(_ summary: ThumbnailSummary) -> String {
+        json ? JSONDocument.encode(["summary": summary]) : summary.line
+    }
+}
