@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# thumbnail-jobs.sh [DIR]: what a second thumbnail worker buys. Runs `retention thumbnail DIR -s 256`
+# thumbnail-jobs.sh [DIR]: what a second thumbnail worker buys. Runs `retention thumbnail DIR --size 256`
 # with --jobs 1 and --jobs 2, ROUNDS times each (default 11), alternating which goes first (ABBA),
 # after one untimed run of each (page cache). Wall time is measured around each process
 # (EPOCHREALTIME), peak resident memory is `Maximum resident set size` from /usr/bin/time -v.
@@ -18,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 run() {  # run JOBS ROUND: one process; appends "jobs round wall_s rss_kb"
   local start end rss
   start=$EPOCHREALTIME
-  /usr/bin/time -v "$bin" thumbnail "$dir" -s 256 -o "$work/out$1" --jobs "$1" >/dev/null 2>"$work/time.txt"
+  /usr/bin/time -v "$bin" thumbnail "$dir" --size 256 -o "$work/out$1" --jobs "$1" >/dev/null 2>"$work/time.txt"
   end=$EPOCHREALTIME
   rss=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' "$work/time.txt")
   [ "$2" = warm ] || echo "$1 $2 $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f", b - a }') $rss" >> "$work/runs.txt"

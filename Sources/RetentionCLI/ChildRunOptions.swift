@@ -38,7 +38,7 @@ struct ChildRunOptions: ParsableArguments {
         if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be a number of seconds from 0 to 86400, got \(timeout)") }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
         if shard != nil && shards != nil { throw ValidationError("give --shard K/N or --shards N, not both") }
-        if let shard { _ = try usage { try ChildRunSettings.slice(shard, shards: nil, environment: [:]) } }
+        if let shard { _ = try usage { try Shard.resolve(shard, shards: nil, environment: [:]) } }
     }
 
     /// The job's settings from these options and the cost options, with a stop request that
@@ -48,7 +48,7 @@ struct ChildRunOptions: ParsableArguments {
         settings.repeats = repeats
         settings.timeoutSeconds = timeout
         settings.jobs = jobs
-        settings.shard = try usage { try ChildRunSettings.slice(shard, shards: shards, environment: ProcessInfo.processInfo.environment) }
+        settings.shard = try usage { try Shard.resolve(shard, shards: shards, environment: ProcessInfo.processInfo.environment) }
         settings.exportJSON = exportJSON
         settings.exportCSV = exportCSV
         settings.costsPath = costs.costs

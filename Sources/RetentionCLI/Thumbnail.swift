@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import RetentionTool
 
 extension ThumbnailMode: ExpressibleByArgument {}
@@ -18,10 +19,14 @@ struct ThumbnailCommand: ParsableCommand {
             missing; existing outputs are overwritten, each written atomically. A file that fails \
             prints `FILE: REASON` on standard error and the batch goes on. A summary line (files, \
             failed, MB read, MB written, wall time, peak resident memory) ends the run; a progress \
-            bar shows on standard error when it is a terminal. Exits 1 if any file failed. \
+            bar shows on standard error when it is a terminal. Exit status: 0 done, 1 when any file failed or the batch could not start (a plan \
+            that would replace an input, a cache folder that cannot be opened), 64 a usage error. \
             Memory stays bounded by jobs × (output + a few rows): an interlaced (Adam7) PNG \
             cannot stream and is decoded whole, so such files go one at a time, and one whose \
-            decoded size is over --max-resident is skipped with its reason.
+            decoded size is over --max-resident is skipped with its reason. With --cache DIR, \
+            thumbnails made before are written from the cache without decoding (the summary \
+            counts them: N from cache). With --shard K/N (or --shards N in an array job) only \
+            that slice's files are made; run every slice with the same inputs and options.
             """
     )
 
@@ -71,7 +76,23 @@ struct ThumbnailCommand: ParsableCommand {
             transform: ArgumentValues.residentSize())
     var maxResident: ByteSize?
 
+    @Option(help: ArgumentHelp("A folder that keeps the thumbnails made (a disk store, created if missing): an input whose device, inode, size, modification time (ns) and thumbnail options match an entry is not decoded again, so a batch run again over a folder it has seen writes those thumbnails from the cache. Safe to kill at any moment. See `retention cache` to inspect or trim it.", valueName: "dir"))
+    var cache: String?
+
+    @Option(help: ArgumentHelp("The most the --cache folder may take on disk (like 512MB, 2GiB); the least recently used thumbnails go first. Default: 1GiB.", valueName: "size"),
+            transform: ArgumentValues.residentSize())
+    var cacheLimit: ByteSize?
+
+    @Option(help: ArgumentHelp("Make only slice K of N of the thumbnails (K from 1), for array jobs: each file's slice comes from its name, so the split does not depend on the order of the inputs, and the slices' outputs together are one run's.", valueName: "K/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("The number of slices when the slice number comes from the environment: JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs, from 0) or SLURM_ARRAY_TASK_ID (Slurm job arrays; SLURM_ARRAY_TASK_COUNT is used when this is not given).", valueName: "n"))
+    var shards: Int?
+
     func validate() throws {
+        if shard != nil && shards != nil { throw ValidationError("give --shard K/N or --shards N, not both") }
+        if let shard { _ = try usage { try Shard.resolve(shard, shards: nil, environment: [:]) } }
+        if cacheLimit != nil && cache == nil { throw ValidationError("--cache-limit goes with --cache DIR") }
         guard !inputs.isEmpty else { throw ValidationError("give at least one PNG file or folder to thumbnail") }
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0-9, got \(level)") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
@@ -94,11 +115,14 @@ struct ThumbnailCommand: ParsableCommand {
         job.zlibStrategy = zlibStrategy ?? deprecatedStrategy ?? job.zlibStrategy
         job.json = json
         job.maxResidentBytes = maxResident?.bytes
+        job.cacheFolder = cache
+        if let cacheLimit { job.cacheLimitBytes = cacheLimit.bytes }
+        job.shard = try usage { try Shard.resolve(shard, shards: shards, environment: ProcessInfo.processInfo.environment) }
         let summary: ThumbnailSummary
         do {
             summary = try job.run(sink: .standardError) { print($0) }
-        } catch let problem as ThumbnailPlan.Problem {
-            Output.error("retention thumbnail: \(problem)")
+        } catch let error as ThumbnailJob.SetupError {
+            Output.error("retention thumbnail: \(error)")
             throw ExitCode(1)
         }
         print(job.render(summary))

@@ -1,4 +1,5 @@
 import StrictJSON
+import SystemIO
 
 /// One of N deterministic slices of a comparison's or sweep's run list: the K-th slice takes
 /// runs K, K + N, K + 2N, … of the schedule (counting from 1), so every slice gets a like mix of
@@ -54,6 +55,21 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
             throw .usage("--shards \(shards) needs JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID; or give --shard K/N")
         }
         return nil
+    }
+
+    /// The slice to run: `text` (`K/N`), or else the array-job engine's `environment` sliced
+    /// `shards` ways (see ``fromEnvironment(_:shards:)``), or nil for everything. Throws
+    /// `LabError.usage` for a slice that is not one. O(1).
+    public static func resolve(_ text: String?, shards: Int?, environment: [String: String]) throws(LabError) -> Shard? {
+        if let text { return try Shard(parsing: text) }
+        return try fromEnvironment(environment, shards: shards)
+    }
+
+    /// True when the item named `name` (a file's path) belongs to this slice, by its stable
+    /// hash: an item's slice depends on its name alone, never on the order or number of the
+    /// others, and every item lands in exactly one slice. O(length of the name).
+    public func contains(name: String) -> Bool {
+        StableHash.fnv1a64(name) % UInt64(count) == UInt64(index - 1)
     }
 
     /// True when the run at `position` (from 0) of the schedule belongs to this slice. O(1).

@@ -31,14 +31,6 @@ public struct ChildRunSettings: Sendable {
     /// small reads.
     public var resolvedJobs: Int { jobs ?? Machine.availableCores }
 
-    /// The slice to run: `text` (`K/N`), or else the array-job engine's `environment`
-    /// (`JOB_COMPLETION_INDEX`, `SLURM_ARRAY_TASK_ID`) sliced `shards` ways, or nil for the
-    /// whole run list. Throws `LabError.usage` for a slice that is not one. O(1).
-    public static func slice(_ text: String?, shards: Int?, environment: [String: String]) throws -> Shard? {
-        if let text { return try Shard(parsing: text) }
-        return try Shard.fromEnvironment(environment, shards: shards)
-    }
-
     /// Flags every child run gets from these settings. O(1).
     var childFlags: [String] { repairTrace ? ["--repair"] : [] }
 }

@@ -12,6 +12,8 @@ public typealias ByteSize = Retention.ByteSize
 public typealias GrowthRate = Lab.GrowthRate
 /// One `--set KEY=VALUE` setting (Lab's `SweepSetting`).
 public typealias SweepSetting = Lab.SweepSetting
+/// One of N slices of a batch or a run list, for array jobs (Lab's `Shard`).
+public typealias Shard = Lab.Shard
 /// How a thumbnail fits its box: fit, fill or exact (Imaging's `Thumbnailer.Mode`).
 public typealias ThumbnailMode = Thumbnailer.Mode
 /// How a thumbnail is resampled: fast or good (Imaging's `Thumbnailer.Quality`).

@@ -1,3 +1,4 @@
+import DiskCache
 import Imaging
 import Lab
 import StrictJSON
@@ -29,10 +30,26 @@ public struct ThumbnailJob {
     /// The most one interlaced PNG, decoded whole, may take; nil for the default share of the
     /// machine's or the cgroup's memory.
     public var maxResidentBytes: Int?
+    /// A folder of thumbnails made before (a `DiskStore`, created if missing): an input whose
+    /// identity and options match an entry is not decoded again. Nil for none.
+    public var cacheFolder: String?
+    /// The most the cache folder may take on disk.
+    public var cacheLimitBytes = 1 << 30
+    /// Only the inputs of this slice, chosen by each file's name (so the split does not depend
+    /// on the inputs' order); nil for all of them.
+    public var shard: Shard?
 
     /// A batch over `inputs` with the command's defaults. O(1).
     public init(inputs: [String]) {
         self.inputs = inputs
+    }
+
+    /// Why a batch did not start, before any thumbnail was written: a refused plan (an output
+    /// that would replace an input, two inputs with one output), an output folder that cannot
+    /// be made, a cache folder that cannot be opened. `description` is one line.
+    public struct SetupError: Error, CustomStringConvertible {
+        /// The reason, naming the file or folder.
+        public let description: String
     }
 
     /// Why `output` cannot take `inputs`' thumbnails, or nil: a name with another image
@@ -45,14 +62,23 @@ public struct ThumbnailJob {
         return "-o \(output) names one file, but there are \(what); give a folder instead"
     }
 
-    /// Plans and runs the batch: throws `ThumbnailPlan.Problem` (nothing written) when the
-    /// plan is refused or an output folder cannot be made, `LabError.failed` when too few
-    /// file descriptors are left; otherwise every file is tried, each failure a note on the
-    /// sink, and the summary (with the skipped files counted) returned. `emit` gets one line
-    /// per file when ``json``. Costs a `stat` per file planned, then each file's thumbnail.
+    /// Plans and runs the batch: throws ``SetupError`` (nothing written) when the plan is
+    /// refused, an output folder cannot be made or the cache folder cannot be opened,
+    /// `LabError.failed` when too few file descriptors are left;
+    /// otherwise every file is tried, each failure a note on the sink, and the summary (with
+    /// the skipped files counted) returned. The whole batch is planned and checked in every
+    /// slice, so each slice refuses a bad batch alike; then only the slice's files run. `emit`
+    /// gets one line per file when ``json``. Costs a `stat` per file planned, then each file's
+    /// thumbnail (or, from the cache, one entry read and one write).
     public func run(sink: JobSink, emit: @escaping @Sendable (String) -> Void) throws -> ThumbnailSummary {
-        let plan = try ThumbnailPlan.jobs(inputs: inputs, output: output)
-        try ThumbnailPlan.createFolders(for: plan)
+        var plan: [ThumbnailTask]
+        do {
+            plan = try ThumbnailPlan.jobs(inputs: inputs, output: output)
+            if let shard { plan = plan.filter { shard.contains(name: $0.input) } }
+            try ThumbnailPlan.createFolders(for: plan)
+        } catch {
+            throw SetupError(description: error.description)
+        }
         let skipped = ThumbnailPlan.skipped(inputs: inputs)
         if !skipped.isEmpty {
             let named = skipped.prefix(5).map(PathText.display).joined(separator: ", ")
@@ -61,6 +87,17 @@ public struct ThumbnailJob {
         let workers = max(1, min(jobs ?? Machine.availableCores, plan.count))
         try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: workers), command: "thumbnail")
         let thumbnailer = Thumbnailer(width: box.width, height: box.height, mode: mode, quality: quality, linearLight: linearLight)
+        let encoder = PNGEncoder(compressionLevel: level, strategy: zlibStrategy)
+        let cache: ThumbnailCache?
+        do {
+            cache = try cacheFolder.map { folder throws(DiskStoreError) in try ThumbnailCache(folder: folder, limit: cacheLimitBytes, thumbnailer: thumbnailer, encoder: encoder) }
+        } catch {
+            throw SetupError(description: "--cache: \(error)")
+        }
+        defer { cache?.close() }
+        if let cache, cache.isReadOnly {
+            sink.note("retention thumbnail: the cache \(PathText.display(cache.folder)) is in use by another process: its thumbnails are used, new ones are not added")
+        }
         var reports: (@Sendable (ThumbnailReport) -> Void)?
         if json {
             reports = { (report: ThumbnailReport) in
@@ -68,11 +105,14 @@ public struct ThumbnailJob {
                 emit(line)
             }
         }
-        let batch = ThumbnailBatch(jobs: plan, thumbnailer: thumbnailer, encoder: PNGEncoder(compressionLevel: level, strategy: zlibStrategy),
-                                   sink: sink, emit: reports,
-                                   maxWholeImageBytes: maxResidentBytes ?? ResidentLimit.defaultBytes())
+        let batch = ThumbnailBatch(jobs: plan, thumbnailer: thumbnailer, encoder: encoder, sink: sink, emit: reports,
+                                   maxWholeImageBytes: maxResidentBytes ?? ResidentLimit.defaultBytes(), cache: cache)
         var summary = batch.run(workers: workers)
         summary.skipped = skipped.count
+        summary.slice = shard?.description
+        if let cache, let failure = batch.cacheFailure, let count = summary.notCached, count > 0, !cache.isReadOnly {
+            sink.note("retention thumbnail: \(ComparisonSummary.plural(count, "thumbnail was", "thumbnails were")) not added to the cache: \(failure)")
+        }
         return summary
     }
 

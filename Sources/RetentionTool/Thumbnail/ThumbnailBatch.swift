@@ -5,6 +5,11 @@ import SystemIO
 import MemoryProbe
 import Synchronization
 import Glibc
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// One input file and where its thumbnail goes.
 public struct ThumbnailTask: Sendable, Equatable {
@@ -35,11 +40,19 @@ public struct ThumbnailSummary: Encodable, Sendable {
     public var seconds = 0.0
     /// The process's peak resident bytes (VmHWM), when it could be read.
     public var peakResidentBytes: Int?
+    /// The slice (`K/N`) this batch ran, when it ran one (nil for the whole batch).
+    public var slice: String?
+    /// With a cache: files whose thumbnail came from it, not decoded (nil without a cache).
+    public var fromCache: Int?
+    /// With a cache: thumbnails made but not added to it (a full disk, a folder another
+    /// process owns); nil without a cache.
+    public var notCached: Int?
 
     /// `thumbnail: 40 files, 1 failed, 12.3 MB read, 0.9 MB written, 0.41 s, peak memory 18.2 MB`.
     public var line: String {
-        var text = "thumbnail: \(ComparisonSummary.plural(files, "file", "files")), \(failed) failed, "
+        var text = "thumbnail: \(slice.map { "slice \($0), " } ?? "")\(ComparisonSummary.plural(files, "file", "files")), \(failed) failed, "
         if skipped > 0 { text += "\(skipped) skipped (not PNG), " }
+        if let fromCache { text += "\(fromCache) from cache, " }
         text += "\(NumberText.megabytes(bytesRead)) read, "
         text += "\(NumberText.megabytes(bytesWritten)) written, \(NumberText.twoDecimals(seconds)) s, "
         text += "peak memory " + (peakResidentBytes.map(NumberText.megabytes) ?? "unknown")
@@ -63,6 +76,8 @@ public struct ThumbnailReport: Encodable, Sendable {
     public var sourceHeight: Int?
     /// True when the source was streamed row by row rather than decoded whole.
     public var streamed: Bool?
+    /// With a cache: true when the thumbnail came from it (the input was not read).
+    public var cached: Bool?
     /// The thumbnailer's peak working memory in bytes.
     public var peakWorkingBytes: Int?
     /// The input file's size.
@@ -99,6 +114,10 @@ public final class ThumbnailBatch: Sendable {
     public let emit: (@Sendable (ThumbnailReport) -> Void)?
     /// The most one whole-image (interlaced) decode may take; nil for no limit.
     public let maxWholeImageBytes: Int?
+    /// Thumbnails made before, and where new ones are kept; nil for none.
+    public let cache: ThumbnailCache?
+    /// The first reason a thumbnail could not be added to the cache.
+    private let firstCacheFailure = Lock<String?>(nil)
     private let nextJob = Atomic<Int>(0)
     private let totals = Lock(ThumbnailSummary())
     /// One whole-image decode at a time: a semaphore, since workers block on it (a lock held
@@ -107,8 +126,9 @@ public final class ThumbnailBatch: Sendable {
 
     /// A batch of `jobs`; nothing runs until ``run(workers:)``. O(1).
     public init(jobs: [ThumbnailTask], thumbnailer: Thumbnailer, encoder: PNGEncoder, sink: JobSink,
-                emit: (@Sendable (ThumbnailReport) -> Void)? = nil, maxWholeImageBytes: Int? = nil) {
+                emit: (@Sendable (ThumbnailReport) -> Void)? = nil, maxWholeImageBytes: Int? = nil, cache: ThumbnailCache? = nil) {
         self.jobs = jobs
+        self.cache = cache
         self.maxWholeImageBytes = maxWholeImageBytes
         self.thumbnailer = thumbnailer
         self.encoder = encoder
@@ -132,6 +152,11 @@ public final class ThumbnailBatch: Sendable {
         return summary
     }
 
+    /// The first reason a thumbnail could not be added to the cache, or nil. O(1).
+    public var cacheFailure: String? {
+        firstCacheFailure.withLock { $0 }
+    }
+
     private func work() {
         while true {
             let index = nextJob.add(1, ordering: .relaxed).oldValue
@@ -141,6 +166,10 @@ public final class ThumbnailBatch: Sendable {
                 totals.files += 1
                 totals.bytesRead += report.bytesRead ?? 0
                 totals.bytesWritten += report.bytesWritten ?? 0
+                if cache != nil {
+                    totals.fromCache = (totals.fromCache ?? 0) + (report.cached == true ? 1 : 0)
+                    totals.notCached = totals.notCached ?? 0
+                }
                 if let error = report.error {
                     totals.failed += 1
                     if sink.isTerminal { sink.progress("", false) }
@@ -155,10 +184,26 @@ public final class ThumbnailBatch: Sendable {
     private func process(_ job: ThumbnailTask) -> ThumbnailReport {
         var report = ThumbnailReport(file: PathText.display(job.input))
         let start = ThreadCPUTime.now()
-        if let size = FileIO.status(of: job.input)?.size { report.bytesRead = size }
+        let identity = FileIO.status(of: job.input)
+        if let size = identity?.size { report.bytesRead = size }
         do throws(ImagingError) {
             if FileIO.sameFile(job.input, job.output) {
                 throw ImagingError.invalidArgument("the output \(job.output) is the input itself")
+            }
+            if let cache, let identity, identity.kind == .regular {
+                report.cached = false
+                if let entry = cache.entry(for: identity) {
+                    do { try FileIO.replace(job.output, with: entry.png) } catch { throw .io(error) }
+                    report.output = PathText.display(job.output)
+                    (report.width, report.height) = Self.pngSize(entry.png)
+                    report.sourceWidth = entry.sourceWidth
+                    report.sourceHeight = entry.sourceHeight
+                    report.cached = true
+                    report.bytesRead = 0
+                    report.bytesWritten = entry.png.count
+                    report.milliseconds = ((ThreadCPUTime.now() - start).seconds * 10_000).rounded() / 10
+                    return report
+                }
             }
             // A file that cannot stream is decoded whole: one at a time, within the limit.
             var holdsWholeImage = false
@@ -181,11 +226,31 @@ public final class ThumbnailBatch: Sendable {
             report.streamed = thumbnail.stats.streamed
             report.peakWorkingBytes = thumbnail.stats.peakWorkingBytes
             report.bytesWritten = data.count
+            // Cached only under the identity the file still has: one that changed while it was
+            // read is made again next time.
+            if let cache, let identity, report.cached == false,
+               let after = FileIO.status(of: job.input), cache.key(for: after) == cache.key(for: identity) {
+                do {
+                    try cache.store(data, sourceWidth: thumbnail.stats.sourceWidth, sourceHeight: thumbnail.stats.sourceHeight, for: identity)
+                } catch {
+                    totals.withLock { $0.notCached = ($0.notCached ?? 0) + 1 }
+                    firstCacheFailure.withLock { $0 = $0 ?? error.description }
+                }
+            }
         } catch {
             report.error = error.description
         }
         report.milliseconds = ((ThreadCPUTime.now() - start).seconds * 10_000).rounded() / 10
         return report
+    }
+
+    /// A PNG file's width and height from its IHDR chunk (bytes 16–23, big-endian); nil for
+    /// bytes too short to hold one. O(1).
+    static func pngSize(_ png: Data) -> (Int?, Int?) {
+        guard png.count >= 24 else { return (nil, nil) }
+        let bytes = Array(png.prefix(24))
+        func word(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
+        return (word(16), word(20))
     }
 
     /// `[##########----------] 12/40  1 failed`. O(1).

@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+
+@Suite("retention thumbnail --cache and --shard")
+struct ThumbnailCacheCommandTests {
+    static let images = CLIRunner.packageRoot + "/assets/images"
+
+    /// `count` PNG copies of the committed images in `folder` (distinct files, so distinct
+    /// identities), named `f000.png` …
+    static func inputs(_ count: Int, in folder: String) throws -> [String] {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let sources = try FileManager.default.contentsOfDirectory(atPath: images).filter { $0.hasSuffix(".png") }.sorted()
+        return try (0..<count).map { index in
+            let path = folder + "/" + String(format: "f%03d.png", index)
+            try FileManager.default.copyItem(atPath: images + "/" + sources[index % sources.count], toPath: path)
+            return path
+        }
+    }
+
+    static func summary(_ stdout: String) -> String {
+        stdout.split(separator: "\n").last.map(String.init) ?? ""
+    }
+
+    static func files(under folder: String) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        for name in try FileManager.default.subpathsOfDirectory(atPath: folder) where name.hasSuffix(".png") {
+            result[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+        }
+        return result
+    }
+
+    @Test("a second run writes every thumbnail from the cache, byte for byte; a changed input is made again, a damaged entry is a miss")
+    func rerun() async throws {
+        let dir = try CLIRunner.temporaryDirectory("thumb-cache-rerun")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try Self.inputs(6, in: dir + "/in")
+        let plain = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "64", "-o", dir + "/plain"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+
+        let first = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "64", "-o", dir + "/out", "--cache", dir + "/cache"])
+        #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
+        #expect(Self.summary(first.stdout).hasPrefix("thumbnail: 6 files, 0 failed, 0 from cache, "), "\(first.stdout)")
+        let second = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "64", "-o", dir + "/out", "--cache", dir + "/cache"])
+        #expect(Self.summary(second.stdout).hasPrefix("thumbnail: 6 files, 0 failed, 6 from cache, 0.0 MB read, "), "\(second.stdout)")
+        #expect(try Self.files(under: dir + "/out") == Self.files(under: dir + "/plain"), "cached thumbnails are the bytes a plain run writes")
+
+        // A changed input (new contents, new modification time) is made again, from its new contents.
+        try FileManager.default.removeItem(atPath: dir + "/in/f000.png")
+        try FileManager.default.copyItem(atPath: Self.images + "/ui-600x400-01.png", toPath: dir + "/in/f000.png")
+        // One damaged entry: the store finds it and reads it as a miss.
+        let entries = try FileManager.default.contentsOfDirectory(atPath: dir + "/cache/entries").sorted()
+        let damaged = dir + "/cache/entries/" + entries[0]
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: damaged))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: damaged))
+        let third = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "64", "-o", dir + "/out", "--json", "--cache", dir + "/cache"])
+        #expect(third.status == 0, "\(third.stderr)")
+        let reports = third.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let made = reports.filter { $0["cached"] as? Bool == false }.compactMap { $0["file"] as? String }
+        #expect(made.contains(dir + "/in/f000.png"), "the changed input is made again: \(made)")
+        let summary = reports.last?["summary"] as? [String: Any]
+        let fromCache = summary?["fromCache"] as? Int ?? -1
+        #expect(fromCache >= 4 && fromCache <= 5, "the changed file and (unless it was the changed file's) the damaged entry miss: \(third.stdout)")
+        _ = try await CLIRunner.run(["thumbnail", dir + "/in/f000.png", "--size", "64", "-o", dir + "/check.png"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/out/f000.png")) == Data(contentsOf: URL(fileURLWithPath: dir + "/check.png")))
+        let verify = try await CLIRunner.run(["cache", dir + "/cache", "verify"])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+
+        // Other options are other entries.
+        let other = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "32", "-o", dir + "/small", "--cache", dir + "/cache"])
+        #expect(Self.summary(other.stdout).hasPrefix("thumbnail: 6 files, 0 failed, 0 from cache, "), "\(other.stdout)")
+    }
+
+    @Test("a batch killed with SIGKILL leaves a valid cache; the next run makes only what was not finished")
+    func killed() async throws {
+        let dir = try CLIRunner.temporaryDirectory("thumb-cache-kill")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try Self.inputs(60, in: dir + "/in")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
+        process.arguments = ["thumbnail", dir + "/in", "--size", "96", "--jobs", "1", "-o", dir + "/out", "--cache", dir + "/cache"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Kill it once some thumbnails are written, well before the end.
+        var written = 0
+        for _ in 0..<600 where process.isRunning {
+            written = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/out").count) ?? 0
+            if written >= 8 { break }
+            usleep(10_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "the batch ended before it was killed (\(written) written)")
+
+        let verify = try await CLIRunner.run(["cache", dir + "/cache", "verify"])
+        #expect(verify.status == 0, "no bad entry after SIGKILL: \(verify.stdout)\(verify.stderr)")
+        let entries = try FileManager.default.contentsOfDirectory(atPath: dir + "/cache/entries").count
+        #expect(entries > 0 && entries < 60, "\(entries) entries")
+
+        let again = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "96", "--jobs", "1", "-o", dir + "/out", "--cache", dir + "/cache"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(Self.summary(again.stdout).hasPrefix("thumbnail: 60 files, 0 failed, \(entries) from cache, "), "only what was not finished is made: \(again.stdout)")
+        let plain = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "96", "-o", dir + "/plain"])
+        #expect(plain.status == 0)
+        #expect(try Self.files(under: dir + "/out") == Self.files(under: dir + "/plain"))
+    }
+
+    @Test("slices: every input in exactly one, the same slice whatever the order of the inputs, together one run's outputs")
+    func slices() async throws {
+        let dir = try CLIRunner.temporaryDirectory("thumb-shards")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let inputs = try Self.inputs(20, in: dir + "/in")
+        var seen: [String: Int] = [:]
+        for k in 1...3 {
+            let result = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "48", "-o", dir + "/sliced", "--shard", "\(k)/3", "--json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            for line in result.stdout.split(separator: "\n") {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let file = object["file"] as? String else { continue }
+                #expect(seen[file] == nil, "\(file) in slices \(seen[file] ?? 0) and \(k)")
+                seen[file] = k
+            }
+            #expect(Self.summary(result.stdout).contains("\"slice\":\"\(k)/3\""), "\(Self.summary(result.stdout))")
+        }
+        #expect(Set(seen.keys) == Set(inputs), "every input lands in a slice")
+        #expect(Set(seen.values).count == 3, "the slices share the work: \(seen.values.sorted())")
+
+        // The same files named one by one, in reverse order: each lands in the same slice.
+        let reversed = try await CLIRunner.run(["thumbnail"] + inputs.reversed() + ["--size", "48", "-o", dir + "/reversed", "--shard", "2/3", "--json"])
+        let second = Set(reversed.stdout.split(separator: "\n").compactMap { line -> String? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["file"] as? String
+        })
+        #expect(second == Set(seen.filter { $0.value == 2 }.keys))
+
+        let whole = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "48", "-o", dir + "/whole"])
+        #expect(whole.status == 0)
+        #expect(try Self.files(under: dir + "/sliced") == Self.files(under: dir + "/whole"))
+    }
+
+    @Test("bad flags and a cache folder that cannot be one: one line each")
+    func errors() async throws {
+        let dir = try CLIRunner.temporaryDirectory("thumb-cache-errors")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = Self.images + "/photo-600x400-01.png"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/file"))
+        let file = try await CLIRunner.run(["thumbnail", photo, "-o", dir + "/o.png", "--cache", dir + "/file"])
+        #expect(file.status == 1)
+        #expect(file.stderr.hasPrefix("retention thumbnail: --cache: ") && file.stderr.hasSuffix("\n") && file.stderr.split(separator: "\n").count == 1, "\(file.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.png"), "nothing is written when the batch cannot start")
+
+        for (arguments, message) in [(["--cache-limit", "1GB"], "--cache-limit goes with --cache DIR"),
+                                     (["--shard", "4/3"], "--shard: expected K/N with 1 ≤ K ≤ N ≤ 10000, got 4/3"),
+                                     (["--shard", "1/2", "--shards", "2"], "give --shard K/N or --shards N, not both"),
+                                     (["--shards", "2"], "--shards 2 needs JOB_COMPLETION_INDEX")] {
+            let result = try await CLIRunner.run(["thumbnail", photo, "-o", dir + "/o.png"] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+}
