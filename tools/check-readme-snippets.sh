@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Compiles the README's Swift library snippets as a client package would: a new package in a
+# Compiles the Swift library snippets of the README and the library pages as a client package would: a new package in a
 # temporary folder depends on this checkout by path, and every ```swift block becomes the body
 # of a function in it (imports hoisted to the top, shared by all). The
 # snippets are type-checked and built, not run; names they take as given (`paths`, `pngData`,
 # and the `cache` of the cache example) are declared here. A block whose first line is `// Package.swift` is the manifest example and
 # is checked for the product names instead. Exit 0 when everything builds, 1 otherwise.
-#   tools/check-readme-snippets.sh [README.md]
+#   tools/check-readme-snippets.sh [PAGE.md ...]   (default: README.md and the library pages of
+#   docs/: libraries.md, disk-store.md; recording-traces.md's SwiftUI code is for an app, not Linux)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-readme=${1:-$root/README.md}
+if [ $# -gt 0 ]; then pages=("$@"); else pages=("$root/README.md" "$root/docs/libraries.md" "$root/docs/disk-store.md"); fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 # The identity of a path dependency is its folder's name; link the checkout under a fixed one.
@@ -32,11 +33,14 @@ let package = Package(
 )
 MANIFEST
 
-python3 - "$readme" "$scratch/client/Sources/Snippets" <<'PY'
+python3 - "$scratch/client/Sources/Snippets" "${pages[@]}" <<'PY'
 import re, sys
-readme, out = sys.argv[1], sys.argv[2]
-text = open(readme, encoding="utf-8").read()
-blocks = re.findall(r"^```swift\n(.*?)^```", text, flags=re.S | re.M)
+out, pages = sys.argv[1], sys.argv[2:]
+blocks = []
+for page in pages:
+    text = open(page, encoding="utf-8").read()
+    blocks += re.findall(r"^```swift\n(.*?)^```", text, flags=re.S | re.M)
+readme = ", ".join(pages)
 imports, bodies, manifests = set(), [], 0
 for block in blocks:
     lines = block.splitlines()
@@ -44,7 +48,7 @@ for block in blocks:
         manifests += 1
         for product in re.findall(r'\.product\(name: "(\w+)", package: "retention"\)', block):
             if product not in ("Imaging", "Retention", "MemoryProbe", "Visibility", "Lab", "DiskCache"):
-                sys.exit(f"README's manifest example names an unknown product {product}")
+                sys.exit(f"a manifest example names an unknown product {product}")
         continue
     imports.update(l for l in lines if l.startswith("import "))
     bodies.append("\n".join("    " + l for l in lines if not l.startswith("import ")))
@@ -62,7 +66,7 @@ PY
 cd "$scratch/client"
 if ! swift build > "$scratch/build.log" 2>&1; then
   grep -E -A3 "error:" "$scratch/build.log" >&2 || tail -n 20 "$scratch/build.log" >&2
-  echo "check-readme-snippets: a README snippet does not compile (above; snippetN is the README's N-th swift block, from 0)" >&2
+  echo "check-readme-snippets: a snippet does not compile (above; snippetN is the N-th swift block, from 0, of the pages in order)" >&2
   exit 1
 fi
 tail -n 1 "$scratch/build.log"

@@ -12,7 +12,7 @@ struct Run: ParsableCommand {
             (startup, the script's checkpoints, end, after-destroy, after-trim), peaks, decodes, \
             main-thread work per frame, hitches and placeholder frames. `retention compare` runs \
             this in fresh child processes; run it directly to look at one strategy. The --json \
-            fields are documented in the README.
+            fields are documented in docs/cli.md.
             """
     )
 

@@ -41,7 +41,7 @@ public struct ScenarioSettings: Sendable, Hashable {
     /// The largest `sourceLatencyMs` accepted: one minute per read.
     public static let maximumSourceLatencyMs = 60_000.0
 
-    /// Every optional key with its default, for the README and `--help`.
+    /// Every optional key with its default, for docs/scenario-format.md and `--help`.
     public static let defaultsDescription = """
         images: required by run/compare/soak; display: "sync"; decodeWorkers: 2; \
         sourceLatencyMs: 0; strategies: every preset

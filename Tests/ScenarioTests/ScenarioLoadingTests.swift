@@ -23,6 +23,20 @@ struct ScenarioLoadingTests {
         }
     }
 
+    @Test("the README's quick-start scenario is the committed file, which loads with its images and strategies")
+    func quickStart() throws {
+        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
+        let marker = "<!-- quick-start-scenario -->\n```json\n"
+        let start = try #require(readme.range(of: marker), "the README has lost its quick-start scenario")
+        let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
+        let quoted = String(readme[start.upperBound..<end.lowerBound]) + "\n"
+        let path = packageRoot + "/assets/scenarios/quick-start.json"
+        #expect(quoted == (try String(contentsOfFile: path, encoding: .utf8)), "README.md quotes assets/scenarios/quick-start.json exactly")
+        let scenario = try Scenario.load(contentsOf: path)
+        #expect(scenario.strategies.map(\.name) == ["decoded-release", "thumbnail-lru", "lru-32mb"])
+        #expect(try scenario.imageSet()?.paths.count == 8)
+    }
+
     @Test("the issue's example decodes to the expected values, with defaults filled in")
     func issueExample() throws {
         let scenario = try Scenario.decode(Data(document(script: #"[{"scroll": {"by": 20000, "frames": 600}}, {"destroyContainer": {}}]"#).utf8), source: "x.json")

@@ -1,5 +1,5 @@
 /// What one run of one strategy measured; `retention run --json` prints it and comparisons
-/// read it back. Field names are a contract scripts rely on (documented in the README);
+/// read it back. Field names are a contract scripts rely on (documented in docs/cli.md);
 /// `schemaVersion` changes when they do.
 public struct RunReport: Codable, Sendable, Hashable {
     /// Memory at one measurement point.
