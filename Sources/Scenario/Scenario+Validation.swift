@@ -43,7 +43,7 @@ extension Scenario {
 
     private static func count(_ value: Int) -> String { value == Int.max ? "more than 9.2e18" : "\(value)" }
 
-    /// The most frames a script may take (counting `repeat` and flings as ``ScriptStep/estimatedFrames(_:)``
+    /// The most frames a script may take (counting `repeat` and flings as `ScriptStep.estimatedFrames(_:)`
     /// does): 10 million, about 46 hours at 60 fps. A soak repeats the script, so it is not bound by this.
     public static let maximumFrames = 10_000_000
 

@@ -9,7 +9,7 @@ import SystemIO
 /// NAME --json`), repeats in alternating order, and summarizes medians. Up to `jobs` children
 /// run side by side: memory is per process, frame work is thread CPU time and costs come from
 /// one table, so parallel children measure what serial ones do. A child that crashes or times
-/// out is reported with the line that says why (``ChildProcess/Outcome/failureLine``) and the others go on. Results reach `onResult` as they
+/// out is reported with the line that says why (`ChildProcess.Outcome.failureLine`) and the others go on. Results reach `onResult` as they
 /// arrive, on the calling thread, so a caller can write them out and an interrupted
 /// comparison loses nothing already measured.
 public struct Comparison: Sendable {

@@ -16,7 +16,7 @@ import Retention
 ///
 /// Measured by `retention costs` in a quiet child process: per image, one warm-up, then
 /// `repeats` (default ``defaultRepeats``) reads, full decodes and thumbnails of each kind the
-/// scenario's strategies use, each timed with ``ThreadCPUTime``; the table keeps the medians.
+/// scenario's strategies use, each timed with `ThreadCPUTime`; the table keeps the medians.
 public struct CostTable: Codable, Sendable, Hashable {
     /// One image's costs, in milliseconds of thread CPU time.
     public struct Entry: Codable, Sendable, Hashable {

@@ -3,7 +3,7 @@ import Visibility
 
 /// A setting a sweep varies, and how one value of it changes an experiment.
 ///
-/// Policy keys change the strategy's ``RetentionPolicy``; scenario keys change the scenario,
+/// Policy keys change the strategy's `RetentionPolicy`; scenario keys change the scenario,
 /// so they apply to every strategy alike. A value that cannot apply to a strategy (a
 /// `decodedBudget` for a policy whose rows hold thumbnails, `decodeWorkers` in a synchronous
 /// scenario) is an error, never silently ignored.
@@ -91,7 +91,7 @@ public struct SweepSetting: Sendable, Hashable, Codable, CustomStringConvertible
 
 extension Experiment {
     /// This experiment with `settings` applied, in order, to the policy it runs
-    /// (``effectivePolicy``) or to the scenario. Throws `LabError.usage` naming the strategy
+    /// (``Experiment/effectivePolicy(_:settings:)``) or to the scenario. Throws `LabError.usage` naming the strategy
     /// when a setting cannot apply to it or its value is out of range. O(settings).
     public func applying(_ settings: [SweepSetting]) throws(LabError) -> Experiment {
         var result = self

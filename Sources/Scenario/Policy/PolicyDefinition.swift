@@ -22,7 +22,7 @@ import Retention
 /// `compressedBudget` (`"lru"` only; default 32MB), `countActiveInBudget` (bool),
 /// `countLimit` (entries, or null), `admissionCap` (a size, or null for a quarter of the
 /// budget), `allocator` (`"system"`, `"pageMapped"`, `"pooled:BYTES"`). Sizes are integers
-/// (bytes) or strings like `"64MB"` (see ``ByteSize``). Unknown keys and bad values throw
+/// (bytes) or strings like `"64MB"` (see `ByteSize`). Unknown keys and bad values throw
 /// `DecodingError.dataCorrupted` whose `codingPath` ends at the key and whose
 /// `debugDescription` says what was expected. Encoding writes every key but `base`, so a
 /// decoded policy encodes and decodes back equal.
