@@ -199,12 +199,16 @@ final class ExperimentSession {
         case .initialized(let row):
             let bytes = pendingStateBytes.flatMap { $0.row == row ? $0.bytes : nil }
             pendingStateBytes = nil
+            let held = rowMemory.heldBytes
             rowMemory.rowInitialized(row, bytes: bytes)
             liveRows += 1
-            checkResidentLimit(frame: event.frame)
+            // The resident limit is checked after what allocates (a row's state, a synchronous
+            // decode) and at every frame's end; a statm read per event would cost more than the
+            // rest of the event.
+            if rowMemory.heldBytes != held { checkResidentLimit(frame: event.frame) }
         case .appeared(let row):
             let outcome = cache.appeared(row)
-            checkResidentLimit(frame: event.frame)
+            if outcome.status == .decoded { checkResidentLimit(frame: event.frame) }
             if async, outcome.status == .pending { virtualQueue.request(row: row, atFrame: event.frame) }
             // The scenario's source latency, on the virtual clock, for a read on this thread.
             if !async, outcome.readFromSource { virtualWork += experiment.settings.sourceLatencyMs / 1000 }
@@ -223,8 +227,9 @@ final class ExperimentSession {
             cache.released(row)
             if replayer != nil { assignments.remove(row: row) }
         case .destinationInitialized(let row):
+            let held = rowMemory.heldBytes
             rowMemory.destinationInitialized(row)
-            checkResidentLimit(frame: event.frame)
+            if rowMemory.heldBytes != held { checkResidentLimit(frame: event.frame) }
         case .destinationReleased(let row): rowMemory.destinationReleased(row)
         case .memoryWarning: cache.memoryWarning(.critical)
         case .containerDestroyed:
