@@ -21,7 +21,7 @@ struct ChildRunOptions: ParsableArguments {
     @Flag(help: "Print the JSON document to stdout instead of the table.")
     var json = false
 
-    @Option(help: ArgumentHelp("Child runs at once (default: the cores this process may use: online cores narrowed by CPU affinity and the cgroup's CPU quota). Memory is per process and frame work is thread CPU time priced from one cost table, so parallel runs measure what serial ones do.", valueName: "n"))
+    @Option(help: ArgumentHelp("Child runs at once (default: the cores this process may use: online cores narrowed by CPU affinity, the cgroup's CPU quota and a Slurm task's SLURM_CPUS_PER_TASK). Memory is per process and frame work is thread CPU time priced from one cost table, so parallel runs measure what serial ones do.", valueName: "n"))
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Run only slice K of N of the run list (K from 1), for array jobs; each slice writes its own --export-json, and `retention merge` joins them. Pass every slice the same --costs file.", valueName: "K/N"))

@@ -52,7 +52,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "fast: area average only; good: area average, then Lanczos-3.")
     var quality: ThumbnailQuality = .good
 
-    @Option(help: "Files processed at once (default: the cores this process may use: online cores narrowed by CPU affinity and the cgroup's CPU quota).")
+    @Option(help: "Files processed at once (default: the cores this process may use: online cores narrowed by CPU affinity, the cgroup's CPU quota and a Slurm task's SLURM_CPUS_PER_TASK).")
     var jobs: Int?
 
     @Option(help: "zlib level of the written PNGs, 0-9 (with --zlib-strategy rle, only 0 differs).")

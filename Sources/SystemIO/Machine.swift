@@ -11,20 +11,24 @@ public enum Machine {
     public static var onlineCores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// The cores this process may keep busy: the online cores, narrowed by its CPU affinity
-    /// (a cpuset, `taskset`) and by its control group's CPU quota (cgroup v2 `cpu.max`, v1
+    /// (a cpuset, `taskset`), by its control group's CPU quota (cgroup v2 `cpu.max`, v1
     /// `cpu.cfs_quota_us` / `cpu.cfs_period_us`, the smallest on the group's path, rounded
-    /// up), as swift-nio's `System.coreCount` reads them. At least 1. The default of every
-    /// `--jobs`. A few small reads.
+    /// up), as swift-nio's `System.coreCount` reads them, and by a Slurm task's allocation
+    /// (`SLURM_CPUS_PER_TASK`, which a cluster without CPU binding does not enforce). At least
+    /// 1. The default of every `--jobs`. A few small reads.
     public static var availableCores: Int {
-        availableCores(online: onlineCores, affinity: Int(rtn_affinity_cpu_count()), quota: cpuQuota())
+        let slurm = getenv("SLURM_CPUS_PER_TASK").flatMap { Int(String(cString: $0)) }
+        return availableCores(online: onlineCores, affinity: Int(rtn_affinity_cpu_count()), quota: cpuQuota(), allocated: slurm)
     }
 
-    /// The cores allowed by `online`, `affinity` (0 when unknown) and `quota` (in cores, nil
-    /// for none): the smallest, rounded up, at least 1. O(1).
-    public static func availableCores(online: Int, affinity: Int, quota: Double?) -> Int {
+    /// The cores allowed by `online`, `affinity` (0 when unknown), `quota` (in cores, nil for
+    /// none) and `allocated` (a scheduler's allocation, nil for none): the smallest, rounded
+    /// up, at least 1. O(1).
+    public static func availableCores(online: Int, affinity: Int, quota: Double?, allocated: Int? = nil) -> Int {
         var cores = online
         if affinity > 0 { cores = min(cores, affinity) }
         if let quota, quota > 0 { cores = min(cores, Int(quota.rounded(.up))) }
+        if let allocated, allocated > 0 { cores = min(cores, allocated) }
         return max(1, cores)
     }
 

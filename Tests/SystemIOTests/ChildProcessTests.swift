@@ -91,6 +91,8 @@ struct CoreCountTests {
         #expect(Machine.availableCores(online: 8, affinity: 4, quota: nil) == 4)
         #expect(Machine.availableCores(online: 8, affinity: 4, quota: 1.5) == 2)
         #expect(Machine.availableCores(online: 8, affinity: 0, quota: 0.2) == 1)
+        #expect(Machine.availableCores(online: 8, affinity: 0, quota: nil, allocated: 1) == 1)
+        #expect(Machine.availableCores(online: 2, affinity: 0, quota: nil, allocated: 16) == 2)
         #expect(Machine.availableCores <= Machine.onlineCores && Machine.availableCores >= 1)
     }
 
