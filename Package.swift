@@ -1,9 +1,10 @@
 // swift-tools-version:6.1
 // Retention: an image-cache memory manager and the lab that measures it.
 // Dependencies point one way: RetentionCLI → RetentionTool → Lab → {Scenario, Retention, Visibility,
-// MemoryProbe, AssetGen}, RetentionTool → DiskCache → {CChecksum, SystemIO}, Scenario → {Visibility, Retention}, Retention → {Imaging,
-// MemoryProbe}, AssetGen → {Imaging, SystemIO}, Imaging → {CPNG, SystemIO}, MemoryProbe →
-// {CMemoryShim, SystemIO}, SystemIO → CProcessShim. Visibility depends on no other module of ours.
+// MemoryProbe, AssetGen, DiskCache}, RetentionTool → DiskCache → {CChecksum, SystemIO}, Scenario → {Visibility, Retention},
+// Retention → {Imaging, MemoryProbe, DiskCache}, AssetGen → {Imaging, SystemIO}, Imaging → {CPNG, SystemIO}, MemoryProbe →
+// {CMemoryShim, SystemIO}, SystemIO → CProcessShim. Visibility depends on no other module of ours; DiskCache
+// knows nothing of the image cache.
 // docs/ARCHITECTURE.md holds the graph; tools/check-architecture.sh checks it. Linux (glibc) only.
 import PackageDescription
 
@@ -31,7 +32,8 @@ let package = Package(
         // The system layer: files, temporary files, owned descriptors, the one spawner, signals, cores.
         .target(name: "SystemIO", dependencies: ["CProcessShim"]),
         .target(name: "Imaging", dependencies: ["CPNG", "SystemIO"]),
-        .target(name: "Retention", dependencies: ["Imaging", "MemoryProbe", "SystemIO"]),
+        // The cache; its disk tier writes through DiskCache, which knows nothing of it.
+        .target(name: "Retention", dependencies: ["Imaging", "MemoryProbe", "SystemIO", "DiskCache"]),
         // The strict JSON parser, its tree decoder and the writer: one JSON policy for every file.
         .target(name: "StrictJSON"),
         .target(name: "Visibility", dependencies: ["StrictJSON"]),
@@ -67,7 +69,7 @@ let package = Package(
         .testTarget(name: "DiskCacheTests", dependencies: ["DiskCache", "DiskStoreCheck", "CChecksum", "SystemIO", "AssetGen", "RetentionTestSupport"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "SystemIO", "AssetGen", "RetentionTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "RetentionTests", dependencies: ["Retention", "MemoryProbe", "SystemIO", "AssetGen"]),
+        .testTarget(name: "RetentionTests", dependencies: ["Retention", "MemoryProbe", "SystemIO", "AssetGen", "DiskCache", "RetentionTestSupport"]),
         .testTarget(name: "VisibilityTests", dependencies: ["Visibility", "AssetGen"]),
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),

@@ -39,7 +39,7 @@ public struct Scenario: Sendable, Hashable {
     /// The lab's keys: images, display, decode workers, source latency.
     public var settings: ScenarioSettings
     /// The retention strategies to compare, in file order (`strategies`: preset names or policy
-    /// objects, names unique); every preset when the file names none.
+    /// objects, names unique); every memory preset when the file names none.
     public var strategies: [RetentionPolicy]
     /// The file the scenario was loaded from (``load(contentsOf:)``; the `source` given to
     /// `decode`), against whose folder its image folder and trace resolve.
@@ -81,9 +81,10 @@ public struct Scenario: Sendable, Hashable {
         self.trace = trace
     }
 
-    /// Every preset, in `RetentionPolicy.presets` order: the strategies of a scenario that names
-    /// none. O(presets).
-    public static var presetStrategies: [RetentionPolicy] { RetentionPolicy.presets.map(\.policy) }
+    /// Every memory preset, in `RetentionPolicy.presets` order: the strategies of a scenario that
+    /// names none. Presets with a disk tier run only when named: they write a store's files,
+    /// and a scenario's tables without them keep their rows and columns. O(presets).
+    public static var presetStrategies: [RetentionPolicy] { RetentionPolicy.presets.filter { !$0.usesDisk }.map(\.policy) }
 
     /// What the visibility simulator needs from the scenario. O(1).
     public var simulation: SimulationConfiguration {

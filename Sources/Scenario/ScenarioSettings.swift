@@ -44,7 +44,7 @@ public struct ScenarioSettings: Sendable, Hashable {
     /// Every optional key with its default, for the README and `--help`.
     public static let defaultsDescription = """
         images: required by run/compare/soak; display: "sync"; decodeWorkers: 2; \
-        sourceLatencyMs: 0; strategies: every preset
+        sourceLatencyMs: 0; strategies: every preset without a disk tier
         """
 
     /// The defaults: no images, sync display, 2 workers, no latency. O(1).

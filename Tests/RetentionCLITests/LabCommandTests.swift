@@ -63,7 +63,7 @@ struct LabCommandTests {
         let scenario = try Self.smallScenario(dir)
         let unknown = try await CLIRunner.run(["run", scenario, "--strategy", "keep-everything"])
         #expect(unknown.status == 1)
-        #expect(unknown.stderr == "Error: unknown strategy 'keep-everything' (known: swiftui-image-state, swiftui-data-state, decoded-release, decoded-lru, tiered, decoded-row-kept, thumbnail-lru)\n")
+        #expect(unknown.stderr == "Error: unknown strategy 'keep-everything' (known: swiftui-image-state, swiftui-data-state, decoded-release, decoded-lru, tiered, decoded-row-kept, thumbnail-lru, decoded-release+disk, decoded-lru+disk, thumbnail-disk)\n")
         let noImages = dir + "/noimages.json"
         try #"{"name":"n","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list"},"rows":{"count":3,"height":300},"images":{"directory":"empty"},"script":[]}"#
             .write(toFile: noImages, atomically: true, encoding: .utf8)
@@ -156,17 +156,19 @@ struct LabCommandTests {
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
         // TextTable's header and dash rule, as wide as the longest name and summary.
-        #expect(lines.first == "strategy             summary")
-        #expect(lines.count > 2 && lines[1].hasPrefix("-------------------  --") && lines[1].count == lines.map(\.count).max())
+        #expect(lines.first == "strategy              summary")
+        #expect(lines.count > 2 && lines[1].hasPrefix("--------------------  --") && lines[1].count == lines.map(\.count).max())
         #expect(!result.stdout.contains(" \n"), "no line ends in spaces")
         let names = lines.dropFirst(2).map { $0.split(separator: " ")[0] }
-        #expect(names == ["swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "tiered", "decoded-row-kept", "thumbnail-lru"])
+        #expect(names == ["swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "tiered", "decoded-row-kept", "thumbnail-lru",
+                          "decoded-release+disk", "decoded-lru+disk", "thumbnail-disk"])
+        #expect(lines.contains { $0.hasPrefix("thumbnail-disk        256px thumbnail while visible, released on disappear; thumbnails on disk as PNG") })
         let dir = try CLIRunner.temporaryDirectory("strategies")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let scenario = try Self.smallScenario(dir, extra: #","strategies":["tiered",{"name":"small-lru","base":"decoded-lru","decodedBudget":"8MB"}]"#)
         let custom = try await CLIRunner.run(["strategies", scenario])
         #expect(custom.status == 0)
-        #expect(custom.stdout.split(separator: "\n").last?.hasPrefix("small-lru            custom: {") == true)
+        #expect(custom.stdout.split(separator: "\n").last?.hasPrefix("small-lru             custom: {") == true)
         #expect(custom.stdout.contains(#""decodedBudget":"8MB""#))
     }
 }

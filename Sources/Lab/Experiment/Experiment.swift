@@ -116,7 +116,7 @@ public struct Experiment: Sendable {
 
     /// Measures the cost table for the scenario at `scenarioPath`: its images, and thumbnails
     /// at every size the strategies named in `strategies` use (nil: every strategy the
-    /// scenario defines and every preset). Run it in a process of its own, before the runs
+    /// scenario defines and every memory preset). Run it in a process of its own, before the runs
     /// (the decodes would otherwise shape the runs' allocator). See `CostTable.measure`.
     public static func measureCosts(scenarioPath: String, strategies names: [String]? = nil, repeats: Int = CostTable.defaultRepeats,
                                     progress: (String) -> Void = { _ in }) throws -> CostTable {

@@ -89,7 +89,7 @@ final class ExperimentSession {
         }
         let completions = self.completions
         costs = try ImageCosts(model: experiment.costs, images: images, policy: experiment.effectivePolicy)
-        cache = ImageCache(
+        cache = try ImageCache(
             source: source, policy: experiment.effectivePolicy,
             mode: async ? .scheduled(workers: experiment.settings.decodeWorkers) : .synchronous,
             onLoadCompleted: { completion in
