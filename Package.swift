@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "AssetGen", dependencies: ["Imaging", "SystemIO"]),
         // The scenario and trace file formats, parsed once into typed values.
         .target(name: "Scenario", dependencies: ["StrictJSON", "Visibility", "Retention", "Imaging", "AssetGen", "SystemIO"]),
-        .target(name: "Lab", dependencies: ["StrictJSON", "Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "SystemIO"]),
+        .target(name: "Lab", dependencies: ["StrictJSON", "Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "SystemIO", "DiskCache"]),
         // What the tool prints and plans: text, tables, JSON lines, the thumbnail batch.
         .target(name: "RetentionTool", dependencies: ["StrictJSON", "Lab", "Scenario", "Retention", "Visibility", "Imaging", "MemoryProbe", "SystemIO", "DiskCache"]),
         .executableTarget(
@@ -73,8 +73,8 @@ let package = Package(
         .testTarget(name: "VisibilityTests", dependencies: ["Visibility", "AssetGen"]),
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "StrictJSON", "AssetGen", "Imaging", "RetentionTestSupport"]),
-        .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "AssetGen", "SystemIO", "MemoryCheck", "RetentionTestSupport"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "StrictJSON", "AssetGen", "Imaging", "RetentionTestSupport", "SystemIO"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "AssetGen", "SystemIO", "MemoryCheck", "RetentionTestSupport", "Retention", "Imaging"]),
         .testTarget(name: "AssetGenTests", dependencies: ["AssetGen", "Imaging", "RetentionTestSupport"]),
         .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool", "Lab", "Visibility", "RetentionTestSupport"]),
         .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "AssetGen", "SystemIO", "RetentionTestSupport"]),

@@ -5,13 +5,14 @@ import Testing
 @Suite("retention run / compare / strategies")
 struct LabCommandTests {
     /// A small scenario beside the committed images: 12 rows of 600x400 photos.
-    static func smallScenario(_ dir: String, extra: String = "") throws -> String {
-        let path = dir + "/small.json"
+    static func smallScenario(_ dir: String, extra: String = "",
+                              script: String = #"{"scroll":{"by":2400,"frames":40}}"#, name: String = "small") throws -> String {
+        let path = dir + "/\(name).json"
         let images = CLIRunner.packageRoot + "/assets/images"
         try """
-        {"name":"small","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list","prefetchRows":1},
+        {"name":"\(name)","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list","prefetchRows":1},
          "rows":{"count":12,"height":300},"images":{"directory":"\(images)","pattern":"photo-600x400-*.png"}\(extra),
-         "script":[{"scroll":{"by":2400,"frames":40}},{"checkpoint":{"name":"all-loaded"}},{"destroyContainer":{}}]}
+         "script":[\(script),{"checkpoint":{"name":"all-loaded"}},{"destroyContainer":{}}]}
         """.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -1,5 +1,6 @@
-import FoundationEssentials
+import Foundation
 import Retention
+import SystemIO
 import Testing
 @testable import Scenario
 
@@ -25,6 +26,26 @@ struct ScenarioSettingsTests {
         let s = try Self.settings(#""images":{"directory":"../images"}"#)
         #expect(s.display == .sync && s.decodeWorkers == 2 && s.sourceLatencyMs == 0)
         #expect(s.images == .init(directory: "../images", pattern: "*.png", displayPixelSize: nil))
+        #expect(s.diskLatencyMs == 0 && s.sessions == 1 && s.diskFolder == nil)
+        let disk = try Self.settings(#""diskLatencyMs":2.5,"sessions":2,"diskFolder":"/var/tmp""#)
+        #expect(disk.diskLatencyMs == 2.5 && disk.sessions == 2 && disk.diskFolder == "/var/tmp")
+    }
+
+    @Test("the disk folder resolves against the scenario's folder; a file there is an error at diskFolder, one line")
+    func diskFolder() throws {
+        let folder = FileManager.default.temporaryDirectory.path + "/retention-diskfolder-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/file"))
+        func scenario(_ extra: String) throws -> Scenario {
+            try Scenario.decode(Data("{\(Self.base)\(extra)}".utf8), source: folder + "/s.json")
+        }
+        #expect(try scenario(#","diskFolder":"stores""#).diskParentFolder() == folder + "/stores", "a missing folder is made by the run")
+        #expect(try scenario(#","diskFolder":"/abs""#).diskParentFolder() == "/abs")
+        #expect(try scenario("").diskParentFolder() == TemporaryFile.systemFolder)
+        #expect(throws: ScenarioError.invalid(source: folder + "/s.json", path: "diskFolder", message: "\(folder)/file is a file, not a folder")) {
+            try scenario(#","diskFolder":"file""#).diskParentFolder()
+        }
     }
 
     @Test("bad values name the JSON path and what was found", arguments: [
@@ -40,6 +61,11 @@ struct ScenarioSettingsTests {
         (#""strategies":[42]"#, "strategies[0]: expected a preset name or a policy object, found 42"),
         (#""strategies":["tiered","tiered"]"#, #"strategies: the name "tiered" is used twice"#),
         (#""strategies":[{"name":"decoded-lru","base":"decoded-lru","decodedBudget":"2MB"}]"#, #"strategies[0].name: "decoded-lru" is a preset's name; give the custom strategy its own name"#),
+        (#""diskLatencyMs":-1"#, "diskLatencyMs: expected a number of milliseconds from 0 to 60000, found -1"),
+        (#""sessions":0"#, "sessions: expected an integer from 1 to 8, found 0"),
+        (#""sessions":9"#, "sessions: expected an integer from 1 to 8, found 9"),
+        (#""diskFolder":"""#, #"diskFolder: expected a folder path, found """#),
+        (#""diskFolder":7"#, "diskFolder: expected a folder path, found 7"),
         (#""rows2":1"#, "no error"),
     ])
     func badValues(extra: String, expected: String) {
