@@ -2,8 +2,8 @@
 """Re-run every findings table of the README and write docs/results.md.
 
 Usage: tools/results.py RETENTION_BINARY [--repeat N] [--only ID,ID] [--long]
-       tools/results.py --sync      copy every section of docs/results.md into the README
-       tools/results.py --check     exit 1 when a README section differs from docs/results.md
+       tools/results.py --sync      copy every section of docs/results.md into the README and docs/two-tiers.md
+       tools/results.py --check     exit 1 when a quoted section differs from docs/results.md
 (tools/results.sh builds the release binary and calls this.)
 
 Sections marked long (a 30-minute soak, the cache and disk-store benchmarks) run only with
@@ -358,9 +358,9 @@ def machine():
 
 def commit():
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
-    # The files this script writes (the README, docs/results.md, the sweep plot) do not count.
+    # The files this script writes (the README, docs/results.md, docs/two-tiers.md, the sweep plot) do not count.
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".",
-                            ":!README.md", ":!docs/results.md", ":!docs/*.png"],
+                            ":!README.md", ":!docs/results.md", ":!docs/two-tiers.md", ":!docs/*.png"],
                            capture_output=True, text=True, cwd=ROOT).stdout.strip()
     return head + (" with uncommitted changes" if dirty else "")
 
@@ -455,26 +455,37 @@ def blocks(text):
             re.finditer(r"<!-- results:([\w-]+) -->\n(.*?)<!-- /results:\1 -->", text, flags=re.S)}
 
 
+# The files that quote sections of docs/results.md between `<!-- results:ID -->` markers.
+QUOTING = ["README.md", "docs/two-tiers.md"]
+
+
 def sync_readme(check):
-    """Copies every block of docs/results.md into the README's block of the same id (or, with
-    check, reports the blocks that differ). Returns the exit status."""
+    """Copies every block of docs/results.md into the block of the same id in each quoting file
+    (the README, docs/two-tiers.md), or, with check, reports the blocks that differ. Returns the
+    exit status."""
     measured = blocks(open(os.path.join(ROOT, "docs/results.md")).read())
-    readme_path = os.path.join(ROOT, "README.md")
-    readme = open(readme_path).read()
-    quoted = blocks(readme)
-    missing = sorted(set(quoted) - set(measured))
-    stale = sorted(i for i in quoted if i in measured and quoted[i] != measured[i])
-    if check:
-        for table_id in missing:
-            print(f"results: README block {table_id} has no section in docs/results.md", file=sys.stderr)
+    status = 0
+    for name in QUOTING:
+        path = os.path.join(ROOT, name)
+        if not os.path.exists(path):
+            continue
+        text = open(path).read()
+        quoted = blocks(text)
+        missing = sorted(set(quoted) - set(measured))
+        stale = sorted(i for i in quoted if i in measured and quoted[i] != measured[i])
+        label = "README" if name == "README.md" else name
+        if check:
+            for table_id in missing:
+                print(f"results: {label} block {table_id} has no section in docs/results.md", file=sys.stderr)
+            for table_id in stale:
+                print(f"results: {label} block {table_id} differs from docs/results.md (tools/results.py --sync)", file=sys.stderr)
+            status = 1 if missing or stale else status
+            continue
         for table_id in stale:
-            print(f"results: README block {table_id} differs from docs/results.md (tools/results.py --sync)", file=sys.stderr)
-        return 1 if missing or stale else 0
-    for table_id in stale:
-        readme = replace_section(readme, table_id, measured[table_id].rstrip("\n"))
-    with open(readme_path, "w") as handle:
-        handle.write(readme)
-    return 0
+            text = replace_section(text, table_id, measured[table_id].rstrip("\n"))
+        with open(path, "w") as handle:
+            handle.write(text)
+    return status
 
 
 def section(table, body, commands, costs):
