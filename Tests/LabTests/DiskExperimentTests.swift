@@ -83,7 +83,7 @@ struct DiskExperimentTests {
             Issue.record("a table without stored thumbnails was accepted")
         } catch let error as LabError {
             #expect(error.description.hasPrefix("the cost table has no "), "\(error)")
-            #expect(error.description.contains("retention costs"))
+            #expect(error.description.contains("retention costs SCENARIO --strategies thumbnail-disk"), "\(error)")
         }
         // Source reads at 20 ms and disk reads at 0.1 ms: only the cold rows hitch.
         var priced = plain

@@ -320,7 +320,7 @@ struct ImageCosts {
         guard let table = model.table else { return nil }
         var read: [Double] = [], load: [Double] = [], diskRead: [Double] = [], storedThumbnail: [Double] = []
         let speed = model.decodeSpeed
-        let again = "measure the costs for this scenario's strategies with `retention costs` (tables made before disk tiers lack them)"
+        let again = "measure them with `retention costs SCENARIO --strategies \(policy.name)` (a table measured without a disk strategy, or before disk tiers, lacks them)"
         for path in images.paths {
             let entry = try table.entry(forPath: path)
             read.append(entry.readMs / 1000 / speed)
