@@ -1,11 +1,12 @@
 // swift-tools-version:6.1
 // Retention: an image-cache memory manager and the lab that measures it.
 // Dependencies point one way: RetentionCLI → RetentionTool (a job per command) → Lab (the
-// experiment engine) → {Scenario, Retention, Visibility, MemoryProbe}; RetentionTool → DiskCache;
-// Scenario → {StrictJSON, Visibility, Retention, AssetGen}; Retention → {Imaging, MemoryProbe};
+// experiment engine) → {Scenario, Retention, Visibility, MemoryProbe, DiskCache}; RetentionTool → DiskCache;
+// Scenario → {StrictJSON, Visibility, Retention, AssetGen}; Retention → {Imaging, MemoryProbe, DiskCache};
 // Imaging → CPNG; every module → SystemIO (the system layer) → CProcessShim. Visibility and
 // StrictJSON depend on nothing of ours but each other. docs/ARCHITECTURE.md holds the graph;
-// tools/check-architecture.sh checks it. Linux (glibc) only.
+// tools/check-architecture.sh checks it. DiskCache knows nothing of the image cache.
+// Linux (glibc) only.
 import PackageDescription
 
 let package = Package(
@@ -34,7 +35,8 @@ let package = Package(
         // The system layer: files, temporary files, owned descriptors, the one spawner, signals, cores.
         .target(name: "SystemIO", dependencies: ["CProcessShim"]),
         .target(name: "Imaging", dependencies: ["CPNG", "SystemIO"]),
-        .target(name: "Retention", dependencies: ["Imaging", "MemoryProbe", "SystemIO"]),
+        // The cache; its disk tier writes through DiskCache, which knows nothing of it.
+        .target(name: "Retention", dependencies: ["Imaging", "MemoryProbe", "SystemIO", "DiskCache"]),
         // The strict JSON parser, its tree decoder and the writer: one JSON policy for every file.
         .target(name: "StrictJSON"),
         .target(name: "Visibility", dependencies: ["StrictJSON"]),
@@ -49,7 +51,7 @@ let package = Package(
         .target(name: "AssetGen", dependencies: ["Imaging", "SystemIO"]),
         // The scenario and trace file formats, parsed once into typed values.
         .target(name: "Scenario", dependencies: ["StrictJSON", "Visibility", "Retention", "Imaging", "AssetGen", "SystemIO"]),
-        .target(name: "Lab", dependencies: ["StrictJSON", "Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "SystemIO"]),
+        .target(name: "Lab", dependencies: ["StrictJSON", "Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "SystemIO", "DiskCache"]),
         // The application layer: a job per command (the work, with progress sinks) and the text
         // that renders each outcome.
         .target(name: "RetentionTool", dependencies: ["StrictJSON", "Lab", "Scenario", "Retention", "Visibility", "Imaging", "MemoryProbe", "AssetGen", "SystemIO", "DiskCache"]),
@@ -71,12 +73,12 @@ let package = Package(
         .testTarget(name: "DiskCacheTests", dependencies: ["DiskCache", "DiskStoreCheck", "CChecksum", "SystemIO", "AssetGen", "RetentionTestSupport"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "SystemIO", "AssetGen", "RetentionTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "RetentionTests", dependencies: ["Retention", "Imaging", "MemoryProbe", "SystemIO", "AssetGen"]),
+        .testTarget(name: "RetentionTests", dependencies: ["Retention", "Imaging", "MemoryProbe", "SystemIO", "AssetGen", "DiskCache", "RetentionTestSupport"]),
         .testTarget(name: "VisibilityTests", dependencies: ["Visibility", "AssetGen"]),
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
-        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Retention", "Visibility", "StrictJSON", "AssetGen", "Imaging", "RetentionTestSupport"]),
-        .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "Retention", "Visibility", "AssetGen", "SystemIO", "MemoryCheck", "RetentionTestSupport"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Retention", "Visibility", "StrictJSON", "AssetGen", "Imaging", "RetentionTestSupport", "SystemIO"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "Retention", "Visibility", "AssetGen", "SystemIO", "MemoryCheck", "RetentionTestSupport", "Imaging"]),
         .testTarget(name: "AssetGenTests", dependencies: ["AssetGen", "Imaging", "RetentionTestSupport"]),
         .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool", "StrictJSON", "Lab", "Visibility", "RetentionTestSupport"]),
         .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "AssetGen", "SystemIO", "RetentionTestSupport"]),

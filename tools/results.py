@@ -79,6 +79,19 @@ PLACEHOLDERS = col("placeholder frames", "placeholderFrames", fmt=str, spread_ke
 LABEL = ("", lambda row, runs, label: label)
 STRATEGY = ("strategy", lambda row, runs, label: row["strategy"])
 
+
+def disk_col(header, key, fmt=str):
+    """A figure of the row's disk tier, or - for a strategy without one."""
+    return (header, lambda row, runs, label: fmt(row["disk"][key]) if row.get("disk") else "-")
+
+
+DISK_PEAK = disk_col("disk peak (on disk)", "peakBytes", mb)
+DISK_READS = disk_col("disk reads", "reads")
+DISK_HITS = disk_col("disk hits", "hits")
+DISK_WRITES = disk_col("disk writes", "writes")
+SOURCE_READS = ("source reads", lambda row, runs, label: str(row["sourceReads"]) if row.get("sourceReads") is not None else "-")
+SESSION = ("session", lambda row, runs, label: label)
+
 TABLES = [
     dict(id="default", title="The default comparison", text=True,
          runs=[("default", "default.json", None)]),
@@ -168,6 +181,14 @@ TABLES = [
          script=["tools/disk-benchmark.sh", "bench"]),
     dict(id="disk-store-open", title="DiskStore: opening a store of 1,000,000 entries", long=True,
          script=["tools/disk-benchmark.sh", "open"], env={"ROUNDS": "5"}),
+    dict(id="disk-costs", title="The disk tier's costs: a disk read and a stored thumbnail's decode",
+         costs=["assets/scenarios/feed-return-slow-source.json", "--strategies", "decoded-lru+disk,thumbnail-disk"]),
+    dict(id="disk-feed", title="A feed whose rows come back, from a slow source: disk tiers against memory",
+         runs=[("", "feed-return-slow-source.json", None)],
+         columns=[STRATEGY, PEAK, TRIM, PLACEHOLDERS, DECODES, SOURCE_READS, DISK_READS, DISK_WRITES, DISK_PEAK]),
+    dict(id="warm-start", title="Warm start: a cold session, then a warm one over the kept store",
+         runs=[("", "feed-return-warm-start.json", None)], sessions=True,
+         columns=[STRATEGY, SESSION, PEAK, PLACEHOLDERS, DECODES, SOURCE_READS, DISK_HITS, DISK_PEAK]),
     dict(id="fast-scroll", title="A fast scroll, sync vs async",
          runs=[("sync", "fast-scroll.json", ["decoded-release", "decoded-lru"]),
                ("async", "fast-scroll-async.json", ["decoded-release", "decoded-lru"])],
@@ -260,6 +281,8 @@ def render(table, binary, repeats, workdir):
             if plotted.returncode != 0:
                 print(f"results: no plot for {table['id']}: {plotted.stderr.strip()}", file=sys.stderr)
         return "```\n$ " + shown + "\n" + stdout.rstrip("\n").replace(ROOT + "/", "") + "\n```", commands, costs
+    if table.get("costs"):
+        return render_costs(table, binary, repeats, workdir, commands)
     if table.get("text"):
         label, scenario, strategies = table["runs"][0]
         doc, stdout, command = run_compare(binary, os.path.join("assets/scenarios", scenario), strategies, repeats, workdir)
@@ -277,9 +300,52 @@ def render(table, binary, repeats, workdir):
                         + (" --strategies " + ",".join(strategies) if strategies else "") + f" --repeat {repeats}")
         costs.append(doc["costs"])
         for row in doc["summary"]["rows"]:
-            cells = [cell(row, doc["runs"], label) for _, cell in table["columns"]]
-            lines.append("| " + " | ".join(cells) + " |")
+            # With sessions, each strategy's cold row, then its warm ones, labelled by session.
+            sessions = [(row, "1 cold")] + [(warm, f"{index + 2} warm") for index, warm in enumerate(row.get("warmSessions") or [])]
+            for shown, session in (sessions if table.get("sessions") else [(row, label)]):
+                cells = [cell(dict(shown, strategy=row["strategy"]), doc["runs"], session) for _, cell in table["columns"]]
+                lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines), commands, costs
+
+
+def render_costs(table, binary, repeats, workdir, commands):
+    """`retention costs SCENARIO --strategies …` measured in a child, as a table: per image
+    (medians of the tool's repeats), the source read, the full decode, each thumbnail, the disk
+    read of the source's bytes and, per thumbnail kept on disk, its PNG's size, encode, disk
+    read and decode; then the medians over the images."""
+    output = os.path.join(workdir, f"costs-{len(os.listdir(workdir))}.json")
+    arguments = ["costs"] + table["costs"] + ["-o", output]
+    result = subprocess.run([binary] + arguments, capture_output=True, text=True, cwd=ROOT)
+    if result.returncode != 0:
+        sys.exit(f"tools/results.py: retention {' '.join(arguments)} failed (exit {result.returncode}):\n{result.stderr}")
+    commands.append("retention costs " + " ".join(table["costs"]))
+    measured = json.load(open(output))
+    kinds = sorted({k for image in measured["images"] for k in (image.get("storedThumbnails") or {})})
+    headers = ["image", "source read", "full decode"] + [f"{k} px thumbnail" for k in kinds] + ["disk read"]
+    for k in kinds:
+        headers += [f"{k} px PNG (KB)", f"its encode", f"its disk read", f"its decode"]
+    rows = []
+    for image in measured["images"]:
+        stored = image.get("storedThumbnails") or {}
+        cells = [image["file"], image["readMs"], image["decodeMs"]] + [image["thumbnailMs"].get(k) for k in kinds] + [image.get("diskReadMs")]
+        for k in kinds:
+            s = stored.get(k) or {}
+            cells += [s.get("bytes", 0) / 1000, s.get("encodeMs"), s.get("diskReadMs"), s.get("decodeMs")]
+        rows.append(cells)
+    median = ["median"] + [sorted(column)[len(column) // 2] for column in
+                           ([r[i] for r in rows if r[i] is not None] for i in range(1, len(headers)))]
+    def text(value, header):
+        if isinstance(value, str):
+            return value
+        if value is None:
+            return "-"
+        return f"{value:.1f}" if header.endswith("(KB)") else f"{value:.3f}"
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    for cells in rows + [median]:
+        lines.append("| " + " | ".join(text(v, h) for v, h in zip(cells, headers)) + " |")
+    note = (f"Milliseconds of thread CPU time (`CLOCK_THREAD_CPUTIME_ID`), medians of {measured['repeats']} repeats after one warm-up, "
+            f"measured on {measured['machine']}; disk reads go through a `DiskStore` whose files are warm in the page cache.")
+    return "\n".join(lines) + "\n\n" + note, commands, [measured]
 
 
 def machine():

@@ -14,6 +14,10 @@ public enum ProcPaths {
     /// every mapping's page tables (about 150 µs for a small process). Read by ``ProcessMemory/readSmapsRollup(path:)``.
     public static let smapsRollup = "/proc/self/smaps_rollup"
 
+    /// Every mapping of this process with its page figures. Costly like `smaps_rollup` (the
+    /// kernel walks every page table) and longer; read by ``ProcessMemory/readMappedResident(under:path:)``.
+    public static let smaps = "/proc/self/smaps"
+
     /// Writing `5` resets the peak resident size (VmHWM) to the current resident size
     /// (Linux 4.0+). Written by ``ProcessMemory/resetPeak(path:)``.
     public static let clearRefs = "/proc/self/clear_refs"

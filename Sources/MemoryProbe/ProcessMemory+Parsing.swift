@@ -47,4 +47,19 @@ extension ProcessMemory {
             ProcParser.smapsRollup(UnsafeRawBufferPointer(utf8), source: source)
         }.get()
     }
+
+    /// Sums the `Rss` of the mappings in `text` (a `/proc/self/smaps`) of files under `folder`.
+    ///
+    /// Pure: no I/O. ``readMappedResident(under:path:)`` runs the same parser on the file.
+    ///
+    /// - Throws: ``MemoryProbeError/malformed(path:line:text:reason:)`` naming `source` when a
+    ///   matching mapping's `Rss` line does not parse.
+    /// - Complexity: O(n) in the length of `text`.
+    public static func parseMappedResident(_ text: some StringProtocol, under folder: String,
+                                           source: String = ProcPaths.smaps) throws(MemoryProbeError) -> Int {
+        var copy = String(text)
+        return try copy.withUTF8 { utf8 in
+            ProcParser.mappedResident(UnsafeRawBufferPointer(utf8), under: folder, source: source)
+        }.get()
+    }
 }

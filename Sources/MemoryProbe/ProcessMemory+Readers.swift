@@ -23,6 +23,23 @@ extension ProcessMemory {
         }.get()
     }
 
+    /// Resident bytes of the files under `folder` that this process maps (the `Rss` of each
+    /// mapping in `/proc/self/smaps` whose path is the folder or under it): what of a disk
+    /// store's files counts in resident memory. Files read with `read`/`pread` are never
+    /// mapped, so their pages sit in the kernel's page cache, which no process's RSS counts.
+    ///
+    /// - Parameters:
+    ///   - folder: an absolute path, without a trailing slash.
+    ///   - path: the smaps file; ``ProcPaths/smaps`` by default.
+    /// - Throws: ``MemoryProbeError`` naming `path`, as ``readStatus(path:)``.
+    /// - Cost: the kernel walks every mapping's page tables, and the text is about 1 KB per
+    ///   mapping: a millisecond or more. Use at checkpoints, not per frame.
+    public static func readMappedResident(under folder: String, path: String = ProcPaths.smaps) throws(MemoryProbeError) -> Int {
+        try Syscalls.readAll(path, limit: Syscalls.smapsLimit).flatMap { bytes in
+            bytes.withUnsafeBytes { ProcParser.mappedResident($0, under: folder, source: path) }
+        }.get()
+    }
+
     /// Resets the peak resident size (VmHWM) to the current resident size by writing `5` to
     /// `/proc/self/clear_refs`.
     ///

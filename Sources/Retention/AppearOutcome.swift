@@ -21,24 +21,27 @@ public struct AppearOutcome: Sendable, Hashable {
 
     /// What happened.
     public var status: Status
-    /// Real time spent reading the source on the caller's thread.
+    /// Real time spent reading (the disk tier, then the source) on the caller's thread.
     public var readDuration: Duration
     /// Real time spent decoding on the caller's thread.
     public var decodeDuration: Duration
     /// CPU time the caller's thread spent reading and decoding (`ThreadCPUTime` (SystemIO)): unlike the
     /// durations, it does not grow while the thread waits for a core.
     public var cpuTime: Duration
-    /// True when a load ran and read the source; false when it decoded cached compressed bytes
-    /// (or no load ran).
-    public var readFromSource: Bool
+    /// Where the load that ran on this thread found its bytes; nil when no load ran here.
+    public var origin: LoadOrigin?
+
+    /// True when a load ran and read the source; false when it decoded compressed bytes from
+    /// memory or the disk tier (or no load ran).
+    public var readFromSource: Bool { origin == .source }
 
     /// An outcome; durations default to zero. O(1).
-    public init(status: Status, readDuration: Duration = .zero, decodeDuration: Duration = .zero, cpuTime: Duration = .zero, readFromSource: Bool = false) {
+    public init(status: Status, readDuration: Duration = .zero, decodeDuration: Duration = .zero, cpuTime: Duration = .zero, origin: LoadOrigin? = nil) {
         self.status = status
         self.readDuration = readDuration
         self.decodeDuration = decodeDuration
         self.cpuTime = cpuTime
-        self.readFromSource = readFromSource
+        self.origin = origin
     }
 
     /// `readDuration + decodeDuration`: the main-thread time this appearance costs. O(1).
@@ -58,14 +61,29 @@ public struct LoadCompletion<Key: Hashable & Sendable>: Sendable {
     public let byteCount: Int?
     /// The error when the load failed: an `ImagingError` from the decoder or the source's error.
     public let error: (any Error)?
-    /// Real time reading the source (zero when the compressed bytes were cached).
+    /// Real time reading the disk tier and the source (zero when the compressed bytes were in memory).
     public let readDuration: Duration
     /// Real time decoding.
     public let decodeDuration: Duration
-    /// True when the bytes came from the source, false when from the compressed tier.
-    public let readFromSource: Bool
+    /// Where the bytes came from: memory, the disk tier (the source's bytes or an encoded
+    /// thumbnail), or the source.
+    public let origin: LoadOrigin
+    /// True when the bytes came from the source. O(1).
+    public var readFromSource: Bool { origin == .source }
     /// True when the load ran on the appearing thread (`synchronous` mode).
     public let onCallerThread: Bool
     /// CPU time the thread that ran the load spent reading and decoding (`ThreadCPUTime` (SystemIO)).
     public let cpuTime: Duration
+}
+
+/// Where a load found the bytes it decoded, cheapest first.
+public enum LoadOrigin: String, Sendable, Hashable, CaseIterable {
+    /// Compressed bytes the cache held in memory.
+    case memory
+    /// An encoded thumbnail from the disk tier, decoded (a few hundred microseconds for 256 px).
+    case diskThumbnail
+    /// The source's bytes from the disk tier, decoded (or thumbnailed) as from the source.
+    case disk
+    /// The source itself.
+    case source
 }

@@ -2,8 +2,10 @@
 /// ``ImageCache/metrics`` (O(1), one lock acquisition, no allocation).
 ///
 /// Hits and misses are counted where a bitmap is looked for (`appeared`, `cachedImage(for:)`,
-/// `image(for:)`) against the tier the policy displays (decoded or thumbnail), and where a
-/// load looks for compressed bytes before reading the source.
+/// `image(for:)`) against the tier the policy displays (decoded or thumbnail), where a load
+/// looks for compressed bytes in memory, and where it looks on disk (a policy with a disk
+/// tier) before reading the source. Per tier: ``bitmapHits`` (memory, the bitmap),
+/// ``compressedHits`` (memory, the compressed bytes), ``diskHits`` (disk), ``sourceReads``.
 public struct CacheMetrics: Sendable, Hashable {
     /// Why bytes left the cache.
     public struct Evictions: Sendable, Hashable {
@@ -35,15 +37,39 @@ public struct CacheMetrics: Sendable, Hashable {
     public var thumbnailMisses = 0
     /// Loads that found the compressed bytes in the cache (no source read).
     public var compressedHits = 0
-    /// Loads that had to read the source.
+    /// Loads that found no compressed bytes in memory: they looked on disk (a policy with a
+    /// disk tier), then read the source.
     public var compressedMisses = 0
+    /// Loads that read the source (each counted when the read ran, cancelled loads too).
+    public var sourceReads = 0
+    /// Disk lookups that found a usable entry: the source's bytes or an encoded thumbnail.
+    public var diskHits = 0
+    /// Of ``diskHits``, encoded thumbnails (decoded instead of made again from the original).
+    public var diskThumbnailHits = 0
+    /// Disk lookups that found nothing usable: no entry (one failed `open`), a damaged one
+    /// (the store removes it), or one that would not decode (see ``diskCorruptEntries``).
+    public var diskMisses = 0
+    /// Bytes the disk hits read.
+    public var diskReadBytes = 0
+    /// Entries written to the disk tier (the source's bytes or an encoded thumbnail).
+    public var diskWrites = 0
+    /// Bytes of the entries written (payloads, before the store's header and block rounding).
+    public var diskWriteBytes = 0
+    /// Writes the store refused or that failed (a full disk, a read-only or closed store, an
+    /// entry over the limit): the entry is not on disk and nothing else changes.
+    public var diskWriteFailures = 0
+    /// Writes not attempted because ``ImageCache/maximumPendingDiskWrites`` were already waiting.
+    public var diskWritesDropped = 0
+    /// Entries that read whole but did not decode (or decoded to the wrong size): removed from
+    /// the store and read as misses, so the load went on to the next tier.
+    public var diskCorruptEntries = 0
     /// Loads started (each ends decoded, failed or cancelled).
     public var loads = 0
     /// Successful decodes (full decodes or thumbnails).
     public var decodes = 0
     /// Time spent decoding in successful decodes, summed over all threads.
     public var decodeTime: Duration = .zero
-    /// Time spent reading the source (excluding simulated latency), summed over all threads.
+    /// Time spent reading the disk tier and the source (excluding simulated latency), summed over all threads.
     public var readTime: Duration = .zero
     /// Decodes that failed; the key's failure is recorded until the row is released.
     public var failedDecodes = 0
@@ -69,4 +95,6 @@ public struct CacheMetrics: Sendable, Hashable {
     public var bitmapHits: Int { decodedHits + thumbnailHits }
     /// Misses on the displayed bitmap tier.
     public var bitmapMisses: Int { decodedMisses + thumbnailMisses }
+    /// Disk lookups: ``diskHits`` + ``diskMisses``.
+    public var diskReads: Int { diskHits + diskMisses }
 }

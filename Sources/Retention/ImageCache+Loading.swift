@@ -43,16 +43,21 @@ extension ImageCache {
         }
     }
 
-    /// Blocks until no load is queued or running (and their completion hooks returned).
-    /// For tests and labs that drive `asynchronous` mode deterministically.
+    /// Blocks until no load is queued or running (and their completion hooks returned), and
+    /// the disk tier's writer has written what they handed it. For tests and labs that drive
+    /// `asynchronous` mode deterministically.
     @available(*, noasync, message: "use idle() from async code")
     public func waitForIdle() {
         workers.waitForIdle()
+        // A write is queued by a load's completion, so the writer is waited for after them.
+        diskTier?.writer.waitForIdle()
     }
 
-    /// Suspends until no load is queued or running (and their completion hooks returned).
+    /// Suspends until no load is queued or running (and their completion hooks returned), and
+    /// the disk tier's writer is idle.
     public func idle() async {
         await workers.idle()
+        await diskTier?.writer.idle()
     }
 
     // MARK: - Running loads
@@ -60,31 +65,44 @@ extension ImageCache {
     /// Queues `job` on the decode workers.
     func submit(_ job: LoadJob<Key>) {
         workers.submit { [self] in
-            guard let outcome = perform(job) else { return }
-            finish(job, outcome, onCallerThread: false)
+            let (outcome, io) = perform(job)
+            guard let outcome else {
+                recordCancelled(io)
+                return
+            }
+            finish(job, outcome, io, onCallerThread: false)
         }
     }
 
     /// Runs `job` on the appearing thread (`synchronous` mode) and says what it cost.
     func runOnCallerThread(_ job: LoadJob<Key>) -> AppearOutcome {
-        guard let outcome = perform(job) else {
+        let (outcome, io) = perform(job)
+        guard let outcome else {
+            recordCancelled(io)
             return AppearOutcome(status: .pending)
         }
-        finish(job, outcome, onCallerThread: true)
+        finish(job, outcome, io, onCallerThread: true)
         let status: AppearOutcome.Status
         switch outcome.result {
         case .success: status = .decoded
         case .failure: status = .failed
         }
         return AppearOutcome(status: status, readDuration: outcome.readDuration, decodeDuration: outcome.decodeDuration,
-                             cpuTime: outcome.cpuTime,
-                             readFromSource: job.compressed == nil)
+                             cpuTime: outcome.cpuTime, origin: outcome.origin)
     }
 
-    /// Stores the outcome, resumes waiters and reports the completion.
-    private func finish(_ job: LoadJob<Key>, _ outcome: LoadOutcome, onCallerThread: Bool) {
-        let settlement = locked { $0._complete(job, outcome) }
+    /// Counts the reads of a load cancelled part way (nothing else of it is kept).
+    private func recordCancelled(_ io: LoadIO) {
+        guard !io.isEmpty else { return }
+        store.withLock { $0.metrics.add(io) }
+    }
+
+    /// Stores the outcome, resumes waiters, hands new bytes to the disk tier's writer and
+    /// reports the completion.
+    private func finish(_ job: LoadJob<Key>, _ outcome: LoadOutcome, _ io: LoadIO, onCallerThread: Bool) {
+        let settlement = locked { $0._complete(job, outcome, io) }
         for waiter in settlement.waiters { waiter.resume(with: outcome.result.mapError { $0.error }) }
+        if let writes = settlement.diskWrites, let diskTier { write(writes, diskTier) }
         guard settlement.delivered, let onLoadCompleted else { return }
         let bitmap = try? outcome.result.get()
         let error: (any Error)?
@@ -92,42 +110,108 @@ extension ImageCache {
         onLoadCompleted(LoadCompletion(
             key: job.key, byteCount: bitmap?.byteCount, error: error,
             readDuration: outcome.readDuration, decodeDuration: outcome.decodeDuration,
-            readFromSource: job.compressed == nil, onCallerThread: onCallerThread,
+            origin: outcome.origin, onCallerThread: onCallerThread,
             cpuTime: outcome.cpuTime))
     }
 
-    /// Reads (unless the bytes were cached) and decodes, checking for cancellation between
-    /// steps; nil when the load was cancelled. Runs without the lock.
-    func perform(_ job: LoadJob<Key>) -> LoadOutcome? {
+    /// Queues `writes` on the disk tier's writer; the job counts what it did under the lock.
+    private func write(_ writes: DiskWrites<Key>, _ diskTier: DiskTierIO<Key>) {
+        diskTier.writer.submit { [self] in
+            let result = diskTier.perform(writes)
+            store.withLock { $0._diskWritten(writes, result) }
+        }
+    }
+
+    /// Finds the bytes (memory, then the disk tier — a stored thumbnail, then the source's
+    /// bytes — then the source) and decodes them, checking for cancellation before every read
+    /// and decode. An entry from disk that does not decode is removed and the next tier tried.
+    /// Returns nil for the outcome when the load was cancelled, and the reads it made either
+    /// way. Runs without the lock.
+    func perform(_ job: LoadJob<Key>) -> (outcome: LoadOutcome?, io: LoadIO) {
         let clock = ContinuousClock()
         let cpuStart = ThreadCPUTime.now()
-        var sourceData: Data?
+        var io = LoadIO()
         var readDuration = Duration.zero
-        let data: Data
-        if let cached = job.compressed {
-            data = cached
-        } else {
-            if job.isCancelled { return nil }
+        /// Decodes `data` found at `origin` into an outcome, or nil when it does not decode.
+        func decoded(_ data: Data, _ origin: LoadOrigin) -> LoadOutcome {
             let start = clock.now
-            do {
-                data = try source.data(for: job.key)
+            let result: Result<Bitmap, LoadFailure>
+            do throws(ImagingError) {
+                result = .success(try decode(data))
             } catch {
-                return LoadOutcome(result: .failure(.read(error)), readDuration: start.duration(to: clock.now),
-                                   cpuTime: ThreadCPUTime.now() - cpuStart)
+                result = .failure(.decode(error))
             }
-            readDuration = start.duration(to: clock.now)
-            sourceData = data
+            return LoadOutcome(result: result, origin: origin, readData: origin == .memory ? nil : data,
+                               madeThumbnail: policy.visible.isThumbnail, readDuration: readDuration,
+                               decodeDuration: start.duration(to: clock.now), cpuTime: ThreadCPUTime.now() - cpuStart)
         }
-        if job.isCancelled { return nil }
+        /// Reads `entryKey` from the disk tier, timing it and counting a hit or a miss.
+        func diskRead(_ diskTier: DiskTierIO<Key>, _ entryKey: String, thumbnail: Bool) -> Data? {
+            let start = clock.now
+            let data = diskTier.read(entryKey)
+            readDuration += start.duration(to: clock.now)
+            if let data {
+                io.diskHits += 1
+                io.diskReadBytes += data.count
+                if thumbnail { io.diskThumbnailHits += 1 }
+            } else {
+                io.diskMisses += 1
+            }
+            return data
+        }
+        /// An entry that read whole but cannot be used: counted as a miss (not a hit), removed.
+        func discard(_ diskTier: DiskTierIO<Key>, _ entryKey: String, _ data: Data, thumbnail: Bool) {
+            io.diskHits -= 1
+            io.diskReadBytes -= data.count
+            if thumbnail { io.diskThumbnailHits -= 1 }
+            io.diskMisses += 1
+            io.diskCorruptEntries += 1
+            diskTier.discard(entryKey)
+        }
+
+        if let cached = job.compressed {
+            if job.isCancelled { return (nil, io) }
+            return (decoded(cached, .memory), io)
+        }
+        if let diskTier {
+            if let entryKey = diskTier.thumbnailKey(job.key) {
+                if job.isCancelled { return (nil, io) }
+                if let data = diskRead(diskTier, entryKey, thumbnail: true) {
+                    if job.isCancelled { return (nil, io) }
+                    let start = clock.now
+                    if let bitmap = diskTier.decodeThumbnail(data, limits: decodeLimits, allocator: allocator) {
+                        return (LoadOutcome(result: .success(bitmap), origin: .diskThumbnail, readDuration: readDuration,
+                                            decodeDuration: start.duration(to: clock.now), cpuTime: ThreadCPUTime.now() - cpuStart), io)
+                    }
+                    discard(diskTier, entryKey, data, thumbnail: true)
+                }
+            }
+            if diskTier.tier.source {
+                let entryKey = diskTier.sourceKey(job.key)
+                if job.isCancelled { return (nil, io) }
+                if let data = diskRead(diskTier, entryKey, thumbnail: false) {
+                    if job.isCancelled { return (nil, io) }
+                    let outcome = decoded(data, .disk)
+                    if case .success = outcome.result { return (outcome, io) }
+                    // The tier writes only bytes that decoded, so this entry is damaged.
+                    discard(diskTier, entryKey, data, thumbnail: false)
+                }
+            }
+        }
+        if job.isCancelled { return (nil, io) }
         let start = clock.now
-        let result: Result<Bitmap, LoadFailure>
-        do throws(ImagingError) {
-            result = .success(try decode(data))
+        let data: Data
+        io.sourceReads += 1
+        do {
+            data = try source.data(for: job.key)
         } catch {
-            result = .failure(.decode(error))
+            readDuration += start.duration(to: clock.now)
+            return (LoadOutcome(result: .failure(.read(error)), origin: .source, readDuration: readDuration,
+                                cpuTime: ThreadCPUTime.now() - cpuStart), io)
         }
-        return LoadOutcome(result: result, sourceData: sourceData, readDuration: readDuration,
-                           decodeDuration: start.duration(to: clock.now), cpuTime: ThreadCPUTime.now() - cpuStart)
+        readDuration += start.duration(to: clock.now)
+        if job.isCancelled { return (nil, io) }
+        return (decoded(data, .source), io)
     }
 
     /// A full decode, or a thumbnail by `Imaging.Thumbnailer` for `thumbnail` policies; the

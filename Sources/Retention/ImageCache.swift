@@ -1,3 +1,4 @@
+import DiskCache
 import SystemIO
 import Imaging
 import Synchronization
@@ -11,6 +12,12 @@ import Synchronization
 ///   or evictable in an LRU bounded by a byte budget (optionally `budget − active`, Fresco).
 /// - Loads are coalesced: one read and one decode per key however many rows, prefetches and
 ///   `image(for:)` callers want it; a load is cancelled when its last requester goes away.
+/// - With a disk tier (the policy's ``RetentionPolicy/disk`` and a `DiskStore`), a memory
+///   miss looks on disk before the source: an encoded thumbnail first (when the tier keeps
+///   them), then the source's bytes. What a load fetched from the source, and the thumbnail it
+///   made, are written by one writer thread, never the caller's; one key is never written twice
+///   at once. An entry that does not decode is removed and read as a miss; a full or failing
+///   disk costs writes, never an image.
 /// - Cost of a stored bitmap: `bytesPerRow × height`; of compressed bytes: `data.count`.
 ///   Bookkeeping per entry is about ``bookkeepingBytesPerEntry`` bytes on top.
 ///
@@ -33,9 +40,17 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     public let allocator: BitmapAllocator
     /// Caps checked before a decode takes pixel memory.
     public let decodeLimits: DecodeLimits
+    /// The disk tier's store, when the policy keeps one.
+    public let disk: DiskStore?
+
+    /// The most keys whose disk writes may wait for the writer at once: 64. A load finishing
+    /// beyond that writes nothing (``CacheMetrics/diskWritesDropped``), so bytes waiting to be
+    /// written (held outside ``usage`` until written) stay bounded.
+    public static var maximumPendingDiskWrites: Int { 64 }
 
     let store: Lock<CacheStore<Key>>
     let workers: DecodeWorkers
+    let diskTier: DiskTierIO<Key>?
     let onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)?
     let waiterIDs = Atomic<UInt64>(0)
 
@@ -46,23 +61,45 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     ///   - allocator: overrides `policy.allocator` (to share a pool between caches).
     ///   - decodeLimits: caps for every decode, full or thumbnail; the default stops
     ///     decompression bombs.
+    ///   - disk: the store of the policy's disk tier; required when the policy has one, refused
+    ///     when it has none. The cache never closes it.
+    ///   - diskName: how a key is named in the store (before the `source:` or thumbnail
+    ///     prefix, see ``RetentionPolicy/DiskTier/sourceKey(_:)``); must differ for keys of
+    ///     different images. Default `String(describing:)`.
     ///   - onLoadCompleted: called after each load that finished (see ``LoadCompletion``),
     ///     on the thread that ran it, outside the lock; keep it short.
     ///
-    /// Costs O(1); the worker threads start with the first background load and end with the cache.
+    /// Throws ``ImageCacheError`` when a setting cannot apply: a disk tier without a store or a
+    /// store without a tier, a tier keeping nothing or thumbnails of rows that hold decoded
+    /// bitmaps, a zero budget or one over the store's limit. Costs O(1); the worker threads
+    /// start with the first background load (the writer with the first write) and end with the cache.
     public init(
         source: ImageSource<Key>,
         policy: RetentionPolicy = .decodedLRU,
         mode: DisplayMode = .asynchronous(workers: 2),
         allocator: BitmapAllocator? = nil,
         decodeLimits: DecodeLimits = .default,
+        disk: DiskStore? = nil,
+        diskName: @escaping @Sendable (Key) -> String = { String(describing: $0) },
         onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)? = nil
-    ) {
+    ) throws(ImageCacheError) {
+        if let problem = policy.diskProblem { throw problem }
+        switch (policy.disk, disk) {
+        case (nil, nil): diskTier = nil
+        case (nil, .some): throw .storeWithoutDiskTier(policy: policy.name)
+        case (.some, nil): throw .diskTierWithoutStore(policy: policy.name)
+        case (.some(let tier), .some(let store)):
+            guard tier.budget.bytes <= store.limit else {
+                throw .diskBudgetOverStoreLimit(policy: policy.name, budget: tier.budget.bytes, limit: store.limit)
+            }
+            diskTier = DiskTierIO(store: store, tier: tier, visible: policy.visible, name: diskName)
+        }
         self.policy = policy
         self.source = source
         self.mode = mode
         self.allocator = allocator ?? policy.allocator.makeAllocator()
         self.decodeLimits = decodeLimits
+        self.disk = disk
         self.onLoadCompleted = onLoadCompleted
         self.store = Lock(CacheStore(policy: policy))
         self.workers = DecodeWorkers(limit: mode.workerCount)
@@ -70,6 +107,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
 
     deinit {
         workers.shutdown()
+        diskTier?.writer.shutdown()
     }
 
     /// The stored bitmap for `key`, or nil; never loads. A hit refreshes the entry's LRU

@@ -7,6 +7,9 @@ extension RetentionPolicy {
         public let summary: String
         /// The policy itself.
         public let policy: RetentionPolicy
+
+        /// True when the preset keeps a disk tier (it needs a `DiskStore`). O(1).
+        public var usesDisk: Bool { policy.disk != nil }
     }
 
     /// `@State var image: Image?` in a SwiftUI `List` (seed 000): `.task` reads and decodes a
@@ -49,7 +52,26 @@ extension RetentionPolicy {
     public static let thumbnailLRU = RetentionPolicy(
         name: "thumbnail-lru", visible: .thumbnail(maxPixelSize: 256), onDisappear: .evictable, compressed: .none)
 
-    /// Every preset, in the order `retention strategies` and the lab list them, with one-line summaries.
+    /// `decoded-release` with the source's bytes on disk (150 MB): a row that comes back decodes
+    /// again from the disk tier instead of reading the source.
+    public static let decodedReleaseDisk = RetentionPolicy(
+        name: "decoded-release+disk", visible: .decoded, onDisappear: .release, compressed: .none, disk: DiskTier(source: true))
+
+    /// `decoded-lru` with the source's bytes on disk (150 MB): Nuke's `ImageCache` over its
+    /// `DataCache`, Glide's memory cache over its `DATA` disk cache.
+    public static let decodedLRUDisk = RetentionPolicy(
+        name: "decoded-lru+disk", visible: .decoded, onDisappear: .evictable, compressed: .none, disk: DiskTier(source: true))
+
+    /// Thumbnails kept on disk and decoded again on return: a visible row holds its 256 px
+    /// thumbnail, released on disappear; the thumbnail is written as PNG (150 MB on disk) and
+    /// the original never is, as Glide's `RESOURCE` disk cache keeps transformed images.
+    public static let thumbnailDisk = RetentionPolicy(
+        name: "thumbnail-disk", visible: .thumbnail(maxPixelSize: 256), onDisappear: .release, compressed: .none,
+        disk: DiskTier(source: false, thumbnails: true))
+
+    /// Every preset, in the order `retention strategies` and the lab list them, with one-line
+    /// summaries: the memory presets, then those with a disk tier (which a scenario runs only
+    /// when it names them, see ``usesDisk``).
     public static let presets: [Preset] = [
         Preset(name: swiftUIImageState.name,
                summary: "decoded anew on every appearance, each copy kept until the container is destroyed (@State Image?, seed 000)",
@@ -72,6 +94,15 @@ extension RetentionPolicy {
         Preset(name: thumbnailLRU.name,
                summary: "256px thumbnail while visible, evictable in a 32MB LRU (Kingfisher downsampling)",
                policy: thumbnailLRU),
+        Preset(name: decodedReleaseDisk.name,
+               summary: "decoded while visible, released on disappear; the source's bytes on disk (150MB), decoded again on return without a source read",
+               policy: decodedReleaseDisk),
+        Preset(name: decodedLRUDisk.name,
+               summary: "decoded → 64MB LRU on disappear; the source's bytes on disk (150MB) (Nuke DataCache, Glide DATA)",
+               policy: decodedLRUDisk),
+        Preset(name: thumbnailDisk.name,
+               summary: "256px thumbnail while visible, released on disappear; thumbnails on disk as PNG (150MB), decoded again on return, never the original (Glide RESOURCE)",
+               policy: thumbnailDisk),
     ]
 
     /// The preset called `name`, or nil. O(number of presets).

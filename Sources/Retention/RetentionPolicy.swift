@@ -115,6 +115,8 @@ public struct RetentionPolicy: Sendable, Hashable {
     public static let defaultThumbnailBudget = ByteSize.megabytes(32)
     /// The default compressed LRU budget: 32 MB.
     public static let defaultCompressedBudget = ByteSize.megabytes(32)
+    /// The default disk budget: 150 MB, Nuke's `DataCache` default (Glide's is 250 MB).
+    public static let defaultDiskBudget = ByteSize.megabytes(150)
 
     /// The name reports and scenario files use (`decoded-lru`, or a custom one). Scenario files
     /// hold names to ``nameRule``.
@@ -152,6 +154,9 @@ public struct RetentionPolicy: Sendable, Hashable {
     public var admissionCap: ByteSize?
     /// Where bitmap memory comes from. Default `.system`.
     public var allocator: Allocator
+    /// What goes to the disk tier, and its budget; nil (the default) keeps nothing on disk.
+    /// A policy with one needs a `DiskStore` given to ``ImageCache``.
+    public var disk: DiskTier?
 
     /// A policy; every argument has the documented default (which is `decoded-lru`); a nil
     /// `bitmapBudget` is the default for `visible`. O(1).
@@ -164,7 +169,8 @@ public struct RetentionPolicy: Sendable, Hashable {
         countActiveInBudget: Bool = false,
         countLimit: Int? = nil,
         admissionCap: ByteSize? = nil,
-        allocator: Allocator = .system
+        allocator: Allocator = .system,
+        disk: DiskTier? = nil
     ) {
         self.name = name
         self.visible = visible
@@ -175,6 +181,7 @@ public struct RetentionPolicy: Sendable, Hashable {
         self.countLimit = countLimit
         self.admissionCap = admissionCap
         self.allocator = allocator
+        self.disk = disk
     }
 
     /// The default bitmap budget for `representation`: ``defaultThumbnailBudget`` for

@@ -23,7 +23,7 @@ struct Compare: ParsableCommand {
     @Argument(help: "Scenario file (default: the built-in default scenario, assets/scenarios/default.json).")
     var scenario: String?
 
-    @Option(help: "Comma-separated strategy names (default: the scenario's strategies, or every preset).")
+    @Option(help: "Comma-separated strategy names (default: the scenario's strategies, or every preset without a disk tier).")
     var strategies: String?
 
     @OptionGroup var costOptions: CostOptions

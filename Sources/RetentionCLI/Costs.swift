@@ -26,7 +26,7 @@ struct Costs: ParsableCommand {
     @Option(name: .customLong("repeat"), help: "Timed repeats of each operation (the median is kept).")
     var repeats: Int = CostsJob.defaultRepeats
 
-    @Option(help: "Comma-separated strategies whose thumbnail sizes to measure (default: every strategy the scenario defines and every preset).")
+    @Option(help: "Comma-separated strategies whose thumbnail sizes to measure (default: every strategy the scenario defines and every preset without a disk tier).")
     var strategies: String?
 
     func validate() throws {

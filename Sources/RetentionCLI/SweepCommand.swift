@@ -16,7 +16,8 @@ struct SweepCommand: ParsableCommand {
             peak) that meets --max-placeholders, --max-hitches and --max-resident in every \
             repeat, with its margins — or the nearest point and the constraint it fails. \
             Policy keys: bitmapBudget (the default: each strategy's own budget), decodedBudget, \
-            thumbnailBudget, compressedBudget, admissionCap. Scenario keys: prefetchRows, \
+            thumbnailBudget, compressedBudget, admissionCap, diskBudget (strategies with a disk \
+            tier). Scenario keys: prefetchRows, \
             decodeWorkers (async scenarios). A key that cannot apply to a strategy is an error. \
             Exit status: 0 when a point meets the constraints (or none were given), 1 when none \
             does or a run or export failed, 64 a usage error, 130/143 stopped by a signal.

@@ -29,7 +29,7 @@ extension Scenario: Codable {
     }
 
     /// `strategies`: a non-empty array of preset names and policy objects with unique names, or
-    /// every preset when absent or null. O(strategies × keys).
+    /// every memory preset when absent or null. O(strategies × keys).
     private static func decodeStrategies(_ container: KeyedDecodingContainer<JSONKey>) throws -> [RetentionPolicy] {
         guard try container.isPresent("strategies") else { return presetStrategies }
         let expected = "a non-empty array of preset names or policy objects"

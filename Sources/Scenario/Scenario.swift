@@ -1,4 +1,5 @@
 import Retention
+import SystemIO
 import Visibility
 
 /// One experiment described in one JSON file, decoded once into typed values: the list
@@ -18,6 +19,7 @@ public struct Scenario: Sendable, Hashable {
     public static let keys = [
         "name", "frameRate", "viewport", "container", "rows", "script",
         "images", "display", "strategies", "decodeWorkers", "sourceLatencyMs", "trace",
+        "diskLatencyMs", "sessions", "diskFolder",
     ]
 
     /// A label for reports; defaults to the file's base name.
@@ -39,7 +41,7 @@ public struct Scenario: Sendable, Hashable {
     /// The lab's keys: images, display, decode workers, source latency.
     public var settings: ScenarioSettings
     /// The retention strategies to compare, in file order (`strategies`: preset names or policy
-    /// objects, names unique); every preset when the file names none.
+    /// objects, names unique); every memory preset when the file names none.
     public var strategies: [RetentionPolicy]
     /// The file the scenario was loaded from (``load(contentsOf:)``; the `source` given to
     /// `decode`), against whose folder its image folder and trace resolve.
@@ -51,6 +53,20 @@ public struct Scenario: Sendable, Hashable {
     public func imageSet() throws(ScenarioError) -> ImageSet? {
         guard let images = settings.images else { return nil }
         return try ImageSet(images, scenarioPath: sourcePath)
+    }
+
+    /// The folder in which runs make their disk stores' folders: `diskFolder` resolved against
+    /// the scenario's folder, or the system's temporary folder (`$TMPDIR`, else /tmp). Throws
+    /// `ScenarioError.invalid` at `diskFolder` when the path names a file (a missing folder is
+    /// made by the run). One `stat`.
+    public func diskParentFolder() throws(ScenarioError) -> String {
+        guard let given = settings.diskFolder else { return TemporaryFile.systemFolder }
+        let path = Scenario.resolve(given, against: sourcePath)
+        switch FileIO.kind(of: path) {
+        case .regular: throw .invalid(source: sourcePath, path: "diskFolder", message: "\(PathText.display(path)) is a file, not a folder")
+        case .special(let noun): throw .invalid(source: sourcePath, path: "diskFolder", message: "\(PathText.display(path)) is \(noun), not a folder")
+        case .directory, .missing, .symbolicLink: return path
+        }
     }
 
     /// The trace file, resolved against the scenario's folder; nil for a script scenario. O(1).
@@ -81,9 +97,10 @@ public struct Scenario: Sendable, Hashable {
         self.trace = trace
     }
 
-    /// Every preset, in `RetentionPolicy.presets` order: the strategies of a scenario that names
-    /// none. O(presets).
-    public static var presetStrategies: [RetentionPolicy] { RetentionPolicy.presets.map(\.policy) }
+    /// Every memory preset, in `RetentionPolicy.presets` order: the strategies of a scenario that
+    /// names none. Presets with a disk tier run only when named: they write a store's files,
+    /// and a scenario's tables without them keep their rows and columns. O(presets).
+    public static var presetStrategies: [RetentionPolicy] { RetentionPolicy.presets.filter { !$0.usesDisk }.map(\.policy) }
 
     /// What the visibility simulator needs from the scenario. O(1).
     public var simulation: SimulationConfiguration {

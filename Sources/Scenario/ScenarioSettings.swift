@@ -1,8 +1,8 @@
 import StrictJSON
 import Visibility
 
-/// The lab's keys of a scenario, typed and checked: images, display mode, decode workers and
-/// source latency.
+/// The lab's keys of a scenario, typed and checked: images, display mode, decode workers, the
+/// latency models of the source and the disk tier, sessions per run and the disk tier's folder.
 public struct ScenarioSettings: Sendable, Hashable {
     /// How a row's image reaches the screen.
     public enum Display: String, Sendable, Hashable, CaseIterable {
@@ -40,26 +40,46 @@ public struct ScenarioSettings: Sendable, Hashable {
     public var sourceLatencyMs: Double = 0
     /// The largest `sourceLatencyMs` accepted: one minute per read.
     public static let maximumSourceLatencyMs = 60_000.0
+    /// Latency of a read from the disk tier beyond its measured CPU cost, in milliseconds: a
+    /// MODEL charged on the virtual clock like `sourceLatencyMs`, for a disk slower than the
+    /// page cache the cost table's reads were served from; default 0 (a warm read takes about
+    /// its CPU time). At most ``maximumSourceLatencyMs``.
+    public var diskLatencyMs: Double = 0
+    /// Sessions one run makes in its process: 1 (the default), or 2 to 8 — a cold session, then
+    /// warm ones, each with a new cache and list but the disk store of the session before (closed
+    /// and opened again, as an app's next launch finds it).
+    public var sessions: Int = 1
+    /// The most `sessions`.
+    public static let maximumSessions = 8
+    /// The folder in which each run makes its disk store's folder (relative to the scenario
+    /// file's folder unless absolute), for strategies with a disk tier; nil for the system's
+    /// temporary folder (`$TMPDIR`, else /tmp).
+    public var diskFolder: String?
 
     /// Every optional key with its default, for docs/scenario-format.md and `--help`.
     public static let defaultsDescription = """
         images: required by run/compare/soak; display: "sync"; decodeWorkers: 2; \
-        sourceLatencyMs: 0; strategies: every preset
+        sourceLatencyMs: 0; diskLatencyMs: 0; sessions: 1; diskFolder: $TMPDIR or /tmp; \
+        strategies: every preset without a disk tier
         """
 
-    /// The defaults: no images, sync display, 2 workers, no latency. O(1).
+    /// The defaults: no images, sync display, 2 workers, no latency, one session. O(1).
     public init() {}
 
     /// Creates settings. O(1).
-    public init(images: Images?, display: Display = .sync, decodeWorkers: Int = 2, sourceLatencyMs: Double = 0) {
+    public init(images: Images?, display: Display = .sync, decodeWorkers: Int = 2, sourceLatencyMs: Double = 0,
+                diskLatencyMs: Double = 0, sessions: Int = 1, diskFolder: String? = nil) {
         self.images = images
         self.display = display
         self.decodeWorkers = decodeWorkers
         self.sourceLatencyMs = sourceLatencyMs
+        self.diskLatencyMs = diskLatencyMs
+        self.sessions = sessions
+        self.diskFolder = diskFolder
     }
 
     /// The top-level keys these settings come from. O(1).
-    static let keys = ["images", "display", "decodeWorkers", "sourceLatencyMs"]
+    static let keys = ["images", "display", "decodeWorkers", "sourceLatencyMs", "diskLatencyMs", "sessions", "diskFolder"]
 
     /// Reads the lab's keys from a scenario object; an absent or null key keeps its default.
     /// Throws a `DecodingError` in the convention of DecodingSupport.swift. O(size of the keys).
@@ -81,10 +101,22 @@ public struct ScenarioSettings: Sendable, Hashable {
             decodeWorkers = try container.decodeInt(
                 "decodeWorkers", expected: "an integer from 1 to 64", isValid: { (1...64).contains($0) })
         }
+        let milliseconds = "a number of milliseconds from 0 to \(Int(Self.maximumSourceLatencyMs))"
         if try container.isPresent("sourceLatencyMs") {
             sourceLatencyMs = try container.decodeNumber(
-                "sourceLatencyMs", expected: "a number of milliseconds from 0 to \(Int(Self.maximumSourceLatencyMs))",
-                isValid: { (0...Self.maximumSourceLatencyMs).contains($0) })
+                "sourceLatencyMs", expected: milliseconds, isValid: { (0...Self.maximumSourceLatencyMs).contains($0) })
+        }
+        if try container.isPresent("diskLatencyMs") {
+            diskLatencyMs = try container.decodeNumber(
+                "diskLatencyMs", expected: milliseconds, isValid: { (0...Self.maximumSourceLatencyMs).contains($0) })
+        }
+        if try container.isPresent("sessions") {
+            sessions = try container.decodeInt(
+                "sessions", expected: "an integer from 1 to \(Self.maximumSessions)", isValid: { (1...Self.maximumSessions).contains($0) })
+        }
+        if try container.isPresent("diskFolder") {
+            diskFolder = try container.decodeChecked("diskFolder", expected: "a folder path", default: nil,
+                                                     { try $0.decode(String.self, forKey: $1) }, isValid: { !$0.isEmpty })
         }
     }
 
@@ -94,6 +126,9 @@ public struct ScenarioSettings: Sendable, Hashable {
         if display != .sync { try container.encode(display.rawValue, forKey: JSONKey("display")) }
         if decodeWorkers != 2 { try container.encode(decodeWorkers, forKey: JSONKey("decodeWorkers")) }
         if sourceLatencyMs != 0 { try container.encode(sourceLatencyMs, forKey: JSONKey("sourceLatencyMs")) }
+        if diskLatencyMs != 0 { try container.encode(diskLatencyMs, forKey: JSONKey("diskLatencyMs")) }
+        if sessions != 1 { try container.encode(sessions, forKey: JSONKey("sessions")) }
+        try container.encodeIfPresent(diskFolder, forKey: JSONKey("diskFolder"))
     }
 }
 

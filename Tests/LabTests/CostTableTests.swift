@@ -1,5 +1,8 @@
 import RetentionTestSupport
 import Foundation
+import Imaging
+import Retention
+import SystemIO
 import Testing
 @testable import Lab
 
@@ -99,13 +102,43 @@ struct CostTableTests {
     func measures() throws {
         let folder = TestPaths.packageRoot + "/assets/images"
         let paths = [folder + "/photo-600x400-01.png", folder + "/photo-600x400-01.png", folder + "/palette-600x400-01.png"]
-        let table = CostTable.measure(paths: paths, thumbnails: [.thumbnail(maxPixelSize: 64), .decoded, .thumbnail(maxPixelSize: 64, quality: .fast, linearLight: true)], repeats: 1)
+        let table = try CostTable.measure(paths: paths, thumbnails: [.thumbnail(maxPixelSize: 64), .decoded, .thumbnail(maxPixelSize: 64, quality: .fast, linearLight: true)], repeats: 1)
         #expect(table.images.map(\.file) == ["palette-600x400-01.png", "photo-600x400-01.png"])
         for entry in table.images {
             #expect(entry.decodeMs > 0 && entry.readMs > 0 && (entry.thumbnailMs["64"] ?? 0) > 0)
             #expect(entry.thumbnailMs.keys.sorted() == ["64", "64-fast-linear"], "a decoded representation has no thumbnail cost")
+            #expect(entry.diskReadMs == nil && entry.storedThumbnails == nil, "no disk costs unless asked")
         }
         #expect(table.machine.contains("cores"))
+        #expect(!table.summary.contains("disk"))
+    }
+
+    @Test("with a disk tier: each image read back from a real store, and each stored thumbnail's size, read and decode")
+    func measuresDisk() throws {
+        let images = TestPaths.packageRoot + "/assets/images"
+        let parent = try TestPaths.temporaryFolder("costs-disk")
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        let table = try CostTable.measure(paths: [images + "/photo-600x400-01.png"], thumbnails: [.thumbnail(maxPixelSize: 64)],
+                                          disk: .init(thumbnails: [.thumbnail(maxPixelSize: 64)], folder: parent), repeats: 2)
+        let entry = try #require(table.images.first)
+        #expect((entry.diskReadMs ?? 0) > 0 && entry.diskReadRangeMs?.count == 2)
+        let stored = try #require(entry.storedThumbnails?["64"])
+        let expected = try RetentionPolicy.DiskTier.thumbnailEncoder.encode(
+            Thumbnailer(maxPixelSize: 64).thumbnail(FileIO.readAll(images + "/photo-600x400-01.png", limit: 1 << 24)).bitmap)
+        #expect(stored.bytes == expected.count, "the PNG the cache would write")
+        #expect(stored.decodeMs > 0 && stored.diskReadMs > 0 && stored.encodeMs > 0 && stored.loadRangeMs[0] <= stored.loadRangeMs[1])
+        #expect(table.summary.contains("median disk read"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent).isEmpty, "the measuring store is removed")
+        // A saved table keeps them, and a bad one is refused with its path.
+        let path = parent + "/costs.json"
+        try Data(table.json.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try CostTable.load(contentsOf: path) == table)
+        var bad = table
+        bad.images[0].storedThumbnails?["64"]?.decodeMs = -1
+        try Data(bad.json.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: LabError.failed("--costs: \(path): images[0].storedThumbnails.64.decodeMs: expected a number of milliseconds from 0 to 60000, found -1")) {
+            _ = try CostTable.load(contentsOf: path)
+        }
     }
 
     @Test("headroom: the slowest load against the frame budget, and whether the budget lies within its spread")

@@ -14,7 +14,7 @@ struct LabScenarioInputTests {
         let scenario = try Scenario.decode(Data(#"{\#(Self.base),"strategies":["tiered",{"name":"small-lru","base":"decoded-lru","decodedBudget":"8MB"}]}"#.utf8), source: "t.json")
         #expect(try RetentionPolicy.resolve("small-lru", among: scenario.strategies).bitmapBudget.bytes == 8_000_000)
         #expect(try RetentionPolicy.resolve("decoded-lru", among: scenario.strategies) == RetentionPolicy.named("decoded-lru"))
-        #expect(throws: LabError.unknownStrategy("x", known: ["tiered", "small-lru", "swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "decoded-row-kept", "thumbnail-lru"])) {
+        #expect(throws: LabError.unknownStrategy("x", known: ["tiered", "small-lru", "swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "decoded-row-kept", "thumbnail-lru", "decoded-release+disk", "decoded-lru+disk", "thumbnail-disk"])) {
             try RetentionPolicy.resolve("x", among: scenario.strategies)
         }
     }

@@ -157,4 +157,26 @@ extension String {
         copy.replaceSubrange(range, with: replacement)
         return copy
     }
+
+    // MARK: - smaps
+
+    @Test("smaps: the Rss of mappings of files under a folder, not of a folder that only starts like it")
+    func mappedResident() throws {
+        #expect(try ProcessMemory.parseMappedResident(Fixtures.smaps, under: "/var/tmp/store") == 12 * 1024)
+        #expect(try ProcessMemory.parseMappedResident(Fixtures.smaps, under: "/var/tmp/store-2") == 20 * 1024)
+        #expect(try ProcessMemory.parseMappedResident(Fixtures.smaps, under: "/var/tmp/store/entries") == 8 * 1024)
+        #expect(try ProcessMemory.parseMappedResident(Fixtures.smaps, under: "/elsewhere") == 0)
+        #expect(try ProcessMemory.parseMappedResident("", under: "/var/tmp/store") == 0)
+    }
+
+    @Test("smaps: a matching mapping's bad Rss line names the file and the line")
+    func mappedResidentMalformed() throws {
+        let bad = Fixtures.smaps.replacingFirst("Rss:                   8 kB", with: "Rss:                   8 MB")
+        #expect(throws: MemoryProbeError.malformed(path: "/proc/self/smaps", line: 3, text: "Rss:                   8 MB",
+                                                   reason: "expected \"<number> kB\" after Rss:")) {
+            try ProcessMemory.parseMappedResident(bad, under: "/var/tmp/store")
+        }
+        // A bad line in a mapping that does not match is not read.
+        #expect(try ProcessMemory.parseMappedResident(bad, under: "/var/tmp/store-2") == 20 * 1024)
+    }
 }

@@ -1,4 +1,6 @@
+import Glibc
 import MemoryProbe
+import SystemIO
 import Testing
 
 @Suite("Reading /proc files")
@@ -35,6 +37,29 @@ struct ReaderTests {
         #expect(errorText { try ProcessMemory.resetPeak(path: "\(Self.missing)/clear_refs") }
             == "cannot reset the peak resident size through /nonexistent/memoryprobe/clear_refs: "
             + "No such file or directory (errno 2) (needs Linux 4.0+ with a writable clear_refs)")
+    }
+
+    @Test("a file this process maps counts in its resident memory; one it reads with pread does not")
+    func mappedResidentOfThisProcess() throws {
+        let folder = "/tmp/retention-mapped-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        #expect(mkdir(folder, 0o755) == 0)
+        defer { _ = try? FileIO.removeTree(folder) }
+        let path = folder + "/file"
+        let bytes = 256 * 1024
+        try FileIO.replace(path, with: [UInt8](repeating: 7, count: bytes))
+        // Read through the page cache: nothing of it is mapped.
+        _ = try FileIO.readAll(path, limit: bytes)
+        #expect(try ProcessMemory.readMappedResident(under: folder) == 0)
+        let fd = open(path, O_RDONLY)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        let mapped = try #require(mmap(nil, bytes, PROT_READ, MAP_SHARED, fd, 0).flatMap { $0 == MAP_FAILED ? nil : $0 })
+        defer { munmap(mapped, bytes) }
+        var sum = 0
+        for offset in stride(from: 0, to: bytes, by: 4096) { sum += Int(mapped.load(fromByteOffset: offset, as: UInt8.self)) }
+        #expect(sum == 7 * bytes / 4096)
+        #expect(try ProcessMemory.readMappedResident(under: folder) == bytes, "every page touched is resident, and counted")
+        #expect(try ProcessMemory.readMappedResident(under: folder + "/other") == 0)
     }
 
     // MARK: - Fixture files

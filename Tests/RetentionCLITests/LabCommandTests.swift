@@ -5,13 +5,14 @@ import Testing
 @Suite("retention run / compare / strategies")
 struct LabCommandTests {
     /// A small scenario beside the committed images: 12 rows of 600x400 photos.
-    static func smallScenario(_ dir: String, extra: String = "") throws -> String {
-        let path = dir + "/small.json"
+    static func smallScenario(_ dir: String, extra: String = "",
+                              script: String = #"{"scroll":{"by":2400,"frames":40}}"#, name: String = "small") throws -> String {
+        let path = dir + "/\(name).json"
         let images = CLIRunner.packageRoot + "/assets/images"
         try """
-        {"name":"small","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list","prefetchRows":1},
+        {"name":"\(name)","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list","prefetchRows":1},
          "rows":{"count":12,"height":300},"images":{"directory":"\(images)","pattern":"photo-600x400-*.png"}\(extra),
-         "script":[{"scroll":{"by":2400,"frames":40}},{"checkpoint":{"name":"all-loaded"}},{"destroyContainer":{}}]}
+         "script":[\(script),{"checkpoint":{"name":"all-loaded"}},{"destroyContainer":{}}]}
         """.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -63,7 +64,7 @@ struct LabCommandTests {
         let scenario = try Self.smallScenario(dir)
         let unknown = try await CLIRunner.run(["run", scenario, "--strategy", "keep-everything"])
         #expect(unknown.status == 1)
-        #expect(unknown.stderr == "Error: unknown strategy 'keep-everything' (known: swiftui-image-state, swiftui-data-state, decoded-release, decoded-lru, tiered, decoded-row-kept, thumbnail-lru)\n")
+        #expect(unknown.stderr == "Error: unknown strategy 'keep-everything' (known: swiftui-image-state, swiftui-data-state, decoded-release, decoded-lru, tiered, decoded-row-kept, thumbnail-lru, decoded-release+disk, decoded-lru+disk, thumbnail-disk)\n")
         let noImages = dir + "/noimages.json"
         try #"{"name":"n","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list"},"rows":{"count":3,"height":300},"images":{"directory":"empty"},"script":[]}"#
             .write(toFile: noImages, atomically: true, encoding: .utf8)
@@ -156,17 +157,19 @@ struct LabCommandTests {
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
         // TextTable's header and dash rule, as wide as the longest name and summary.
-        #expect(lines.first == "strategy             summary")
-        #expect(lines.count > 2 && lines[1].hasPrefix("-------------------  --") && lines[1].count == lines.map(\.count).max())
+        #expect(lines.first == "strategy              summary")
+        #expect(lines.count > 2 && lines[1].hasPrefix("--------------------  --") && lines[1].count == lines.map(\.count).max())
         #expect(!result.stdout.contains(" \n"), "no line ends in spaces")
         let names = lines.dropFirst(2).map { $0.split(separator: " ")[0] }
-        #expect(names == ["swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "tiered", "decoded-row-kept", "thumbnail-lru"])
+        #expect(names == ["swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "tiered", "decoded-row-kept", "thumbnail-lru",
+                          "decoded-release+disk", "decoded-lru+disk", "thumbnail-disk"])
+        #expect(lines.contains { $0.hasPrefix("thumbnail-disk        256px thumbnail while visible, released on disappear; thumbnails on disk as PNG") })
         let dir = try CLIRunner.temporaryDirectory("strategies")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let scenario = try Self.smallScenario(dir, extra: #","strategies":["tiered",{"name":"small-lru","base":"decoded-lru","decodedBudget":"8MB"}]"#)
         let custom = try await CLIRunner.run(["strategies", scenario])
         #expect(custom.status == 0)
-        #expect(custom.stdout.split(separator: "\n").last?.hasPrefix("small-lru            custom: {") == true)
+        #expect(custom.stdout.split(separator: "\n").last?.hasPrefix("small-lru             custom: {") == true)
         #expect(custom.stdout.contains(#""decodedBudget":"8MB""#))
     }
 }

@@ -78,6 +78,7 @@ struct SweepCommandTests {
         (["--values", "8MB,64MB", "--max-resident", "32MB"], "--values: 64MB is beyond --max-resident 32MB"),
         (["--vary", "decodedBudget", "--strategies", "thumbnail-lru"], "decodedBudget does not apply to thumbnail-lru: its rows hold thumbnails, whose budget is thumbnailBudget"),
         (["--vary", "decodeWorkers", "--values", "1,2"], "decodeWorkers does not apply: the scenario decodes synchronously"),
+        (["--vary", "diskBudget", "--strategies", "decoded-lru"], "diskBudget does not apply to decoded-lru: it keeps nothing on disk"),
         (["--shard", "4/3"], "--shard: expected K/N with 1 ≤ K ≤ N ≤ 10000, got 4/3"),
         (["--shards", "3"], "--shards 3 needs JOB_COMPLETION_INDEX"),
     ])

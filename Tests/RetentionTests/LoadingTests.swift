@@ -10,11 +10,7 @@ import Testing
 struct LoadingTests {
     /// Polls `condition` every millisecond (up to 10 s).
     func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        for _ in 0..<10_000 {
-            if condition() { return }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        Issue.record("condition never became true", sourceLocation: sourceLocation)
+        try await Polling.eventually(condition, sourceLocation: sourceLocation)
     }
 
     // MARK: - Coalescing
@@ -171,7 +167,7 @@ struct LoadingTests {
     ])
     func limitsApplyToThumbnails(_ policy: RetentionPolicy) async throws {
         let source = TestSource()
-        let cache = ImageCache(source: source.source(), policy: policy, mode: .asynchronous(workers: 1), decodeLimits: DecodeLimits(maxPixels: 100))
+        let cache = try ImageCache(source: source.source(), policy: policy, mode: .asynchronous(workers: 1), decodeLimits: DecodeLimits(maxPixels: 100))
         do {
             let bitmap = try await cache.image(for: 3)
             Issue.record("\(policy.name) returned a \(bitmap.width)x\(bitmap.height) bitmap of a 64x48 image over a 100-pixel cap")
@@ -180,7 +176,7 @@ struct LoadingTests {
         }
         #expect(cache.metrics.failedDecodes == 1)
         // Within the cap the same cache works.
-        let roomy = ImageCache(source: source.source(), policy: policy, mode: .asynchronous(workers: 1), decodeLimits: DecodeLimits(maxPixels: 4_000))
+        let roomy = try ImageCache(source: source.source(), policy: policy, mode: .asynchronous(workers: 1), decodeLimits: DecodeLimits(maxPixels: 4_000))
         #expect(try await roomy.image(for: 3).width > 0)
     }
 
@@ -273,7 +269,7 @@ struct LoadingTests {
         let path = directory.appendingPathComponent("1.png").path
         try Fixtures.images[1]!.write(to: URL(fileURLWithPath: path))
         let source = ImageSource<Int>.files(paths: [1: path, 2: directory.appendingPathComponent("missing.png").path])
-        let cache = ImageCache(source: source, policy: .decodedLRU, mode: .asynchronous(workers: 1))
+        let cache = try ImageCache(source: source, policy: .decodedLRU, mode: .asynchronous(workers: 1))
         let bitmap = try await cache.image(for: 1)
         #expect(bitmap.width == Fixtures.width && bitmap.height == Fixtures.height)
         let missing = await #expect(throws: SystemError.self) { try await cache.image(for: 2) }
@@ -281,7 +277,7 @@ struct LoadingTests {
         // A FIFO among the files is refused at once rather than blocking a decode worker.
         let fifo = directory.appendingPathComponent("pipe.png").path
         #expect(mkfifo(fifo, 0o644) == 0)
-        let piped = ImageCache(source: ImageSource<Int>.files { _ in fifo }, policy: .decodedLRU, mode: .asynchronous(workers: 1))
+        let piped = try ImageCache(source: ImageSource<Int>.files { _ in fifo }, policy: .decodedLRU, mode: .asynchronous(workers: 1))
         let refused = await #expect(throws: SystemError.self) { try await piped.image(for: 1) }
         #expect(refused?.reasonText == "it is a FIFO, not a regular file")
         await #expect(throws: ImageSourceError.self) { try await cache.image(for: 3) }

@@ -11,6 +11,7 @@ struct PolicyTests {
     func presetTable() {
         #expect(RetentionPolicy.presets.map(\.name) == [
             "swiftui-image-state", "swiftui-data-state", "decoded-release", "decoded-lru", "tiered", "decoded-row-kept", "thumbnail-lru",
+            "decoded-release+disk", "decoded-lru+disk", "thumbnail-disk",
         ])
         let table: [(String, RetentionPolicy.Representation, RetentionPolicy.DisappearAction, RetentionPolicy.CompressedTier)] = [
             ("swiftui-image-state", .decoded, .strandUntilReleased, .none),
@@ -20,6 +21,9 @@ struct PolicyTests {
             ("tiered", .decoded, .evictable, .lru(budget: .megabytes(32))),
             ("decoded-row-kept", .decoded, .keepUntilReleased, .none),
             ("thumbnail-lru", .thumbnail(maxPixelSize: 256), .evictable, .none),
+            ("decoded-release+disk", .decoded, .release, .none),
+            ("decoded-lru+disk", .decoded, .evictable, .none),
+            ("thumbnail-disk", .thumbnail(maxPixelSize: 256), .release, .none),
         ]
         for (name, visible, onDisappear, compressed) in table {
             let policy = RetentionPolicy.named(name)
@@ -29,6 +33,10 @@ struct PolicyTests {
             #expect(policy?.allocator == .system)
             #expect(policy?.countActiveInBudget == false)
         }
+        #expect(RetentionPolicy.named("decoded-lru+disk")?.disk == .init(source: true, thumbnails: false, budget: .megabytes(150)))
+        #expect(RetentionPolicy.named("thumbnail-disk")?.disk == .init(source: false, thumbnails: true, budget: .megabytes(150)))
+        #expect(RetentionPolicy.presets.filter(\.usesDisk).map(\.name) == ["decoded-release+disk", "decoded-lru+disk", "thumbnail-disk"])
+        #expect(RetentionPolicy.presets.allSatisfy { $0.policy.diskProblem == nil })
         #expect(RetentionPolicy.named("nope") == nil)
         #expect(RetentionPolicy.presets.allSatisfy { !$0.summary.isEmpty && $0.policy.name == $0.name })
     }

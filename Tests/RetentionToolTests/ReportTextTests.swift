@@ -73,6 +73,65 @@ struct ComparisonTextTests {
         #expect(lines[1].hasPrefix("--------  -------"))
         #expect(lines[2].hasPrefix("a             0.0         0.0  12.3 "))
         #expect(lines[3].hasPrefix("sizes: resident MB"))
+        #expect(!summary.table().contains("disk") && !summary.table().contains("session"), "no disk columns, notes or sessions without a disk tier")
+    }
+
+    /// A row of a strategy with a disk tier, or with warm sessions.
+    static func diskRow(_ name: String, disk: Bool, warm: [ComparisonSummary.Row]? = nil) -> ComparisonSummary.Row {
+        var row = Self.row(name, peak: 40_000_000, spread: [40_000_000, 40_000_000])
+        row.placeholderFrames = disk ? 20 : 281
+        row.placeholderSpread = [row.placeholderFrames, row.placeholderFrames]
+        row.sourceReads = 65
+        if disk {
+            row.disk = .init(peakBytes: 96_300_000, peakSpread: [96_000_000, 96_500_000], reads: 155, hits: 90, writes: 65, writeFailures: 0,
+                             mappedResidentBytes: 0, latencyMs: 0)
+        }
+        row.warmSessions = warm
+        return row
+    }
+
+    @Test("a strategy with a disk tier adds disk peak, reads and writes, '-' for the others, and notes what they count and the latency model")
+    func diskColumns() throws {
+        var summary = ComparisonSummary(results: [], strategies: [])
+        summary.rows = [Self.diskRow("decoded-lru", disk: false), Self.diskRow("decoded-lru+disk", disk: true)]
+        let text = summary.table()
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasSuffix("placeholders  disk peak  disk reads  disk writes"))
+        #expect(lines[2].hasSuffix("281          -           -            -"))
+        #expect(lines[3].hasSuffix("20       96.3         155           65"))
+        #expect(text.contains("disk: disk peak is the store's files in MB allocated on disk, not resident memory: the page cache holding them is in no process's RSS, and the runs mapped 0.0 MB of them"))
+        #expect(text.contains("disk latency: a MODEL of 0.00 ms per disk read"))
+        // The export keeps them, and a memory strategy's row has no disk keys.
+        let json = JSONDocument.encode(summary.rows[1])
+        #expect(json.contains(#""disk":{"#) && json.contains(#""sourceReads":65"#))
+        #expect(try JSONDocument.decode(ComparisonSummary.Row.self, from: Array(json.utf8), source: "row") == summary.rows[1])
+        var memory = summary.rows[0]
+        memory.sourceReads = nil
+        #expect(!JSONDocument.encode(memory).contains("disk") && !JSONDocument.encode(memory).contains("sourceReads"))
+    }
+
+    @Test("runs of several sessions add a table of each strategy's cold and warm sessions")
+    func sessionsTable() throws {
+        var warm = Self.diskRow("decoded-lru+disk", disk: true)
+        warm.placeholderFrames = 2
+        warm.placeholderSpread = [2, 2]
+        warm.sourceReads = 0
+        warm.disk?.hits = 155
+        var summary = ComparisonSummary(results: [], strategies: [])
+        summary.rows = [Self.diskRow("decoded-lru+disk", disk: true, warm: [warm])]
+        let lines = summary.table().split(separator: "\n").map(String.init)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("sessions: each run made its sessions in one process") })
+        #expect(lines[start + 1] == "strategy          session  peak  placeholders  hitches  decodes  source reads  disk hits")
+        #expect(lines[start + 3] == "decoded-lru+disk   1 cold  40.0            20        0        0            65         90")
+        #expect(lines[start + 4] == "decoded-lru+disk   2 warm  40.0             2        0        0             0        155")
+    }
+
+    @Test("a run's text has a disk line saying the store is on disk, not resident, and a line per warm session")
+    func runReportDisk() {
+        let disk = RunReport.Disk(budgetBytes: 150_000_000, peakBytes: 96_300_000, endBytes: 96_300_000, entries: 65, reads: 155, hits: 90,
+                                  thumbnailHits: 0, readBytes: 1, writes: 65, writeBytes: 1, writeFailures: 0, corruptEntries: 0,
+                                  mappedResidentBytes: 0, latencyMs: 0)
+        #expect(RunReportText.diskLine(disk, sourceReads: 65) == "disk: peak 96.3 MB of 150.0 MB on disk (allocated, not resident: the page cache is in no process's RSS), 65 entries at the end; reads 155 (hits 90, 0 of them thumbnails), writes 65 (0 failed), corrupt entries 0, source reads 65; the store's files mapped into this process: 0.0 MB resident; latency MODEL 0.00 ms per disk read")
     }
 }
 

@@ -132,6 +132,31 @@ struct PolicyDefinitionTests {
         #expect(RetentionPolicy.thumbnailLRU.budgetKey == "thumbnailBudget" && RetentionPolicy.tiered.budgetKey == "decodedBudget")
     }
 
+    @Test("a disk tier: what it keeps and its budget, from a base or given; one that cannot apply is rejected at its key")
+    func diskTier() throws {
+        let lru = try decode(#"{"name": "x", "base": "decoded-lru", "disk": "source", "diskBudget": "40MB"}"#)
+        #expect(lru.disk == .init(source: true, thumbnails: false, budget: .megabytes(40)))
+        #expect(try decode(#"{"name": "x", "base": "decoded-lru+disk"}"#).disk?.budget == .megabytes(150))
+        #expect(try decode(#"{"name": "x", "base": "decoded-lru+disk", "disk": "none"}"#).disk == nil)
+        #expect(try decode(#"{"name": "x", "base": "thumbnail-disk", "diskBudget": "8MB"}"#).disk == .init(source: false, thumbnails: true, budget: .megabytes(8)))
+        #expect(try decode(#"{"name": "x", "visible": "thumbnail", "disk": "sourceAndThumbnails"}"#).disk == .init(source: true, thumbnails: true))
+        let expected = #"expected "none", "source", "thumbnails" or "sourceAndThumbnails""#
+        expectRejected(#"{"name": "x", "disk": "everything"}"#, at: ["disk"], expected)
+        expectRejected(#"{"name": "x", "disk": true}"#, at: ["disk"], expected)
+        expectRejected(#"{"name": "x", "diskBudget": "8MB"}"#, at: ["diskBudget"], #"diskBudget applies only when disk is not "none""#)
+        expectRejected(#"{"name": "x", "base": "decoded-lru+disk", "disk": "none", "diskBudget": "8MB"}"#, at: ["diskBudget"], "diskBudget applies only")
+        expectRejected(#"{"name": "x", "base": "decoded-lru+disk", "diskBudget": 0}"#, at: ["diskBudget"], "expected a disk budget above 0")
+        expectRejected(#"{"name": "x", "base": "decoded-lru+disk", "diskBudget": "lots"}"#, at: ["diskBudget"], #"expected a size like "64MB""#)
+        expectRejected(#"{"name": "x", "disk": "thumbnails"}"#, at: ["disk"], #"thumbnails on disk apply only when visible is "thumbnail""#)
+        expectRejected(#"{"name": "x", "base": "thumbnail-disk", "visible": "decoded"}"#, at: ["visible"], "thumbnails on disk apply only")
+        // A policy without a tier encodes no disk keys, so tables and exports of memory
+        // strategies keep their shape.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        #expect(!String(decoding: try encoder.encode(PolicyDefinition(.decodedLRU)), as: UTF8.self).contains("disk"))
+        #expect(String(decoding: try encoder.encode(PolicyDefinition(lru)), as: UTF8.self).contains(#""disk":"source","diskBudget":"40MB""#))
+    }
+
     @Test("unknown keys are rejected, naming the key and the known ones")
     func unknownKey() {
         expectRejected(#"{"name": "x", "decodedBudgt": "64MB"}"#, at: ["decodedBudgt"], #"unknown key "decodedBudgt"; expected one of: name, base, visible"#)

@@ -52,11 +52,39 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
         /// True when the runs had no checkpoint named `all-loaded`, so ``allLoadedBytes`` is the
         /// `end` checkpoint's (taken after the script's last step).
         public var allLoadedFromEnd: Bool = false
+        /// Loads that read the source, median over runs; nil when the runs did not count them
+        /// (no disk tier, one session).
+        public var sourceReads: Int?
+        /// The disk tier's medians; nil for a strategy without one.
+        public var disk: DiskFigures?
+        /// With `sessions` above 1: one row per warm session, in order, over the same runs.
+        public var warmSessions: [Row]?
+
+        /// A strategy's disk tier, medians over its runs (see `RunReport.Disk`).
+        public struct DiskFigures: Codable, Sendable, Hashable {
+            /// The most bytes the store's files took (allocated, not resident).
+            public var peakBytes: Int
+            /// Smallest and largest over the runs.
+            public var peakSpread: [Int]
+            /// Lookups (hits and misses).
+            public var reads: Int
+            /// Lookups that found a usable entry.
+            public var hits: Int
+            /// Entries written.
+            public var writes: Int
+            /// Writes that failed.
+            public var writeFailures: Int
+            /// Resident bytes of the store's files the process mapped at the end (0 when read with `pread`).
+            public var mappedResidentBytes: Int
+            /// The latency MODEL per disk read the runs charged (`diskLatencyMs`).
+            public var latencyMs: Double
+        }
 
         private enum CodingKeys: String, CodingKey {
             case strategy, runs, failures, startupBytes, allLoadedBytes, peakBytes, peakSpread, afterDestroyBytes, afterTrimBytes
             case logicalPeakBytes, decodes, hitches, hitchesSpread, placeholderFrames, placeholderSpread, maxFrameMs
             case failedLoads, firstFailure, afterDestroySpread, logicalPeakSpread, decodesSpread, stoppedRuns, stopReason, allLoadedFromEnd
+            case sourceReads, disk, warmSessions
         }
 
         /// Encodes the row; a strategy with no successful run has `null` figures (never 0,
@@ -91,6 +119,12 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
             try figure(afterDestroySpread, .afterDestroySpread)
             try figure(logicalPeakSpread, .logicalPeakSpread)
             try figure(decodesSpread, .decodesSpread)
+            // Present only for runs that counted them, so exports of memory strategies keep their shape.
+            if measured {
+                try c.encodeIfPresent(sourceReads, forKey: .sourceReads)
+                try c.encodeIfPresent(disk, forKey: .disk)
+            }
+            try c.encodeIfPresent(warmSessions, forKey: .warmSessions)
         }
 
         /// Decodes a row written by ``encode(to:)``; a `null` figure reads as 0 (a row with no
@@ -123,6 +157,9 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
             afterDestroySpread = try ints(.afterDestroySpread)
             logicalPeakSpread = try ints(.logicalPeakSpread)
             decodesSpread = try ints(.decodesSpread)
+            sourceReads = try c.decodeIfPresent(Int.self, forKey: .sourceReads)
+            disk = try c.decodeIfPresent(DiskFigures.self, forKey: .disk)
+            warmSessions = try c.decodeIfPresent([Row].self, forKey: .warmSessions)
         }
 
         /// A row as given; see each field. O(1).
@@ -130,7 +167,11 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
                     afterDestroyBytes: Int, afterTrimBytes: Int, logicalPeakBytes: Int, decodes: Int, hitches: Int, hitchesSpread: [Int],
                     placeholderFrames: Int, placeholderSpread: [Int], maxFrameMs: Double, failedLoads: Int = 0, firstFailure: String? = nil,
                     afterDestroySpread: [Int] = [], logicalPeakSpread: [Int] = [], decodesSpread: [Int] = [], stoppedRuns: Int = 0,
-                    allLoadedFromEnd: Bool = false, stopReason: String? = nil) {
+                    allLoadedFromEnd: Bool = false, stopReason: String? = nil, sourceReads: Int? = nil, disk: DiskFigures? = nil,
+                    warmSessions: [Row]? = nil) {
+            self.sourceReads = sourceReads
+            self.disk = disk
+            self.warmSessions = warmSessions
             self.allLoadedFromEnd = allLoadedFromEnd
             self.strategy = strategy
             self.runs = runs
@@ -161,35 +202,57 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
     /// One row per strategy, in the order strategies were given.
     public var rows: [Row]
 
-    /// Summarizes `results` for `strategies` (in that order). O(results log results).
+    /// Summarizes `results` for `strategies` (in that order), warm sessions included. O(results
+    /// log results).
     public init(results: [Comparison.Result], strategies: [String]) {
         rows = strategies.map { name in
             let mine = results.filter { $0.strategy == name }
             let reports = mine.compactMap(\.report)
-            func median(_ values: [Int]) -> Int { Median.of(values) }
-            func resident(_ checkpoint: String, fallback: String? = nil) -> [Int] {
-                reports.compactMap { ($0.checkpoint(checkpoint) ?? fallback.flatMap($0.checkpoint))?.residentBytes }
+            var row = Self.row(name, reports: reports, failures: mine.count - reports.count)
+            // Warm session k of every run that made it, summarized as a row of its own.
+            let sessions = reports.map { $0.warmSessions?.count ?? 0 }.max() ?? 0
+            if sessions > 0 {
+                row.warmSessions = (0..<sessions).map { k in
+                    let warm = reports.compactMap { $0.warmSessions.flatMap { k < $0.count ? $0[k] : nil } }
+                    return Self.row(name, reports: warm, failures: mine.count - warm.count)
+                }
             }
-            let peaks = reports.map(\.peakResidentBytes)
-            let destroyed = resident("after-destroy"), logical = reports.map(\.peakLogicalBytes), decodes = reports.map(\.decodes)
-            func spread(_ values: [Int]) -> [Int] { [values.min() ?? 0, values.max() ?? 0] }
-            let hitches = reports.map(\.hitches), placeholders = reports.map(\.placeholderFrames)
-            let frameMax = reports.map(\.frameWork.maxMs).sorted()
-            return Row(
-                strategy: name, runs: reports.count, failures: mine.count - reports.count,
-                startupBytes: median(resident("startup")), allLoadedBytes: median(resident("all-loaded", fallback: "end")),
-                peakBytes: median(peaks), peakSpread: [peaks.min() ?? 0, peaks.max() ?? 0],
-                afterDestroyBytes: median(destroyed), afterTrimBytes: median(resident("after-trim")),
-                logicalPeakBytes: median(logical), decodes: median(decodes),
-                hitches: median(hitches), hitchesSpread: [hitches.min() ?? 0, hitches.max() ?? 0],
-                placeholderFrames: median(placeholders), placeholderSpread: [placeholders.min() ?? 0, placeholders.max() ?? 0],
-                maxFrameMs: Median.of(frameMax),
-                failedLoads: median(reports.map(\.failedLoads)),
-                firstFailure: reports.lazy.compactMap(\.firstFailure).first,
-                afterDestroySpread: spread(destroyed), logicalPeakSpread: spread(logical), decodesSpread: spread(decodes),
-                stoppedRuns: reports.filter { $0.stopReason != nil }.count,
-                allLoadedFromEnd: !reports.isEmpty && reports.allSatisfy { $0.checkpoint("all-loaded") == nil },
-                stopReason: reports.lazy.compactMap { report in report.stopReason.map { "\($0), \(report.rowsAliveAtStop ?? 0) rows alive" } }.first)
+            return row
         }
+    }
+
+    /// One strategy's medians over `reports` (runs that failed without a report: `failures`).
+    /// O(reports log reports).
+    static func row(_ name: String, reports: [RunReport], failures: Int) -> Row {
+        func median(_ values: [Int]) -> Int { Median.of(values) }
+        func resident(_ checkpoint: String, fallback: String? = nil) -> [Int] {
+            reports.compactMap { ($0.checkpoint(checkpoint) ?? fallback.flatMap($0.checkpoint))?.residentBytes }
+        }
+        let peaks = reports.map(\.peakResidentBytes)
+        let destroyed = resident("after-destroy"), logical = reports.map(\.peakLogicalBytes), decodes = reports.map(\.decodes)
+        func spread(_ values: [Int]) -> [Int] { [values.min() ?? 0, values.max() ?? 0] }
+        let hitches = reports.map(\.hitches), placeholders = reports.map(\.placeholderFrames)
+        let frameMax = reports.map(\.frameWork.maxMs).sorted()
+        let sourceReads = reports.compactMap(\.sourceReads), disks = reports.compactMap(\.disk)
+        return Row(
+            strategy: name, runs: reports.count, failures: failures,
+            startupBytes: median(resident("startup")), allLoadedBytes: median(resident("all-loaded", fallback: "end")),
+            peakBytes: median(peaks), peakSpread: spread(peaks),
+            afterDestroyBytes: median(destroyed), afterTrimBytes: median(resident("after-trim")),
+            logicalPeakBytes: median(logical), decodes: median(decodes),
+            hitches: median(hitches), hitchesSpread: spread(hitches),
+            placeholderFrames: median(placeholders), placeholderSpread: spread(placeholders),
+            maxFrameMs: Median.of(frameMax),
+            failedLoads: median(reports.map(\.failedLoads)),
+            firstFailure: reports.lazy.compactMap(\.firstFailure).first,
+            afterDestroySpread: spread(destroyed), logicalPeakSpread: spread(logical), decodesSpread: spread(decodes),
+            stoppedRuns: reports.filter { $0.stopReason != nil }.count,
+            allLoadedFromEnd: !reports.isEmpty && reports.allSatisfy { $0.checkpoint("all-loaded") == nil },
+            stopReason: reports.lazy.compactMap { report in report.stopReason.map { "\($0), \(report.rowsAliveAtStop ?? 0) rows alive" } }.first,
+            sourceReads: sourceReads.isEmpty ? nil : median(sourceReads),
+            disk: disks.isEmpty ? nil : Row.DiskFigures(
+                peakBytes: median(disks.map(\.peakBytes)), peakSpread: spread(disks.map(\.peakBytes)), reads: median(disks.map(\.reads)),
+                hits: median(disks.map(\.hits)), writes: median(disks.map(\.writes)), writeFailures: median(disks.map(\.writeFailures)),
+                mappedResidentBytes: median(disks.map(\.mappedResidentBytes)), latencyMs: disks[0].latencyMs))
     }
 }

@@ -1,3 +1,4 @@
+import DiskCache
 import Scenario
 import StrictJSON
 import Glibc
@@ -17,6 +18,8 @@ import Retention
 /// Measured by `retention costs` in a quiet child process: per image, one warm-up, then
 /// `repeats` (default ``defaultRepeats``) reads, full decodes and thumbnails of each kind the
 /// scenario's strategies use, each timed with `ThreadCPUTime`; the table keeps the medians.
+/// When a strategy keeps a disk tier, also the read of the image's bytes back from a
+/// `DiskStore` and, for thumbnails kept on disk, the encoded thumbnail's read and decode.
 public struct CostTable: Codable, Sendable, Hashable {
     /// One image's costs, in milliseconds of thread CPU time.
     public struct Entry: Codable, Sendable, Hashable {
@@ -38,6 +41,31 @@ public struct CostTable: Codable, Sendable, Hashable {
         public var decodeRangeMs: [Double]? = nil
         /// The fastest and slowest thumbnail of each kind over the repeats.
         public var thumbnailRangeMs: [String: [Double]]? = nil
+        /// Reading the file's bytes back from a disk store (`DiskStore.data(for:)`: open,
+        /// fstat, pread and the entry's CRC-32), its pages warm in the page cache; absent when
+        /// no strategy measured kept a disk tier, and from tables made before disk tiers.
+        public var diskReadMs: Double? = nil
+        /// The fastest and slowest disk read over the repeats.
+        public var diskReadRangeMs: [Double]? = nil
+        /// Thumbnails kept on disk, by ``CostTable/thumbnailKey(_:)``: the encoded PNG and its
+        /// costs; absent when no strategy measured keeps thumbnails on disk.
+        public var storedThumbnails: [String: StoredThumbnail]? = nil
+    }
+
+    /// A thumbnail as the disk tier keeps it: encoded as PNG by
+    /// `RetentionPolicy.DiskTier.thumbnailEncoder`, read back and decoded on a return.
+    public struct StoredThumbnail: Codable, Sendable, Hashable {
+        /// The encoded PNG's size.
+        public var bytes: Int
+        /// Encoding it: paid on the cache's writer thread, so no frame or decode worker is
+        /// charged (the figure is for reading, and for devices whose writer shares a core).
+        public var encodeMs: Double
+        /// Reading it back from a disk store, warm in the page cache.
+        public var diskReadMs: Double
+        /// Decoding it to RGBA8.
+        public var decodeMs: Double
+        /// The fastest and slowest read plus decode over the repeats.
+        public var loadRangeMs: [Double]
     }
 
     /// Repeats per operation when none is given: 5 keeps the calibration of the default
@@ -63,12 +91,32 @@ public struct CostTable: Codable, Sendable, Hashable {
         return "\(size)" + (quality == .fast ? "-fast" : "") + (linearLight ? "-linear" : "")
     }
 
+    /// What a table measures of the disk tier: nothing (nil), or the disk read of every image
+    /// and, for each of `thumbnails`, the stored thumbnail's read and decode, through a
+    /// `DiskStore` in a fresh folder under `folder` (removed afterwards).
+    public struct DiskCosts: Sendable {
+        /// Thumbnail representations kept on disk.
+        public var thumbnails: [RetentionPolicy.Representation]
+        /// Where the measuring store's folder is made.
+        public var folder: String
+
+        /// Disk costs to measure. O(1).
+        public init(thumbnails: [RetentionPolicy.Representation], folder: String) {
+            self.thumbnails = thumbnails
+            self.folder = folder
+        }
+    }
+
     /// Measures `paths` (duplicates ignored), with each of the `thumbnails` representations
-    /// (others ignored). Cost: about (repeats + 1) × (read + decode + thumbnails) per image.
-    /// A file that cannot be read or decoded is measured failing, as a run would pay for it.
-    public static func measure(paths: [String], thumbnails: [RetentionPolicy.Representation], repeats: Int = defaultRepeats,
-                               progress: (String) -> Void = { _ in }) -> CostTable {
+    /// (others ignored) and, when `disk` is given, the disk tier's reads and stored thumbnails.
+    /// Cost: about (repeats + 1) × (read + decode + thumbnails + disk reads) per image. A file
+    /// that cannot be read or decoded is measured failing, as a run would pay for it. Throws
+    /// `LabError` when the measuring store cannot be opened.
+    public static func measure(paths: [String], thumbnails: [RetentionPolicy.Representation], disk: DiskCosts? = nil,
+                               repeats: Int = defaultRepeats, progress: (String) -> Void = { _ in }) throws(LabError) -> CostTable {
         let representations = thumbnails.filter(\.isThumbnail)
+        let store = try disk.map { disk throws(LabError) in try LabDiskStore(parent: disk.folder, purpose: "costs", limit: 1 << 40) }
+        defer { store?.remove() }
         var byName: [String: Entry] = [:]
         for path in paths {
             let name = fileName(path)
@@ -84,10 +132,38 @@ public struct CostTable: Codable, Sendable, Hashable {
                 thumbnailMs[thumbnailKey(representation)!] = timed.median
                 thumbnailRange[thumbnailKey(representation)!] = timed.range
             }
-            byName[name] = Entry(file: name, bytes: data.count, readMs: read.median, decodeMs: decode.median, thumbnailMs: thumbnailMs,
-                                 readRangeMs: read.range, decodeRangeMs: decode.range, thumbnailRangeMs: thumbnailRange)
+            var entry = Entry(file: name, bytes: data.count, readMs: read.median, decodeMs: decode.median, thumbnailMs: thumbnailMs,
+                              readRangeMs: read.range, decodeRangeMs: decode.range, thumbnailRangeMs: thumbnailRange)
+            if let disk, let store { measureDisk(&entry, data: data, thumbnails: disk.thumbnails, store: store.store, repeats: repeats) }
+            byName[name] = entry
         }
         return CostTable(repeats: repeats, machine: Machine.description, images: byName.values.sorted { $0.file < $1.file })
+    }
+
+    /// Adds the disk tier's costs of one image to `entry`: its bytes stored and read back, and
+    /// each thumbnail kind encoded, stored, read back and decoded. An image whose bytes or
+    /// thumbnail cannot be stored (over the store's limit) is measured missing the store, as a
+    /// run would find it. O(repeats × (size + thumbnails)).
+    private static func measureDisk(_ entry: inout Entry, data: Data, thumbnails: [RetentionPolicy.Representation], store: DiskStore, repeats: Int) {
+        let key = RetentionPolicy.DiskTier.sourceKey(entry.file)
+        try? store.store(data, for: key)
+        let read = timedCPU(repeats) { _ = store.data(for: key) }
+        entry.diskReadMs = read.median
+        entry.diskReadRangeMs = read.range
+        var stored: [String: StoredThumbnail] = [:]
+        for representation in Set(thumbnails.filter(\.isThumbnail)).sorted(by: { thumbnailKey($0)! < thumbnailKey($1)! }) {
+            guard let bitmap = try? representation.thumbnailer(limits: .default)!.thumbnail(data).bitmap,
+                  let thumbnailKey = RetentionPolicy.DiskTier.thumbnailKey(entry.file, representation) else { continue }
+            var png = Data()
+            let encode = timedCPU(repeats) { png = (try? RetentionPolicy.DiskTier.thumbnailEncoder.encode(bitmap)) ?? Data() }
+            try? store.store(png, for: thumbnailKey)
+            let diskRead = timedCPU(repeats) { _ = store.data(for: thumbnailKey) }
+            let decode = timedCPU(repeats) { _ = try? PNGDecoder().decode(png) }
+            stored[self.thumbnailKey(representation)!] = StoredThumbnail(
+                bytes: png.count, encodeMs: encode.median, diskReadMs: diskRead.median, decodeMs: decode.median,
+                loadRangeMs: [diskRead.range[0] + decode.range[0], diskRead.range[1] + decode.range[1]])
+        }
+        if !stored.isEmpty { entry.storedThumbnails = stored }
     }
 
     /// The median thread CPU milliseconds of `repeats` runs of `work` (after one warm-up),
@@ -161,6 +237,16 @@ public struct CostTable: Codable, Sendable, Hashable {
             if let range = entry.readRangeMs { ranges.append((".readRangeMs", range)) }
             if let range = entry.decodeRangeMs { ranges.append((".decodeRangeMs", range)) }
             for (key, range) in (entry.thumbnailRangeMs ?? [:]).sorted(by: { $0.key < $1.key }) { ranges.append((".thumbnailRangeMs." + key, range)) }
+            if let value = entry.diskReadMs { try check(value, path + ".diskReadMs") }
+            if let range = entry.diskReadRangeMs { ranges.append((".diskReadRangeMs", range)) }
+            for (key, stored) in (entry.storedThumbnails ?? [:]).sorted(by: { $0.key < $1.key }) {
+                let at = path + ".storedThumbnails." + key
+                guard stored.bytes >= 0 else { throw fail(at + ".bytes", "a size of 0 or more", "\(stored.bytes)") }
+                try check(stored.encodeMs, at + ".encodeMs")
+                try check(stored.diskReadMs, at + ".diskReadMs")
+                try check(stored.decodeMs, at + ".decodeMs")
+                ranges.append((".storedThumbnails." + key + ".loadRangeMs", stored.loadRangeMs))
+            }
             for (name, range) in ranges {
                 guard range.count == 2, range[0] <= range[1] else { throw fail(path + name, "[fastest, slowest]", "\(range)") }
                 for value in range { try check(value, path + name) }
@@ -171,10 +257,13 @@ public struct CostTable: Codable, Sendable, Hashable {
     /// The table as pretty JSON with sorted keys.
     public var json: String { JSONDocument.encode(self, pretty: true) }
 
-    /// One line for reports: `costs: 8 images, decode 2.9 ms median (…)`.
+    /// One line for reports: `costs: 8 images, decode 2.9 ms median (…)`, with the median disk
+    /// read when the table has disk costs.
     public var summary: String {
         let median = Median.of(images.map(\.decodeMs))
-        return "\(images.count) image\(images.count == 1 ? "" : "s"), median decode \(NumberText.twoDecimals(median)) ms thread CPU, \(repeats) repeats, measured on \(machine)"
+        let diskReads = images.compactMap(\.diskReadMs)
+        let disk = diskReads.isEmpty ? "" : ", median disk read \(NumberText.twoDecimals(Median.of(diskReads))) ms"
+        return "\(images.count) image\(images.count == 1 ? "" : "s"), median decode \(NumberText.twoDecimals(median)) ms\(disk) thread CPU, \(repeats) repeats, measured on \(machine)"
     }
 
     /// The entry for the image at `path`, checked against the file's size. Throws `LabError`
@@ -217,35 +306,62 @@ public struct CostModel: Sendable {
 }
 
 /// A run's per-image prices in seconds, resolved once from the cost model for the images the
-/// run shows and the representation its policy keeps. O(1) per lookup.
+/// run shows and the representation and disk tier its policy keeps. O(1) per lookup.
 struct ImageCosts {
     private let read: [Double]
     private let load: [Double]
+    /// The source's bytes read back from the disk tier (policies keeping them).
+    private let diskRead: [Double]
+    /// A stored thumbnail read back and decoded (policies keeping thumbnails on disk).
+    private let storedThumbnail: [Double]
 
     /// Resolves every image of `images`; nil when the model has no table. Throws when the
-    /// table lacks an image or a thumbnail size.
+    /// table lacks an image, a thumbnail size, or a disk cost the policy's tier needs.
     init?(model: CostModel, images: ImageSet, policy: RetentionPolicy) throws(LabError) {
         guard let table = model.table else { return nil }
-        var read: [Double] = [], load: [Double] = []
+        var read: [Double] = [], load: [Double] = [], diskRead: [Double] = [], storedThumbnail: [Double] = []
+        let speed = model.decodeSpeed
+        let again = "measure them with `retention costs SCENARIO --strategies \(policy.name)` (a table measured without a disk strategy, or before disk tiers, lacks them)"
         for path in images.paths {
             let entry = try table.entry(forPath: path)
-            read.append(entry.readMs / 1000 / model.decodeSpeed)
-            if let key = CostTable.thumbnailKey(policy.visible) {
+            read.append(entry.readMs / 1000 / speed)
+            let key = CostTable.thumbnailKey(policy.visible)
+            if let key {
                 guard let ms = entry.thumbnailMs[key] else {
                     throw .failed("the cost table has no \(key) thumbnail cost for \(entry.file); measure the costs for this scenario with `retention costs`")
                 }
-                load.append(ms / 1000 / model.decodeSpeed)
+                load.append(ms / 1000 / speed)
             } else {
-                load.append(entry.decodeMs / 1000 / model.decodeSpeed)
+                load.append(entry.decodeMs / 1000 / speed)
+            }
+            guard let disk = policy.disk else { continue }
+            if disk.source {
+                guard let ms = entry.diskReadMs else { throw .failed("the cost table has no disk read cost for \(entry.file); " + again) }
+                diskRead.append(ms / 1000 / speed)
+            }
+            if disk.thumbnails, let key {
+                guard let stored = entry.storedThumbnails?[key] else {
+                    throw .failed("the cost table has no stored \(key) thumbnail cost for \(entry.file); " + again)
+                }
+                storedThumbnail.append((stored.diskReadMs + stored.decodeMs) / 1000 / speed)
             }
         }
         self.read = read
         self.load = load
+        self.diskRead = diskRead
+        self.storedThumbnail = storedThumbnail
     }
 
-    /// Seconds a load of image `index` (in the run's `ImageSet`) costs: the decode (or
-    /// thumbnail), plus the read when the bytes came from the source.
-    func seconds(image index: Int, readFromSource: Bool) -> Double {
-        load[index] + (readFromSource ? read[index] : 0)
+    /// Seconds a load of image `index` (in the run's `ImageSet`) costs by where its bytes came
+    /// from: the decode (or thumbnail), plus the read from the source or the disk tier; a
+    /// stored thumbnail's read and decode. A disk lookup that missed (one failed `open`, a few
+    /// microseconds) is not priced.
+    func seconds(image index: Int, origin: LoadOrigin) -> Double {
+        switch origin {
+        case .memory: return load[index]
+        case .source: return load[index] + read[index]
+        case .disk: return load[index] + diskRead[index]
+        case .diskThumbnail: return storedThumbnail[index]
+        }
     }
 }

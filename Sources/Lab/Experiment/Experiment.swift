@@ -116,7 +116,7 @@ public struct Experiment: Sendable {
 
     /// Measures the cost table for the scenario at `scenarioPath`: its images, and thumbnails
     /// at every size the strategies named in `strategies` use (nil: every strategy the
-    /// scenario defines and every preset). Run it in a process of its own, before the runs
+    /// scenario defines and every memory preset). Run it in a process of its own, before the runs
     /// (the decodes would otherwise shape the runs' allocator). See `CostTable.measure`.
     public static func measureCosts(scenarioPath: String, strategies names: [String]? = nil, repeats: Int = CostTable.defaultRepeats,
                                     progress: (String) -> Void = { _ in }) throws -> CostTable {
@@ -124,15 +124,47 @@ public struct Experiment: Sendable {
         let inputs = try Inputs(scenarioPath: scenarioPath, needing: "costs", repairTrace: true)
         let available = inputs.scenario.strategies
         let strategies = try names.map { try $0.map { try RetentionPolicy.resolve($0, among: available) } } ?? available + Scenario.presetStrategies
-        let representations = strategies.map { effectivePolicy($0, settings: inputs.scenario.settings).visible }
-        return CostTable.measure(paths: inputs.images.paths, thumbnails: representations, repeats: repeats, progress: progress)
+        let policies = strategies.map { effectivePolicy($0, settings: inputs.scenario.settings) }
+        let onDisk = policies.filter { $0.disk != nil }
+        let disk = try onDisk.isEmpty ? nil : CostTable.DiskCosts(
+            thumbnails: onDisk.filter { $0.disk?.thumbnails == true }.map(\.visible), folder: inputs.scenario.diskParentFolder())
+        return try CostTable.measure(paths: inputs.images.paths, thumbnails: policies.map(\.visible), disk: disk, repeats: repeats,
+                                     progress: progress)
     }
 
-    /// Runs the scenario's script (or replays its trace) once and measures it. Throws `LabError`
-    /// when a probe fails, `ResidentLimitReached` (with the partial report) when resident memory
-    /// goes over ``maxResidentBytes``.
+    /// A new store for a run of a strategy with a disk tier, bounded by its budget, in a fresh
+    /// folder under the scenario's `diskFolder`; nil for a strategy without one. Throws
+    /// `ScenarioError` for a `diskFolder` that is a file, `LabError` when the store cannot open.
+    func makeDiskStore() throws -> LabDiskStore? {
+        guard let tier = effectivePolicy.disk else { return nil }
+        return try LabDiskStore(parent: scenario.diskParentFolder(), purpose: "disk", limit: tier.budget.bytes)
+    }
+
+    /// Runs the scenario's script (or replays its trace) once and measures it — `sessions`
+    /// times when the scenario says so: a cold session, then warm ones (``RunReport/warmSessions``),
+    /// each a new cache and list over the disk store the session before left, closed and opened
+    /// again as an app's next launch finds it (the heap is trimmed and the peak reset between
+    /// them). Throws `LabError` when a probe fails, `ResidentLimitReached` (with the partial
+    /// report, warm sessions so far included) when resident memory goes over ``maxResidentBytes``.
     public func run() throws -> RunReport {
-        let session = try ExperimentSession(experiment: self)
-        return try session.runToEnd()
+        let disk = try makeDiskStore()
+        defer { disk?.remove() }
+        var cold = try ExperimentSession(experiment: self, disk: disk).runToEnd()
+        guard settings.sessions > 1 else { return cold }
+        var warm: [RunReport] = []
+        for _ in 2...settings.sessions {
+            try disk?.reopen()
+            ProcessMemory.trimHeap()
+            do {
+                warm.append(try ExperimentSession(experiment: self, disk: disk).runToEnd())
+            } catch var stop as ResidentLimitReached {
+                cold.warmSessions = warm + [stop.report]
+                stop.report = cold
+                stop.report.stopReason = stop.description
+                throw stop
+            }
+        }
+        cold.warmSessions = warm
+        return cold
     }
 }

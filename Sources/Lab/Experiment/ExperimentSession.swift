@@ -68,8 +68,16 @@ final class ExperimentSession {
     var overLimit: (residentBytes: Int, frame: Int, projected: Bool)?
     /// What each image's load takes, for admitting asynchronous loads against the limit.
     var loadSizes: LoadSizes
+    /// The disk tier's store, for a strategy with one: given (warm sessions share it) or made
+    /// for this session alone.
+    let disk: LabDiskStore?
+    /// The most bytes the store's files took at the end of a frame.
+    var peakDiskBytes = 0
 
-    init(experiment: Experiment) throws {
+    /// A session of `experiment`, over `disk` when given (a strategy with a disk tier gets a
+    /// store of its own otherwise). Throws what stops it before the first frame: a cache
+    /// setting that cannot apply, a store that cannot be opened, a probe that fails.
+    init(experiment: Experiment, disk given: LabDiskStore? = nil) throws {
         self.experiment = experiment
         let images = experiment.images
         async = experiment.settings.display == .async
@@ -89,13 +97,15 @@ final class ExperimentSession {
         }
         let completions = self.completions
         costs = try ImageCosts(model: experiment.costs, images: images, policy: experiment.effectivePolicy)
-        cache = ImageCache(
+        disk = try given ?? experiment.makeDiskStore()
+        cache = try ImageCache(
             source: source, policy: experiment.effectivePolicy,
             mode: async ? .scheduled(workers: experiment.settings.decodeWorkers) : .synchronous,
+            disk: disk?.store,
             onLoadCompleted: { completion in
                 if let error = completion.error { firstFailure.record("row \(completion.key): \(error)") }
                 guard !completion.onCallerThread else { return }
-                completions.append(row: completion.key, seconds: completion.cpuTime.seconds, readFromSource: completion.readFromSource)
+                completions.append(row: completion.key, seconds: completion.cpuTime.seconds, origin: completion.origin)
             })
         simulator = VisibilitySimulator(configuration: experiment.scenario.simulation)
         replayer = experiment.trace?.makeReplayer()
@@ -147,7 +157,21 @@ final class ExperimentSession {
             failedDecodes: metrics.failedDecodes, failedReads: metrics.failedReads, firstFailure: firstFailure.text,
             costs: experiment.costs.report,
             droppedTraceEvents: experiment.trace.map { _ in replayer?.repairs.total ?? 0 },
-            traceRepairs: replayer?.repairs.summary)
+            traceRepairs: replayer?.repairs.summary,
+            sourceReads: disk != nil || experiment.settings.sessions > 1 ? metrics.sourceReads : nil,
+            disk: try disk.map { try diskFigures($0, metrics) })
+    }
+
+    /// The disk tier's figures: the cache's reads and writes, the store's size, and the
+    /// resident bytes of its files this process maps (one read of `/proc/self/smaps`).
+    private func diskFigures(_ disk: LabDiskStore, _ metrics: CacheMetrics) throws -> RunReport.Disk {
+        let store = disk.store.metrics
+        return RunReport.Disk(
+            budgetBytes: disk.limit, peakBytes: max(peakDiskBytes, store.bytes), endBytes: store.bytes, entries: store.entries,
+            reads: metrics.diskReads, hits: metrics.diskHits, thumbnailHits: metrics.diskThumbnailHits, readBytes: metrics.diskReadBytes,
+            writes: metrics.diskWrites, writeBytes: metrics.diskWriteBytes, writeFailures: metrics.diskWriteFailures + metrics.diskWritesDropped,
+            corruptEntries: metrics.diskCorruptEntries, mappedResidentBytes: try ProcessMemory.readMappedResident(under: disk.folder),
+            latencyMs: experiment.settings.diskLatencyMs)
     }
 
     /// One pass of the scenario from where the last left the list: its script, or its trace
@@ -210,12 +234,12 @@ final class ExperimentSession {
             let outcome = cache.appeared(row)
             if outcome.status == .decoded { checkResidentLimit(frame: event.frame) }
             if async, outcome.status == .pending { virtualQueue.request(row: row, atFrame: event.frame) }
-            // The scenario's source latency, on the virtual clock, for a read on this thread.
-            if !async, outcome.readFromSource { virtualWork += experiment.settings.sourceLatencyMs / 1000 }
+            // The scenario's latency models, on the virtual clock, for a read on this thread.
+            if !async, let origin = outcome.origin { virtualWork += latency(origin) }
             // A load ran on this thread (it always uses some CPU time): the table prices it.
-            if let costs, outcome.cpuTime > .zero {
+            if let costs, outcome.cpuTime > .zero, let origin = outcome.origin {
                 loadCPU += outcome.cpuTime.seconds
-                virtualWork += costs.seconds(image: imageIndex(forRow: row), readFromSource: outcome.readFromSource)
+                virtualWork += costs.seconds(image: imageIndex(forRow: row), origin: origin)
             }
         case .disappeared(let row):
             if async { virtualQueue.cancel(row: row) }
@@ -248,6 +272,16 @@ final class ExperimentSession {
         }
     }
 
+    /// The latency the scenario models for a load whose bytes came from `origin`, in seconds:
+    /// `sourceLatencyMs` for the source, `diskLatencyMs` for the disk tier, none for memory.
+    func latency(_ origin: LoadOrigin) -> Double {
+        switch origin {
+        case .source: return experiment.settings.sourceLatencyMs / 1000
+        case .disk, .diskThumbnail: return experiment.settings.diskLatencyMs / 1000
+        case .memory: return 0
+        }
+    }
+
     /// Starts counting the current frame's work from now (CPU time of this thread).
     private func startFrameWork() {
         frameStart = ThreadCPUTime.now()
@@ -268,7 +302,7 @@ final class ExperimentSession {
         virtualWork = 0
         frameCount += 1
         if async {
-            let latency = experiment.settings.sourceLatencyMs / 1000
+            let latency = self.latency
             // Loads that run side by side are admitted against the resident limit before they
             // allocate, so the limit holds whatever the number of decode workers.
             let limit = experiment.maxResidentBytes
@@ -295,13 +329,20 @@ final class ExperimentSession {
                 var seconds: [Int: Double] = [:]
                 for done in completions.drain() {
                     let image = assignments.index(forRow: done.row) ?? images.index(forRow: done.row)
-                    let work = costs?.seconds(image: image, readFromSource: done.readFromSource) ?? done.seconds
-                    seconds[done.row] = work + (done.readFromSource ? latency : 0)
+                    let work = costs?.seconds(image: image, origin: done.origin) ?? done.seconds
+                    seconds[done.row] = work + latency(done.origin)
                 }
                 return seconds
             }
             loadSizes = sizes
             if let refused { noteResident(refused.residentBytes, frame: refused.frame, projected: true) }
+        }
+        if let disk {
+            // The disk tier's writes of this frame finish before the next one (a MODEL: the
+            // writer thread's work stays off the frame and the decode workers), so which row
+            // finds its entry on disk does not depend on how threads happened to run.
+            cache.waitForIdle()
+            peakDiskBytes = max(peakDiskBytes, disk.store.usage)
         }
         if report.isContainerAlive {
             if let appearedRows {
@@ -356,13 +397,13 @@ final class ExperimentSession {
 /// threads while the simulation thread drains, so the list lives in a `Lock` (a lock: workers
 /// report synchronously and cannot await an actor).
 final class CompletedLoads: Sendable {
-    private let list = Lock<[(row: Int, seconds: Double, readFromSource: Bool)]>([])
+    private let list = Lock<[(row: Int, seconds: Double, origin: LoadOrigin)]>([])
 
-    func append(row: Int, seconds: Double, readFromSource: Bool) {
-        list.withLock { $0.append((row, seconds, readFromSource)) }
+    func append(row: Int, seconds: Double, origin: LoadOrigin) {
+        list.withLock { $0.append((row, seconds, origin)) }
     }
 
-    func drain() -> [(row: Int, seconds: Double, readFromSource: Bool)] {
+    func drain() -> [(row: Int, seconds: Double, origin: LoadOrigin)] {
         list.withLock { list in
             defer { list.removeAll(keepingCapacity: true) }
             return list

@@ -48,6 +48,43 @@ public struct RunReport: Codable, Sendable, Hashable {
         public var table: String?
     }
 
+    /// What a run's disk tier did (a strategy with one): its store's size, reads and writes.
+    /// The store's files sit in the kernel's page cache, which no process's resident memory
+    /// counts; only pages of them a process maps are in its RSS (``mappedResidentBytes``).
+    public struct Disk: Codable, Sendable, Hashable {
+        /// The policy's disk budget, the store's limit.
+        public var budgetBytes: Int
+        /// The most allocated bytes the store's files took at the end of a frame (entries,
+        /// index snapshot, lock file, as the store counts them).
+        public var peakBytes: Int
+        /// The store's bytes at the end of the run.
+        public var endBytes: Int
+        /// Entries in the store at the end of the run.
+        public var entries: Int
+        /// Lookups: hits plus misses (a miss is one failed `open`).
+        public var reads: Int
+        /// Lookups that found a usable entry.
+        public var hits: Int
+        /// Of the hits, encoded thumbnails.
+        public var thumbnailHits: Int
+        /// Bytes the hits read.
+        public var readBytes: Int
+        /// Entries written (by the cache's writer thread).
+        public var writes: Int
+        /// Bytes of the entries written.
+        public var writeBytes: Int
+        /// Writes that failed (a full disk, an entry over the limit).
+        public var writeFailures: Int
+        /// Entries that read whole but did not decode: removed, read as misses.
+        public var corruptEntries: Int
+        /// Resident bytes of the store's files this process maps, from `/proc/self/smaps` at
+        /// the end of the run: 0, since the store reads with `pread` and maps nothing.
+        public var mappedResidentBytes: Int
+        /// The latency MODEL charged per disk read on the virtual clock (`diskLatencyMs`), beyond
+        /// the cost table's measured CPU time.
+        public var latencyMs: Double
+    }
+
     /// One timeline sample.
     public struct Sample: Codable, Sendable, Hashable {
         /// Virtual frame number.
@@ -118,6 +155,15 @@ public struct RunReport: Codable, Sendable, Hashable {
     /// For a repaired trace: one line saying what was dropped, by kind, with the first line of
     /// each; nil when nothing was.
     public var traceRepairs: String? = nil
+    /// Loads that read the source; nil (absent) unless the strategy keeps a disk tier or the
+    /// scenario runs more than one session.
+    public var sourceReads: Int? = nil
+    /// The disk tier's figures; nil (absent) for a strategy without one.
+    public var disk: Disk? = nil
+    /// With `sessions` above 1: the warm sessions after this one (the cold one), each a whole
+    /// report of a new cache and list over the disk store the session before left; nil
+    /// (absent) for one session.
+    public var warmSessions: [RunReport]? = nil
 
     /// The checkpoint called `name`, if any. O(checkpoints).
     public func checkpoint(_ name: String) -> Checkpoint? { checkpoints.first { $0.name == name } }

@@ -48,9 +48,13 @@ public final class Soak {
     /// stopped the soak; nil otherwise.
     public private(set) var residentLimitReached: String?
 
-    /// A soak of `experiment` (its script is one iteration).
+    /// A soak of `experiment` (its script is one iteration; a strategy with a disk tier keeps one
+    /// store for the whole soak). Throws `LabError.usage` for a scenario of several `sessions`.
     public init(experiment: Experiment, limit: Limit, warmup: Int = 2, maxGrowthBytes: Int = 16_000_000,
                 maxGrowthRate: GrowthRate = .default, untilVerdict: Bool = false, stop: StopRequest = StopRequest()) throws {
+        guard experiment.settings.sessions == 1 else {
+            throw LabError.usage("sessions does not apply to a soak, which repeats its script in one session; run the scenario with `retention run` or `compare`")
+        }
         self.stop = stop
         self.maxGrowthRate = maxGrowthRate
         self.untilVerdict = untilVerdict

@@ -19,6 +19,8 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
     case compressedBudget
     /// The largest bitmap the LRU admits.
     case admissionCap
+    /// The disk tier's budget, and the store's limit (policies with a disk tier).
+    case diskBudget
     /// The container's prefetch rows (a scenario key).
     case prefetchRows
     /// Decode workers in an asynchronous scenario (a scenario key).
@@ -115,6 +117,12 @@ extension Experiment {
                 policy.compressed = .lru(budget: ByteSize(bytes: value))
             case .admissionCap:
                 policy.admissionCap = ByteSize(bytes: value)
+            case .diskBudget:
+                guard policy.disk != nil else {
+                    throw .usage("diskBudget does not apply to \(strategy.name): it keeps nothing on disk")
+                }
+                guard value > 0 else { throw .usage("\(label): a budget must be above 0") }
+                policy.disk?.budget = ByteSize(bytes: value)
             case .prefetchRows:
                 guard result.trace == nil else {
                     throw .usage("prefetchRows does not apply: the scenario replays a trace, which says itself which rows are built and appear")

@@ -83,6 +83,22 @@ enum ProcParser {
     /// is not `N kB` is an error naming the line. The first line of a key wins.
     static func kilobyteFields(_ bytes: UnsafeRawBufferPointer, keys: [String], source: String) -> Result<[Int?], MemoryProbeError> {
         var values = [Int?](repeating: nil, count: keys.count)
+        let failure = forEachLine(bytes) { line, lineNumber -> MemoryProbeError? in
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+            let key = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
+            guard let slot = keys.firstIndex(of: key), values[slot] == nil else { return nil }
+            switch kilobytes(after: colon + 1, in: line, key: key, lineNumber: lineNumber, source: source) {
+            case .success(let value): values[slot] = value
+            case .failure(let error): return error
+            }
+            return nil
+        }
+        return failure.map { .failure($0) } ?? .success(values)
+    }
+
+    /// Calls `body` with each line of `bytes` (without its newline) and its number from 1,
+    /// until `body` returns an error, which is returned. O(n).
+    static func forEachLine(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, Int) -> MemoryProbeError?) -> MemoryProbeError? {
         var lineStart = 0
         var lineNumber = 0
         while lineStart < bytes.count {
@@ -90,18 +106,20 @@ enum ProcParser {
             let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
             let line = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd])
             lineStart = lineEnd + 1
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let key = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
-            guard let slot = keys.firstIndex(of: key), values[slot] == nil else { continue }
-            var cursor = ByteCursor(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
-            guard let kilobytes = cursor.field(), cursor.unit("kB"), cursor.blankToEnd(),
-                  let value = bytesOf(kilobytes, unit: 1024)
-            else {
-                return malformed(source, lineNumber, line, "expected \"<number> kB\" after \(key):")
-            }
-            values[slot] = value
+            if let error = body(line, lineNumber) { return error }
         }
-        return .success(values)
+        return nil
+    }
+
+    /// The `N kB` that follows position `start` of `line` (the `key:`'s colon and one), in bytes;
+    /// an error naming the line when it is anything else. O(length).
+    static func kilobytes(after start: Int, in line: UnsafeRawBufferPointer, key: String, lineNumber: Int,
+                          source: String) -> Result<Int, MemoryProbeError> {
+        var cursor = ByteCursor(UnsafeRawBufferPointer(rebasing: line[start...]))
+        guard let kilobytes = cursor.field(), cursor.unit("kB"), cursor.blankToEnd(), let value = bytesOf(kilobytes, unit: 1024) else {
+            return malformed(source, lineNumber, line, "expected \"<number> kB\" after \(key):")
+        }
+        return .success(value)
     }
 
     /// `count × unit`, or nil on overflow.
@@ -179,5 +197,53 @@ extension ProcParser {
             guard let total = values[0] else { return .failure(.missingField(path: source, field: "MemTotal")) }
             return .success(Meminfo(totalBytes: total, availableBytes: values[1]))
         }
+    }
+}
+
+extension ProcParser {
+    // MARK: - smaps
+
+    /// Sums the `Rss` of every mapping in `smaps` whose file is `folder` or lies under it (a
+    /// mapping's header line: address range, permissions, offset, device, inode, then the path,
+    /// which may hold spaces). Other mappings are skipped unparsed; a matching mapping whose
+    /// `Rss` line is not `N kB` is an error naming the line. O(n) in the text's length.
+    static func mappedResident(_ bytes: UnsafeRawBufferPointer, under folder: String, source: String) -> Result<Int, MemoryProbeError> {
+        let prefix = Array(folder.utf8)
+        var total = 0
+        var matching = false
+        let failure = forEachLine(bytes) { line, lineNumber -> MemoryProbeError? in
+            let firstBlank = line.firstIndex { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") } ?? line.count
+            guard firstBlank > 0 else { return nil }
+            if line[firstBlank - 1] != UInt8(ascii: ":") {
+                // A mapping's header: the path is what follows the fifth field.
+                matching = Self.headerPath(line).map { range in
+                    let path = UnsafeRawBufferPointer(rebasing: line[range])
+                    return path.count >= prefix.count && path.starts(with: prefix)
+                        && (path.count == prefix.count || path[prefix.count] == UInt8(ascii: "/"))
+                } ?? false
+                return nil
+            }
+            guard matching, firstBlank == 4, line.starts(with: "Rss:".utf8) else { return nil }
+            switch kilobytes(after: 4, in: line, key: "Rss", lineNumber: lineNumber, source: source) {
+            case .success(let value): total += value
+            case .failure(let error): return error
+            }
+            return nil
+        }
+        return failure.map { .failure($0) } ?? .success(total)
+    }
+
+    /// Where the path of a mapping header line lies (the text after five blank-separated
+    /// fields, without the blanks before it); nil for an anonymous mapping. O(length).
+    static func headerPath(_ line: UnsafeRawBufferPointer) -> Range<Int>? {
+        var index = 0
+        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        for _ in 0..<5 {
+            while index < line.count, isBlank(line[index]) { index += 1 }
+            while index < line.count, !isBlank(line[index]) { index += 1 }
+        }
+        while index < line.count, isBlank(line[index]) { index += 1 }
+        guard index < line.count else { return nil }
+        return index..<line.count
     }
 }

@@ -11,6 +11,8 @@ import Foundation
 enum Syscalls {
     /// The most a `/proc` file read accepts (a status file is ~1.5 KB, smaps_rollup ~1 KB).
     static let procFileLimit = 1 << 20
+    /// The cap for `smaps`, about 1 KB per mapping: 64 MiB.
+    static let smapsLimit = 64 << 20
 
     /// Opens `path` read-only and close-on-exec (so children spawned by the lab do not inherit
     /// it), refusing anything but a regular file.
@@ -20,8 +22,8 @@ enum Syscalls {
 
     /// Reads the whole of `path` (a `/proc` file is generated as it is read, so its size is
     /// unknown until `read` returns 0). Cost: one open, two or more reads, one close.
-    static func readAll(_ path: String) -> Result<Data, MemoryProbeError> {
-        do { return .success(try FileIO.readAll(path, limit: procFileLimit)) } catch { return .failure(.io(error)) }
+    static func readAll(_ path: String, limit: Int = procFileLimit) -> Result<Data, MemoryProbeError> {
+        do { return .success(try FileIO.readAll(path, limit: limit)) } catch { return .failure(.io(error)) }
     }
 
     /// Reads up to `buffer.count` bytes of `descriptor` from offset 0. `pread` leaves the

@@ -22,11 +22,35 @@ enum RequestPlan<Key: Hashable & Sendable>: Sendable {
 }
 
 /// What a finished load did, for the caller to report after the lock is released.
-struct LoadSettlement: Sendable {
+struct LoadSettlement<Key: Hashable & Sendable>: Sendable {
     /// Callers of `image(for:)` to resume with the result.
     var waiters: [CheckedContinuation<Bitmap, any Error>] = []
     /// False when the load had been cancelled (its result was thrown away).
     var delivered = false
+    /// What to write to the disk tier, off the caller's thread; nil for nothing.
+    var diskWrites: DiskWrites<Key>?
+}
+
+/// Entries a finished load hands to the disk tier's writer: the source's bytes it read, and
+/// the thumbnail it made (encoded on the writer thread). Each is marked pending under the
+/// lock until written, so one key is never written twice at once.
+struct DiskWrites<Key: Hashable & Sendable>: Sendable {
+    let key: Key
+    var source: Data?
+    var thumbnail: Bitmap?
+
+    /// The pending marks these writes hold (``DiskWrites/sourceMark``, ``DiskWrites/thumbnailMark``).
+    var marks: UInt8 { (source != nil ? Self.sourceMark : 0) | (thumbnail != nil ? Self.thumbnailMark : 0) }
+
+    static var sourceMark: UInt8 { 1 }
+    static var thumbnailMark: UInt8 { 2 }
+}
+
+/// What the writer did with one ``DiskWrites``.
+struct DiskWriteResult: Sendable {
+    var writes = 0
+    var bytes = 0
+    var failures = 0
 }
 
 /// Loads: starting, coalescing, cancelling and completing them. Every method runs with the
@@ -113,10 +137,12 @@ extension CacheStore {
         metrics.cancelledLoads += 1
     }
 
-    /// Records a finished load. A cancelled (or superseded) load's result is discarded; a
-    /// success is stored where the policy wants it; a failure is recorded for the key. O(1)
-    /// plus evictions and waiters.
-    mutating func _complete(_ job: LoadJob<Key>, _ outcome: LoadOutcome) -> LoadSettlement {
+    /// Records a finished load. Its reads are counted; a cancelled (or superseded) load's
+    /// result is discarded; a success is stored where the policy wants it and its new bytes
+    /// handed to the disk tier; a failure is recorded for the key. O(1) plus evictions and
+    /// waiters.
+    mutating func _complete(_ job: LoadJob<Key>, _ outcome: LoadOutcome, _ io: LoadIO) -> LoadSettlement<Key> {
+        metrics.add(io)
         guard let i = index[job.key], let load = slots[Int(i)].load, load.ticket === job.ticket else {
             return LoadSettlement()
         }
@@ -124,13 +150,15 @@ extension CacheStore {
         slots[Int(i)].prefetching = false
         loadsInFlight -= 1
         metrics.readTime += outcome.readDuration
+        var diskWrites: DiskWrites<Key>?
         switch outcome.result {
         case .success(let bitmap):
             metrics.decodes += 1
             metrics.decodeTime += outcome.decodeDuration
-            if let data = outcome.sourceData { _installCompressed(i, data) }
+            if let data = outcome.readData { _installCompressed(i, data) }
             _installBitmap(i, bitmap)
             _enforceBudgets()
+            diskWrites = _diskWrites(job.key, outcome, bitmap)
         case .failure(let failure):
             switch failure {
             case .decode: metrics.failedDecodes += 1
@@ -139,7 +167,35 @@ extension CacheStore {
             slots[Int(i)].failure = failure.error
         }
         _removeIfUnused(i)
-        return LoadSettlement(waiters: Array(load.waiters.values), delivered: true)
+        return LoadSettlement(waiters: Array(load.waiters.values), delivered: true, diskWrites: diskWrites)
+    }
+
+    /// What the disk tier should write after a successful load: the source's bytes when they
+    /// came from the source and the tier keeps them, the thumbnail when the load made one and
+    /// the tier keeps them — each only when no write of it for this key is pending, and none
+    /// when ``ImageCache/maximumPendingDiskWrites`` keys already wait. Marks them pending. O(1).
+    private mutating func _diskWrites(_ key: Key, _ outcome: LoadOutcome, _ bitmap: Bitmap) -> DiskWrites<Key>? {
+        guard let tier = policy.disk else { return nil }
+        let pending = diskWritesPending[key] ?? 0
+        var writes = DiskWrites(key: key)
+        if tier.source, outcome.origin == .source, pending & DiskWrites<Key>.sourceMark == 0 { writes.source = outcome.readData }
+        if tier.thumbnails, outcome.madeThumbnail, pending & DiskWrites<Key>.thumbnailMark == 0 { writes.thumbnail = bitmap }
+        guard writes.marks != 0 else { return nil }
+        if pending == 0 && diskWritesPending.count >= ImageCache<Key>.maximumPendingDiskWrites {
+            metrics.diskWritesDropped += (writes.source != nil ? 1 : 0) + (writes.thumbnail != nil ? 1 : 0)
+            return nil
+        }
+        diskWritesPending[key] = pending | writes.marks
+        return writes
+    }
+
+    /// The writer finished `writes`: their pending marks go, and what they did is counted. O(1).
+    mutating func _diskWritten(_ writes: DiskWrites<Key>, _ result: DiskWriteResult) {
+        let left = (diskWritesPending[writes.key] ?? 0) & ~writes.marks
+        diskWritesPending[writes.key] = left == 0 ? nil : left
+        metrics.diskWrites += result.writes
+        metrics.diskWriteBytes += result.bytes
+        metrics.diskWriteFailures += result.failures
     }
 
     /// `image(for:)`: a stored bitmap or recorded failure at once, else wait on the load in

@@ -125,6 +125,10 @@ struct CacheStore<Key: Hashable & Sendable> {
     var stranded: [Key: [Bitmap]] = [:]
     /// Bitmaps in `stranded`.
     var strandedCount = 0
+    /// Keys whose disk writes the writer has not finished, with their kinds
+    /// (`DiskWrites.sourceMark`, `thumbnailMark`): a key is never written twice at once. Kept
+    /// beside the slots, since a write outlives the entry it came from.
+    var diskWritesPending: [Key: UInt8] = [:]
     var visibleCount = 0
     var loadsInFlight = 0
     var metrics = CacheMetrics()

@@ -54,10 +54,41 @@ enum LoadFailure: Error {
 /// What running a load produced.
 struct LoadOutcome: Sendable {
     var result: Result<Bitmap, LoadFailure>
-    /// Bytes read from the source in this load (nil when they came from the cache or the read failed).
-    var sourceData: Data?
+    /// Where the bytes came from.
+    var origin: LoadOrigin
+    /// Compressed bytes read from the disk tier or the source in this load (nil when they came
+    /// from memory, when the disk gave a thumbnail, or the read failed).
+    var readData: Data? = nil
+    /// True when the bitmap was made by the thumbnailer in this load (so the disk tier may
+    /// keep it encoded).
+    var madeThumbnail = false
     var readDuration: Duration = .zero
     var decodeDuration: Duration = .zero
     /// CPU time the running thread spent reading and decoding (`ThreadCPUTime`).
     var cpuTime: Duration = .zero
+}
+
+/// The reads one load made, counted into `CacheMetrics` whether or not it was cancelled.
+struct LoadIO: Sendable {
+    var sourceReads = 0
+    var diskHits = 0
+    var diskThumbnailHits = 0
+    var diskMisses = 0
+    var diskReadBytes = 0
+    var diskCorruptEntries = 0
+
+    /// True when the load read nothing (its bytes were in memory, or it was cancelled first).
+    var isEmpty: Bool { sourceReads == 0 && diskHits == 0 && diskMisses == 0 }
+}
+
+extension CacheMetrics {
+    /// Adds one load's reads. O(1).
+    mutating func add(_ io: LoadIO) {
+        sourceReads += io.sourceReads
+        diskHits += io.diskHits
+        diskThumbnailHits += io.diskThumbnailHits
+        diskMisses += io.diskMisses
+        diskReadBytes += io.diskReadBytes
+        diskCorruptEntries += io.diskCorruptEntries
+    }
 }

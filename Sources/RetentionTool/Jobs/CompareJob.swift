@@ -9,7 +9,7 @@ public struct CompareJob {
     /// The scenario file; nil for the built-in default scenario.
     public var scenarioPath: String?
     /// The strategies to compare, resolved among the scenario's; nil for the scenario's own
-    /// list (every preset when it names none).
+    /// list (every memory preset when it names none).
     public var strategies: [String]?
     /// Repeats, exports, slice, costs and the rest.
     public var settings: ChildRunSettings

@@ -72,7 +72,7 @@ public struct CostsJob {
     /// The scenario file; nil for the built-in default scenario.
     public var scenarioPath: String?
     /// Strategies whose thumbnail sizes to measure; nil for every strategy the scenario
-    /// defines and every preset.
+    /// defines and every memory preset.
     public var strategies: [String]?
     /// Timed repeats of each operation.
     public var repeats = CostsJob.defaultRepeats

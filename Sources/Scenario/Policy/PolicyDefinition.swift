@@ -21,11 +21,14 @@ import Retention
 /// key is rejected — `compressed` (`"none"`, `"keepUntilReleased"`, `"lru"`),
 /// `compressedBudget` (`"lru"` only; default 32MB), `countActiveInBudget` (bool),
 /// `countLimit` (entries, or null), `admissionCap` (a size, or null for a quarter of the
-/// budget), `allocator` (`"system"`, `"pageMapped"`, `"pooled:BYTES"`). Sizes are integers
+/// budget), `allocator` (`"system"`, `"pageMapped"`, `"pooled:BYTES"`), `disk` (`"none"`,
+/// `"source"`, `"thumbnails"` — thumbnail rows only — or `"sourceAndThumbnails"`: what the disk
+/// tier keeps) and `diskBudget` (a size above 0, with a tier; default 150MB). Sizes are integers
 /// (bytes) or strings like `"64MB"` (see `ByteSize`). Unknown keys and bad values throw
 /// `DecodingError.dataCorrupted` whose `codingPath` ends at the key and whose
-/// `debugDescription` says what was expected. Encoding writes every key but `base`, so a
-/// decoded policy encodes and decodes back equal.
+/// `debugDescription` says what was expected. Encoding writes every key but `base` (and the
+/// disk keys of a policy without a disk tier), so a decoded policy encodes and decodes back
+/// equal.
 public struct PolicyDefinition: Codable, Sendable, Hashable {
     /// The policy the definition describes.
     public var policy: RetentionPolicy
@@ -52,7 +55,7 @@ public struct PolicyDefinition: Codable, Sendable, Hashable {
 extension RetentionPolicy {
     fileprivate enum Field: String, CodingKey, CaseIterable {
         case name, base, visible, maxPixelSize, thumbnailQuality, linearLight, onDisappear, decodedBudget, thumbnailBudget
-        case compressed, compressedBudget, countActiveInBudget, countLimit, admissionCap, allocator
+        case compressed, compressedBudget, countActiveInBudget, countLimit, admissionCap, allocator, disk, diskBudget
     }
 
     /// Any key, to find the ones a policy does not know.
@@ -79,6 +82,11 @@ extension RetentionPolicy {
                 : #"thumbnailBudget does not apply: this policy's rows hold decoded bitmaps, whose budget is decodedBudget"#
         }
         static let budgetNeedsLRU = #"compressedBudget applies only when compressed is "lru""#
+        static let disk = "expected " + RetentionPolicy.DiskTier.contentsWords.map { "\"\($0)\"" }.dropLast().joined(separator: ", ")
+            + " or \"" + RetentionPolicy.DiskTier.contentsWords.last! + "\""
+        static let diskBudgetNeedsTier = #"diskBudget applies only when disk is not "none""#
+        static let diskBudget = "expected a disk budget above 0 like \"150MB\""
+        static let thumbnailsOnDisk = #"thumbnails on disk apply only when visible is "thumbnail""#
         static let bool = "expected true or false"
         static let count = "expected a positive entry count, or null for no limit"
         static let cap = ByteSize.expectation + ", or null for a quarter of the budget"
@@ -144,7 +152,36 @@ extension RetentionPolicy {
             }
             policy.allocator = allocator
         }
+        try policy.decodeDiskTier(from: c)
         self = policy
+    }
+
+    /// `disk` and `diskBudget`; then the tier is checked against the rows it serves.
+    private mutating func decodeDiskTier(from c: KeyedDecodingContainer<Field>) throws {
+        if let word = try Self.value(String.self, .disk, in: c, expected: Expect.disk) {
+            if word == "none" {
+                disk = nil
+            } else {
+                guard let tier = DiskTier(contents: word, budget: disk?.budget ?? Self.defaultDiskBudget) else {
+                    throw DecodingError.dataCorruptedError(forKey: .disk, in: c, debugDescription: Expect.disk)
+                }
+                disk = tier
+            }
+        }
+        if let size = try Self.value(ByteSize.self, .diskBudget, in: c, expected: ByteSize.expectation) {
+            guard disk != nil else {
+                throw DecodingError.dataCorruptedError(forKey: .diskBudget, in: c, debugDescription: Expect.diskBudgetNeedsTier)
+            }
+            guard size.bytes > 0 else {
+                throw DecodingError.dataCorruptedError(forKey: .diskBudget, in: c, debugDescription: Expect.diskBudget)
+            }
+            disk?.budget = size
+        }
+        if let disk, disk.thumbnails, !visible.isThumbnail {
+            // Named at the key that made it so: `disk`, else `visible` (a thumbnail base turned decoded).
+            throw DecodingError.dataCorruptedError(forKey: c.contains(.disk) ? .disk : .visible, in: c,
+                                                   debugDescription: Expect.thumbnailsOnDisk)
+        }
     }
 
     /// `visible`, `maxPixelSize`, `thumbnailQuality` and `linearLight`.
@@ -249,5 +286,9 @@ extension RetentionPolicy {
         try c.encodeIfPresent(countLimit, forKey: .countLimit)
         try c.encodeIfPresent(admissionCap, forKey: .admissionCap)
         try c.encode(allocator.description, forKey: .allocator)
+        if let disk {
+            try c.encode(disk.contents, forKey: .disk)
+            try c.encode(disk.budget, forKey: .diskBudget)
+        }
     }
 }

@@ -145,4 +145,27 @@ extension Fixtures {
         0::/
 
         """
+
+    /// Three mappings of `/proc/self/smaps`: a file under `/var/tmp/store`, one in a folder whose
+    /// name only starts like it, and an anonymous one (header lines as the kernel pads them).
+    static let smaps = """
+        55ad5688d000-55ad5688f000 r--p 00000000 fe:00 253911                     /var/tmp/store/entries/00ab cd
+        Size:                  8 kB
+        Rss:                   8 kB
+        Pss:                   8 kB
+        VmFlags: rd mr mw me 
+        55ad5688f000-55ad56894000 r--p 00000000 fe:00 253912                     /var/tmp/store-2/entries/01
+        Size:                 20 kB
+        Rss:                  20 kB
+        VmFlags: rd mr mw me 
+        7f1c2c000000-7f1c2c021000 rw-p 00000000 00:00 0 
+        Size:                132 kB
+        Rss:                   4 kB
+        VmFlags: rd wr mr mw me nr sd 
+        7f1c31a6d000-7f1c31a6f000 r--s 00000000 fe:00 253913                     /var/tmp/store/index (deleted)
+        Size:                  8 kB
+        Rss:                   4 kB
+        VmFlags: rd sh mr mw me 
+
+        """
 }

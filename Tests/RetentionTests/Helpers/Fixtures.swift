@@ -1,8 +1,10 @@
 import SystemIO
 import Dispatch
+import DiskCache
 import Foundation
 import Imaging
 import MemoryProbe
+import RetentionTestSupport
 import Synchronization
 import Testing
 @testable import Retention
@@ -65,6 +67,18 @@ final class TestSource: Sendable {
     var totalReads: Int { reads.withLock { $0.values.reduce(0, +) } }
 }
 
+/// Waiting for another thread's work in an async test.
+enum Polling {
+    /// Polls `condition` every millisecond (up to 10 s); records an issue if it never holds.
+    static func eventually(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        for _ in 0..<10_000 {
+            if condition() { return }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        Issue.record("condition never became true", sourceLocation: sourceLocation)
+    }
+}
+
 /// Holds every reader until `open()`; `arrivals` counts readers that reached it.
 final class Gate: Sendable {
     private let opened = DispatchSemaphore(value: 0)
@@ -92,16 +106,56 @@ final class Gate: Sendable {
     }
 }
 
-/// A cache plus its counting source, checking the invariants after every operation.
+/// A disk store in a fresh temporary folder of its own, closed and removed with this object.
+final class TemporaryStore: Sendable {
+    let folder: String
+    let store: DiskStore
+
+    /// A store named after `name` (plus the process and a random part), bounded to `limit`.
+    init(_ name: String, limit: Int = 50_000_000) throws {
+        folder = try TestPaths.temporaryFolder(name)
+        store = try DiskStore(folder: folder + "/store", limit: limit, mode: .owner)
+    }
+
+    /// A second store over the same folder, after closing this one (an app's next launch).
+    func reopened() throws -> DiskStore {
+        store.close()
+        return try DiskStore(folder: folder + "/store", limit: store.limit, mode: .owner)
+    }
+
+    /// The path of the entry file of `key` (the file the store names by its key's hash).
+    func entryFile(_ key: String) -> String? {
+        let entries = folder + "/store/entries"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: entries)) ?? []
+        return names.map { entries + "/" + $0 }.first { path in
+            (try? Data(contentsOf: URL(fileURLWithPath: path)))?.range(of: Data(key.utf8)) != nil
+        }
+    }
+
+    deinit {
+        store.close()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
+
+/// A cache plus its counting source, checking the invariants after every operation. A policy
+/// with a disk tier gets a store of its own in a temporary folder (`disk`).
 struct Harness {
     let cache: ImageCache<Int>
     let reads: TestSource
+    let disk: TemporaryStore?
 
     init(_ policy: RetentionPolicy, mode: DisplayMode = .synchronous, images: [Int: Data] = Fixtures.images,
-         gate: Gate? = nil, readDelay: Duration = .zero,
+         gate: Gate? = nil, readDelay: Duration = .zero, disk: TemporaryStore? = nil,
          onLoadCompleted: (@Sendable (LoadCompletion<Int>) -> Void)? = nil) {
         reads = TestSource(images: images, gate: gate)
-        cache = ImageCache(source: reads.source(delay: readDelay), policy: policy, mode: mode, onLoadCompleted: onLoadCompleted)
+        self.disk = policy.disk.map { tier in disk ?? (try! TemporaryStore("harness-\(policy.name)", limit: tier.budget.bytes)) }
+        do {
+            cache = try ImageCache(source: reads.source(delay: readDelay), policy: policy, mode: mode, disk: self.disk?.store,
+                                   onLoadCompleted: onLoadCompleted)
+        } catch {
+            fatalError("Harness: \(error)")
+        }
     }
 
     var usage: CacheUsage { cache.usage }

@@ -1,0 +1,34 @@
+/// Why an ``ImageCache`` cannot be made with the policy and store given: a setting that
+/// cannot apply. Each case reads as one sentence naming the policy.
+public enum ImageCacheError: Error, CustomStringConvertible, Sendable, Hashable {
+    /// The policy keeps a disk tier, but no store was given.
+    case diskTierWithoutStore(policy: String)
+    /// A store was given, but the policy keeps nothing on disk.
+    case storeWithoutDiskTier(policy: String)
+    /// The policy's disk tier keeps neither the source's bytes nor thumbnails.
+    case emptyDiskTier(policy: String)
+    /// The disk tier keeps thumbnails, but the policy's rows hold decoded bitmaps.
+    case thumbnailsOnDiskNeedThumbnailRows(policy: String)
+    /// The disk tier's budget is zero.
+    case zeroDiskBudget(policy: String)
+    /// The disk tier's budget is larger than the store's limit.
+    case diskBudgetOverStoreLimit(policy: String, budget: Int, limit: Int)
+
+    /// One sentence.
+    public var description: String {
+        switch self {
+        case .diskTierWithoutStore(let policy):
+            return "policy \(policy) keeps a disk tier, but the cache was given no disk store"
+        case .storeWithoutDiskTier(let policy):
+            return "the cache was given a disk store, but policy \(policy) keeps nothing on disk"
+        case .emptyDiskTier(let policy):
+            return "policy \(policy) has a disk tier that keeps neither the source's bytes nor thumbnails"
+        case .thumbnailsOnDiskNeedThumbnailRows(policy: let policy):
+            return "policy \(policy) keeps thumbnails on disk, but its rows hold decoded bitmaps (visible is not \"thumbnail\")"
+        case .zeroDiskBudget(let policy):
+            return "policy \(policy) has a disk budget of 0 bytes"
+        case .diskBudgetOverStoreLimit(let policy, let budget, let limit):
+            return "policy \(policy) has a disk budget of \(ByteSize(bytes: budget)), over the disk store's limit of \(ByteSize(bytes: limit))"
+        }
+    }
+}

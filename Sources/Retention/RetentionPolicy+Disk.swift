@@ -1,0 +1,94 @@
+import Imaging
+
+extension RetentionPolicy {
+    /// What an ``ImageCache`` keeps in its disk tier (a `DiskStore`), and how much of it.
+    ///
+    /// Two kinds of entry, as Glide's `DATA` and `RESOURCE` disk caches:
+    /// - `source`: the source's compressed bytes, exactly as read (a memory miss that finds
+    ///   them decodes again without reading the source);
+    /// - `thumbnails`: each thumbnail the cache makes for a `.thumbnail` representation,
+    ///   encoded as PNG, under a key naming the transform (``thumbnailKey(_:_:)``); a return
+    ///   decodes the small PNG instead of the original. A tier may keep thumbnails and never
+    ///   the original.
+    public struct DiskTier: Sendable, Hashable {
+        /// Keep the source's compressed bytes on disk.
+        public var source: Bool
+        /// Keep each thumbnail made for a `.thumbnail` representation, encoded as PNG.
+        public var thumbnails: Bool
+        /// The most bytes (allocated on disk, as the store counts them) the store may take.
+        /// The store must allow at least this much; the cache trims it to the budget when a
+        /// write takes it over (so a store shared by caches should be shared by equal budgets).
+        public var budget: ByteSize
+
+        /// A tier keeping `source` bytes and/or `thumbnails` within `budget` (default
+        /// ``RetentionPolicy/defaultDiskBudget``). O(1).
+        public init(source: Bool = true, thumbnails: Bool = false, budget: ByteSize = RetentionPolicy.defaultDiskBudget) {
+            self.source = source
+            self.thumbnails = thumbnails
+            self.budget = budget
+        }
+
+        /// The spelling policy files use for what the tier keeps: `source`, `thumbnails` or
+        /// `sourceAndThumbnails` (`none` is a policy without a tier). O(1).
+        public var contents: String {
+            switch (source, thumbnails) {
+            case (true, true): return "sourceAndThumbnails"
+            case (false, true): return "thumbnails"
+            case (true, false): return "source"
+            case (false, false): return "none"
+            }
+        }
+
+        /// The tier whose ``contents`` is `word` with `budget`; nil for `none` or an unknown
+        /// word. O(1).
+        public init?(contents word: String, budget: ByteSize = RetentionPolicy.defaultDiskBudget) {
+            switch word {
+            case "source": self.init(source: true, thumbnails: false, budget: budget)
+            case "thumbnails": self.init(source: false, thumbnails: true, budget: budget)
+            case "sourceAndThumbnails": self.init(source: true, thumbnails: true, budget: budget)
+            default: return nil
+            }
+        }
+
+        /// The words ``contents`` takes, `none` first, for errors and help.
+        public static let contentsWords = ["none", "source", "thumbnails", "sourceAndThumbnails"]
+
+        /// The store key of the source's bytes of the image called `name`: `source:NAME`. O(length).
+        public static func sourceKey(_ name: String) -> String { "source:" + name }
+
+        /// The store key of the thumbnail `representation` makes of the image called `name`,
+        /// naming every part of the transform as Glide's `ResourceCacheKey` does —
+        /// `thumbnail:256:good:fit:gamma:NAME` (size, quality, mode, `gamma` or `linear` light)
+        /// — so a thumbnail made another way is another entry, never a wrong hit; nil when the
+        /// representation is not a thumbnail. The prefixes have a fixed number of fields, so no
+        /// two names or transforms share a key, and none is a ``sourceKey(_:)``. O(length).
+        public static func thumbnailKey(_ name: String, _ representation: Representation) -> String? {
+            thumbnailPrefix(representation).map { $0 + name }
+        }
+
+        /// `thumbnail:256:good:fit:gamma:` for a thumbnail representation; nil otherwise. O(1).
+        static func thumbnailPrefix(_ representation: Representation) -> String? {
+            guard case .thumbnail(let size, let quality, let linearLight) = representation else { return nil }
+            return "thumbnail:\(size):\(quality.rawValue):\(Thumbnailer.Mode.fit.rawValue):\(linearLight ? "linear" : "gamma"):"
+        }
+
+        /// How thumbnails are encoded for the disk: as `retention thumbnail` writes them, libpng
+        /// with adaptive filtering and zlib's run-length strategy (about 4x less CPU than the
+        /// full search at level 6, for photo thumbnails about 1 % larger). Paid on the writer
+        /// thread; the cost table's `storedThumbnails` says what it costs, and what the PNG's
+        /// decode costs on a return.
+        public static let thumbnailEncoder = PNGEncoder(compressionLevel: 6, strategy: .rle)
+    }
+
+    /// Why this policy's disk tier cannot apply, or nil when it can (or there is none): a tier
+    /// that keeps nothing, thumbnails for rows that do not hold thumbnails, a zero budget.
+    /// ``ImageCache`` checks it at construction; scenario files reject such a policy when read.
+    /// O(1).
+    public var diskProblem: ImageCacheError? {
+        guard let disk else { return nil }
+        if !disk.source && !disk.thumbnails { return .emptyDiskTier(policy: name) }
+        if disk.thumbnails && !visible.isThumbnail { return .thumbnailsOnDiskNeedThumbnailRows(policy: name) }
+        if disk.budget.bytes == 0 { return .zeroDiskBudget(policy: name) }
+        return nil
+    }
+}

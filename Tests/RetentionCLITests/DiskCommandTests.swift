@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// Strategies with a disk tier through the built tool: a comparison's disk columns, the warm
+/// sessions' table, a diskBudget sweep, and the one-line errors.
+@Suite("retention compare / sweep with a disk tier")
+struct DiskCommandTests {
+    /// The small scenario scrolled down and back up (rows return), its stores under `dir/stores`.
+    static func scenario(_ dir: String, extra: String = "") throws -> String {
+        try LabCommandTests.smallScenario(dir, extra: #","diskFolder":"stores""# + extra,
+                                          script: #"{"scroll":{"by":2400,"frames":30}},{"scroll":{"by":-2400,"frames":20}}"#, name: "feed")
+    }
+
+    @Test("a comparison with a disk strategy shows disk peak, reads and writes, and the note on what resident memory does not count")
+    func compareWithDisk() async throws {
+        let dir = try CLIRunner.temporaryDirectory("compare-disk")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try await CLIRunner.run(["compare", try Self.scenario(dir), "--strategies", "decoded-release,decoded-release+disk",
+                                              "--repeat", "1", "--jobs", "1", "--export-json", dir + "/out.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let header = try #require(lines.first { $0.hasPrefix("strategy ") })
+        #expect(header.hasSuffix("placeholders  disk peak  disk reads  disk writes"))
+        let memory = try #require(lines.first { $0.hasPrefix("decoded-release ") })
+        #expect(memory.hasSuffix("-           -            -"))
+        #expect(result.stdout.contains("costs: table measured now, 8 images, median decode"))
+        #expect(result.stdout.contains(" ms, median disk read "), "the table measured the disk read")
+        #expect(result.stdout.contains("the page cache holding them is in no process's RSS, and the runs mapped 0.0 MB of them"))
+        #expect(result.stdout.contains("disk latency: a MODEL of 0.00 ms per disk read"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/stores").isEmpty, "every run removed its store")
+        let export = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/out.json"))) as? [String: Any])
+        let rows = try #require((export["summary"] as? [String: Any])?["rows"] as? [[String: Any]])
+        #expect(rows[0]["disk"] == nil && rows[0]["sourceReads"] == nil)
+        let disk = try #require(rows[1]["disk"] as? [String: Any])
+        #expect((disk["writes"] as? Int ?? 0) > 0 && (disk["hits"] as? Int ?? 0) > 0 && disk["mappedResidentBytes"] as? Int == 0)
+    }
+
+    @Test("sessions: 2 prints the cold and the warm session of each strategy")
+    func warmStart() async throws {
+        let dir = try CLIRunner.temporaryDirectory("compare-warm")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try await CLIRunner.run(["compare", try Self.scenario(dir, extra: #","sessions":2,"display":"async","sourceLatencyMs":100"#),
+                                              "--strategies", "decoded-lru,decoded-lru+disk", "--repeat", "1", "--jobs", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("sessions: each run made its sessions in one process") })
+        #expect(lines[start + 1].hasPrefix("strategy          session  peak  placeholders"))
+        let warmDisk = try #require(lines.first { $0.hasPrefix("decoded-lru+disk   2 warm") })
+        let cells = warmDisk.split(separator: " ").map(String.init)
+        #expect(cells[cells.count - 2] == "0", "the warm session read nothing from the source: \(warmDisk)")
+        let warmMemory = try #require(lines.first { $0.hasPrefix("decoded-lru        2 warm") })
+        #expect(warmMemory.hasSuffix("-"), "a memory strategy has no disk hits: \(warmMemory)")
+    }
+
+    @Test("sweep --vary diskBudget runs each budget as the store's limit")
+    func sweepDiskBudget() async throws {
+        let dir = try CLIRunner.temporaryDirectory("sweep-disk")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try await CLIRunner.run(["sweep", try Self.scenario(dir), "--strategies", "decoded-release+disk", "--vary", "diskBudget",
+                                              "--values", "1MB,8MB", "--repeat", "1", "--jobs", "2", "--export-json", dir + "/sweep.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("diskBudget over 1MB, 8MB"))
+        let header = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("strategy ") })
+        #expect(header.contains("diskBudget") && header.contains("disk peak"))
+        let points = try SweepCommandTests.points(String(decoding: FileManager.default.contents(atPath: dir + "/sweep.json") ?? Data(), as: UTF8.self))
+        let small = try #require(points["decoded-release+disk diskBudget=1MB"]?["disk"] as? [String: Any])
+        let large = try #require(points["decoded-release+disk diskBudget=8MB"]?["disk"] as? [String: Any])
+        #expect((small["peakBytes"] as? Int ?? .max) <= 1_000_000)
+        #expect((small["hits"] as? Int ?? .max) < (large["hits"] as? Int ?? 0), "a larger store keeps more rows for their return")
+    }
+
+    @Test("bad disk inputs are one line: a diskFolder that is a file, a run with --set diskBudget on a memory strategy")
+    func badInputs() async throws {
+        let dir = try CLIRunner.temporaryDirectory("disk-bad")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scenario = try Self.scenario(dir)
+        try "x".write(toFile: dir + "/stores", atomically: true, encoding: .utf8)
+        let file = try await CLIRunner.run(["run", scenario, "--strategy", "decoded-lru+disk"])
+        #expect(file.status == 1)
+        #expect(file.stderr == "Error: diskFolder: \(dir)/stores is a file, not a folder\n", "\(file.stderr)")
+        let memory = try await CLIRunner.run(["run", scenario, "--strategy", "decoded-lru", "--set", "diskBudget=8MB"])
+        #expect(memory.status == 64)
+        #expect(memory.stderr.contains("diskBudget does not apply to decoded-lru: it keeps nothing on disk"), "\(memory.stderr)")
+    }
+}
