@@ -33,7 +33,7 @@ struct ScenarioLoadingTests {
         let path = packageRoot + "/assets/scenarios/quick-start.json"
         #expect(quoted == (try String(contentsOfFile: path, encoding: .utf8)), "README.md quotes assets/scenarios/quick-start.json exactly")
         let scenario = try Scenario.load(contentsOf: path)
-        #expect(scenario.strategies.map(\.name) == ["decoded-release", "thumbnail-lru", "lru-32mb"])
+        #expect(scenario.strategies.map(\.name) == ["decoded-release", "thumbnail-lru", "lru-32mb", "lru-32mb+disk"])
         #expect(try scenario.imageSet()?.paths.count == 8)
     }
 
