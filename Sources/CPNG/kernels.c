@@ -1,4 +1,5 @@
-// The thumbnailer's per-pixel loops; see include/CPNGKernels.h for why they are C.
+// The thumbnailer's per-pixel loops and the PNG encoder's row filter; see include/CPNGKernels.h
+// for why they are C.
 //
 // Written with GCC/Clang vector types so that each step on a pixel is one vector instruction
 // even at -O0 (a debug build), and the helpers are always inlined, which Clang does at -O0
@@ -12,6 +13,7 @@
 // path; `rtn_thumb_kernels`). Elsewhere (aarch64) there is one path, the baseline.
 #include "CPNGKernels.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #pragma STDC FP_CONTRACT OFF
@@ -30,6 +32,11 @@ typedef float rtn_f8 __attribute__((vector_size(32), aligned(4)));
 typedef int32_t rtn_i4 __attribute__((vector_size(16)));
 typedef uint8_t rtn_b4 __attribute__((vector_size(4), aligned(1)));
 typedef uint8_t rtn_b8 __attribute__((vector_size(8), aligned(1)));
+// 32 bytes of a PNG row, and the same widened to 16 bits (the Paeth predictor needs 9).
+typedef uint8_t rtn_b32 __attribute__((vector_size(32), aligned(1)));
+typedef uint16_t rtn_u16x32 __attribute__((vector_size(64)));
+typedef int16_t rtn_i16x32 __attribute__((vector_size(64)));
+typedef int8_t rtn_s32 __attribute__((vector_size(32)));
 
 RTN_INLINE rtn_f4 rtn_load_rgba8(const uint8_t *p) {
     return __builtin_convertvector(*(const rtn_b4 *)p, rtn_f4);
@@ -115,6 +122,119 @@ RTN_INLINE void rtn_accumulate_body(float *acc, const float *row, float weight, 
     for (; x < width; x++) *(rtn_f4 *)(acc + 4 * x) += *(const rtn_f4 *)(row + 4 * x) * weight;
 }
 
+// --- the PNG encoder's row filter ---------------------------------------------------------
+//
+// Predictors as PNG defines them: a the byte one pixel left, b the byte above, c the byte above
+// and left (0 outside the image). Residuals wrap modulo 256; libpng's heuristic scores a row by
+// the sum of its residuals' magnitudes read as signed bytes (v < 128 ? v : 256 - v).
+
+RTN_INLINE unsigned rtn_png_magnitude(unsigned v) { return v < 128 ? v : 256 - v; }
+
+RTN_INLINE unsigned rtn_png_paeth(int a, int b, int c) {
+    int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
+    return (unsigned)((pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c));
+}
+
+// The residual of filter `type` for byte x with neighbours a, b, c.
+RTN_INLINE uint8_t rtn_png_residual(int type, unsigned x, unsigned a, unsigned b, unsigned c) {
+    switch (type) {
+    case 1: return (uint8_t)(x - a);
+    case 2: return (uint8_t)(x - b);
+    case 3: return (uint8_t)(x - ((a + b) >> 1));
+    case 4: return (uint8_t)(x - rtn_png_paeth((int)a, (int)b, (int)c));
+    default: return (uint8_t)x;
+    }
+}
+
+// The residuals of filter `type` for the 32 bytes at row + i (i >= bpp), into *out. (Vectors
+// of 32 bytes are kept inside functions: the baseline path has no register to pass them in.)
+RTN_INLINE void rtn_png_residual32(int type, const uint8_t *row, const uint8_t *prev, size_t i, size_t bpp,
+                                   rtn_b32 *out) {
+    rtn_b32 x = *(const rtn_b32 *)(row + i), a = *(const rtn_b32 *)(row + i - bpp);
+    rtn_b32 b = *(const rtn_b32 *)(prev + i);
+    switch (type) {
+    case 1: *out = x - a; break;
+    case 2: *out = x - b; break;
+    case 3: *out = x - ((a & b) + ((a ^ b) >> 1)); break;  // floor((a + b) / 2) without widening
+    case 4: {
+        rtn_b32 c = *(const rtn_b32 *)(prev + i - bpp);
+        rtn_i16x32 a16 = __builtin_convertvector(a, rtn_i16x32), b16 = __builtin_convertvector(b, rtn_i16x32);
+        rtn_i16x32 c16 = __builtin_convertvector(c, rtn_i16x32);
+        rtn_i16x32 p = b16 - c16, q = a16 - c16;
+        rtn_i16x32 r = p + q, sp = p >> 15, sq = q >> 15, sr = r >> 15;  // |v| = (v ^ s) - s, s = v >> 15
+        rtn_i16x32 pa = (p ^ sp) - sp, pb = (q ^ sq) - sq, pc = (r ^ sr) - sr;
+        rtn_i16x32 take_a = (pa <= pb) & (pa <= pc), take_b = pb <= pc;
+        rtn_i16x32 predictor = (take_a & a16) | (~take_a & ((take_b & b16) | (~take_b & c16)));
+        *out = x - __builtin_convertvector(predictor, rtn_b32);
+        break;
+    }
+    default: *out = x; break;
+    }
+}
+
+// Each filter's score over the row: the scalar head (no left neighbour), 32 bytes a step in
+// 16-bit lanes (at most 128 a step, emptied into `sums` every 256 steps), the scalar tail.
+RTN_INLINE void rtn_png_scores_body(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp,
+                                    uint64_t sums[5]) {
+    size_t i = 0;
+    for (; i < bpp && i < length; i++) {
+        for (int t = 0; t < 5; t++) sums[t] += rtn_png_magnitude(rtn_png_residual(t, row[i], 0, prev[i], 0));
+    }
+    while (i + 32 <= length) {
+        rtn_u16x32 lanes[5] = {{0}, {0}, {0}, {0}, {0}};
+        for (int steps = 0; steps < 256 && i + 32 <= length; steps++, i += 32) {
+            for (int t = 0; t < 5; t++) {
+                rtn_b32 r;
+                rtn_png_residual32(t, row, prev, i, bpp, &r);
+                rtn_s32 v = (rtn_s32)r, sign = v >> 7;  // the magnitude of v as a signed byte, 128 for -128
+                lanes[t] += __builtin_convertvector((rtn_b32)((v ^ sign) - sign), rtn_u16x32);
+            }
+        }
+        for (int t = 0; t < 5; t++) {
+            for (int lane = 0; lane < 32; lane++) sums[t] += lanes[t][lane];
+        }
+    }
+    for (; i < length; i++) {
+        for (int t = 0; t < 5; t++) {
+            sums[t] += rtn_png_magnitude(rtn_png_residual(t, row[i], row[i - bpp], prev[i], prev[i - bpp]));
+        }
+    }
+}
+
+RTN_INLINE void rtn_png_apply_body(int type, const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp,
+                                   uint8_t *out) {
+    if (type == 0) {
+        memcpy(out, row, length);
+        return;
+    }
+    size_t i = 0;
+    for (; i < bpp && i < length; i++) out[i] = rtn_png_residual(type, row[i], 0, prev[i], 0);
+    for (; i + 32 <= length; i += 32) rtn_png_residual32(type, row, prev, i, bpp, (rtn_b32 *)(out + i));
+    for (; i < length; i++) out[i] = rtn_png_residual(type, row[i], row[i - bpp], prev[i], prev[i - bpp]);
+}
+
+RTN_INLINE int rtn_png_filter_row_body(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp,
+                                       unsigned allowed, uint8_t *out) {
+    allowed &= 0x1f;
+    int type = 0;
+    if (allowed != 0 && (allowed & (allowed - 1)) == 0) {
+        while (!(allowed & (1u << type))) type++;
+    } else if (allowed != 0) {
+        uint64_t sums[5] = {0, 0, 0, 0, 0};
+        rtn_png_scores_body(row, prev, length, bpp, sums);
+        uint64_t best = UINT64_MAX;
+        for (int t = 0; t < 5; t++) {
+            if ((allowed & (1u << t)) && sums[t] < best) {
+                best = sums[t];
+                type = t;
+            }
+        }
+    }
+    out[0] = (uint8_t)type;
+    rtn_png_apply_body(type, row, prev, length, bpp, out + 1);
+    return type;
+}
+
 // --- one copy of every kernel per path ----------------------------------------------------
 
 #define RTN_KERNELS(suffix, attributes)                                                              \
@@ -137,10 +257,15 @@ RTN_INLINE void rtn_accumulate_body(float *acc, const float *row, float weight, 
                                                          size_t width) {                               \
         rtn_accumulate_body(acc, row, weight, width);                                                  \
     }                                                                                                  \
+    attributes static int rtn_png_filter_row_##suffix(const uint8_t *row, const uint8_t *prev,         \
+                                                      size_t length, size_t bpp, unsigned allowed,     \
+                                                      uint8_t *out) {                                  \
+        return rtn_png_filter_row_body(row, prev, length, bpp, allowed, out);                          \
+    }                                                                                                  \
     static const rtn_thumb_kernel_set rtn_kernels_##suffix = {                                         \
         rtn_thumb_accumulate_rgba8_##suffix, rtn_thumb_accumulate_indexed_##suffix,                    \
-        rtn_thumb_filter_row_##suffix,                          \
-        rtn_thumb_accumulate_##suffix};
+        rtn_thumb_filter_row_##suffix, rtn_thumb_accumulate_##suffix,                                  \
+        rtn_png_filter_row_##suffix};
 
 RTN_KERNELS(base, )
 
@@ -171,6 +296,7 @@ static rtn_any_fn rtn_resolve_accumulate_rgba8(void) { return (rtn_any_fn)rtn_be
 static rtn_any_fn rtn_resolve_accumulate_indexed(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate_indexed; }
 static rtn_any_fn rtn_resolve_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->filter_row; }
 static rtn_any_fn rtn_resolve_accumulate(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate; }
+static rtn_any_fn rtn_resolve_png_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->png_filter_row; }
 
 void rtn_thumb_accumulate_rgba8(float *acc, const uint8_t *row, size_t width, float weight,
                                 rtn_thumb_pixels pixels, const float *to_linear)
@@ -182,6 +308,8 @@ void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out)
     __attribute__((ifunc("rtn_resolve_filter_row")));
 void rtn_thumb_accumulate(float *acc, const float *row, float weight, size_t width)
     __attribute__((ifunc("rtn_resolve_accumulate")));
+int rtn_png_filter_row(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp, unsigned allowed,
+                       uint8_t *out) __attribute__((ifunc("rtn_resolve_png_filter_row")));
 
 const rtn_thumb_kernel_set *rtn_thumb_kernels(int path) {
     if (path == 0) return &rtn_kernels_base;
@@ -202,6 +330,10 @@ void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out) {
 }
 void rtn_thumb_accumulate(float *acc, const float *row, float weight, size_t width) {
     rtn_thumb_accumulate_base(acc, row, weight, width);
+}
+int rtn_png_filter_row(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp, unsigned allowed,
+                       uint8_t *out) {
+    return rtn_png_filter_row_base(row, prev, length, bpp, allowed, out);
 }
 
 const rtn_thumb_kernel_set *rtn_thumb_kernels(int path) {

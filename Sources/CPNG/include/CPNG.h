@@ -171,6 +171,12 @@ typedef struct {
     /// 1: zlib's run-length strategy (Z_RLE), which matches only repeats of the byte just
     /// before; any level but 0 then compresses alike. 0: libpng's default matching at `level`.
     int run_length;
+    /// 1: every row goes through libpng's own filtering and compression (png_write_row), as
+    /// interlaced and 16-bit images always do. 0 (the default): 8-bit rows that are not
+    /// interlaced are filtered by `rtn_png_filter_row` and compressed by zlib here, with
+    /// libpng's parameters, and written as IDAT chunks through libpng, which gives the same
+    /// bytes (the tests compare the two).
+    int libpng_rows;
 } rtn_png_encode_params;
 
 /// Encodes `params` as PNG. On success `*out` is a malloc'd buffer of `*out_size` bytes that

@@ -1,4 +1,5 @@
-// The thumbnailer's per-pixel loops (Sources/Imaging/Thumbnail), in C.
+// The thumbnailer's per-pixel loops (Sources/Imaging/Thumbnail) and the PNG encoder's row
+// filter, in C.
 //
 // They live here rather than in Swift so that a debug build stays usable: unoptimized Swift
 // keeps every SIMD4 operator and numeric conversion a generic call (a 1 MP thumbnail took
@@ -6,7 +7,7 @@
 // Nothing here calls libpng, allocates or fails; the caller owns every buffer.
 //
 // Sample rows are premultiplied RGBA as 4 floats per pixel on a 0...255 scale. Every symbol
-// carries the prefix `rtn_thumb_`.
+// carries the prefix `rtn_thumb_`, but the encoder's `rtn_png_filter_row`.
 #ifndef RTN_CPNG_KERNELS_H
 #define RTN_CPNG_KERNELS_H
 
@@ -59,12 +60,24 @@ void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out);
 /// `acc[x] += row[x] * weight` for `width` samples: one input row's share of an output row.
 void rtn_thumb_accumulate(float *acc, const float *row, float weight, size_t width);
 
+/// The PNG encoder's row filter (Sources/CPNG/writer.c), with libpng's choice of filter.
+/// `row` and `prev` (the unfiltered row above; all zero for the first row) are `length` bytes
+/// of `bpp`-byte pixels. `allowed` holds bit t for each filter type t that may be used (0 none,
+/// 1 sub, 2 up, 3 average, 4 paeth). With one bit, that filter is applied; with more, each is
+/// scored by the sum of its residuals' magnitudes read as signed bytes and the lowest score
+/// wins, the lowest type on ties: libpng's heuristic, so the bytes are libpng's own. Writes the
+/// type to `out[0]` and the filtered row to `out[1...length]`; returns the type. About two
+/// vector operations a byte for all five scores (libpng's loop takes tens of instructions).
+int rtn_png_filter_row(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp, unsigned allowed,
+                       uint8_t *out);
+
 /// One dispatch path's kernels, for tests that run each path against a reference.
 typedef struct {
     void (*accumulate_rgba8)(float *, const uint8_t *, size_t, float, rtn_thumb_pixels, const float *);
     void (*accumulate_indexed)(float *, const uint8_t *, size_t, float, const float *);
     void (*filter_row)(const float *, rtn_thumb_taps, float *);
     void (*accumulate)(float *, const float *, float, size_t);
+    int (*png_filter_row)(const uint8_t *, const uint8_t *, size_t, size_t, unsigned, uint8_t *);
 } rtn_thumb_kernel_set;
 
 /// The kernels of dispatch path `path`: 0 the baseline (any CPU), 1 AVX2 (NULL where this CPU
