@@ -48,59 +48,163 @@ RTN_INLINE rtn_f4 rtn_load_premultiplied(const uint8_t *p) {
     return v * (rtn_f4){f, f, f, 1.0f};
 }
 
-// acc (two pixels) += the two pixels at p, premultiplied, times weight: the same products as
-// rtn_load_premultiplied, lane by lane. (No eight-float value crosses a function boundary: the
-// baseline path has no 256-bit registers to pass it in.)
-RTN_INLINE void rtn_add2_premultiplied(float *acc, const uint8_t *p, float weight) {
-    rtn_f8 v = __builtin_convertvector(*(const rtn_b8 *)p, rtn_f8);
-    rtn_f8 a = __builtin_shufflevector(v, v, 3, 3, 3, 3, 7, 7, 7, 7) * (1.0f / 255.0f);
-    const rtn_f8 ones = {1, 1, 1, 1, 1, 1, 1, 1};
-    *(rtn_f8 *)acc += v * __builtin_shufflevector(a, ones, 0, 1, 2, 11, 4, 5, 6, 15) * weight;
-}
-
 RTN_INLINE rtn_f4 rtn_load_linear(const uint8_t *p, const float *to_linear) {
     float a = (float)p[3];
     float f = a * (1.0f / 255.0f);
     return (rtn_f4){to_linear[p[0]] * f, to_linear[p[1]] * f, to_linear[p[2]] * f, a};
 }
 
-// --- bodies, compiled once per dispatch path ----------------------------------------------
-
-RTN_INLINE void rtn_accumulate_rgba8_body(float *acc, const uint8_t *row, size_t width, float weight,
-                                          rtn_thumb_pixels pixels, const float *to_linear) {
-    size_t x = 0;
-    switch (pixels) {
-    case RTN_THUMB_OPAQUE:
-        for (; x + 2 <= width; x += 2) {
-            rtn_f8 v = __builtin_convertvector(*(const rtn_b8 *)(row + 4 * x), rtn_f8);
-            *(rtn_f8 *)(acc + 4 * x) += v * weight;
-        }
-        for (; x < width; x++) *(rtn_f4 *)(acc + 4 * x) += rtn_load_rgba8(row + 4 * x) * weight;
-        break;
-    case RTN_THUMB_PREMULTIPLY:
-        for (; x + 2 <= width; x += 2) rtn_add2_premultiplied(acc + 4 * x, row + 4 * x, weight);
-        for (; x < width; x++) *(rtn_f4 *)(acc + 4 * x) += rtn_load_premultiplied(row + 4 * x) * weight;
-        break;
-    case RTN_THUMB_LINEAR:
-        for (; x < width; x++) *(rtn_f4 *)(acc + 4 * x) += rtn_load_linear(row + 4 * x, to_linear) * weight;
-        break;
+// The samples of the two pixels at p into *s, premultiplied when asked: the same products as
+// the one-pixel loaders, lane by lane. (No eight-float value crosses a function boundary, even
+// an inlined one: the baseline path has no 256-bit registers to pass it in.)
+RTN_INLINE void rtn_load2_rgba8(const uint8_t *p, int premultiply, rtn_f8 *s) {
+    rtn_f8 v = __builtin_convertvector(*(const rtn_b8 *)p, rtn_f8);
+    if (premultiply) {
+        rtn_f8 a = __builtin_shufflevector(v, v, 3, 3, 3, 3, 7, 7, 7, 7) * (1.0f / 255.0f);
+        const rtn_f8 ones = {1, 1, 1, 1, 1, 1, 1, 1};
+        v = v * __builtin_shufflevector(a, ones, 0, 1, 2, 11, 4, 5, 6, 15);
     }
+    *s = v;
 }
 
-RTN_INLINE void rtn_accumulate_indexed_body(float *acc, const uint8_t *indices, size_t width, float weight,
-                                            const float *table) {
-    const rtn_f4 *t = (const rtn_f4 *)table;
+// One input row's samples (two at x) into a target: added to (or, fresh, stored in) acc with
+// `weight`, and stored in `next` with `next_weight` when the row also starts the next output.
+RTN_INLINE void rtn_put2(float *acc, float *next, size_t x, const rtn_f8 *s, float weight, float next_weight,
+                         int fresh, int has_next) {
+    rtn_f8 v = *s * weight;
+    if (fresh) *(rtn_f8 *)(acc + 4 * x) = v;
+    else *(rtn_f8 *)(acc + 4 * x) += v;
+    if (has_next) *(rtn_f8 *)(next + 4 * x) = *s * next_weight;
+}
+
+RTN_INLINE void rtn_put1(float *acc, float *next, size_t x, rtn_f4 s, float weight, float next_weight, int fresh,
+                         int has_next) {
+    if (fresh) *(rtn_f4 *)(acc + 4 * x) = s * weight;
+    else *(rtn_f4 *)(acc + 4 * x) += s * weight;
+    if (has_next) *(rtn_f4 *)(next + 4 * x) = s * next_weight;
+}
+
+// Where the samples come from: RGBA8 bytes (stored or premultiplied), indices into a table of
+// samples, or float samples.
+enum { RTN_FROM_RGBA8, RTN_FROM_PREMULTIPLIED, RTN_FROM_INDEXED, RTN_FROM_FLOATS };
+
+// One row into a target, with the source kind and both flags constants in every call below,
+// so that each combination compiles to its own loop without branches.
+RTN_INLINE void rtn_rows(const rtn_thumb_target *t, const void *source, const float *table, size_t width, int from,
+                         int fresh, int has_next) {
+    float *acc = t->acc, *next = t->next;
+    const float weight = t->weight, next_weight = t->next_weight;
+    const uint8_t *bytes = (const uint8_t *)source;
+    const float *floats = (const float *)source;
+    const rtn_f4 *samples = (const rtn_f4 *)table;
     size_t x = 0;
     for (; x + 2 <= width; x += 2) {
-        *(rtn_f8 *)(acc + 4 * x) += __builtin_shufflevector(t[indices[x]], t[indices[x + 1]], 0, 1, 2, 3, 4, 5, 6, 7) * weight;
+        rtn_f8 s;
+        switch (from) {
+        case RTN_FROM_RGBA8: rtn_load2_rgba8(bytes + 4 * x, 0, &s); break;
+        case RTN_FROM_PREMULTIPLIED: rtn_load2_rgba8(bytes + 4 * x, 1, &s); break;
+        case RTN_FROM_INDEXED:
+            s = __builtin_shufflevector(samples[bytes[x]], samples[bytes[x + 1]], 0, 1, 2, 3, 4, 5, 6, 7);
+            break;
+        default: s = *(const rtn_f8 *)(floats + 4 * x); break;
+        }
+        rtn_put2(acc, next, x, &s, weight, next_weight, fresh, has_next);
     }
-    for (; x < width; x++) *(rtn_f4 *)(acc + 4 * x) += t[indices[x]] * weight;
+    for (; x < width; x++) {
+        rtn_f4 s;
+        switch (from) {
+        case RTN_FROM_RGBA8: s = rtn_load_rgba8(bytes + 4 * x); break;
+        case RTN_FROM_PREMULTIPLIED: s = rtn_load_premultiplied(bytes + 4 * x); break;
+        case RTN_FROM_INDEXED: s = samples[bytes[x]]; break;
+        default: s = *(const rtn_f4 *)(floats + 4 * x); break;
+        }
+        rtn_put1(acc, next, x, s, weight, next_weight, fresh, has_next);
+    }
 }
 
-RTN_INLINE void rtn_filter_row_body(const float *row, rtn_thumb_taps taps, float *out) {
-    const rtn_f4 *src = (const rtn_f4 *)row;
-    rtn_f4 *dst = (rtn_f4 *)out;
-    for (size_t i = 0; i < taps.outputs; i++) {
+// rtn_rows with `from` and the target's flags turned into constants.
+#define RTN_ROWS_FOR(from)                                                                         \
+    RTN_INLINE void rtn_rows_##from(const rtn_thumb_target *t, const void *source, const float *table, \
+                                    size_t width) {                                                \
+        if (t->next == NULL) {                                                                     \
+            if (t->fresh) rtn_rows(t, source, table, width, from, 1, 0);                           \
+            else rtn_rows(t, source, table, width, from, 0, 0);                                    \
+        } else {                                                                                   \
+            if (t->fresh) rtn_rows(t, source, table, width, from, 1, 1);                           \
+            else rtn_rows(t, source, table, width, from, 0, 1);                                    \
+        }                                                                                          \
+    }
+RTN_ROWS_FOR(RTN_FROM_RGBA8)
+RTN_ROWS_FOR(RTN_FROM_PREMULTIPLIED)
+RTN_ROWS_FOR(RTN_FROM_INDEXED)
+RTN_ROWS_FOR(RTN_FROM_FLOATS)
+
+// --- bodies, compiled once per dispatch path ----------------------------------------------
+
+RTN_INLINE void rtn_accumulate_rgba8_body(const rtn_thumb_target *t, const uint8_t *row, size_t width,
+                                          rtn_thumb_pixels pixels, const float *to_linear) {
+    switch (pixels) {
+    case RTN_THUMB_OPAQUE: rtn_rows_RTN_FROM_RGBA8(t, row, NULL, width); break;
+    case RTN_THUMB_PREMULTIPLY: rtn_rows_RTN_FROM_PREMULTIPLIED(t, row, NULL, width); break;
+    case RTN_THUMB_LINEAR:
+        for (size_t x = 0; x < width; x++) {
+            rtn_put1(t->acc, t->next, x, rtn_load_linear(row + 4 * x, to_linear), t->weight, t->next_weight, t->fresh,
+                     t->next != NULL);
+        }
+        break;
+    }
+}
+
+RTN_INLINE void rtn_accumulate_indexed_body(const rtn_thumb_target *t, const uint8_t *indices, size_t width,
+                                            const float *table) {
+    rtn_rows_RTN_FROM_INDEXED(t, indices, table, width);
+}
+
+RTN_INLINE void rtn_accumulate_body(const rtn_thumb_target *t, const float *row, size_t width) {
+    rtn_rows_RTN_FROM_FLOATS(t, row, NULL, width);
+}
+
+// Outputs from..<to of a table whose weights are the same for each (`half` pairs, 1...8, in
+// registers): one eight-float load and multiply per two taps, no table reads.
+RTN_INLINE void rtn_filter_uniform(const rtn_f4 *src, const int32_t *first, size_t from, size_t to,
+                                   const float *pairs, int half, rtn_f4 *dst) {
+    rtn_f8 w[8];
+    for (int m = 0; m < 8; m++) w[m] = m < half ? *(const rtn_f8 *)(pairs + 8 * m) : (rtn_f8){0, 0, 0, 0, 0, 0, 0, 0};
+    for (size_t i = from; i < to; i++) {
+        const rtn_f4 *p = src + first[i];
+        rtn_f8 even = *(const rtn_f8 *)p * w[0], odd = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (int m = 1; m < half; m++) {
+            if (m & 1) odd += *(const rtn_f8 *)(p + 2 * m) * w[m];
+            else even += *(const rtn_f8 *)(p + 2 * m) * w[m];
+        }
+        even += odd;
+        dst[i] = __builtin_shufflevector(even, even, 0, 1, 2, 3) + __builtin_shufflevector(even, even, 4, 5, 6, 7);
+    }
+}
+
+// Outputs lo..<hi of a table whose outputs all have 2 * half taps (half a constant in each
+// call): weights four at a time, two taps per multiply, no tail.
+RTN_INLINE void rtn_filter_fixed(const rtn_f4 *src, rtn_thumb_taps taps, size_t lo, size_t hi, int half,
+                                 rtn_f4 *dst) {
+    for (size_t i = lo; i < hi; i++) {
+        const rtn_f4 *p = src + taps.first[i];
+        const float *w = taps.weights + i * taps.stride;
+        rtn_f8 even = {0, 0, 0, 0, 0, 0, 0, 0}, odd = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (int m = 0; m < half; m += 2) {
+            rtn_f4 four = *(const rtn_f4 *)(w + 2 * m);
+            even += *(const rtn_f8 *)(p + 2 * m) * __builtin_shufflevector(four, four, 0, 0, 0, 0, 1, 1, 1, 1);
+            if (m + 1 < half) {
+                odd += *(const rtn_f8 *)(p + 2 * m + 2) * __builtin_shufflevector(four, four, 2, 2, 2, 2, 3, 3, 3, 3);
+            }
+        }
+        even += odd;
+        dst[i] = __builtin_shufflevector(even, even, 0, 1, 2, 3) + __builtin_shufflevector(even, even, 4, 5, 6, 7);
+    }
+}
+
+// Outputs lo..<hi of any table.
+RTN_INLINE void rtn_filter_any(const rtn_f4 *src, rtn_thumb_taps taps, size_t lo, size_t hi, rtn_f4 *dst) {
+    for (size_t i = lo; i < hi; i++) {
         const rtn_f4 *p = src + taps.first[i];
         const float *w = taps.weights + i * taps.stride;
         int32_t n = taps.count[i], k = 0;
@@ -116,10 +220,44 @@ RTN_INLINE void rtn_filter_row_body(const float *row, rtn_thumb_taps taps, float
     }
 }
 
-RTN_INLINE void rtn_accumulate_body(float *acc, const float *row, float weight, size_t width) {
-    size_t x = 0;
-    for (; x + 2 <= width; x += 2) *(rtn_f8 *)(acc + 4 * x) += *(const rtn_f8 *)(row + 4 * x) * weight;
-    for (; x < width; x++) *(rtn_f4 *)(acc + 4 * x) += *(const rtn_f4 *)(row + 4 * x) * weight;
+// The constant-count loops, one per count, chosen once per call (so each is unrolled).
+#define RTN_BY_HALF(half, call)                                                                    \
+    switch (half) {                                                                                \
+    case 1: call(1); break;                                                                        \
+    case 2: call(2); break;                                                                        \
+    case 3: call(3); break;                                                                        \
+    case 4: call(4); break;                                                                        \
+    case 5: call(5); break;                                                                        \
+    case 6: call(6); break;                                                                        \
+    case 7: call(7); break;                                                                        \
+    default: call(8); break;                                                                       \
+    }
+
+RTN_INLINE void rtn_filter_range(const rtn_f4 *src, rtn_thumb_taps taps, size_t lo, size_t hi, rtn_f4 *dst) {
+    if (lo >= hi) return;
+    int fixed = taps.fixed_count;
+    if (fixed >= 2 && fixed <= 16 && fixed % 2 == 0) {
+#define RTN_FIXED(half) rtn_filter_fixed(src, taps, lo, hi, half, dst)
+        RTN_BY_HALF(fixed / 2, RTN_FIXED)
+#undef RTN_FIXED
+    } else {
+        rtn_filter_any(src, taps, lo, hi, dst);
+    }
+}
+
+RTN_INLINE void rtn_filter_row_body(const float *row, rtn_thumb_taps taps, float *out) {
+    const rtn_f4 *src = (const rtn_f4 *)row;
+    rtn_f4 *dst = (rtn_f4 *)out;
+    int half = (taps.uniform_count + 1) / 2;
+    size_t from = taps.uniform_from, to = taps.uniform_to;
+    if (to <= from || half < 1 || half > 8 || to > taps.outputs) from = to = taps.outputs;
+    rtn_filter_range(src, taps, 0, from, dst);
+    if (from < to) {
+#define RTN_UNIFORM(h) rtn_filter_uniform(src, taps.first, from, to, taps.uniform_pairs, h, dst)
+        RTN_BY_HALF(half, RTN_UNIFORM)
+#undef RTN_UNIFORM
+    }
+    rtn_filter_range(src, taps, to, taps.outputs, dst);
 }
 
 // --- the PNG encoder's row filter ---------------------------------------------------------
@@ -238,24 +376,24 @@ RTN_INLINE int rtn_png_filter_row_body(const uint8_t *row, const uint8_t *prev, 
 // --- one copy of every kernel per path ----------------------------------------------------
 
 #define RTN_KERNELS(suffix, attributes)                                                              \
-    attributes static void rtn_thumb_accumulate_rgba8_##suffix(float *acc, const uint8_t *row,         \
-                                                               size_t width, float weight,             \
+    attributes static void rtn_thumb_accumulate_rgba8_##suffix(const rtn_thumb_target *target,         \
+                                                               const uint8_t *row, size_t width,       \
                                                                rtn_thumb_pixels pixels,                \
                                                                const float *to_linear) {               \
-        rtn_accumulate_rgba8_body(acc, row, width, weight, pixels, to_linear);                         \
+        rtn_accumulate_rgba8_body(target, row, width, pixels, to_linear);                              \
     }                                                                                                  \
-    attributes static void rtn_thumb_accumulate_indexed_##suffix(float *acc, const uint8_t *indices,   \
-                                                                 size_t width, float weight,           \
+    attributes static void rtn_thumb_accumulate_indexed_##suffix(const rtn_thumb_target *target,       \
+                                                                 const uint8_t *indices, size_t width, \
                                                                  const float *table) {                 \
-        rtn_accumulate_indexed_body(acc, indices, width, weight, table);                               \
+        rtn_accumulate_indexed_body(target, indices, width, table);                                    \
     }                                                                                                  \
     attributes static void rtn_thumb_filter_row_##suffix(const float *row, rtn_thumb_taps taps,        \
                                                          float *out) {                                 \
         rtn_filter_row_body(row, taps, out);                                                           \
     }                                                                                                  \
-    attributes static void rtn_thumb_accumulate_##suffix(float *acc, const float *row, float weight,   \
-                                                         size_t width) {                               \
-        rtn_accumulate_body(acc, row, weight, width);                                                  \
+    attributes static void rtn_thumb_accumulate_##suffix(const rtn_thumb_target *target,               \
+                                                         const float *row, size_t width) {             \
+        rtn_accumulate_body(target, row, width);                                                       \
     }                                                                                                  \
     attributes static int rtn_png_filter_row_##suffix(const uint8_t *row, const uint8_t *prev,         \
                                                       size_t length, size_t bpp, unsigned allowed,     \
@@ -298,15 +436,15 @@ static rtn_any_fn rtn_resolve_filter_row(void) { return (rtn_any_fn)rtn_best_ker
 static rtn_any_fn rtn_resolve_accumulate(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate; }
 static rtn_any_fn rtn_resolve_png_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->png_filter_row; }
 
-void rtn_thumb_accumulate_rgba8(float *acc, const uint8_t *row, size_t width, float weight,
+void rtn_thumb_accumulate_rgba8(const rtn_thumb_target *target, const uint8_t *row, size_t width,
                                 rtn_thumb_pixels pixels, const float *to_linear)
     __attribute__((ifunc("rtn_resolve_accumulate_rgba8")));
-void rtn_thumb_accumulate_indexed(float *acc, const uint8_t *indices, size_t width, float weight,
+void rtn_thumb_accumulate_indexed(const rtn_thumb_target *target, const uint8_t *indices, size_t width,
                                   const float *table)
     __attribute__((ifunc("rtn_resolve_accumulate_indexed")));
 void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out)
     __attribute__((ifunc("rtn_resolve_filter_row")));
-void rtn_thumb_accumulate(float *acc, const float *row, float weight, size_t width)
+void rtn_thumb_accumulate(const rtn_thumb_target *target, const float *row, size_t width)
     __attribute__((ifunc("rtn_resolve_accumulate")));
 int rtn_png_filter_row(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp, unsigned allowed,
                        uint8_t *out) __attribute__((ifunc("rtn_resolve_png_filter_row")));
@@ -317,19 +455,19 @@ const rtn_thumb_kernel_set *rtn_thumb_kernels(int path) {
     return rtn_best_kernels();
 }
 #else
-void rtn_thumb_accumulate_rgba8(float *acc, const uint8_t *row, size_t width, float weight,
+void rtn_thumb_accumulate_rgba8(const rtn_thumb_target *target, const uint8_t *row, size_t width,
                                 rtn_thumb_pixels pixels, const float *to_linear) {
-    rtn_thumb_accumulate_rgba8_base(acc, row, width, weight, pixels, to_linear);
+    rtn_thumb_accumulate_rgba8_base(target, row, width, pixels, to_linear);
 }
-void rtn_thumb_accumulate_indexed(float *acc, const uint8_t *indices, size_t width, float weight,
+void rtn_thumb_accumulate_indexed(const rtn_thumb_target *target, const uint8_t *indices, size_t width,
                                   const float *table) {
-    rtn_thumb_accumulate_indexed_base(acc, indices, width, weight, table);
+    rtn_thumb_accumulate_indexed_base(target, indices, width, table);
 }
 void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out) {
     rtn_thumb_filter_row_base(row, taps, out);
 }
-void rtn_thumb_accumulate(float *acc, const float *row, float weight, size_t width) {
-    rtn_thumb_accumulate_base(acc, row, weight, width);
+void rtn_thumb_accumulate(const rtn_thumb_target *target, const float *row, size_t width) {
+    rtn_thumb_accumulate_base(target, row, width);
 }
 int rtn_png_filter_row(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp, unsigned allowed,
                        uint8_t *out) {

@@ -33,6 +33,22 @@ struct KernelTests {
         }
     }
 
+    /// Runs `kernel` with a target over `acc` (and `next`, stored, when given).
+    static func into(_ acc: inout [Float], weight: Float, fresh: Bool = false, next: UnsafeMutablePointer<[Float]>? = nil,
+                     nextWeight: Float = 0, _ kernel: (UnsafePointer<rtn_thumb_target>) -> Void) {
+        acc.withUnsafeMutableBufferPointer { a in
+            if let next {
+                next.pointee.withUnsafeMutableBufferPointer { n in
+                    var target = rtn_thumb_target(acc: a.baseAddress, weight: weight, fresh: fresh ? 1 : 0, next: n.baseAddress, next_weight: nextWeight)
+                    kernel(&target)
+                }
+            } else {
+                var target = rtn_thumb_target(acc: a.baseAddress, weight: weight, fresh: fresh ? 1 : 0, next: nil, next_weight: 0)
+                kernel(&target)
+            }
+        }
+    }
+
     /// RGBA8 → premultiplied sample, in Double.
     static func sample(_ p: ArraySlice<UInt8>, _ kind: rtn_thumb_pixels, _ toLinear: [Float]) -> [Double] {
         let v = p.map(Double.init)
@@ -68,20 +84,30 @@ struct KernelTests {
                 var results: [[Float]] = []
                 for (name, kernels) in Self.paths {
                     var acc = start
-                    acc.withUnsafeMutableBufferPointer { a in kernels.accumulate_rgba8(a.baseAddress, row, width, weight, kind, toLinear) }
+                    Self.into(&acc, weight: weight) { kernels.accumulate_rgba8($0, row, width, kind, toLinear) }
                     Self.close(acc, reference, "\(name) rgba8 width \(width) kind \(kind.rawValue)")
                     // The table is made by the RGBA8 kernel, as the thumbnailer makes it.
-                    var table = [Float](repeating: 0, count: 1024)
-                    table.withUnsafeMutableBufferPointer { t in kernels.accumulate_rgba8(t.baseAddress, palette, 256, 1, kind, toLinear) }
+                    var table = [Float](repeating: .nan, count: 1024)
+                    Self.into(&table, weight: 1, fresh: true) { kernels.accumulate_rgba8($0, palette, 256, kind, toLinear) }
                     var indexed = start
-                    indexed.withUnsafeMutableBufferPointer { a in kernels.accumulate_indexed(a.baseAddress, indices, width, weight, table) }
+                    Self.into(&indexed, weight: weight) { kernels.accumulate_indexed($0, indices, width, table) }
                     Self.close(indexed, indexedReference, "\(name) indexed width \(width) kind \(kind.rawValue)")
                     // Indexing through the table gives the same bits as expanding the row first.
                     let expanded = indices.flatMap { palette[Int($0) * 4 ..< Int($0) * 4 + 4] }
                     var direct = start
-                    direct.withUnsafeMutableBufferPointer { a in kernels.accumulate_rgba8(a.baseAddress, expanded, width, weight, kind, toLinear) }
+                    Self.into(&direct, weight: weight) { kernels.accumulate_rgba8($0, expanded, width, kind, toLinear) }
                     #expect(direct == indexed, "\(name) indexed = expanded, width \(width) kind \(kind.rawValue)")
-                    results.append(acc + indexed)
+                    // A fresh row is stored, not added to (its old contents never count), and a
+                    // second row that starts there gets the same samples times its own weight.
+                    var fresh = [Float](repeating: .nan, count: width * 4), second = [Float](repeating: .nan, count: width * 4)
+                    Self.into(&fresh, weight: weight, fresh: true, next: &second, nextWeight: 1 - weight) {
+                        kernels.accumulate_rgba8($0, row, width, kind, toLinear)
+                    }
+                    var alone = [Float](repeating: 0, count: width * 4), secondAlone = [Float](repeating: 0, count: width * 4)
+                    Self.into(&alone, weight: weight) { kernels.accumulate_rgba8($0, row, width, kind, toLinear) }
+                    Self.into(&secondAlone, weight: 1 - weight) { kernels.accumulate_rgba8($0, row, width, kind, toLinear) }
+                    #expect(fresh == alone && second == secondAlone, "\(name) fresh and next, width \(width) kind \(kind.rawValue)")
+                    results.append(acc + indexed + fresh + second)
                 }
                 #expect(results.allSatisfy { $0 == results[0] }, "every path gives the same bits")
             }
@@ -91,15 +117,37 @@ struct KernelTests {
     @Test("filter_row and accumulate match a scalar reference, on every path")
     func filterAndAccumulate() {
         var random = Random(state: 12345)
-        for (inputs, outputs, taps) in [(10, 3, 1), (40, 7, 2), (100, 9, 13), (64, 64, 3), (5, 2, 5)] {
+        // (inputs, outputs, taps, uniform outputs, every output with `taps` taps): the uniform
+        // range's taps are all made equal; a fixed count must be even.
+        for (inputs, outputs, taps, uniform, fixed) in [(10, 3, 1, 0..<0, false), (40, 7, 2, 0..<0, false), (100, 9, 13, 0..<0, false),
+                                                        (64, 64, 3, 0..<0, false), (5, 2, 5, 0..<0, false), (100, 40, 12, 3..<36, false),
+                                                        (50, 20, 5, 0..<20, false), (300, 100, 16, 10..<90, false), (30, 20, 1, 2..<19, false),
+                                                        (100, 40, 4, 0..<0, true), (64, 30, 12, 5..<25, true), (20, 10, 2, 0..<0, true),
+                                                        (200, 50, 16, 0..<0, true), (90, 30, 6, 0..<30, true)] {
             let row = (0..<inputs * 4).map { _ in random.unit() * 255 }
             var first = [Int32](), count = [Int32](), weights = [Float]()
+            let shared = (0..<taps).map { _ in random.unit() - 0.2 }
             for i in 0..<outputs {
                 let n = min(taps, inputs)
+                if uniform.contains(i) || fixed {
+                    first.append(Int32(i * (inputs - 2 * ((n + 1) / 2)) / max(1, outputs - 1)))
+                    count.append(Int32(n))
+                    weights += uniform.contains(i) ? shared : (0..<taps).map { _ in random.unit() - 0.2 }
+                    continue
+                }
+                if uniform.contains(i) {
+                    first.append(Int32(i * (inputs - 2 * ((n + 1) / 2)) / max(1, outputs - 1)))
+                    count.append(Int32(n))
+                    weights += shared
+                    continue
+                }
                 first.append(Int32((i * (inputs - n)) / max(1, outputs - 1)))
                 count.append(Int32(n - i % 2 * (n > 1 ? 1 : 0)))
                 for _ in 0..<taps { weights.append(random.unit() - 0.2) }
             }
+            weights += [0, 0, 0, 0]  // the 4 floats a fixed-count table has to spare
+            var pairs = [Float](repeating: 0, count: 8 * ((taps + 1) / 2))
+            for t in 0..<taps { for lane in 0..<4 { pairs[8 * (t / 2) + 4 * (t % 2) + lane] = shared[t] } }
             var reference = [Double]()
             for i in 0..<outputs {
                 for c in 0..<4 {
@@ -114,13 +162,15 @@ struct KernelTests {
             var results: [[Float]] = []
             for (name, kernels) in Self.paths {
                 var out = [Float](repeating: 0, count: outputs * 4)
-                first.withUnsafeBufferPointer { f in count.withUnsafeBufferPointer { n in weights.withUnsafeBufferPointer { w in
-                    let table = rtn_thumb_taps(first: f.baseAddress, count: n.baseAddress, weights: w.baseAddress, stride: taps, outputs: outputs)
+                first.withUnsafeBufferPointer { f in count.withUnsafeBufferPointer { n in weights.withUnsafeBufferPointer { w in pairs.withUnsafeBufferPointer { p in
+                    let table = rtn_thumb_taps(first: f.baseAddress, count: n.baseAddress, weights: w.baseAddress, stride: taps, outputs: outputs,
+                                               fixed_count: fixed ? Int32(taps) : 0, uniform_pairs: p.baseAddress, uniform_from: uniform.lowerBound,
+                                               uniform_to: uniform.upperBound, uniform_count: Int32(taps))
                     out.withUnsafeMutableBufferPointer { kernels.filter_row(row, table, $0.baseAddress) }
-                } } }
-                Self.close(out, reference, "\(name) filter_row \(inputs)→\(outputs), \(taps) taps")
+                } } } }
+                Self.close(out, reference, "\(name) filter_row \(inputs)→\(outputs), \(taps) taps, uniform \(uniform), fixed \(fixed)")
                 var acc = start
-                acc.withUnsafeMutableBufferPointer { kernels.accumulate($0.baseAddress, row, weight, outputs) }
+                Self.into(&acc, weight: weight) { kernels.accumulate($0, row, outputs) }
                 Self.close(acc, accumulated, "\(name) accumulate \(outputs)")
                 results.append(out + acc)
             }

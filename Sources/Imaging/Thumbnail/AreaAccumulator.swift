@@ -6,8 +6,8 @@ import CPNG
 /// Each output sample is the mean over the exact source rectangle it covers; source pixels
 /// cut by the rectangle's edges count by the fraction inside. Vertical first: each source row
 /// is added, with its weight, into the (at most two) accumulator rows of source width that it
-/// overlaps (`rtn_thumb_accumulate_rgba8`: a conversion and a multiply-add per pixel, two
-/// pixels per instruction with AVX2, no branch per pixel); when an intermediate row is
+/// overlaps (`rtn_thumb_accumulate_rgba8`: one conversion and a multiply-add per pixel and row,
+/// two pixels per instruction with AVX2, no branch per pixel); when an intermediate row is
 /// complete, one horizontal pass over it (`rtn_thumb_filter_row`, precomputed per-column spans
 /// and weights) makes the intermediate row. So the horizontal taps cost once per intermediate
 /// row, not once per source row. Palette and 8-bit gray rows can come as one byte per pixel
@@ -38,7 +38,7 @@ struct AreaAccumulator {
 
     /// An accumulator from `x` and `y` (source → intermediate) reading pixels as `source`.
     init(x: AxisMap, y: AxisMap, source: Source, memory: WorkingMemory) throws(ImagingError) {
-        columns = try FilterTable(x, kernel: .area, memory: memory)
+        columns = try FilterTable(x, kernel: .area, padded: true, memory: memory)
         identityColumns = x.isIdentity
         let rows = try FilterTable(y, kernel: .area, memory: memory)
         vertical = try VerticalAccumulator(table: rows, width: x.inputSize, memory: memory)
@@ -56,8 +56,9 @@ struct AreaAccumulator {
     /// `rgba[4v..<4v+4]` (256 entries). The table is made by the RGBA8 kernel itself, so the
     /// sums are the same bits as for the expanded rows. 4 KiB; O(256).
     mutating func useIndexedRows(rgba: UnsafePointer<UInt8>, memory: WorkingMemory) throws(ImagingError) {
-        let samples = try memory.allocate(Float.self, count: 256 * 4)  // zeroed: 0 + sample × 1 is the sample
-        rtn_thumb_accumulate_rgba8(samples, rgba, 256, 1, pixels, toLinear)
+        let samples = try memory.allocate(Float.self, count: 256 * 4)
+        var target = rtn_thumb_target(acc: samples, weight: 1, fresh: 1, next: nil, next_weight: 0)  // sample × 1 is the sample
+        rtn_thumb_accumulate_rgba8(&target, rgba, 256, pixels, toLinear)
         table = samples
     }
 
@@ -71,11 +72,14 @@ struct AreaAccumulator {
         guard vertical.needs(y) else { return }
         let (start, count, kind, toLinear, table) = (span.lowerBound, span.count, pixels, self.toLinear, self.table)
         let (columns, identity, row) = (columns.taps, identityColumns, self.row)
-        vertical.push(inputRow: y, add: { acc, weight in
+        vertical.push(inputRow: y, add: { target in
+            var window = target  // the source window's columns only
+            window.acc += 4 * start
+            window.next = window.next.map { $0 + 4 * start }
             if let table {
-                rtn_thumb_accumulate_indexed(acc + 4 * start, source + start, count, weight, table)
+                rtn_thumb_accumulate_indexed(&window, source + start, count, table)
             } else {
-                rtn_thumb_accumulate_rgba8(acc + 4 * start, source + 4 * start, count, weight, kind, toLinear)
+                rtn_thumb_accumulate_rgba8(&window, source + 4 * start, count, kind, toLinear)
             }
         }, emit: { acc in
             if identity { return emit(acc) }

@@ -16,7 +16,7 @@ struct Resampler {
     /// A resampler from `x` and `y` (intermediate → output) with `kernel`. An identity map
     /// on one axis passes that axis through.
     init(x: AxisMap, y: AxisMap, kernel: FilterTable.Kernel, memory: WorkingMemory) throws(ImagingError) {
-        columns = try FilterTable(x, kernel: kernel, memory: memory)
+        columns = try FilterTable(x, kernel: kernel, padded: true, memory: memory)
         let rows = try FilterTable(y, kernel: kernel, memory: memory)
         vertical = try VerticalAccumulator(table: rows, width: x.outputSize, memory: memory)
         row = try memory.allocate(Float.self, count: 4 * x.outputSize)
