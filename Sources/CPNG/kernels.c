@@ -84,9 +84,22 @@ RTN_INLINE void rtn_put1(float *acc, float *next, size_t x, rtn_f4 s, float weig
     if (has_next) *(rtn_f4 *)(next + 4 * x) = s * next_weight;
 }
 
-// Where the samples come from: RGBA8 bytes (stored or premultiplied), indices into a table of
-// samples, or float samples.
-enum { RTN_FROM_RGBA8, RTN_FROM_PREMULTIPLIED, RTN_FROM_INDEXED, RTN_FROM_FLOATS };
+// Where the samples come from: RGBA8 bytes (stored, premultiplied, or premultiplied with the
+// weight folded into alpha / 255), indices into a table of samples, or float samples.
+enum { RTN_FROM_RGBA8, RTN_FROM_PREMULTIPLIED, RTN_FROM_WEIGHTED, RTN_FROM_RGB8, RTN_FROM_INDEXED, RTN_FROM_FLOATS };
+
+// The two pixels at p times (alpha × weight / 255, three times, then weight) into *out: the
+// premultiplied samples times the weight, in two multiplies.
+RTN_INLINE void rtn_weighted2(const rtn_f8 *v, float weight, rtn_f8 *out) {
+    const rtn_f8 w = {weight, weight, weight, weight, weight, weight, weight, weight};
+    rtn_f8 a = __builtin_shufflevector(*v, *v, 3, 3, 3, 3, 7, 7, 7, 7) * (weight * (1.0f / 255.0f));
+    *out = *v * __builtin_shufflevector(a, w, 0, 1, 2, 11, 4, 5, 6, 15);
+}
+
+RTN_INLINE rtn_f4 rtn_weighted1(rtn_f4 v, float weight) {
+    float f = v[3] * (weight * (1.0f / 255.0f));
+    return v * (rtn_f4){f, f, f, weight};
+}
 
 // One row into a target, with the source kind and both flags constants in every call below,
 // so that each combination compiles to its own loop without branches.
@@ -98,7 +111,31 @@ RTN_INLINE void rtn_rows(const rtn_thumb_target *t, const void *source, const fl
     const float *floats = (const float *)source;
     const rtn_f4 *samples = (const rtn_f4 *)table;
     size_t x = 0;
-    for (; x + 2 <= width; x += 2) {
+    if (from == RTN_FROM_WEIGHTED) {
+        for (; x + 2 <= width; x += 2) {
+            rtn_f8 v = __builtin_convertvector(*(const rtn_b8 *)(bytes + 4 * x), rtn_f8), product;
+            rtn_weighted2(&v, weight, &product);
+            if (fresh) *(rtn_f8 *)(acc + 4 * x) = product;
+            else *(rtn_f8 *)(acc + 4 * x) += product;
+            if (has_next) rtn_weighted2(&v, next_weight, (rtn_f8 *)(next + 4 * x));
+        }
+        for (; x < width; x++) {
+            rtn_f4 v = rtn_load_rgba8(bytes + 4 * x);
+            if (fresh) *(rtn_f4 *)(acc + 4 * x) = rtn_weighted1(v, weight);
+            else *(rtn_f4 *)(acc + 4 * x) += rtn_weighted1(v, weight);
+            if (has_next) *(rtn_f4 *)(next + 4 * x) = rtn_weighted1(v, next_weight);
+        }
+        return;
+    }
+    // RGB: two pixels from one eight-byte load, which must stay inside the row (x + 3 <= width).
+    for (; from == RTN_FROM_RGB8 && x + 3 <= width; x += 2) {
+        rtn_b8 b = *(const rtn_b8 *)(bytes + 3 * x);
+        rtn_f8 v = __builtin_convertvector(__builtin_shufflevector(b, b, 0, 1, 2, 2, 3, 4, 5, 5), rtn_f8), s;
+        const rtn_f8 opaque = {255, 255, 255, 255, 255, 255, 255, 255};
+        s = __builtin_shufflevector(v, opaque, 0, 1, 2, 11, 4, 5, 6, 15);
+        rtn_put2(acc, next, x, &s, weight, next_weight, fresh, has_next);
+    }
+    for (; from != RTN_FROM_RGB8 && x + 2 <= width; x += 2) {
         rtn_f8 s;
         switch (from) {
         case RTN_FROM_RGBA8: rtn_load2_rgba8(bytes + 4 * x, 0, &s); break;
@@ -115,6 +152,7 @@ RTN_INLINE void rtn_rows(const rtn_thumb_target *t, const void *source, const fl
         switch (from) {
         case RTN_FROM_RGBA8: s = rtn_load_rgba8(bytes + 4 * x); break;
         case RTN_FROM_PREMULTIPLIED: s = rtn_load_premultiplied(bytes + 4 * x); break;
+        case RTN_FROM_RGB8: s = (rtn_f4){bytes[3 * x], bytes[3 * x + 1], bytes[3 * x + 2], 255}; break;
         case RTN_FROM_INDEXED: s = samples[bytes[x]]; break;
         default: s = *(const rtn_f4 *)(floats + 4 * x); break;
         }
@@ -136,6 +174,8 @@ RTN_INLINE void rtn_rows(const rtn_thumb_target *t, const void *source, const fl
     }
 RTN_ROWS_FOR(RTN_FROM_RGBA8)
 RTN_ROWS_FOR(RTN_FROM_PREMULTIPLIED)
+RTN_ROWS_FOR(RTN_FROM_WEIGHTED)
+RTN_ROWS_FOR(RTN_FROM_RGB8)
 RTN_ROWS_FOR(RTN_FROM_INDEXED)
 RTN_ROWS_FOR(RTN_FROM_FLOATS)
 
@@ -146,6 +186,8 @@ RTN_INLINE void rtn_accumulate_rgba8_body(const rtn_thumb_target *t, const uint8
     switch (pixels) {
     case RTN_THUMB_OPAQUE: rtn_rows_RTN_FROM_RGBA8(t, row, NULL, width); break;
     case RTN_THUMB_PREMULTIPLY: rtn_rows_RTN_FROM_PREMULTIPLIED(t, row, NULL, width); break;
+    case RTN_THUMB_PREMULTIPLY_WEIGHTED: rtn_rows_RTN_FROM_WEIGHTED(t, row, NULL, width); break;
+    case RTN_THUMB_RGB: rtn_rows_RTN_FROM_RGB8(t, row, NULL, width); break;
     case RTN_THUMB_LINEAR:
         for (size_t x = 0; x < width; x++) {
             rtn_put1(t->acc, t->next, x, rtn_load_linear(row + 4 * x, to_linear), t->weight, t->next_weight, t->fresh,

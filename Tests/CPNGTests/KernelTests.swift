@@ -55,7 +55,7 @@ struct KernelTests {
         let a = v[3] / 255
         switch kind {
         case RTN_THUMB_OPAQUE: return v
-        case RTN_THUMB_PREMULTIPLY: return [v[0] * a, v[1] * a, v[2] * a, v[3]]
+        case RTN_THUMB_PREMULTIPLY, RTN_THUMB_PREMULTIPLY_WEIGHTED: return [v[0] * a, v[1] * a, v[2] * a, v[3]]
         default: return [Double(toLinear[Int(v[0])]) * a, Double(toLinear[Int(v[1])]) * a, Double(toLinear[Int(v[2])]) * a, v[3]]
         }
     }
@@ -70,7 +70,7 @@ struct KernelTests {
             let palette = (0..<1024).map { _ in random.byte() }
             let start = (0..<width * 4).map { _ in random.unit() * 100 }
             let weight = random.unit()
-            for kind in [RTN_THUMB_OPAQUE, RTN_THUMB_PREMULTIPLY, RTN_THUMB_LINEAR] {
+            for kind in [RTN_THUMB_OPAQUE, RTN_THUMB_PREMULTIPLY, RTN_THUMB_LINEAR, RTN_THUMB_PREMULTIPLY_WEIGHTED] {
                 var reference: [Double] = [], indexedReference: [Double] = []
                 for x in 0..<width {
                     let s = Self.sample(row[x * 4 ..< x * 4 + 4], kind, toLinear)
@@ -96,7 +96,8 @@ struct KernelTests {
                     let expanded = indices.flatMap { palette[Int($0) * 4 ..< Int($0) * 4 + 4] }
                     var direct = start
                     Self.into(&direct, weight: weight) { kernels.accumulate_rgba8($0, expanded, width, kind, toLinear) }
-                    #expect(direct == indexed, "\(name) indexed = expanded, width \(width) kind \(kind.rawValue)")
+                    // (The weighted products round differently: palettes never use them.)
+                    #expect(kind == RTN_THUMB_PREMULTIPLY_WEIGHTED || direct == indexed, "\(name) indexed = expanded, width \(width) kind \(kind.rawValue)")
                     // A fresh row is stored, not added to (its old contents never count), and a
                     // second row that starts there gets the same samples times its own weight.
                     var fresh = [Float](repeating: .nan, count: width * 4), second = [Float](repeating: .nan, count: width * 4)
@@ -110,6 +111,17 @@ struct KernelTests {
                     results.append(acc + indexed + fresh + second)
                 }
                 #expect(results.allSatisfy { $0 == results[0] }, "every path gives the same bits")
+            }
+            // RGB rows (three bytes a pixel) give the bits of the same rows with alpha 255 added.
+            let rgb = (0..<width * 3).map { _ in random.byte() }
+            let withAlpha = (0..<width).flatMap { rgb[$0 * 3 ..< $0 * 3 + 3] + [255] }
+            for (name, kernels) in Self.paths {
+                for fresh in [false, true] {
+                    var a = start, b = start, nextA = start, nextB = start
+                    Self.into(&a, weight: weight, fresh: fresh, next: &nextA, nextWeight: 0.25) { kernels.accumulate_rgba8($0, rgb, width, RTN_THUMB_RGB, nil) }
+                    Self.into(&b, weight: weight, fresh: fresh, next: &nextB, nextWeight: 0.25) { kernels.accumulate_rgba8($0, withAlpha, width, RTN_THUMB_OPAQUE, nil) }
+                    #expect(a == b && nextA == nextB, "\(name) RGB rows, width \(width), fresh \(fresh)")
+                }
             }
         }
     }

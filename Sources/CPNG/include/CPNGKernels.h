@@ -58,14 +58,21 @@ typedef struct {
 typedef enum {
     /// The bytes as they are (an opaque source).
     RTN_THUMB_OPAQUE = 0,
-    /// Color multiplied by alpha / 255.
+    /// Color multiplied by alpha / 255, then by the weight: the products a palette's table of
+    /// samples gives, so palette rows read as indices sum to the same bits as expanded rows.
     RTN_THUMB_PREMULTIPLY = 1,
     /// Each color byte through the sRGB → linear table, then multiplied by alpha / 255.
-    RTN_THUMB_LINEAR = 2
+    RTN_THUMB_LINEAR = 2,
+    /// As RTN_THUMB_PREMULTIPLY with alpha × weight / 255 made first, so each pixel takes one
+    /// multiply fewer (RGBA sources, whose rows are never read as indices); the sums differ from
+    /// RTN_THUMB_PREMULTIPLY's only by rounding.
+    RTN_THUMB_PREMULTIPLY_WEIGHTED = 3,
+    /// Three bytes a pixel (an RGB image read without libpng's filler): alpha is 255.
+    RTN_THUMB_RGB = 4
 } rtn_thumb_pixels;
 
-/// One decoded RGBA8 row's share of area-averaged rows: its samples into `target`, `width`
-/// pixels (4 floats each) read as `pixels` says. `to_linear` (256 floats) is read only for
+/// One decoded RGBA8 row's share of area-averaged rows (RGB8 for RTN_THUMB_RGB): its samples
+/// into `target`, `width` pixels (4 floats each) read as `pixels` says. `to_linear` (256 floats) is read only for
 /// RTN_THUMB_LINEAR. A conversion and a multiply-add per pixel and output row, two pixels per
 /// instruction with AVX2; a row that ends one output row and starts the next is converted once.
 void rtn_thumb_accumulate_rgba8(const rtn_thumb_target *target, const uint8_t *row, size_t width,

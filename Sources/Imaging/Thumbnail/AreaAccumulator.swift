@@ -12,15 +12,20 @@ import CPNG
 /// and weights) makes the intermediate row. So the horizontal taps cost once per intermediate
 /// row, not once per source row. Palette and 8-bit gray rows can come as one byte per pixel
 /// (`useIndexedRows`): they are then added through a 256-entry table of samples, without
-/// libpng's expansion to RGBA8, to the same sums. Memory: two accumulator rows of source width
+/// libpng's expansion to RGBA8, to the same sums; RGB rows as three bytes (`useRGBRows`),
+/// without libpng's added alpha byte, to the same sums. Memory: two accumulator rows of source width
 /// and one row of intermediate width, plus the tables.
 struct AreaAccumulator {
     /// How decoded pixels become premultiplied samples.
     enum Source {
         /// Opaque, stored values: the bytes as they are.
         case opaque
-        /// With alpha, stored values: color multiplied by alpha / 255.
+        /// With alpha, stored values: color multiplied by alpha / 255 (the products a palette's
+        /// table gives, so its rows read as indices sum to the same bits as expanded rows).
         case premultiplied
+        /// As `premultiplied`, alpha × weight / 255 made first: a multiply fewer per pixel, for
+        /// sources never read as indices (RGBA, gray with alpha, tRNS keys); differs by rounding.
+        case premultipliedWeighted
         /// Linear light through this sRGB → linear table (256 entries), then premultiplied.
         case linear(UnsafeMutablePointer<Float>)
     }
@@ -28,7 +33,9 @@ struct AreaAccumulator {
     private let columns: FilterTable
     private let identityColumns: Bool
     private var vertical: VerticalAccumulator
-    private let pixels: rtn_thumb_pixels
+    private var pixels: rtn_thumb_pixels
+    /// Bytes a source pixel takes: 4 (RGBA8), 3 after `useRGBRows`, 1 after `useIndexedRows`.
+    private var pixelBytes = 4
     private let toLinear: UnsafePointer<Float>?
     private let row: UnsafeMutablePointer<Float>
     /// Source columns some tap reads: the rest of a row (a crop) is never converted.
@@ -48,6 +55,7 @@ struct AreaAccumulator {
         switch source {
         case .opaque: (pixels, toLinear) = (RTN_THUMB_OPAQUE, nil)
         case .premultiplied: (pixels, toLinear) = (RTN_THUMB_PREMULTIPLY, nil)
+        case .premultipliedWeighted: (pixels, toLinear) = (RTN_THUMB_PREMULTIPLY_WEIGHTED, nil)
         case .linear(let table): (pixels, toLinear) = (RTN_THUMB_LINEAR, UnsafePointer(table))
         }
     }
@@ -60,17 +68,27 @@ struct AreaAccumulator {
         var target = rtn_thumb_target(acc: samples, weight: 1, fresh: 1, next: nil, next_weight: 0)  // sample × 1 is the sample
         rtn_thumb_accumulate_rgba8(&target, rgba, 256, pixels, toLinear)
         table = samples
+        pixelBytes = 1
+    }
+
+    /// From now on rows are RGB8, three bytes a pixel, for an opaque source read as stored
+    /// values: the same samples as the RGBA8 rows libpng would make by adding alpha 255.
+    mutating func useRGBRows() {
+        precondition(pixels == RTN_THUMB_OPAQUE, "RGB rows are for opaque sources in stored values")
+        pixels = RTN_THUMB_RGB
+        pixelBytes = 3
     }
 
     /// True once every intermediate row has been handed on.
     var isComplete: Bool { vertical.nextOutput == vertical.table.outputSize }
 
-    /// Adds source row `y` (RGBA8, or one byte per pixel after `useIndexedRows`; rows in order)
+    /// Adds source row `y` (RGBA8, RGB8 after `useRGBRows`, one byte per pixel after
+    /// `useIndexedRows`; rows in order)
     /// and hands completed intermediate rows (4 floats per sample) to `emit`. Rows outside the
     /// source window (a crop) cost nothing.
     mutating func push(_ source: UnsafePointer<UInt8>, row y: Int, emit: (UnsafePointer<Float>) -> Void) {
         guard vertical.needs(y) else { return }
-        let (start, count, kind, toLinear, table) = (span.lowerBound, span.count, pixels, self.toLinear, self.table)
+        let (start, count, kind, toLinear, table, bytes) = (span.lowerBound, span.count, pixels, self.toLinear, self.table, pixelBytes)
         let (columns, identity, row) = (columns.taps, identityColumns, self.row)
         vertical.push(inputRow: y, add: { target in
             var window = target  // the source window's columns only
@@ -79,7 +97,7 @@ struct AreaAccumulator {
             if let table {
                 rtn_thumb_accumulate_indexed(&window, source + start, count, table)
             } else {
-                rtn_thumb_accumulate_rgba8(&window, source + 4 * start, count, kind, toLinear)
+                rtn_thumb_accumulate_rgba8(&window, source + bytes * start, count, kind, toLinear)
             }
         }, emit: { acc in
             if identity { return emit(acc) }
