@@ -126,6 +126,38 @@ struct KernelTests {
         }
     }
 
+    @Test("transparent runs add nothing and a fresh row still gets its zeros, on every path")
+    func transparentRuns() {
+        var random = Random(state: 4242)
+        for width in [7, 8, 9, 17, 40, 64] {
+            // Transparent pixels (alpha 0, any color) in runs, opaque and translucent ones between.
+            let row = (0..<width).flatMap { x -> [UInt8] in
+                let alpha: UInt8 = (x / 8) % 2 == 0 || x % 5 == 0 ? 0 : (x % 3 == 0 ? 255 : random.byte())
+                return [random.byte(), random.byte(), random.byte(), alpha]
+            }
+            let start = (0..<width * 4).map { _ in random.unit() * 50 }
+            for (name, kernels) in Self.paths {
+                var added = start, fresh = [Float](repeating: .nan, count: width * 4), next = [Float](repeating: .nan, count: width * 4)
+                Self.into(&added, weight: 0.4) { kernels.accumulate_rgba8($0, row, width, RTN_THUMB_PREMULTIPLY_WEIGHTED, nil) }
+                Self.into(&fresh, weight: 0.4, fresh: true, next: &next, nextWeight: 0.6) {
+                    kernels.accumulate_rgba8($0, row, width, RTN_THUMB_PREMULTIPLY_WEIGHTED, nil)
+                }
+                for x in 0..<width {
+                    let s = Self.sample(row[x * 4 ..< x * 4 + 4], RTN_THUMB_PREMULTIPLY, [])
+                    for c in 0..<4 {
+                        let i = x * 4 + c
+                        if row[x * 4 + 3] == 0 {
+                            #expect(added[i] == start[i] && fresh[i] == 0 && next[i] == 0, "\(name) width \(width) pixel \(x)")
+                        } else {
+                            #expect(abs(Double(added[i]) - (Double(start[i]) + s[c] * 0.4)) < 1e-3, "\(name) width \(width) pixel \(x)")
+                            #expect(abs(Double(fresh[i]) - s[c] * 0.4) < 1e-3 && abs(Double(next[i]) - s[c] * 0.6) < 1e-3, "\(name) width \(width) pixel \(x)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test("filter_row and accumulate match a scalar reference, on every path")
     func filterAndAccumulate() {
         var random = Random(state: 12345)
