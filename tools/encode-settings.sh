@@ -7,9 +7,10 @@
 # pixels do not depend on the encoder); then tools/baseline/encode-settings.c, which compiles in
 # CPNG's own encoder (Sources/CPNG/writer.c, what PNGEncoder calls), encodes all of them with each
 # setting, ROUNDS rounds with the order reversed every other round, timing CPU time around the
-# encodes alone. Prints per folder and setting: the total size, the size against libpng's
-# default (adaptive, level 6), the median CPU ms per thumbnail, and the median (min-max) of the
-# per-round ratios of CPU time to the setting `retention thumbnail` uses (adaptive, rle; marked *).
+# encodes alone. Prints per folder one table, a row per filter and a column per zlib setting,
+# each cell the total size against libpng's default (adaptive, level 6) and the median CPU ms
+# per thumbnail; the setting `retention thumbnail` uses (adaptive, rle) is marked *, and its
+# median with the min-max of the rounds follows.
 #
 # Environment: RETENTION (default .build/release/retention, built if missing), SIZE (256),
 # ROUNDS (5).
@@ -47,14 +48,22 @@ for line in open(path):
 chosen = ('adaptive', 'rle')  # retention thumbnail's setting
 reference = ('adaptive', '6')  # libpng's default
 ref_bytes = next(iter(runs[reference].values()))[0]
-print(f"{name}: {count} thumbnails (-s {size}), {len(runs[chosen])} rounds; * = retention thumbnail's setting")
-print(f"{'filter':<9} {'zlib':>4} {'KB':>8} {'size vs adaptive/6':>19} {'CPU ms each':>12} {'CPU vs *, median (min-max)':>28}")
-for (filter_, zlib), rounds in runs.items():
-    nbytes = next(iter(rounds.values()))[0]
-    ms = statistics.median(s for _, s in rounds.values()) * 1000 / count
-    ratios = [rounds[r][1] / runs[chosen][r][1] for r in rounds]
-    spread = f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
-    mark = '*' if (filter_, zlib) == chosen else ''
-    print(f"{filter_ + mark:<9} {zlib:>4} {nbytes / 1000:>8.0f} {nbytes / ref_bytes:>18.3f}x {ms:>12.3f} {spread:>28}")
+filters = list(dict.fromkeys(f for f, _ in runs))
+levels = list(dict.fromkeys(z for _, z in runs))
+def ms(key):
+    return [s * 1000 / count for _, s in runs[key].values()]
+print(f"{name}: {count} thumbnails (-s {size}), {len(runs[chosen])} rounds; each cell: size against adaptive at level 6, "
+      f"median CPU ms per thumbnail; * = retention thumbnail's setting")
+print(f"{'filter':<9}" + "".join(f"{'zlib ' + z:>14}" for z in levels))
+for f in filters:
+    cells = []
+    for z in levels:
+        nbytes = next(iter(runs[(f, z)].values()))[0]
+        mark = '*' if (f, z) == chosen else ' '
+        cells.append(f"{nbytes / ref_bytes:5.2f}x {statistics.median(ms((f, z))):5.2f}{mark}")
+    print((f"{f:<9}" + "".join(f"{c:>14}" for c in cells)).rstrip())
+best = ms(chosen)
+print(f"* {statistics.median(best):.3f} ms ({min(best):.3f}-{max(best):.3f}), "
+      f"{next(iter(runs[chosen].values()))[0] / 1000:.0f} KB for the {count} thumbnails")
 PY
 done
