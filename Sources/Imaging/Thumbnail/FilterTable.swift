@@ -81,6 +81,9 @@ struct FilterTable {
         weights = try memory.allocate(Float.self, count: outputSize * stride + 4)  // the kernel reads weights four at a time
         var taps = [Double](repeating: 0, count: stride)  // once per table, not per sample
         let sinc = kernel == .lanczos3 ? LanczosSteps(step: 1 / widen) : nil
+        // An output whose window lies inside the input at the same offset from its first input
+        // as the previous such output's has the same taps: at 2:1, every output but the edges'.
+        var previous: (offset: Double, count: Int, total: Double)?
         for i in 0..<outputSize {
             if map.isIdentity {
                 first[i] = Int32(i)
@@ -112,7 +115,13 @@ struct FilterTable {
                     total += taps[k - from]
                 }
             case .lanczos3:
-                total = sinc!.fill(&taps, count: to - from) { t in (Double(from + t) + 0.5 - (low + radius)) / widen }
+                let offset = Double(from) - (low + radius), inside = low >= 0 && high <= Double(map.inputSize)
+                if inside, let last = previous, last.offset == offset, last.count == to - from {
+                    total = last.total  // taps[0..<count] still hold that output's weights
+                } else {
+                    total = sinc!.fill(&taps, count: to - from) { t in (Double(from + t) + 0.5 - (low + radius)) / widen }
+                    previous = inside ? (offset, to - from, total) : nil
+                }
             }
             // Trim taps that carry (almost) nothing from both ends, then normalize.
             var lo = 0, hi = to - from
