@@ -86,8 +86,8 @@ RTN_INLINE void rtn_put1(float *acc, float *next, size_t x, rtn_f4 s, float weig
 }
 
 // Where the samples come from: RGBA8 bytes (stored, premultiplied, or premultiplied with the
-// weight folded into alpha / 255), indices into a table of samples, or float samples.
-enum { RTN_FROM_RGBA8, RTN_FROM_PREMULTIPLIED, RTN_FROM_WEIGHTED, RTN_FROM_RGB8, RTN_FROM_INDEXED, RTN_FROM_FLOATS };
+// weight folded into alpha / 255), RGB8 bytes, or indices into a table of samples.
+enum { RTN_FROM_RGBA8, RTN_FROM_PREMULTIPLIED, RTN_FROM_WEIGHTED, RTN_FROM_RGB8, RTN_FROM_INDEXED };
 
 // The two pixels at p times (alpha × weight / 255, three times, then weight) into *out: the
 // premultiplied samples times the weight, in two multiplies.
@@ -119,7 +119,6 @@ RTN_INLINE void rtn_rows(const rtn_thumb_target *t, const void *source, const fl
     float *acc = t->acc, *next = t->next;
     const float weight = t->weight, next_weight = t->next_weight;
     const uint8_t *bytes = (const uint8_t *)source;
-    const float *floats = (const float *)source;
     const rtn_f4 *samples = (const rtn_f4 *)table;
     size_t x = 0;
     if (from == RTN_FROM_WEIGHTED) {
@@ -160,10 +159,9 @@ RTN_INLINE void rtn_rows(const rtn_thumb_target *t, const void *source, const fl
         switch (from) {
         case RTN_FROM_RGBA8: rtn_load2_rgba8(bytes + 4 * x, 0, &s); break;
         case RTN_FROM_PREMULTIPLIED: rtn_load2_rgba8(bytes + 4 * x, 1, &s); break;
-        case RTN_FROM_INDEXED:
+        default:  // RTN_FROM_INDEXED
             s = __builtin_shufflevector(samples[bytes[x]], samples[bytes[x + 1]], 0, 1, 2, 3, 4, 5, 6, 7);
             break;
-        default: s = *(const rtn_f8 *)(floats + 4 * x); break;
         }
         rtn_put2(acc, next, x, &s, weight, next_weight, fresh, has_next);
     }
@@ -173,8 +171,7 @@ RTN_INLINE void rtn_rows(const rtn_thumb_target *t, const void *source, const fl
         case RTN_FROM_RGBA8: s = rtn_load_rgba8(bytes + 4 * x); break;
         case RTN_FROM_PREMULTIPLIED: s = rtn_load_premultiplied(bytes + 4 * x); break;
         case RTN_FROM_RGB8: s = (rtn_f4){bytes[3 * x], bytes[3 * x + 1], bytes[3 * x + 2], 255}; break;
-        case RTN_FROM_INDEXED: s = samples[bytes[x]]; break;
-        default: s = *(const rtn_f4 *)(floats + 4 * x); break;
+        default: s = samples[bytes[x]]; break;  // RTN_FROM_INDEXED
         }
         rtn_put1(acc, next, x, s, weight, next_weight, fresh, has_next);
     }
@@ -197,7 +194,6 @@ RTN_ROWS_FOR(RTN_FROM_PREMULTIPLIED)
 RTN_ROWS_FOR(RTN_FROM_WEIGHTED)
 RTN_ROWS_FOR(RTN_FROM_RGB8)
 RTN_ROWS_FOR(RTN_FROM_INDEXED)
-RTN_ROWS_FOR(RTN_FROM_FLOATS)
 
 // --- bodies, compiled once per dispatch path ----------------------------------------------
 
@@ -222,8 +218,49 @@ RTN_INLINE void rtn_accumulate_indexed_body(const rtn_thumb_target *t, const uin
     rtn_rows_RTN_FROM_INDEXED(t, indices, table, width);
 }
 
-RTN_INLINE void rtn_accumulate_body(const rtn_thumb_target *t, const float *row, size_t width) {
-    rtn_rows_RTN_FROM_FLOATS(t, row, NULL, width);
+// out = rows[0] × weights[0] + rows[1] × weights[1] + ..., added in that order (the bits of
+// storing the first row's products and adding each next row's), `count` a constant in each
+// call below, so the weights stay in registers and the loop over rows unrolls.
+RTN_INLINE void rtn_gather_rows(const float *const *rows, const float *weights, size_t width, float *out,
+                                int count) {
+    rtn_f8 w[16];
+    const float *r[16];
+    for (int k = 0; k < count; k++) {
+        w[k] = (rtn_f8){weights[k], weights[k], weights[k], weights[k], weights[k], weights[k], weights[k], weights[k]};
+        r[k] = rows[k];
+    }
+    size_t x = 0;
+    for (; x + 2 <= width; x += 2) {
+        rtn_f8 sum = *(const rtn_f8 *)(r[0] + 4 * x) * w[0];
+        for (int k = 1; k < count; k++) sum += *(const rtn_f8 *)(r[k] + 4 * x) * w[k];
+        *(rtn_f8 *)(out + 4 * x) = sum;
+    }
+    for (; x < width; x++) {
+        rtn_f4 sum = *(const rtn_f4 *)(r[0] + 4 * x) * weights[0];
+        for (int k = 1; k < count; k++) sum += *(const rtn_f4 *)(r[k] + 4 * x) * weights[k];
+        *(rtn_f4 *)(out + 4 * x) = sum;
+    }
+}
+
+RTN_INLINE void rtn_gather_body(const float *const *rows, const float *weights, size_t count, size_t width,
+                                float *out) {
+    switch (count) {
+#define RTN_GATHER(n) case n: rtn_gather_rows(rows, weights, width, out, n); return;
+    RTN_GATHER(1) RTN_GATHER(2) RTN_GATHER(3) RTN_GATHER(4) RTN_GATHER(5) RTN_GATHER(6) RTN_GATHER(7)
+    RTN_GATHER(8) RTN_GATHER(9) RTN_GATHER(10) RTN_GATHER(11) RTN_GATHER(12) RTN_GATHER(13) RTN_GATHER(14)
+    RTN_GATHER(15) RTN_GATHER(16)
+#undef RTN_GATHER
+    default: break;
+    }
+    // More rows than registers: the running sum in `out`, one row at a time, in the same order.
+    if (count == 0) return;
+    size_t x = 0;
+    for (; x + 2 <= width; x += 2) *(rtn_f8 *)(out + 4 * x) = *(const rtn_f8 *)(rows[0] + 4 * x) * weights[0];
+    for (; x < width; x++) *(rtn_f4 *)(out + 4 * x) = *(const rtn_f4 *)(rows[0] + 4 * x) * weights[0];
+    for (size_t k = 1; k < count; k++) {
+        for (x = 0; x + 2 <= width; x += 2) *(rtn_f8 *)(out + 4 * x) += *(const rtn_f8 *)(rows[k] + 4 * x) * weights[k];
+        for (; x < width; x++) *(rtn_f4 *)(out + 4 * x) += *(const rtn_f4 *)(rows[k] + 4 * x) * weights[k];
+    }
 }
 
 // Outputs from..<to of a table whose weights are the same for each (`half` pairs, 1...8, in
@@ -453,9 +490,9 @@ RTN_INLINE int rtn_png_filter_row_body(const uint8_t *row, const uint8_t *prev, 
                                                          float *out) {                                 \
         rtn_filter_row_body(row, taps, out);                                                           \
     }                                                                                                  \
-    attributes static void rtn_thumb_accumulate_##suffix(const rtn_thumb_target *target,               \
-                                                         const float *row, size_t width) {             \
-        rtn_accumulate_body(target, row, width);                                                       \
+    attributes static void rtn_thumb_gather_##suffix(const float *const *rows, const float *weights,    \
+                                                     size_t count, size_t width, float *out) {         \
+        rtn_gather_body(rows, weights, count, width, out);                                             \
     }                                                                                                  \
     attributes static int rtn_png_filter_row_##suffix(const uint8_t *row, const uint8_t *prev,         \
                                                       size_t length, size_t bpp, unsigned allowed,     \
@@ -464,7 +501,7 @@ RTN_INLINE int rtn_png_filter_row_body(const uint8_t *row, const uint8_t *prev, 
     }                                                                                                  \
     static const rtn_thumb_kernel_set rtn_kernels_##suffix = {                                         \
         rtn_thumb_accumulate_rgba8_##suffix, rtn_thumb_accumulate_indexed_##suffix,                    \
-        rtn_thumb_filter_row_##suffix, rtn_thumb_accumulate_##suffix,                                  \
+        rtn_thumb_filter_row_##suffix, rtn_thumb_gather_##suffix,                                      \
         rtn_png_filter_row_##suffix};
 
 RTN_KERNELS(base, )
@@ -495,7 +532,7 @@ typedef void (*rtn_any_fn)(void);
 static rtn_any_fn rtn_resolve_accumulate_rgba8(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate_rgba8; }
 static rtn_any_fn rtn_resolve_accumulate_indexed(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate_indexed; }
 static rtn_any_fn rtn_resolve_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->filter_row; }
-static rtn_any_fn rtn_resolve_accumulate(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate; }
+static rtn_any_fn rtn_resolve_gather(void) { return (rtn_any_fn)rtn_best_kernels()->gather; }
 static rtn_any_fn rtn_resolve_png_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->png_filter_row; }
 
 void rtn_thumb_accumulate_rgba8(const rtn_thumb_target *target, const uint8_t *row, size_t width,
@@ -506,8 +543,8 @@ void rtn_thumb_accumulate_indexed(const rtn_thumb_target *target, const uint8_t 
     __attribute__((ifunc("rtn_resolve_accumulate_indexed")));
 void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out)
     __attribute__((ifunc("rtn_resolve_filter_row")));
-void rtn_thumb_accumulate(const rtn_thumb_target *target, const float *row, size_t width)
-    __attribute__((ifunc("rtn_resolve_accumulate")));
+void rtn_thumb_gather(const float *const *rows, const float *weights, size_t count, size_t width, float *out)
+    __attribute__((ifunc("rtn_resolve_gather")));
 int rtn_png_filter_row(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp, unsigned allowed,
                        uint8_t *out) __attribute__((ifunc("rtn_resolve_png_filter_row")));
 
@@ -528,8 +565,8 @@ void rtn_thumb_accumulate_indexed(const rtn_thumb_target *target, const uint8_t 
 void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out) {
     rtn_thumb_filter_row_base(row, taps, out);
 }
-void rtn_thumb_accumulate(const rtn_thumb_target *target, const float *row, size_t width) {
-    rtn_thumb_accumulate_base(target, row, width);
+void rtn_thumb_gather(const float *const *rows, const float *weights, size_t count, size_t width, float *out) {
+    rtn_thumb_gather_base(rows, weights, count, width, out);
 }
 int rtn_png_filter_row(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp, unsigned allowed,
                        uint8_t *out) {

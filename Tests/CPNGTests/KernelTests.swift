@@ -158,7 +158,7 @@ struct KernelTests {
         }
     }
 
-    @Test("filter_row and accumulate match a scalar reference, on every path")
+    @Test("filter_row and gather match a scalar reference, on every path")
     func filterAndAccumulate() {
         var random = Random(state: 12345)
         // (inputs, outputs, taps, uniform outputs, every output with `taps` taps): the uniform
@@ -200,9 +200,14 @@ struct KernelTests {
                     reference.append(sum)
                 }
             }
-            let start = (0..<outputs * 4).map { _ in random.unit() }
-            let weight = random.unit()
-            let accumulated = (0..<outputs * 4).map { Double(start[$0]) + Double(row[$0]) * Double(weight) }
+            // A vertical pass: `count` input rows of `outputs` samples gathered into one.
+            let rowCount = [1, 5, 12, 16, 17, 20][outputs % 6]
+            let inputs: [[Float]] = (0..<rowCount).map { _ in (0..<outputs * 4).map { _ in random.unit() * 255 } }
+            let rowWeights: [Float] = (0..<rowCount).map { _ in random.unit() - 0.2 }
+            var gathered = [Double](repeating: 0, count: outputs * 4)
+            for k in 0..<rowCount {
+                for i in gathered.indices { gathered[i] += Double(inputs[k][i]) * Double(rowWeights[k]) }
+            }
             var results: [[Float]] = []
             for (name, kernels) in Self.paths {
                 var out = [Float](repeating: 0, count: outputs * 4)
@@ -213,15 +218,21 @@ struct KernelTests {
                     out.withUnsafeMutableBufferPointer { kernels.filter_row(row, table, $0.baseAddress) }
                 } } } }
                 Self.close(out, reference, "\(name) filter_row \(inputs)→\(outputs), \(taps) taps, uniform \(uniform), fixed \(fixed)")
-                var acc = start
-                Self.into(&acc, weight: weight) { kernels.accumulate($0, row, outputs) }
-                Self.close(acc, accumulated, "\(name) accumulate \(outputs)")
+                var acc = [Float](repeating: .nan, count: outputs * 4)
+                let pointers = inputs.map { UnsafeMutablePointer<Float>.allocate(capacity: $0.count) }
+                defer { pointers.forEach { $0.deallocate() } }
+                for (k, input) in inputs.enumerated() { pointers[k].initialize(from: input, count: input.count) }
+                let rows: [UnsafePointer<Float>?] = pointers.map { UnsafePointer($0) }
+                rows.withUnsafeBufferPointer { r in rowWeights.withUnsafeBufferPointer { w in acc.withUnsafeMutableBufferPointer { a in
+                    kernels.gather(r.baseAddress, w.baseAddress, rowCount, outputs, a.baseAddress)
+                } } }
+                Self.close(acc, gathered, "\(name) gather \(rowCount) rows of \(outputs)")
                 results.append(out + acc)
             }
             #expect(results.allSatisfy { $0 == results[0] }, "every path gives the same bits")
         }
         // The path the public functions use is one of them.
         let best = rtn_thumb_kernels(2)!
-        #expect(Self.paths.contains { unsafeBitCast($0.kernels.accumulate, to: UnsafeRawPointer.self) == unsafeBitCast(best.pointee.accumulate, to: UnsafeRawPointer.self) })
+        #expect(Self.paths.contains { unsafeBitCast($0.kernels.gather, to: UnsafeRawPointer.self) == unsafeBitCast(best.pointee.gather, to: UnsafeRawPointer.self) })
     }
 }

@@ -90,8 +90,10 @@ void rtn_thumb_accumulate_indexed(const rtn_thumb_target *target, const uint8_t 
 /// per instruction with AVX2; the uniform outputs with their weights held in registers).
 void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out);
 
-/// `width` samples of `row` into `target`: one input row's share of output rows.
-void rtn_thumb_accumulate(const rtn_thumb_target *target, const float *row, size_t width);
+/// One output row of a vertical filter pass from the input rows it takes: `out[x]` is the sum
+/// over `k < count` of `rows[k][x]` times `weights[k]`, `width` samples, added in that order. Up
+/// to 16 rows with the weights in registers: a load and a multiply-add per row and two samples.
+void rtn_thumb_gather(const float *const *rows, const float *weights, size_t count, size_t width, float *out);
 
 /// The PNG encoder's row filter (Sources/CPNG/writer.c), with libpng's choice of filter.
 /// `row` and `prev` (the unfiltered row above; all zero for the first row) are `length` bytes
@@ -109,7 +111,7 @@ typedef struct {
     void (*accumulate_rgba8)(const rtn_thumb_target *, const uint8_t *, size_t, rtn_thumb_pixels, const float *);
     void (*accumulate_indexed)(const rtn_thumb_target *, const uint8_t *, size_t, const float *);
     void (*filter_row)(const float *, rtn_thumb_taps, float *);
-    void (*accumulate)(const rtn_thumb_target *, const float *, size_t);
+    void (*gather)(const float *const *, const float *, size_t, size_t, float *);
     int (*png_filter_row)(const uint8_t *, const uint8_t *, size_t, size_t, unsigned, uint8_t *);
 } rtn_thumb_kernel_set;
 

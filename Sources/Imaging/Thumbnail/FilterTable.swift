@@ -255,15 +255,15 @@ struct LanczosSteps {
     }
 }
 
-/// The vertical half of a separable resampling step, fed one row at a time (push model).
+/// The vertical half of area averaging, fed one source row at a time (push model).
 ///
-/// Each incoming row, already resampled horizontally to `width` samples, is added with its
-/// weight to every output row whose taps include it (`rtn_thumb_accumulate`); an output row is
-/// handed on as soon as its last input row has arrived. The first input an output row takes is
-/// stored rather than added, so no row is ever cleared, and a row that ends one output row and
-/// starts the next reaches both in one kernel call (its samples made once). Only `maxOverlap`
-/// accumulator rows exist at once (2 for area averaging, about 7 for Lanczos-3 at 2:1), so
-/// memory is a few rows whatever the height. Samples are premultiplied RGBA, 4 floats each.
+/// Each incoming row is added with its weight to every output row whose taps include it (in
+/// whatever form the caller's `add` reads it); an output row is handed on as soon as its last
+/// input row has arrived. The first input an output row takes is stored rather than added, so
+/// no row is ever cleared, and a row that ends one output row and starts the next reaches both
+/// in one kernel call (its samples made once). Only `maxOverlap` accumulator rows exist at once
+/// (2 for area averaging), so memory is a few rows whatever the height. Samples are
+/// premultiplied RGBA, 4 floats each.
 struct VerticalAccumulator {
     let table: FilterTable
     let width: Int
@@ -285,17 +285,8 @@ struct VerticalAccumulator {
     }
 
     /// Adds input row `y` (inputs must arrive in order) and hands every completed output row
-    /// to `emit`, in order. Costs `width` multiply-adds per output row the input feeds.
-    mutating func push(_ row: UnsafePointer<Float>, inputRow y: Int, emit: (UnsafePointer<Float>) -> Void) {
-        let width = self.width
-        push(inputRow: y, add: { target in
-            withUnsafePointer(to: target) { rtn_thumb_accumulate($0, row, width) }
-        }, emit: emit)
-    }
-
-    /// As `push(_:inputRow:emit:)` for an input row in another form: `add(target)` puts the row
-    /// into the accumulator rows the target names (`width` samples each; see `rtn_thumb_target`),
-    /// once or twice per input row for area averaging, once per output row it feeds otherwise.
+    /// to `emit`, in order: `add(target)` puts the row into the accumulator rows the target names
+    /// (`width` samples each; see `rtn_thumb_target`), once or twice per input row.
     mutating func push(inputRow y: Int, add: (rtn_thumb_target) -> Void, emit: (UnsafePointer<Float>) -> Void) {
         var pending: rtn_thumb_target?
         var j = nextOutput
@@ -325,5 +316,56 @@ struct VerticalAccumulator {
     /// The accumulator row of output row `j`.
     private func accumulator(_ j: Int) -> UnsafeMutablePointer<Float> {
         rows + (j % slots) * width * 4
+    }
+}
+
+/// The vertical half of the filter stage, fed one row at a time: the last rows an output row
+/// can take are kept (as many as its most taps), and each output row is made, when its last
+/// input has arrived, in one pass over its inputs (`rtn_thumb_gather`, the weights in
+/// registers) rather than by adding each input into every output row it feeds: a load and a
+/// multiply-add per tap and two samples, no accumulator read back. The sums are the same bits
+/// as adding the rows in turn. Memory: the most taps (12 at 2:1 Lanczos-3) rows of `width`.
+struct VerticalWindow {
+    let table: FilterTable
+    let width: Int
+    private let slots: Int
+    private let rows: UnsafeMutablePointer<Float>
+    private let inputs: UnsafeMutablePointer<UnsafePointer<Float>?>
+    private let output: UnsafeMutablePointer<Float>
+    /// The lowest output row not yet handed on.
+    private(set) var nextOutput = 0
+
+    init(table: FilterTable, width: Int, memory: WorkingMemory) throws(ImagingError) {
+        self.table = table
+        self.width = width
+        var most = 1
+        for j in 0..<table.outputSize { most = max(most, Int(table.count[j])) }
+        slots = most
+        rows = try memory.allocate(Float.self, count: slots * width * 4)
+        inputs = try memory.allocate(UnsafePointer<Float>?.self, count: slots)
+        output = try memory.allocate(Float.self, count: width * 4)
+    }
+
+    /// True when input row `y` feeds some output row still open (rows cropped away do not).
+    func needs(_ y: Int) -> Bool {
+        nextOutput < table.outputSize && Int(table.first[nextOutput]) <= y
+    }
+
+    /// Where input row `y` goes (`width` samples): the slot of the row `slots` before it, which
+    /// no open output row takes any more.
+    func slot(for y: Int) -> UnsafeMutablePointer<Float> {
+        rows + (y % slots) * width * 4
+    }
+
+    /// Input row `y` is in its slot (inputs in order): hands every output row whose inputs have
+    /// all arrived to `emit`, in order.
+    mutating func arrived(_ y: Int, emit: (UnsafePointer<Float>) -> Void) {
+        while nextOutput < table.outputSize, Int(table.first[nextOutput] + table.count[nextOutput]) <= y + 1 {
+            let first = Int(table.first[nextOutput]), count = Int(table.count[nextOutput])
+            for k in 0..<count { inputs[k] = UnsafePointer(slot(for: first + k)) }
+            rtn_thumb_gather(inputs, table.weights + nextOutput * table.stride, count, width, output)
+            emit(output)
+            nextOutput += 1
+        }
     }
 }
