@@ -175,6 +175,8 @@ TABLES = [
          script=["tools/decode-vs-libpng.sh", "--corpus", "{corpus}", "--corpus", "{flatcorpus}"], env={"PAIRS": "5"}),
     dict(id="flat-peers", title="Thumbnails against peers on flat-colour 0.7-1.2 MP PNGs",
          script=["tools/compare-peers.sh", "--corpus", "{flatcorpus}"], env={"RUNS": "5"}, markdown=True),
+    dict(id="encode-settings", title="Thumbnail PNG encoding: every filter and zlib setting",
+         script=["tools/encode-settings.sh", "{flatcorpus}", "{corpus}"], env={"ROUNDS": "5"}),
     dict(id="cache-benchmark", title="ImageCache benchmarks", long=True,
          script=["tools/cache-benchmark.sh"]),
     dict(id="disk-store-benchmark", title="DiskStore: warm hits and puts", long=True,
@@ -258,7 +260,9 @@ def render(table, binary, repeats, workdir):
         commands.append(settings + " " + " ".join(table["script"]).replace("{flatcorpus}", "FLATDIR").replace("{corpus}", "DIR"))
         if table.get("markdown"):
             return "\n".join(l for l in result.stdout.splitlines() if l.startswith("|")), commands, costs
-        tail = "\n".join(l for l in result.stdout.strip().splitlines() if l.strip())
+        # Blank lines go and so does trailing space, but not a line's leading spaces: a header
+        # indented to its columns (trace-scale's first line) keeps them.
+        tail = "\n".join(l for l in result.stdout.rstrip().splitlines() if l.strip())
         tail = "\n".join(tail.splitlines()[-table.get("tail", 1000):])
         return "```\n" + tail.replace(ROOT + "/", "").replace(workdir, "WORK") + "\n```", commands, costs
     if table.get("command"):

@@ -1,4 +1,5 @@
-// The thumbnailer's per-pixel loops; see include/CPNGKernels.h for why they are C.
+// The thumbnailer's per-pixel loops and the PNG encoder's row filter; see include/CPNGKernels.h
+// for why they are C.
 //
 // Written with GCC/Clang vector types so that each step on a pixel is one vector instruction
 // even at -O0 (a debug build), and the helpers are always inlined, which Clang does at -O0
@@ -12,6 +13,7 @@
 // path; `rtn_thumb_kernels`). Elsewhere (aarch64) there is one path, the baseline.
 #include "CPNGKernels.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #pragma STDC FP_CONTRACT OFF
@@ -30,6 +32,12 @@ typedef float rtn_f8 __attribute__((vector_size(32), aligned(4)));
 typedef int32_t rtn_i4 __attribute__((vector_size(16)));
 typedef uint8_t rtn_b4 __attribute__((vector_size(4), aligned(1)));
 typedef uint8_t rtn_b8 __attribute__((vector_size(8), aligned(1)));
+// 32 bytes of a PNG row, and the same widened to 16 bits (the Paeth predictor needs 9).
+typedef uint8_t rtn_b32 __attribute__((vector_size(32), aligned(1)));
+typedef uint16_t rtn_u16x32 __attribute__((vector_size(64)));
+typedef int16_t rtn_i16x32 __attribute__((vector_size(64)));
+typedef int8_t rtn_s32 __attribute__((vector_size(32)));
+typedef uint32_t rtn_u32x8 __attribute__((vector_size(32), aligned(1)));  // eight RGBA8 pixels
 
 RTN_INLINE rtn_f4 rtn_load_rgba8(const uint8_t *p) {
     return __builtin_convertvector(*(const rtn_b4 *)p, rtn_f4);
@@ -41,59 +49,261 @@ RTN_INLINE rtn_f4 rtn_load_premultiplied(const uint8_t *p) {
     return v * (rtn_f4){f, f, f, 1.0f};
 }
 
-// acc (two pixels) += the two pixels at p, premultiplied, times weight: the same products as
-// rtn_load_premultiplied, lane by lane. (No eight-float value crosses a function boundary: the
-// baseline path has no 256-bit registers to pass it in.)
-RTN_INLINE void rtn_add2_premultiplied(float *acc, const uint8_t *p, float weight) {
-    rtn_f8 v = __builtin_convertvector(*(const rtn_b8 *)p, rtn_f8);
-    rtn_f8 a = __builtin_shufflevector(v, v, 3, 3, 3, 3, 7, 7, 7, 7) * (1.0f / 255.0f);
-    const rtn_f8 ones = {1, 1, 1, 1, 1, 1, 1, 1};
-    *(rtn_f8 *)acc += v * __builtin_shufflevector(a, ones, 0, 1, 2, 11, 4, 5, 6, 15) * weight;
-}
-
 RTN_INLINE rtn_f4 rtn_load_linear(const uint8_t *p, const float *to_linear) {
     float a = (float)p[3];
     float f = a * (1.0f / 255.0f);
     return (rtn_f4){to_linear[p[0]] * f, to_linear[p[1]] * f, to_linear[p[2]] * f, a};
 }
 
+// The samples of the two pixels at p into *s, premultiplied when asked: the same products as
+// the one-pixel loaders, lane by lane. (No eight-float value crosses a function boundary, even
+// an inlined one: the baseline path has no 256-bit registers to pass it in.)
+RTN_INLINE void rtn_load2_rgba8(const uint8_t *p, int premultiply, rtn_f8 *s) {
+    rtn_f8 v = __builtin_convertvector(*(const rtn_b8 *)p, rtn_f8);
+    if (premultiply) {
+        rtn_f8 a = __builtin_shufflevector(v, v, 3, 3, 3, 3, 7, 7, 7, 7) * (1.0f / 255.0f);
+        const rtn_f8 ones = {1, 1, 1, 1, 1, 1, 1, 1};
+        v = v * __builtin_shufflevector(a, ones, 0, 1, 2, 11, 4, 5, 6, 15);
+    }
+    *s = v;
+}
+
+// One input row's samples (two at x) into a target: added to (or, fresh, stored in) acc with
+// `weight`, and stored in `next` with `next_weight` when the row also starts the next output.
+RTN_INLINE void rtn_put2(float *acc, float *next, size_t x, const rtn_f8 *s, float weight, float next_weight,
+                         int fresh, int has_next) {
+    rtn_f8 v = *s * weight;
+    if (fresh) *(rtn_f8 *)(acc + 4 * x) = v;
+    else *(rtn_f8 *)(acc + 4 * x) += v;
+    if (has_next) *(rtn_f8 *)(next + 4 * x) = *s * next_weight;
+}
+
+RTN_INLINE void rtn_put1(float *acc, float *next, size_t x, rtn_f4 s, float weight, float next_weight, int fresh,
+                         int has_next) {
+    if (fresh) *(rtn_f4 *)(acc + 4 * x) = s * weight;
+    else *(rtn_f4 *)(acc + 4 * x) += s * weight;
+    if (has_next) *(rtn_f4 *)(next + 4 * x) = s * next_weight;
+}
+
+// Where the samples come from: RGBA8 bytes (stored, premultiplied, or premultiplied with the
+// weight folded into alpha / 255), RGB8 bytes, or indices into a table of samples.
+enum { RTN_FROM_RGBA8, RTN_FROM_PREMULTIPLIED, RTN_FROM_WEIGHTED, RTN_FROM_RGB8, RTN_FROM_INDEXED };
+
+// The two pixels at p times (alpha × weight / 255, three times, then weight) into *out: the
+// premultiplied samples times the weight, in two multiplies.
+RTN_INLINE void rtn_weighted2(const rtn_f8 *v, float weight, rtn_f8 *out) {
+    const rtn_f8 w = {weight, weight, weight, weight, weight, weight, weight, weight};
+    rtn_f8 a = __builtin_shufflevector(*v, *v, 3, 3, 3, 3, 7, 7, 7, 7) * (weight * (1.0f / 255.0f));
+    *out = *v * __builtin_shufflevector(a, w, 0, 1, 2, 11, 4, 5, 6, 15);
+}
+
+// The two RGBA8 pixels at bytes + 4x into a target, weighted products (see rtn_put2).
+RTN_INLINE void rtn_weighted_put2(float *acc, float *next, size_t x, const uint8_t *bytes, float weight,
+                                  float next_weight, int fresh, int has_next) {
+    rtn_f8 v = __builtin_convertvector(*(const rtn_b8 *)(bytes + 4 * x), rtn_f8), product;
+    rtn_weighted2(&v, weight, &product);
+    if (fresh) *(rtn_f8 *)(acc + 4 * x) = product;
+    else *(rtn_f8 *)(acc + 4 * x) += product;
+    if (has_next) rtn_weighted2(&v, next_weight, (rtn_f8 *)(next + 4 * x));
+}
+
+RTN_INLINE rtn_f4 rtn_weighted1(rtn_f4 v, float weight) {
+    float f = v[3] * (weight * (1.0f / 255.0f));
+    return v * (rtn_f4){f, f, f, weight};
+}
+
+// One row into a target, with the source kind and both flags constants in every call below,
+// so that each combination compiles to its own loop without branches.
+RTN_INLINE void rtn_rows(const rtn_thumb_target *t, const void *source, const float *table, size_t width, int from,
+                         int fresh, int has_next) {
+    float *acc = t->acc, *next = t->next;
+    const float weight = t->weight, next_weight = t->next_weight;
+    const uint8_t *bytes = (const uint8_t *)source;
+    const rtn_f4 *samples = (const rtn_f4 *)table;
+    size_t x = 0;
+    if (from == RTN_FROM_WEIGHTED) {
+        // Eight pixels at a time; eight fully transparent ones (most of a clip-art image's
+        // background) have samples of exactly 0, which add nothing: only a fresh row is written.
+        const rtn_f8 zero = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (size_t end = x + 8; end <= width; end += 8) {
+            rtn_u32x8 alpha = *(const rtn_u32x8 *)(bytes + 4 * x) & 0xff000000u;
+            rtn_u32x8 none = {0, 0, 0, 0, 0, 0, 0, 0};
+            if (__builtin_memcmp(&alpha, &none, sizeof alpha) == 0) {
+                for (; x < end; x += 2) {
+                    if (fresh) *(rtn_f8 *)(acc + 4 * x) = zero;
+                    if (has_next) *(rtn_f8 *)(next + 4 * x) = zero;
+                }
+                continue;
+            }
+            for (; x < end; x += 2) rtn_weighted_put2(acc, next, x, bytes, weight, next_weight, fresh, has_next);
+        }
+        for (; x + 2 <= width; x += 2) rtn_weighted_put2(acc, next, x, bytes, weight, next_weight, fresh, has_next);
+        for (; x < width; x++) {
+            rtn_f4 v = rtn_load_rgba8(bytes + 4 * x);
+            if (fresh) *(rtn_f4 *)(acc + 4 * x) = rtn_weighted1(v, weight);
+            else *(rtn_f4 *)(acc + 4 * x) += rtn_weighted1(v, weight);
+            if (has_next) *(rtn_f4 *)(next + 4 * x) = rtn_weighted1(v, next_weight);
+        }
+        return;
+    }
+    // RGB: two pixels from one eight-byte load, which must stay inside the row (x + 3 <= width).
+    for (; from == RTN_FROM_RGB8 && x + 3 <= width; x += 2) {
+        rtn_b8 b = *(const rtn_b8 *)(bytes + 3 * x);
+        rtn_f8 v = __builtin_convertvector(__builtin_shufflevector(b, b, 0, 1, 2, 2, 3, 4, 5, 5), rtn_f8), s;
+        const rtn_f8 opaque = {255, 255, 255, 255, 255, 255, 255, 255};
+        s = __builtin_shufflevector(v, opaque, 0, 1, 2, 11, 4, 5, 6, 15);
+        rtn_put2(acc, next, x, &s, weight, next_weight, fresh, has_next);
+    }
+    for (; from != RTN_FROM_RGB8 && x + 2 <= width; x += 2) {
+        rtn_f8 s;
+        switch (from) {
+        case RTN_FROM_RGBA8: rtn_load2_rgba8(bytes + 4 * x, 0, &s); break;
+        case RTN_FROM_PREMULTIPLIED: rtn_load2_rgba8(bytes + 4 * x, 1, &s); break;
+        default:  // RTN_FROM_INDEXED
+            s = __builtin_shufflevector(samples[bytes[x]], samples[bytes[x + 1]], 0, 1, 2, 3, 4, 5, 6, 7);
+            break;
+        }
+        rtn_put2(acc, next, x, &s, weight, next_weight, fresh, has_next);
+    }
+    for (; x < width; x++) {
+        rtn_f4 s;
+        switch (from) {
+        case RTN_FROM_RGBA8: s = rtn_load_rgba8(bytes + 4 * x); break;
+        case RTN_FROM_PREMULTIPLIED: s = rtn_load_premultiplied(bytes + 4 * x); break;
+        case RTN_FROM_RGB8: s = (rtn_f4){bytes[3 * x], bytes[3 * x + 1], bytes[3 * x + 2], 255}; break;
+        default: s = samples[bytes[x]]; break;  // RTN_FROM_INDEXED
+        }
+        rtn_put1(acc, next, x, s, weight, next_weight, fresh, has_next);
+    }
+}
+
+// rtn_rows with `from` and the target's flags turned into constants.
+#define RTN_ROWS_FOR(from)                                                                         \
+    RTN_INLINE void rtn_rows_##from(const rtn_thumb_target *t, const void *source, const float *table, \
+                                    size_t width) {                                                \
+        if (t->next == NULL) {                                                                     \
+            if (t->fresh) rtn_rows(t, source, table, width, from, 1, 0);                           \
+            else rtn_rows(t, source, table, width, from, 0, 0);                                    \
+        } else {                                                                                   \
+            if (t->fresh) rtn_rows(t, source, table, width, from, 1, 1);                           \
+            else rtn_rows(t, source, table, width, from, 0, 1);                                    \
+        }                                                                                          \
+    }
+RTN_ROWS_FOR(RTN_FROM_RGBA8)
+RTN_ROWS_FOR(RTN_FROM_PREMULTIPLIED)
+RTN_ROWS_FOR(RTN_FROM_WEIGHTED)
+RTN_ROWS_FOR(RTN_FROM_RGB8)
+RTN_ROWS_FOR(RTN_FROM_INDEXED)
+
 // --- bodies, compiled once per dispatch path ----------------------------------------------
 
-RTN_INLINE void rtn_accumulate_rgba8_body(float *acc, const uint8_t *row, size_t width, float weight,
+RTN_INLINE void rtn_accumulate_rgba8_body(const rtn_thumb_target *t, const uint8_t *row, size_t width,
                                           rtn_thumb_pixels pixels, const float *to_linear) {
-    size_t x = 0;
     switch (pixels) {
-    case RTN_THUMB_OPAQUE:
-        for (; x + 2 <= width; x += 2) {
-            rtn_f8 v = __builtin_convertvector(*(const rtn_b8 *)(row + 4 * x), rtn_f8);
-            *(rtn_f8 *)(acc + 4 * x) += v * weight;
-        }
-        for (; x < width; x++) *(rtn_f4 *)(acc + 4 * x) += rtn_load_rgba8(row + 4 * x) * weight;
-        break;
-    case RTN_THUMB_PREMULTIPLY:
-        for (; x + 2 <= width; x += 2) rtn_add2_premultiplied(acc + 4 * x, row + 4 * x, weight);
-        for (; x < width; x++) *(rtn_f4 *)(acc + 4 * x) += rtn_load_premultiplied(row + 4 * x) * weight;
-        break;
+    case RTN_THUMB_OPAQUE: rtn_rows_RTN_FROM_RGBA8(t, row, NULL, width); break;
+    case RTN_THUMB_PREMULTIPLY: rtn_rows_RTN_FROM_PREMULTIPLIED(t, row, NULL, width); break;
+    case RTN_THUMB_PREMULTIPLY_WEIGHTED: rtn_rows_RTN_FROM_WEIGHTED(t, row, NULL, width); break;
+    case RTN_THUMB_RGB: rtn_rows_RTN_FROM_RGB8(t, row, NULL, width); break;
     case RTN_THUMB_LINEAR:
-        for (; x < width; x++) *(rtn_f4 *)(acc + 4 * x) += rtn_load_linear(row + 4 * x, to_linear) * weight;
+        for (size_t x = 0; x < width; x++) {
+            rtn_put1(t->acc, t->next, x, rtn_load_linear(row + 4 * x, to_linear), t->weight, t->next_weight, t->fresh,
+                     t->next != NULL);
+        }
         break;
     }
 }
 
-RTN_INLINE void rtn_accumulate_indexed_body(float *acc, const uint8_t *indices, size_t width, float weight,
+RTN_INLINE void rtn_accumulate_indexed_body(const rtn_thumb_target *t, const uint8_t *indices, size_t width,
                                             const float *table) {
-    const rtn_f4 *t = (const rtn_f4 *)table;
+    rtn_rows_RTN_FROM_INDEXED(t, indices, table, width);
+}
+
+// out = rows[0] × weights[0] + rows[1] × weights[1] + ..., added in that order (the bits of
+// storing the first row's products and adding each next row's), `count` a constant in each
+// call below, so the weights stay in registers and the loop over rows unrolls.
+RTN_INLINE void rtn_gather_rows(const float *const *rows, const float *weights, size_t width, float *out,
+                                int count) {
+    rtn_f8 w[16];
+    const float *r[16];
+    for (int k = 0; k < count; k++) {
+        w[k] = (rtn_f8){weights[k], weights[k], weights[k], weights[k], weights[k], weights[k], weights[k], weights[k]};
+        r[k] = rows[k];
+    }
     size_t x = 0;
     for (; x + 2 <= width; x += 2) {
-        *(rtn_f8 *)(acc + 4 * x) += __builtin_shufflevector(t[indices[x]], t[indices[x + 1]], 0, 1, 2, 3, 4, 5, 6, 7) * weight;
+        rtn_f8 sum = *(const rtn_f8 *)(r[0] + 4 * x) * w[0];
+        for (int k = 1; k < count; k++) sum += *(const rtn_f8 *)(r[k] + 4 * x) * w[k];
+        *(rtn_f8 *)(out + 4 * x) = sum;
     }
-    for (; x < width; x++) *(rtn_f4 *)(acc + 4 * x) += t[indices[x]] * weight;
+    for (; x < width; x++) {
+        rtn_f4 sum = *(const rtn_f4 *)(r[0] + 4 * x) * weights[0];
+        for (int k = 1; k < count; k++) sum += *(const rtn_f4 *)(r[k] + 4 * x) * weights[k];
+        *(rtn_f4 *)(out + 4 * x) = sum;
+    }
 }
 
-RTN_INLINE void rtn_filter_row_body(const float *row, rtn_thumb_taps taps, float *out) {
-    const rtn_f4 *src = (const rtn_f4 *)row;
-    rtn_f4 *dst = (rtn_f4 *)out;
-    for (size_t i = 0; i < taps.outputs; i++) {
+RTN_INLINE void rtn_gather_body(const float *const *rows, const float *weights, size_t count, size_t width,
+                                float *out) {
+    switch (count) {
+#define RTN_GATHER(n) case n: rtn_gather_rows(rows, weights, width, out, n); return;
+    RTN_GATHER(1) RTN_GATHER(2) RTN_GATHER(3) RTN_GATHER(4) RTN_GATHER(5) RTN_GATHER(6) RTN_GATHER(7)
+    RTN_GATHER(8) RTN_GATHER(9) RTN_GATHER(10) RTN_GATHER(11) RTN_GATHER(12) RTN_GATHER(13) RTN_GATHER(14)
+    RTN_GATHER(15) RTN_GATHER(16)
+#undef RTN_GATHER
+    default: break;
+    }
+    // More rows than registers: the running sum in `out`, one row at a time, in the same order.
+    if (count == 0) return;
+    size_t x = 0;
+    for (; x + 2 <= width; x += 2) *(rtn_f8 *)(out + 4 * x) = *(const rtn_f8 *)(rows[0] + 4 * x) * weights[0];
+    for (; x < width; x++) *(rtn_f4 *)(out + 4 * x) = *(const rtn_f4 *)(rows[0] + 4 * x) * weights[0];
+    for (size_t k = 1; k < count; k++) {
+        for (x = 0; x + 2 <= width; x += 2) *(rtn_f8 *)(out + 4 * x) += *(const rtn_f8 *)(rows[k] + 4 * x) * weights[k];
+        for (; x < width; x++) *(rtn_f4 *)(out + 4 * x) += *(const rtn_f4 *)(rows[k] + 4 * x) * weights[k];
+    }
+}
+
+// Outputs from..<to of a table whose weights are the same for each (`half` pairs, 1...8, in
+// registers): one eight-float load and multiply per two taps, no table reads.
+RTN_INLINE void rtn_filter_uniform(const rtn_f4 *src, const int32_t *first, size_t from, size_t to,
+                                   const float *pairs, int half, rtn_f4 *dst) {
+    rtn_f8 w[8];
+    for (int m = 0; m < 8; m++) w[m] = m < half ? *(const rtn_f8 *)(pairs + 8 * m) : (rtn_f8){0, 0, 0, 0, 0, 0, 0, 0};
+    for (size_t i = from; i < to; i++) {
+        const rtn_f4 *p = src + first[i];
+        rtn_f8 even = *(const rtn_f8 *)p * w[0], odd = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (int m = 1; m < half; m++) {
+            if (m & 1) odd += *(const rtn_f8 *)(p + 2 * m) * w[m];
+            else even += *(const rtn_f8 *)(p + 2 * m) * w[m];
+        }
+        even += odd;
+        dst[i] = __builtin_shufflevector(even, even, 0, 1, 2, 3) + __builtin_shufflevector(even, even, 4, 5, 6, 7);
+    }
+}
+
+// Outputs lo..<hi of a table whose outputs all have 2 * half taps (half a constant in each
+// call): weights four at a time, two taps per multiply, no tail.
+RTN_INLINE void rtn_filter_fixed(const rtn_f4 *src, rtn_thumb_taps taps, size_t lo, size_t hi, int half,
+                                 rtn_f4 *dst) {
+    for (size_t i = lo; i < hi; i++) {
+        const rtn_f4 *p = src + taps.first[i];
+        const float *w = taps.weights + i * taps.stride;
+        rtn_f8 even = {0, 0, 0, 0, 0, 0, 0, 0}, odd = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (int m = 0; m < half; m += 2) {
+            rtn_f4 four = *(const rtn_f4 *)(w + 2 * m);
+            even += *(const rtn_f8 *)(p + 2 * m) * __builtin_shufflevector(four, four, 0, 0, 0, 0, 1, 1, 1, 1);
+            if (m + 1 < half) {
+                odd += *(const rtn_f8 *)(p + 2 * m + 2) * __builtin_shufflevector(four, four, 2, 2, 2, 2, 3, 3, 3, 3);
+            }
+        }
+        even += odd;
+        dst[i] = __builtin_shufflevector(even, even, 0, 1, 2, 3) + __builtin_shufflevector(even, even, 4, 5, 6, 7);
+    }
+}
+
+// Outputs lo..<hi of any table.
+RTN_INLINE void rtn_filter_any(const rtn_f4 *src, rtn_thumb_taps taps, size_t lo, size_t hi, rtn_f4 *dst) {
+    for (size_t i = lo; i < hi; i++) {
         const rtn_f4 *p = src + taps.first[i];
         const float *w = taps.weights + i * taps.stride;
         int32_t n = taps.count[i], k = 0;
@@ -109,38 +319,190 @@ RTN_INLINE void rtn_filter_row_body(const float *row, rtn_thumb_taps taps, float
     }
 }
 
-RTN_INLINE void rtn_accumulate_body(float *acc, const float *row, float weight, size_t width) {
-    size_t x = 0;
-    for (; x + 2 <= width; x += 2) *(rtn_f8 *)(acc + 4 * x) += *(const rtn_f8 *)(row + 4 * x) * weight;
-    for (; x < width; x++) *(rtn_f4 *)(acc + 4 * x) += *(const rtn_f4 *)(row + 4 * x) * weight;
+// The constant-count loops, one per count, chosen once per call (so each is unrolled).
+#define RTN_BY_HALF(half, call)                                                                    \
+    switch (half) {                                                                                \
+    case 1: call(1); break;                                                                        \
+    case 2: call(2); break;                                                                        \
+    case 3: call(3); break;                                                                        \
+    case 4: call(4); break;                                                                        \
+    case 5: call(5); break;                                                                        \
+    case 6: call(6); break;                                                                        \
+    case 7: call(7); break;                                                                        \
+    default: call(8); break;                                                                       \
+    }
+
+RTN_INLINE void rtn_filter_range(const rtn_f4 *src, rtn_thumb_taps taps, size_t lo, size_t hi, rtn_f4 *dst) {
+    if (lo >= hi) return;
+    int fixed = taps.fixed_count;
+    if (fixed >= 2 && fixed <= 16 && fixed % 2 == 0) {
+#define RTN_FIXED(half) rtn_filter_fixed(src, taps, lo, hi, half, dst)
+        RTN_BY_HALF(fixed / 2, RTN_FIXED)
+#undef RTN_FIXED
+    } else {
+        rtn_filter_any(src, taps, lo, hi, dst);
+    }
+}
+
+RTN_INLINE void rtn_filter_row_body(const float *row, rtn_thumb_taps taps, float *out) {
+    const rtn_f4 *src = (const rtn_f4 *)row;
+    rtn_f4 *dst = (rtn_f4 *)out;
+    int half = (taps.uniform_count + 1) / 2;
+    size_t from = taps.uniform_from, to = taps.uniform_to;
+    if (to <= from || half < 1 || half > 8 || to > taps.outputs) from = to = taps.outputs;
+    rtn_filter_range(src, taps, 0, from, dst);
+    if (from < to) {
+#define RTN_UNIFORM(h) rtn_filter_uniform(src, taps.first, from, to, taps.uniform_pairs, h, dst)
+        RTN_BY_HALF(half, RTN_UNIFORM)
+#undef RTN_UNIFORM
+    }
+    rtn_filter_range(src, taps, to, taps.outputs, dst);
+}
+
+// --- the PNG encoder's row filter ---------------------------------------------------------
+//
+// Predictors as PNG defines them: a the byte one pixel left, b the byte above, c the byte above
+// and left (0 outside the image). Residuals wrap modulo 256; libpng's heuristic scores a row by
+// the sum of its residuals' magnitudes read as signed bytes (v < 128 ? v : 256 - v).
+
+RTN_INLINE unsigned rtn_png_magnitude(unsigned v) { return v < 128 ? v : 256 - v; }
+
+RTN_INLINE unsigned rtn_png_paeth(int a, int b, int c) {
+    int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
+    return (unsigned)((pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c));
+}
+
+// The residual of filter `type` for byte x with neighbours a, b, c.
+RTN_INLINE uint8_t rtn_png_residual(int type, unsigned x, unsigned a, unsigned b, unsigned c) {
+    switch (type) {
+    case 1: return (uint8_t)(x - a);
+    case 2: return (uint8_t)(x - b);
+    case 3: return (uint8_t)(x - ((a + b) >> 1));
+    case 4: return (uint8_t)(x - rtn_png_paeth((int)a, (int)b, (int)c));
+    default: return (uint8_t)x;
+    }
+}
+
+// The residuals of filter `type` for the 32 bytes at row + i (i >= bpp), into *out. (Vectors
+// of 32 bytes are kept inside functions: the baseline path has no register to pass them in.)
+RTN_INLINE void rtn_png_residual32(int type, const uint8_t *row, const uint8_t *prev, size_t i, size_t bpp,
+                                   rtn_b32 *out) {
+    rtn_b32 x = *(const rtn_b32 *)(row + i), a = *(const rtn_b32 *)(row + i - bpp);
+    rtn_b32 b = *(const rtn_b32 *)(prev + i);
+    switch (type) {
+    case 1: *out = x - a; break;
+    case 2: *out = x - b; break;
+    case 3: *out = x - ((a & b) + ((a ^ b) >> 1)); break;  // floor((a + b) / 2) without widening
+    case 4: {
+        rtn_b32 c = *(const rtn_b32 *)(prev + i - bpp);
+        rtn_i16x32 a16 = __builtin_convertvector(a, rtn_i16x32), b16 = __builtin_convertvector(b, rtn_i16x32);
+        rtn_i16x32 c16 = __builtin_convertvector(c, rtn_i16x32);
+        rtn_i16x32 p = b16 - c16, q = a16 - c16;
+        rtn_i16x32 r = p + q, sp = p >> 15, sq = q >> 15, sr = r >> 15;  // |v| = (v ^ s) - s, s = v >> 15
+        rtn_i16x32 pa = (p ^ sp) - sp, pb = (q ^ sq) - sq, pc = (r ^ sr) - sr;
+        rtn_i16x32 take_a = (pa <= pb) & (pa <= pc), take_b = pb <= pc;
+        rtn_i16x32 predictor = (take_a & a16) | (~take_a & ((take_b & b16) | (~take_b & c16)));
+        *out = x - __builtin_convertvector(predictor, rtn_b32);
+        break;
+    }
+    default: *out = x; break;
+    }
+}
+
+// Each filter's score over the row: the scalar head (no left neighbour), 32 bytes a step in
+// 16-bit lanes (at most 128 a step, emptied into `sums` every 256 steps), the scalar tail.
+RTN_INLINE void rtn_png_scores_body(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp,
+                                    uint64_t sums[5]) {
+    size_t i = 0;
+    for (; i < bpp && i < length; i++) {
+        for (int t = 0; t < 5; t++) sums[t] += rtn_png_magnitude(rtn_png_residual(t, row[i], 0, prev[i], 0));
+    }
+    while (i + 32 <= length) {
+        rtn_u16x32 lanes[5] = {{0}, {0}, {0}, {0}, {0}};
+        for (int steps = 0; steps < 256 && i + 32 <= length; steps++, i += 32) {
+            for (int t = 0; t < 5; t++) {
+                rtn_b32 r;
+                rtn_png_residual32(t, row, prev, i, bpp, &r);
+                rtn_s32 v = (rtn_s32)r, sign = v >> 7;  // the magnitude of v as a signed byte, 128 for -128
+                lanes[t] += __builtin_convertvector((rtn_b32)((v ^ sign) - sign), rtn_u16x32);
+            }
+        }
+        for (int t = 0; t < 5; t++) {
+            for (int lane = 0; lane < 32; lane++) sums[t] += lanes[t][lane];
+        }
+    }
+    for (; i < length; i++) {
+        for (int t = 0; t < 5; t++) {
+            sums[t] += rtn_png_magnitude(rtn_png_residual(t, row[i], row[i - bpp], prev[i], prev[i - bpp]));
+        }
+    }
+}
+
+RTN_INLINE void rtn_png_apply_body(int type, const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp,
+                                   uint8_t *out) {
+    if (type == 0) {
+        memcpy(out, row, length);
+        return;
+    }
+    size_t i = 0;
+    for (; i < bpp && i < length; i++) out[i] = rtn_png_residual(type, row[i], 0, prev[i], 0);
+    for (; i + 32 <= length; i += 32) rtn_png_residual32(type, row, prev, i, bpp, (rtn_b32 *)(out + i));
+    for (; i < length; i++) out[i] = rtn_png_residual(type, row[i], row[i - bpp], prev[i], prev[i - bpp]);
+}
+
+RTN_INLINE int rtn_png_filter_row_body(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp,
+                                       unsigned allowed, uint8_t *out) {
+    allowed &= 0x1f;
+    int type = 0;
+    if (allowed != 0 && (allowed & (allowed - 1)) == 0) {
+        while (!(allowed & (1u << type))) type++;
+    } else if (allowed != 0) {
+        uint64_t sums[5] = {0, 0, 0, 0, 0};
+        rtn_png_scores_body(row, prev, length, bpp, sums);
+        uint64_t best = UINT64_MAX;
+        for (int t = 0; t < 5; t++) {
+            if ((allowed & (1u << t)) && sums[t] < best) {
+                best = sums[t];
+                type = t;
+            }
+        }
+    }
+    out[0] = (uint8_t)type;
+    rtn_png_apply_body(type, row, prev, length, bpp, out + 1);
+    return type;
 }
 
 // --- one copy of every kernel per path ----------------------------------------------------
 
 #define RTN_KERNELS(suffix, attributes)                                                              \
-    attributes static void rtn_thumb_accumulate_rgba8_##suffix(float *acc, const uint8_t *row,         \
-                                                               size_t width, float weight,             \
+    attributes static void rtn_thumb_accumulate_rgba8_##suffix(const rtn_thumb_target *target,         \
+                                                               const uint8_t *row, size_t width,       \
                                                                rtn_thumb_pixels pixels,                \
                                                                const float *to_linear) {               \
-        rtn_accumulate_rgba8_body(acc, row, width, weight, pixels, to_linear);                         \
+        rtn_accumulate_rgba8_body(target, row, width, pixels, to_linear);                              \
     }                                                                                                  \
-    attributes static void rtn_thumb_accumulate_indexed_##suffix(float *acc, const uint8_t *indices,   \
-                                                                 size_t width, float weight,           \
+    attributes static void rtn_thumb_accumulate_indexed_##suffix(const rtn_thumb_target *target,       \
+                                                                 const uint8_t *indices, size_t width, \
                                                                  const float *table) {                 \
-        rtn_accumulate_indexed_body(acc, indices, width, weight, table);                               \
+        rtn_accumulate_indexed_body(target, indices, width, table);                                    \
     }                                                                                                  \
     attributes static void rtn_thumb_filter_row_##suffix(const float *row, rtn_thumb_taps taps,        \
                                                          float *out) {                                 \
         rtn_filter_row_body(row, taps, out);                                                           \
     }                                                                                                  \
-    attributes static void rtn_thumb_accumulate_##suffix(float *acc, const float *row, float weight,   \
-                                                         size_t width) {                               \
-        rtn_accumulate_body(acc, row, weight, width);                                                  \
+    attributes static void rtn_thumb_gather_##suffix(const float *const *rows, const float *weights,    \
+                                                     size_t count, size_t width, float *out) {         \
+        rtn_gather_body(rows, weights, count, width, out);                                             \
+    }                                                                                                  \
+    attributes static int rtn_png_filter_row_##suffix(const uint8_t *row, const uint8_t *prev,         \
+                                                      size_t length, size_t bpp, unsigned allowed,     \
+                                                      uint8_t *out) {                                  \
+        return rtn_png_filter_row_body(row, prev, length, bpp, allowed, out);                          \
     }                                                                                                  \
     static const rtn_thumb_kernel_set rtn_kernels_##suffix = {                                         \
         rtn_thumb_accumulate_rgba8_##suffix, rtn_thumb_accumulate_indexed_##suffix,                    \
-        rtn_thumb_filter_row_##suffix,                          \
-        rtn_thumb_accumulate_##suffix};
+        rtn_thumb_filter_row_##suffix, rtn_thumb_gather_##suffix,                                      \
+        rtn_png_filter_row_##suffix};
 
 RTN_KERNELS(base, )
 
@@ -170,18 +532,21 @@ typedef void (*rtn_any_fn)(void);
 static rtn_any_fn rtn_resolve_accumulate_rgba8(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate_rgba8; }
 static rtn_any_fn rtn_resolve_accumulate_indexed(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate_indexed; }
 static rtn_any_fn rtn_resolve_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->filter_row; }
-static rtn_any_fn rtn_resolve_accumulate(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate; }
+static rtn_any_fn rtn_resolve_gather(void) { return (rtn_any_fn)rtn_best_kernels()->gather; }
+static rtn_any_fn rtn_resolve_png_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->png_filter_row; }
 
-void rtn_thumb_accumulate_rgba8(float *acc, const uint8_t *row, size_t width, float weight,
+void rtn_thumb_accumulate_rgba8(const rtn_thumb_target *target, const uint8_t *row, size_t width,
                                 rtn_thumb_pixels pixels, const float *to_linear)
     __attribute__((ifunc("rtn_resolve_accumulate_rgba8")));
-void rtn_thumb_accumulate_indexed(float *acc, const uint8_t *indices, size_t width, float weight,
+void rtn_thumb_accumulate_indexed(const rtn_thumb_target *target, const uint8_t *indices, size_t width,
                                   const float *table)
     __attribute__((ifunc("rtn_resolve_accumulate_indexed")));
 void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out)
     __attribute__((ifunc("rtn_resolve_filter_row")));
-void rtn_thumb_accumulate(float *acc, const float *row, float weight, size_t width)
-    __attribute__((ifunc("rtn_resolve_accumulate")));
+void rtn_thumb_gather(const float *const *rows, const float *weights, size_t count, size_t width, float *out)
+    __attribute__((ifunc("rtn_resolve_gather")));
+int rtn_png_filter_row(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp, unsigned allowed,
+                       uint8_t *out) __attribute__((ifunc("rtn_resolve_png_filter_row")));
 
 const rtn_thumb_kernel_set *rtn_thumb_kernels(int path) {
     if (path == 0) return &rtn_kernels_base;
@@ -189,19 +554,23 @@ const rtn_thumb_kernel_set *rtn_thumb_kernels(int path) {
     return rtn_best_kernels();
 }
 #else
-void rtn_thumb_accumulate_rgba8(float *acc, const uint8_t *row, size_t width, float weight,
+void rtn_thumb_accumulate_rgba8(const rtn_thumb_target *target, const uint8_t *row, size_t width,
                                 rtn_thumb_pixels pixels, const float *to_linear) {
-    rtn_thumb_accumulate_rgba8_base(acc, row, width, weight, pixels, to_linear);
+    rtn_thumb_accumulate_rgba8_base(target, row, width, pixels, to_linear);
 }
-void rtn_thumb_accumulate_indexed(float *acc, const uint8_t *indices, size_t width, float weight,
+void rtn_thumb_accumulate_indexed(const rtn_thumb_target *target, const uint8_t *indices, size_t width,
                                   const float *table) {
-    rtn_thumb_accumulate_indexed_base(acc, indices, width, weight, table);
+    rtn_thumb_accumulate_indexed_base(target, indices, width, table);
 }
 void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out) {
     rtn_thumb_filter_row_base(row, taps, out);
 }
-void rtn_thumb_accumulate(float *acc, const float *row, float weight, size_t width) {
-    rtn_thumb_accumulate_base(acc, row, weight, width);
+void rtn_thumb_gather(const float *const *rows, const float *weights, size_t count, size_t width, float *out) {
+    rtn_thumb_gather_base(rows, weights, count, width, out);
+}
+int rtn_png_filter_row(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp, unsigned allowed,
+                       uint8_t *out) {
+    return rtn_png_filter_row_base(row, prev, length, bpp, allowed, out);
 }
 
 const rtn_thumb_kernel_set *rtn_thumb_kernels(int path) {

@@ -35,7 +35,8 @@ struct rtn_png_reader {
     uint32_t height;
     uint32_t rows_read;
     int passes;
-    // Bytes per decoded pixel: 4 (RGBA8), or 1 after rtn_png_reader_start_indexed.
+    // Bytes per decoded pixel: 4 (RGBA8), 1 after rtn_png_reader_start_indexed, 3 after
+    // rtn_png_reader_start_rgb.
     int pixel_bytes;
     int started;
     int finished;
@@ -189,6 +190,19 @@ static void rtn_reader_read_header(struct rtn_png_reader *reader, const rtn_png_
     }
 }
 
+// The end of every start function: libpng's row set-up, checked to give `pixel_bytes` bytes a
+// pixel (png_error with `problem` otherwise; call inside the caller's setjmp).
+static void rtn_begin_rows(rtn_png_reader *reader, int pixel_bytes, const char *problem) {
+    reader->passes = png_set_interlace_handling(reader->png);
+    png_read_update_info(reader->png, reader->info);
+    if (png_get_rowbytes(reader->png, reader->info) != (size_t)reader->width * pixel_bytes) {
+        reader->pending_status = RTN_PNG_CORRUPT;
+        png_error(reader->png, problem);
+    }
+    reader->pixel_bytes = pixel_bytes;
+    reader->started = 1;
+}
+
 rtn_png_status rtn_png_reader_start(rtn_png_reader *reader, rtn_png_error *err) {
     if (reader == NULL || reader->started) {
         rtn_set_error(err, RTN_PNG_USAGE, 0, "start called twice");
@@ -210,14 +224,7 @@ rtn_png_status rtn_png_reader_start(rtn_png_reader *reader, rtn_png_error *err) 
     if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns) {
         png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
     }
-    reader->passes = png_set_interlace_handling(png);
-    png_read_update_info(png, info);
-    if (png_get_rowbytes(png, info) != (size_t)reader->width * 4) {
-        reader->pending_status = RTN_PNG_CORRUPT;
-        png_error(png, "transforms did not produce RGBA8 rows");
-    }
-    reader->pixel_bytes = 4;
-    reader->started = 1;
+    rtn_begin_rows(reader, 4, "transforms did not produce RGBA8 rows");
     return RTN_PNG_OK;
 }
 
@@ -266,14 +273,27 @@ rtn_png_status rtn_png_reader_start_indexed(rtn_png_reader *reader, uint8_t *rgb
         if (bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
         if (bit_depth == 16) png_set_scale_16(png);
     }
-    reader->passes = png_set_interlace_handling(png);
-    png_read_update_info(png, info);
-    if (png_get_rowbytes(png, info) != (size_t)reader->width) {
-        reader->pending_status = RTN_PNG_CORRUPT;
-        png_error(png, "transforms did not produce one byte per pixel");
+    rtn_begin_rows(reader, 1, "transforms did not produce one byte per pixel");
+    return RTN_PNG_OK;
+}
+
+rtn_png_status rtn_png_reader_start_rgb(rtn_png_reader *reader, rtn_png_error *err) {
+    if (reader == NULL || reader->started) {
+        rtn_set_error(err, RTN_PNG_USAGE, 0, "start_rgb called twice");
+        return RTN_PNG_USAGE;
     }
-    reader->pixel_bytes = 1;
-    reader->started = 1;
+    png_structp png = reader->png;
+    png_infop info = reader->info;
+    if (png_get_color_type(png, info) != PNG_COLOR_TYPE_RGB || png_get_bit_depth(png, info) != 8 ||
+        png_get_valid(png, info, PNG_INFO_tRNS) || png_get_interlace_type(png, info) != PNG_INTERLACE_NONE) {
+        rtn_set_error(err, RTN_PNG_USAGE, 0, "only non-interlaced 8-bit RGB images without tRNS read as RGB");
+        return RTN_PNG_USAGE;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        rtn_fail_from_reader(reader, err);
+        return err != NULL ? err->status : RTN_PNG_CORRUPT;
+    }
+    rtn_begin_rows(reader, 3, "rows are not three bytes a pixel");
     return RTN_PNG_OK;
 }
 

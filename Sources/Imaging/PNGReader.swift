@@ -100,6 +100,18 @@ final class PNGReader {
         }
     }
 
+    /// For a non-interlaced 8-bit RGB image without tRNS: rows come as stored, three bytes a
+    /// pixel, without libpng's opaque alpha byte; returns false, changing nothing, for any other
+    /// image (then call `start`).
+    func startRGB() throws(ImagingError) -> Bool {
+        var error = rtn_png_error()
+        switch rtn_png_reader_start_rgb(handle, &error) {
+        case RTN_PNG_OK: return true
+        case RTN_PNG_USAGE: return false
+        default: throw PNGReader.translate(error, input: input)
+        }
+    }
+
     /// Decodes the whole image into `destination` (rows `bytesPerRow` apart).
     func readImage(into destination: UnsafeMutableRawPointer, bytesPerRow: Int) throws(ImagingError) {
         var error = rtn_png_error()

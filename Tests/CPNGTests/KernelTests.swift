@@ -33,13 +33,29 @@ struct KernelTests {
         }
     }
 
+    /// Runs `kernel` with a target over `acc` (and `next`, stored, when given).
+    static func into(_ acc: inout [Float], weight: Float, fresh: Bool = false, next: UnsafeMutablePointer<[Float]>? = nil,
+                     nextWeight: Float = 0, _ kernel: (UnsafePointer<rtn_thumb_target>) -> Void) {
+        acc.withUnsafeMutableBufferPointer { a in
+            if let next {
+                next.pointee.withUnsafeMutableBufferPointer { n in
+                    var target = rtn_thumb_target(acc: a.baseAddress, weight: weight, fresh: fresh ? 1 : 0, next: n.baseAddress, next_weight: nextWeight)
+                    kernel(&target)
+                }
+            } else {
+                var target = rtn_thumb_target(acc: a.baseAddress, weight: weight, fresh: fresh ? 1 : 0, next: nil, next_weight: 0)
+                kernel(&target)
+            }
+        }
+    }
+
     /// RGBA8 → premultiplied sample, in Double.
     static func sample(_ p: ArraySlice<UInt8>, _ kind: rtn_thumb_pixels, _ toLinear: [Float]) -> [Double] {
         let v = p.map(Double.init)
         let a = v[3] / 255
         switch kind {
         case RTN_THUMB_OPAQUE: return v
-        case RTN_THUMB_PREMULTIPLY: return [v[0] * a, v[1] * a, v[2] * a, v[3]]
+        case RTN_THUMB_PREMULTIPLY, RTN_THUMB_PREMULTIPLY_WEIGHTED: return [v[0] * a, v[1] * a, v[2] * a, v[3]]
         default: return [Double(toLinear[Int(v[0])]) * a, Double(toLinear[Int(v[1])]) * a, Double(toLinear[Int(v[2])]) * a, v[3]]
         }
     }
@@ -54,7 +70,7 @@ struct KernelTests {
             let palette = (0..<1024).map { _ in random.byte() }
             let start = (0..<width * 4).map { _ in random.unit() * 100 }
             let weight = random.unit()
-            for kind in [RTN_THUMB_OPAQUE, RTN_THUMB_PREMULTIPLY, RTN_THUMB_LINEAR] {
+            for kind in [RTN_THUMB_OPAQUE, RTN_THUMB_PREMULTIPLY, RTN_THUMB_LINEAR, RTN_THUMB_PREMULTIPLY_WEIGHTED] {
                 var reference: [Double] = [], indexedReference: [Double] = []
                 for x in 0..<width {
                     let s = Self.sample(row[x * 4 ..< x * 4 + 4], kind, toLinear)
@@ -68,38 +84,114 @@ struct KernelTests {
                 var results: [[Float]] = []
                 for (name, kernels) in Self.paths {
                     var acc = start
-                    acc.withUnsafeMutableBufferPointer { a in kernels.accumulate_rgba8(a.baseAddress, row, width, weight, kind, toLinear) }
+                    Self.into(&acc, weight: weight) { kernels.accumulate_rgba8($0, row, width, kind, toLinear) }
                     Self.close(acc, reference, "\(name) rgba8 width \(width) kind \(kind.rawValue)")
                     // The table is made by the RGBA8 kernel, as the thumbnailer makes it.
-                    var table = [Float](repeating: 0, count: 1024)
-                    table.withUnsafeMutableBufferPointer { t in kernels.accumulate_rgba8(t.baseAddress, palette, 256, 1, kind, toLinear) }
+                    var table = [Float](repeating: .nan, count: 1024)
+                    Self.into(&table, weight: 1, fresh: true) { kernels.accumulate_rgba8($0, palette, 256, kind, toLinear) }
                     var indexed = start
-                    indexed.withUnsafeMutableBufferPointer { a in kernels.accumulate_indexed(a.baseAddress, indices, width, weight, table) }
+                    Self.into(&indexed, weight: weight) { kernels.accumulate_indexed($0, indices, width, table) }
                     Self.close(indexed, indexedReference, "\(name) indexed width \(width) kind \(kind.rawValue)")
                     // Indexing through the table gives the same bits as expanding the row first.
                     let expanded = indices.flatMap { palette[Int($0) * 4 ..< Int($0) * 4 + 4] }
                     var direct = start
-                    direct.withUnsafeMutableBufferPointer { a in kernels.accumulate_rgba8(a.baseAddress, expanded, width, weight, kind, toLinear) }
-                    #expect(direct == indexed, "\(name) indexed = expanded, width \(width) kind \(kind.rawValue)")
-                    results.append(acc + indexed)
+                    Self.into(&direct, weight: weight) { kernels.accumulate_rgba8($0, expanded, width, kind, toLinear) }
+                    // (The weighted products round differently: palettes never use them.)
+                    #expect(kind == RTN_THUMB_PREMULTIPLY_WEIGHTED || direct == indexed, "\(name) indexed = expanded, width \(width) kind \(kind.rawValue)")
+                    // A fresh row is stored, not added to (its old contents never count), and a
+                    // second row that starts there gets the same samples times its own weight.
+                    var fresh = [Float](repeating: .nan, count: width * 4), second = [Float](repeating: .nan, count: width * 4)
+                    Self.into(&fresh, weight: weight, fresh: true, next: &second, nextWeight: 1 - weight) {
+                        kernels.accumulate_rgba8($0, row, width, kind, toLinear)
+                    }
+                    var alone = [Float](repeating: 0, count: width * 4), secondAlone = [Float](repeating: 0, count: width * 4)
+                    Self.into(&alone, weight: weight) { kernels.accumulate_rgba8($0, row, width, kind, toLinear) }
+                    Self.into(&secondAlone, weight: 1 - weight) { kernels.accumulate_rgba8($0, row, width, kind, toLinear) }
+                    #expect(fresh == alone && second == secondAlone, "\(name) fresh and next, width \(width) kind \(kind.rawValue)")
+                    results.append(acc + indexed + fresh + second)
                 }
                 #expect(results.allSatisfy { $0 == results[0] }, "every path gives the same bits")
+            }
+            // RGB rows (three bytes a pixel) give the bits of the same rows with alpha 255 added.
+            let rgb = (0..<width * 3).map { _ in random.byte() }
+            let withAlpha = (0..<width).flatMap { rgb[$0 * 3 ..< $0 * 3 + 3] + [255] }
+            for (name, kernels) in Self.paths {
+                for fresh in [false, true] {
+                    var a = start, b = start, nextA = start, nextB = start
+                    Self.into(&a, weight: weight, fresh: fresh, next: &nextA, nextWeight: 0.25) { kernels.accumulate_rgba8($0, rgb, width, RTN_THUMB_RGB, nil) }
+                    Self.into(&b, weight: weight, fresh: fresh, next: &nextB, nextWeight: 0.25) { kernels.accumulate_rgba8($0, withAlpha, width, RTN_THUMB_OPAQUE, nil) }
+                    #expect(a == b && nextA == nextB, "\(name) RGB rows, width \(width), fresh \(fresh)")
+                }
             }
         }
     }
 
-    @Test("filter_row and accumulate match a scalar reference, on every path")
+    @Test("transparent runs add nothing and a fresh row still gets its zeros, on every path")
+    func transparentRuns() {
+        var random = Random(state: 4242)
+        for width in [7, 8, 9, 17, 40, 64] {
+            // Transparent pixels (alpha 0, any color) in runs, opaque and translucent ones between.
+            let row = (0..<width).flatMap { x -> [UInt8] in
+                let alpha: UInt8 = (x / 8) % 2 == 0 || x % 5 == 0 ? 0 : (x % 3 == 0 ? 255 : random.byte())
+                return [random.byte(), random.byte(), random.byte(), alpha]
+            }
+            let start = (0..<width * 4).map { _ in random.unit() * 50 }
+            for (name, kernels) in Self.paths {
+                var added = start, fresh = [Float](repeating: .nan, count: width * 4), next = [Float](repeating: .nan, count: width * 4)
+                Self.into(&added, weight: 0.4) { kernels.accumulate_rgba8($0, row, width, RTN_THUMB_PREMULTIPLY_WEIGHTED, nil) }
+                Self.into(&fresh, weight: 0.4, fresh: true, next: &next, nextWeight: 0.6) {
+                    kernels.accumulate_rgba8($0, row, width, RTN_THUMB_PREMULTIPLY_WEIGHTED, nil)
+                }
+                for x in 0..<width {
+                    let s = Self.sample(row[x * 4 ..< x * 4 + 4], RTN_THUMB_PREMULTIPLY, [])
+                    for c in 0..<4 {
+                        let i = x * 4 + c
+                        if row[x * 4 + 3] == 0 {
+                            #expect(added[i] == start[i] && fresh[i] == 0 && next[i] == 0, "\(name) width \(width) pixel \(x)")
+                        } else {
+                            #expect(abs(Double(added[i]) - (Double(start[i]) + s[c] * 0.4)) < 1e-3, "\(name) width \(width) pixel \(x)")
+                            #expect(abs(Double(fresh[i]) - s[c] * 0.4) < 1e-3 && abs(Double(next[i]) - s[c] * 0.6) < 1e-3, "\(name) width \(width) pixel \(x)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("filter_row and gather match a scalar reference, on every path")
     func filterAndAccumulate() {
         var random = Random(state: 12345)
-        for (inputs, outputs, taps) in [(10, 3, 1), (40, 7, 2), (100, 9, 13), (64, 64, 3), (5, 2, 5)] {
+        // (inputs, outputs, taps, uniform outputs, every output with `taps` taps): the uniform
+        // range's taps are all made equal; a fixed count must be even.
+        for (inputs, outputs, taps, uniform, fixed) in [(10, 3, 1, 0..<0, false), (40, 7, 2, 0..<0, false), (100, 9, 13, 0..<0, false),
+                                                        (64, 64, 3, 0..<0, false), (5, 2, 5, 0..<0, false), (100, 40, 12, 3..<36, false),
+                                                        (50, 20, 5, 0..<20, false), (300, 100, 16, 10..<90, false), (30, 20, 1, 2..<19, false),
+                                                        (100, 40, 4, 0..<0, true), (64, 30, 12, 5..<25, true), (20, 10, 2, 0..<0, true),
+                                                        (200, 50, 16, 0..<0, true), (90, 30, 6, 0..<30, true)] {
             let row = (0..<inputs * 4).map { _ in random.unit() * 255 }
             var first = [Int32](), count = [Int32](), weights = [Float]()
+            let shared = (0..<taps).map { _ in random.unit() - 0.2 }
             for i in 0..<outputs {
                 let n = min(taps, inputs)
+                if uniform.contains(i) || fixed {
+                    first.append(Int32(i * (inputs - 2 * ((n + 1) / 2)) / max(1, outputs - 1)))
+                    count.append(Int32(n))
+                    weights += uniform.contains(i) ? shared : (0..<taps).map { _ in random.unit() - 0.2 }
+                    continue
+                }
+                if uniform.contains(i) {
+                    first.append(Int32(i * (inputs - 2 * ((n + 1) / 2)) / max(1, outputs - 1)))
+                    count.append(Int32(n))
+                    weights += shared
+                    continue
+                }
                 first.append(Int32((i * (inputs - n)) / max(1, outputs - 1)))
                 count.append(Int32(n - i % 2 * (n > 1 ? 1 : 0)))
                 for _ in 0..<taps { weights.append(random.unit() - 0.2) }
             }
+            weights += [0, 0, 0, 0]  // the 4 floats a fixed-count table has to spare
+            var pairs = [Float](repeating: 0, count: 8 * ((taps + 1) / 2))
+            for t in 0..<taps { for lane in 0..<4 { pairs[8 * (t / 2) + 4 * (t % 2) + lane] = shared[t] } }
             var reference = [Double]()
             for i in 0..<outputs {
                 for c in 0..<4 {
@@ -108,26 +200,39 @@ struct KernelTests {
                     reference.append(sum)
                 }
             }
-            let start = (0..<outputs * 4).map { _ in random.unit() }
-            let weight = random.unit()
-            let accumulated = (0..<outputs * 4).map { Double(start[$0]) + Double(row[$0]) * Double(weight) }
+            // A vertical pass: `count` input rows of `outputs` samples gathered into one.
+            let rowCount = [1, 5, 12, 16, 17, 20][outputs % 6]
+            let inputs: [[Float]] = (0..<rowCount).map { _ in (0..<outputs * 4).map { _ in random.unit() * 255 } }
+            let rowWeights: [Float] = (0..<rowCount).map { _ in random.unit() - 0.2 }
+            var gathered = [Double](repeating: 0, count: outputs * 4)
+            for k in 0..<rowCount {
+                for i in gathered.indices { gathered[i] += Double(inputs[k][i]) * Double(rowWeights[k]) }
+            }
             var results: [[Float]] = []
             for (name, kernels) in Self.paths {
                 var out = [Float](repeating: 0, count: outputs * 4)
-                first.withUnsafeBufferPointer { f in count.withUnsafeBufferPointer { n in weights.withUnsafeBufferPointer { w in
-                    let table = rtn_thumb_taps(first: f.baseAddress, count: n.baseAddress, weights: w.baseAddress, stride: taps, outputs: outputs)
+                first.withUnsafeBufferPointer { f in count.withUnsafeBufferPointer { n in weights.withUnsafeBufferPointer { w in pairs.withUnsafeBufferPointer { p in
+                    let table = rtn_thumb_taps(first: f.baseAddress, count: n.baseAddress, weights: w.baseAddress, stride: taps, outputs: outputs,
+                                               fixed_count: fixed ? Int32(taps) : 0, uniform_pairs: p.baseAddress, uniform_from: uniform.lowerBound,
+                                               uniform_to: uniform.upperBound, uniform_count: Int32(taps))
                     out.withUnsafeMutableBufferPointer { kernels.filter_row(row, table, $0.baseAddress) }
+                } } } }
+                Self.close(out, reference, "\(name) filter_row \(inputs)→\(outputs), \(taps) taps, uniform \(uniform), fixed \(fixed)")
+                var acc = [Float](repeating: .nan, count: outputs * 4)
+                let pointers = inputs.map { UnsafeMutablePointer<Float>.allocate(capacity: $0.count) }
+                defer { pointers.forEach { $0.deallocate() } }
+                for (k, input) in inputs.enumerated() { pointers[k].initialize(from: input, count: input.count) }
+                let rows: [UnsafePointer<Float>?] = pointers.map { UnsafePointer($0) }
+                rows.withUnsafeBufferPointer { r in rowWeights.withUnsafeBufferPointer { w in acc.withUnsafeMutableBufferPointer { a in
+                    kernels.gather(r.baseAddress, w.baseAddress, rowCount, outputs, a.baseAddress)
                 } } }
-                Self.close(out, reference, "\(name) filter_row \(inputs)→\(outputs), \(taps) taps")
-                var acc = start
-                acc.withUnsafeMutableBufferPointer { kernels.accumulate($0.baseAddress, row, weight, outputs) }
-                Self.close(acc, accumulated, "\(name) accumulate \(outputs)")
+                Self.close(acc, gathered, "\(name) gather \(rowCount) rows of \(outputs)")
                 results.append(out + acc)
             }
             #expect(results.allSatisfy { $0 == results[0] }, "every path gives the same bits")
         }
         // The path the public functions use is one of them.
         let best = rtn_thumb_kernels(2)!
-        #expect(Self.paths.contains { unsafeBitCast($0.kernels.accumulate, to: UnsafeRawPointer.self) == unsafeBitCast(best.pointee.accumulate, to: UnsafeRawPointer.self) })
+        #expect(Self.paths.contains { unsafeBitCast($0.kernels.gather, to: UnsafeRawPointer.self) == unsafeBitCast(best.pointee.gather, to: UnsafeRawPointer.self) })
     }
 }

@@ -85,17 +85,18 @@ struct ThumbnailCorpusTests {
         }
     }
 
-    @Test("palette and gray images give the same thumbnail read as indices as expanded to RGBA8 by libpng")
-    func indexedRowsMatchExpanded() throws {
+    @Test("palette, gray and RGB images give the same thumbnail read as indices or RGB as expanded to RGBA8 by libpng")
+    func compactRowsMatchExpanded() throws {
         guard let suite = TestData.folder("pngsuite") else { return }
         let files = ["basn3p01", "basn3p02", "basn3p04", "basn3p08", "tbbn3p08", "tbwn3p08", "tp1n3p08", "basn0g01", "basn0g02",
-                     "basn0g04", "basn0g08", "basn0g16", "s39n3p04", "ch1n3p04"].map { suite + "/\($0).png" }
-            + [TestData.assetsImages + "/palette-600x400-01.png", TestData.assetsImages + "/gray-600x400-01.png"]
+                     "basn0g04", "basn0g08", "basn0g16", "s39n3p04", "ch1n3p04", "basn2c08", "tbrn2c08", "basn2c16"].map { suite + "/\($0).png" }
+            + [TestData.assetsImages + "/palette-600x400-01.png", TestData.assetsImages + "/gray-600x400-01.png",
+               TestData.assetsImages + "/photo-600x400-01.png"]
         for path in files where FileManager.default.fileExists(atPath: path) {
             for thumbnailer in [Thumbnailer(maxPixelSize: 13), Thumbnailer(width: 7, height: 30, mode: .fill, quality: .fast),
                                 Thumbnailer(maxPixelSize: 40, linearLight: true)] {
                 let indexed = try thumbnailer.thumbnail(PNGReader(.file(path), limits: .default), allocator: .system)
-                let expanded = try thumbnailer.thumbnail(PNGReader(.file(path), limits: .default), allocator: .system, indexedRows: false)
+                let expanded = try thumbnailer.thumbnail(PNGReader(.file(path), limits: .default), allocator: .system, compactRows: false)
                 #expect(indexed.bitmap.hasSamePixels(as: expanded.bitmap), "\(path) \(thumbnailer)")
             }
         }

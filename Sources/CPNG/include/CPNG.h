@@ -110,6 +110,12 @@ rtn_png_status rtn_png_reader_start(rtn_png_reader *reader, rtn_png_error *err);
 /// Returns RTN_PNG_USAGE, doing nothing, for any other image (use `rtn_png_reader_start`).
 rtn_png_status rtn_png_reader_start_indexed(rtn_png_reader *reader, uint8_t *rgba, rtn_png_error *err);
 
+/// Instead of `rtn_png_reader_start`, for a non-interlaced 8-bit RGB image without tRNS: rows
+/// come as stored, three bytes a pixel, and libpng skips adding the opaque alpha byte (the
+/// thumbnailer's kernel reads RGB rows as they are). Returns RTN_PNG_USAGE, doing nothing, for
+/// any other image.
+rtn_png_status rtn_png_reader_start_rgb(rtn_png_reader *reader, rtn_png_error *err);
+
 /// Decodes the whole image (any interlace) into `dst`, `height` rows of `stride` bytes,
 /// each row width*4 bytes of RGBA8, then reads the chunks after the image data.
 /// Call at most once, and not after `rtn_png_reader_read_rows`.
@@ -117,7 +123,8 @@ rtn_png_status rtn_png_reader_read_image(rtn_png_reader *reader, uint8_t *dst, s
                                          rtn_png_error *err);
 
 /// Decodes the next `count` rows of a non-interlaced image into `dst` (rows `stride` apart;
-/// each row width*4 bytes of RGBA8, or width bytes after `rtn_png_reader_start_indexed`).
+/// each row width*4 bytes of RGBA8, width bytes after `rtn_png_reader_start_indexed`, width*3
+/// after `rtn_png_reader_start_rgb`).
 /// After the last row it reads the chunks after the image data. Interlaced images return
 /// RTN_PNG_USAGE: they cannot stream and need `rtn_png_reader_read_image`.
 rtn_png_status rtn_png_reader_read_rows(rtn_png_reader *reader, uint8_t *dst, size_t stride,
@@ -171,6 +178,12 @@ typedef struct {
     /// 1: zlib's run-length strategy (Z_RLE), which matches only repeats of the byte just
     /// before; any level but 0 then compresses alike. 0: libpng's default matching at `level`.
     int run_length;
+    /// 1: every row goes through libpng's own filtering and compression (png_write_row), as
+    /// interlaced and 16-bit images always do. 0 (the default): 8-bit rows that are not
+    /// interlaced are filtered by `rtn_png_filter_row` and compressed by zlib here, with
+    /// libpng's parameters, and written as IDAT chunks through libpng, which gives the same
+    /// bytes (the tests compare the two).
+    int libpng_rows;
 } rtn_png_encode_params;
 
 /// Encodes `params` as PNG. On success `*out` is a malloc'd buffer of `*out_size` bytes that

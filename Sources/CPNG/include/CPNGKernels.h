@@ -1,4 +1,5 @@
-// The thumbnailer's per-pixel loops (Sources/Imaging/Thumbnail), in C.
+// The thumbnailer's per-pixel loops (Sources/Imaging/Thumbnail) and the PNG encoder's row
+// filter, in C.
 //
 // They live here rather than in Swift so that a debug build stays usable: unoptimized Swift
 // keeps every SIMD4 operator and numeric conversion a generic call (a 1 MP thumbnail took
@@ -6,7 +7,7 @@
 // Nothing here calls libpng, allocates or fails; the caller owns every buffer.
 //
 // Sample rows are premultiplied RGBA as 4 floats per pixel on a 0...255 scale. Every symbol
-// carries the prefix `rtn_thumb_`.
+// carries the prefix `rtn_thumb_`, but the encoder's `rtn_png_filter_row`.
 #ifndef RTN_CPNG_KERNELS_H
 #define RTN_CPNG_KERNELS_H
 
@@ -19,52 +20,99 @@ extern "C" {
 
 /// Precomputed taps for one axis: output `i` is the sum over `k < count[i]` of input
 /// `first[i] + k` times `weights[i * stride + k]`. Built and owned by the Swift side.
+///
+/// `fixed_count`, when not 0, says every output has that many taps (even, 2...16; the weights
+/// array then has 4 floats to spare past its end): one unrolled loop serves the whole row.
+///
+/// Outputs `uniform_from ..< uniform_to` (an empty range: none) have the same taps, relative to
+/// their `first`: `uniform_count` of them, whose weights `uniform_pairs` repeats as 8-float pairs
+/// (tap 2m four times, then tap 2m + 1 four times; a 0 past the count), at most 8 pairs. Their
+/// inputs up to `first[i] + 2 * pairs` must lie inside the row. The kernel keeps those weights
+/// in registers (at 2:1, Lanczos-3's interior: every output but a few at each edge).
 typedef struct {
     const int32_t *first;
     const int32_t *count;
     const float *weights;
     size_t stride;
     size_t outputs;
+    int32_t fixed_count;
+    const float *uniform_pairs;
+    size_t uniform_from;
+    size_t uniform_to;
+    int32_t uniform_count;
 } rtn_thumb_taps;
+
+/// Where a vertical pass puts one input row: into `acc` (a row of samples) its samples times
+/// `weight` are added, or stored when `fresh` is 1 (the first input that output row takes, so
+/// no row is ever zeroed); into `next`, when not NULL, its samples times `next_weight` are
+/// stored (the row also starts the next output row: one conversion serves both).
+typedef struct {
+    float *acc;
+    float weight;
+    int fresh;
+    float *next;
+    float next_weight;
+} rtn_thumb_target;
 
 /// How a decoded RGBA8 pixel becomes a premultiplied sample.
 typedef enum {
     /// The bytes as they are (an opaque source).
     RTN_THUMB_OPAQUE = 0,
-    /// Color multiplied by alpha / 255.
+    /// Color multiplied by alpha / 255, then by the weight: the products a palette's table of
+    /// samples gives, so palette rows read as indices sum to the same bits as expanded rows.
     RTN_THUMB_PREMULTIPLY = 1,
     /// Each color byte through the sRGB → linear table, then multiplied by alpha / 255.
-    RTN_THUMB_LINEAR = 2
+    RTN_THUMB_LINEAR = 2,
+    /// As RTN_THUMB_PREMULTIPLY with alpha × weight / 255 made first, so each pixel takes one
+    /// multiply fewer (RGBA sources, whose rows are never read as indices); the sums differ from
+    /// RTN_THUMB_PREMULTIPLY's only by rounding.
+    RTN_THUMB_PREMULTIPLY_WEIGHTED = 3,
+    /// Three bytes a pixel (an RGB image read without libpng's filler): alpha is 255.
+    RTN_THUMB_RGB = 4
 } rtn_thumb_pixels;
 
-/// One decoded RGBA8 row's share of an area-averaged row: `acc[x] += sample(row[x]) * weight`
-/// for `width` pixels (4 floats each), each pixel read as `pixels` says. `to_linear` (256 floats)
-/// is read only for RTN_THUMB_LINEAR. A conversion and a multiply-add per pixel, two pixels
-/// per instruction with AVX2.
-void rtn_thumb_accumulate_rgba8(float *acc, const uint8_t *row, size_t width, float weight,
+/// One decoded RGBA8 row's share of area-averaged rows (RGB8 for RTN_THUMB_RGB): its samples
+/// into `target`, `width` pixels (4 floats each) read as `pixels` says. `to_linear` (256 floats) is read only for
+/// RTN_THUMB_LINEAR. A conversion and a multiply-add per pixel and output row, two pixels per
+/// instruction with AVX2; a row that ends one output row and starts the next is converted once.
+void rtn_thumb_accumulate_rgba8(const rtn_thumb_target *target, const uint8_t *row, size_t width,
                                 rtn_thumb_pixels pixels, const float *to_linear);
 
 /// As `rtn_thumb_accumulate_rgba8` for a row of one-byte indices (a palette image's, or 8-bit
-/// gray): `acc[x] += table[indices[x]] * weight`, where `table` holds 256 samples (4 floats
-/// each) made by the RGBA8 kernel from what each index stands for, so the sums are the same
-/// bits as expanding the row first. A load and a multiply-add per pixel.
-void rtn_thumb_accumulate_indexed(float *acc, const uint8_t *indices, size_t width, float weight,
+/// gray): sample x is `table[indices[x]]`, where `table` holds 256 samples (4 floats each) made
+/// by the RGBA8 kernel from what each index stands for, so the sums are the same bits as
+/// expanding the row first. A load and a multiply-add per pixel.
+void rtn_thumb_accumulate_indexed(const rtn_thumb_target *target, const uint8_t *indices, size_t width,
                                   const float *table);
 
 /// The horizontal filter pass over one sample row: `out[i]` (taps.outputs samples) is the
 /// weighted sum of the samples of `row` that `taps` names. One multiply-add per tap (two taps
-/// per instruction with AVX2).
+/// per instruction with AVX2; the uniform outputs with their weights held in registers).
 void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out);
 
-/// `acc[x] += row[x] * weight` for `width` samples: one input row's share of an output row.
-void rtn_thumb_accumulate(float *acc, const float *row, float weight, size_t width);
+/// One output row of a vertical filter pass from the input rows it takes: `out[x]` is the sum
+/// over `k < count` of `rows[k][x]` times `weights[k]`, `width` samples, added in that order. Up
+/// to 16 rows with the weights in registers: a load and a multiply-add per row and two samples.
+void rtn_thumb_gather(const float *const *rows, const float *weights, size_t count, size_t width, float *out);
+
+/// The PNG encoder's row filter (Sources/CPNG/writer.c), with libpng's choice of filter.
+/// `row` and `prev` (the unfiltered row above; all zero for the first row) are `length` bytes
+/// of `bpp`-byte pixels. `allowed` holds bit t for each filter type t that may be used (0 none,
+/// 1 sub, 2 up, 3 average, 4 paeth). With one bit, that filter is applied; with more, each is
+/// scored by the sum of its residuals' magnitudes read as signed bytes and the lowest score
+/// wins, the lowest type on ties: libpng's heuristic, so the bytes are libpng's own. Writes the
+/// type to `out[0]` and the filtered row to `out[1...length]`; returns the type. About two
+/// vector operations a byte for all five scores (libpng's loop takes tens of instructions).
+int rtn_png_filter_row(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp, unsigned allowed,
+                       uint8_t *out);
 
 /// One dispatch path's kernels, for tests that run each path against a reference.
 typedef struct {
-    void (*accumulate_rgba8)(float *, const uint8_t *, size_t, float, rtn_thumb_pixels, const float *);
-    void (*accumulate_indexed)(float *, const uint8_t *, size_t, float, const float *);
+    void (*accumulate_rgba8)(const rtn_thumb_target *, const uint8_t *, size_t, rtn_thumb_pixels, const float *);
+    void (*accumulate_indexed)(const rtn_thumb_target *, const uint8_t *, size_t, const float *);
     void (*filter_row)(const float *, rtn_thumb_taps, float *);
-    void (*accumulate)(float *, const float *, float, size_t);
+    void (*gather)(const float *const *, const float *, size_t, size_t, float *);
+    int (*png_filter_row)(const uint8_t *, const uint8_t *, size_t, size_t, unsigned, uint8_t *);
 } rtn_thumb_kernel_set;
 
 /// The kernels of dispatch path `path`: 0 the baseline (any CPU), 1 AVX2 (NULL where this CPU

@@ -6,21 +6,26 @@ import CPNG
 /// Each output sample is the mean over the exact source rectangle it covers; source pixels
 /// cut by the rectangle's edges count by the fraction inside. Vertical first: each source row
 /// is added, with its weight, into the (at most two) accumulator rows of source width that it
-/// overlaps (`rtn_thumb_accumulate_rgba8`: a conversion and a multiply-add per pixel, two
-/// pixels per instruction with AVX2, no branch per pixel); when an intermediate row is
+/// overlaps (`rtn_thumb_accumulate_rgba8`: one conversion and a multiply-add per pixel and row,
+/// two pixels per instruction with AVX2, no branch per pixel); when an intermediate row is
 /// complete, one horizontal pass over it (`rtn_thumb_filter_row`, precomputed per-column spans
 /// and weights) makes the intermediate row. So the horizontal taps cost once per intermediate
 /// row, not once per source row. Palette and 8-bit gray rows can come as one byte per pixel
 /// (`useIndexedRows`): they are then added through a 256-entry table of samples, without
-/// libpng's expansion to RGBA8, to the same sums. Memory: two accumulator rows of source width
+/// libpng's expansion to RGBA8, to the same sums; RGB rows as three bytes (`useRGBRows`),
+/// without libpng's added alpha byte, to the same sums. Memory: two accumulator rows of source width
 /// and one row of intermediate width, plus the tables.
 struct AreaAccumulator {
     /// How decoded pixels become premultiplied samples.
     enum Source {
         /// Opaque, stored values: the bytes as they are.
         case opaque
-        /// With alpha, stored values: color multiplied by alpha / 255.
+        /// With alpha, stored values: color multiplied by alpha / 255 (the products a palette's
+        /// table gives, so its rows read as indices sum to the same bits as expanded rows).
         case premultiplied
+        /// As `premultiplied`, alpha × weight / 255 made first: a multiply fewer per pixel, for
+        /// sources never read as indices (RGBA, gray with alpha, tRNS keys); differs by rounding.
+        case premultipliedWeighted
         /// Linear light through this sRGB → linear table (256 entries), then premultiplied.
         case linear(UnsafeMutablePointer<Float>)
     }
@@ -28,7 +33,9 @@ struct AreaAccumulator {
     private let columns: FilterTable
     private let identityColumns: Bool
     private var vertical: VerticalAccumulator
-    private let pixels: rtn_thumb_pixels
+    private var pixels: rtn_thumb_pixels
+    /// Bytes a source pixel takes: 4 (RGBA8), 3 after `useRGBRows`, 1 after `useIndexedRows`.
+    private var pixelBytes = 4
     private let toLinear: UnsafePointer<Float>?
     private let row: UnsafeMutablePointer<Float>
     /// Source columns some tap reads: the rest of a row (a crop) is never converted.
@@ -38,7 +45,7 @@ struct AreaAccumulator {
 
     /// An accumulator from `x` and `y` (source → intermediate) reading pixels as `source`.
     init(x: AxisMap, y: AxisMap, source: Source, memory: WorkingMemory) throws(ImagingError) {
-        columns = try FilterTable(x, kernel: .area, memory: memory)
+        columns = try FilterTable(x, kernel: .area, padded: true, memory: memory)
         identityColumns = x.isIdentity
         let rows = try FilterTable(y, kernel: .area, memory: memory)
         vertical = try VerticalAccumulator(table: rows, width: x.inputSize, memory: memory)
@@ -48,6 +55,7 @@ struct AreaAccumulator {
         switch source {
         case .opaque: (pixels, toLinear) = (RTN_THUMB_OPAQUE, nil)
         case .premultiplied: (pixels, toLinear) = (RTN_THUMB_PREMULTIPLY, nil)
+        case .premultipliedWeighted: (pixels, toLinear) = (RTN_THUMB_PREMULTIPLY_WEIGHTED, nil)
         case .linear(let table): (pixels, toLinear) = (RTN_THUMB_LINEAR, UnsafePointer(table))
         }
     }
@@ -56,26 +64,40 @@ struct AreaAccumulator {
     /// `rgba[4v..<4v+4]` (256 entries). The table is made by the RGBA8 kernel itself, so the
     /// sums are the same bits as for the expanded rows. 4 KiB; O(256).
     mutating func useIndexedRows(rgba: UnsafePointer<UInt8>, memory: WorkingMemory) throws(ImagingError) {
-        let samples = try memory.allocate(Float.self, count: 256 * 4)  // zeroed: 0 + sample × 1 is the sample
-        rtn_thumb_accumulate_rgba8(samples, rgba, 256, 1, pixels, toLinear)
+        let samples = try memory.allocate(Float.self, count: 256 * 4)
+        var target = rtn_thumb_target(acc: samples, weight: 1, fresh: 1, next: nil, next_weight: 0)  // sample × 1 is the sample
+        rtn_thumb_accumulate_rgba8(&target, rgba, 256, pixels, toLinear)
         table = samples
+        pixelBytes = 1
+    }
+
+    /// From now on rows are RGB8, three bytes a pixel, for an opaque source read as stored
+    /// values: the same samples as the RGBA8 rows libpng would make by adding alpha 255.
+    mutating func useRGBRows() {
+        precondition(pixels == RTN_THUMB_OPAQUE, "RGB rows are for opaque sources in stored values")
+        pixels = RTN_THUMB_RGB
+        pixelBytes = 3
     }
 
     /// True once every intermediate row has been handed on.
     var isComplete: Bool { vertical.nextOutput == vertical.table.outputSize }
 
-    /// Adds source row `y` (RGBA8, or one byte per pixel after `useIndexedRows`; rows in order)
+    /// Adds source row `y` (RGBA8, RGB8 after `useRGBRows`, one byte per pixel after
+    /// `useIndexedRows`; rows in order)
     /// and hands completed intermediate rows (4 floats per sample) to `emit`. Rows outside the
     /// source window (a crop) cost nothing.
     mutating func push(_ source: UnsafePointer<UInt8>, row y: Int, emit: (UnsafePointer<Float>) -> Void) {
         guard vertical.needs(y) else { return }
-        let (start, count, kind, toLinear, table) = (span.lowerBound, span.count, pixels, self.toLinear, self.table)
+        let (start, count, kind, toLinear, table, bytes) = (span.lowerBound, span.count, pixels, self.toLinear, self.table, pixelBytes)
         let (columns, identity, row) = (columns.taps, identityColumns, self.row)
-        vertical.push(inputRow: y, add: { acc, weight in
+        vertical.push(inputRow: y, add: { target in
+            var window = target  // the source window's columns only
+            window.acc += 4 * start
+            window.next = window.next.map { $0 + 4 * start }
             if let table {
-                rtn_thumb_accumulate_indexed(acc + 4 * start, source + start, count, weight, table)
+                rtn_thumb_accumulate_indexed(&window, source + start, count, table)
             } else {
-                rtn_thumb_accumulate_rgba8(acc + 4 * start, source + 4 * start, count, weight, kind, toLinear)
+                rtn_thumb_accumulate_rgba8(&window, source + bytes * start, count, kind, toLinear)
             }
         }, emit: { acc in
             if identity { return emit(acc) }

@@ -31,7 +31,14 @@ struct AxisMap: Equatable {
 ///
 /// Built once per run; the hot loops only read it. `first` and the last tap are
 /// non-decreasing in `i`, which is what lets rows stream (see `VerticalAccumulator`).
-/// Memory: `outputSize × (8 + 4 × stride)` bytes, taken from the run's `WorkingMemory`.
+///
+/// A table for a horizontal pass is `padded`: every output gets the same even number of taps
+/// (`fixedCount`, the most any output needs, rounded up to even; the extra ones weigh 0 and
+/// `first` moves left where they would pass the row's end), so the kernel runs one unrolled
+/// loop per table, two taps per instruction, with no tail. And the longest run of outputs with
+/// the same taps (at 2:1, Lanczos-3's interior) is noted with those weights as the kernel's
+/// register pairs (`uniform`). Memory: `outputSize × (8 + 4 × stride)` bytes, 16 more, and at
+/// most 256 for the pairs, taken from the run's `WorkingMemory`.
 struct FilterTable {
     let outputSize: Int
     let stride: Int
@@ -40,6 +47,11 @@ struct FilterTable {
     let weights: UnsafeMutablePointer<Float>
     /// The most outputs that any one input sample feeds (accumulator rows kept open).
     private(set) var maxOverlap = 1
+    /// Outputs whose taps are all the same, and those taps as 8-float pairs (see `rtn_thumb_taps`).
+    private(set) var uniform: Range<Int> = 0..<0
+    private var uniformPairs: UnsafeMutablePointer<Float>?
+    /// The taps every output has in a padded table (even, 2...16), or 0.
+    private(set) var fixedCount = 0
 
     /// Sample weights from a continuous filter.
     enum Kernel {
@@ -52,7 +64,8 @@ struct FilterTable {
     }
 
     /// The taps of `kernel` over `map`. An identity map gets one tap of weight 1 per output.
-    init(_ map: AxisMap, kernel: Kernel, memory: WorkingMemory) throws(ImagingError) {
+    /// `padded`: for a horizontal pass (see above), when the row has room for the padded taps.
+    init(_ map: AxisMap, kernel: Kernel, padded: Bool = false, memory: WorkingMemory) throws(ImagingError) {
         let scale = map.length / Double(map.outputSize)  // input samples per output sample
         let widen = max(1, scale)
         let radius: Double
@@ -65,8 +78,12 @@ struct FilterTable {
         stride = map.isIdentity ? 1 : Int((2 * radius).rounded(.up)) + 2
         first = try memory.allocate(Int32.self, count: outputSize)
         count = try memory.allocate(Int32.self, count: outputSize)
-        weights = try memory.allocate(Float.self, count: outputSize * stride)
+        weights = try memory.allocate(Float.self, count: outputSize * stride + 4)  // the kernel reads weights four at a time
         var taps = [Double](repeating: 0, count: stride)  // once per table, not per sample
+        let sinc = kernel == .lanczos3 ? LanczosSteps(step: 1 / widen) : nil
+        // An output whose window lies inside the input at the same offset from its first input
+        // as the previous such output's has the same taps: at 2:1, every output but the edges'.
+        var previous: (offset: Double, count: Int, total: Double)?
         for i in 0..<outputSize {
             if map.isIdentity {
                 first[i] = Int32(i)
@@ -86,18 +103,25 @@ struct FilterTable {
             let from = max(0, Int(low.rounded(.down)))
             let to = min(map.inputSize, Int(high.rounded(.up)))  // exclusive
             var total = 0.0
-            for k in from..<to {
-                let w: Double
-                switch kernel {
-                case .area:
-                    w = (min(Double(k + 1), high) - max(Double(k), low)) / scale
-                case .triangle:
-                    w = Self.triangle((Double(k) + 0.5 - (low + radius)) / widen)
-                case .lanczos3:
-                    w = Self.lanczos3((Double(k) + 0.5 - (low + radius)) / widen)
+            switch kernel {
+            case .area:
+                for k in from..<to {
+                    taps[k - from] = (min(Double(k + 1), high) - max(Double(k), low)) / scale
+                    total += taps[k - from]
                 }
-                taps[k - from] = w
-                total += w
+            case .triangle:
+                for k in from..<to {
+                    taps[k - from] = Self.triangle((Double(k) + 0.5 - (low + radius)) / widen)
+                    total += taps[k - from]
+                }
+            case .lanczos3:
+                let offset = Double(from) - (low + radius), inside = low >= 0 && high <= Double(map.inputSize)
+                if inside, let last = previous, last.offset == offset, last.count == to - from {
+                    total = last.total  // taps[0..<count] still hold that output's weights
+                } else {
+                    total = sinc!.fill(&taps, count: to - from) { t in (Double(from + t) + 0.5 - (low + radius)) / widen }
+                    previous = inside ? (offset, to - from, total) : nil
+                }
             }
             // Trim taps that carry (almost) nothing from both ends, then normalize.
             var lo = 0, hi = to - from
@@ -108,12 +132,64 @@ struct FilterTable {
             count[i] = Int32(hi - lo)
             for t in lo..<hi { weights[i * stride + t - lo] = Float(taps[t] / total) }
         }
+        if padded { pad(inputSize: map.inputSize) }
         maxOverlap = computeMaxOverlap(inputSize: map.inputSize)
+        try findUniform(inputSize: map.inputSize, memory: memory)
+    }
+
+    /// Gives every output `fixedCount` taps within `stride` (see above), when that count is at
+    /// most 16 and the row is at least that long. O(outputs × stride).
+    private mutating func pad(inputSize: Int) {
+        var most = 0
+        for i in 0..<outputSize { most = max(most, Int(count[i])) }
+        let fixed = (most + 1) / 2 * 2
+        guard fixed <= min(16, stride, inputSize) else { return }
+        for i in 0..<outputSize {
+            let n = Int(count[i]), row = weights + i * stride
+            let start = min(Int(first[i]), inputSize - fixed), shift = Int(first[i]) - start
+            if shift > 0 {
+                for k in (0..<n).reversed() { row[k + shift] = row[k] }
+                for k in 0..<shift { row[k] = 0 }
+            }
+            for k in (n + shift)..<fixed { row[k] = 0 }
+            first[i] = Int32(start)
+            count[i] = Int32(fixed)
+        }
+        fixedCount = fixed
     }
 
     /// The table as the C kernels take it (pointers into this table's memory). O(1).
     var taps: rtn_thumb_taps {
-        rtn_thumb_taps(first: first, count: count, weights: weights, stride: stride, outputs: outputSize)
+        rtn_thumb_taps(first: first, count: count, weights: weights, stride: stride, outputs: outputSize,
+                       fixed_count: Int32(fixedCount), uniform_pairs: uniformPairs, uniform_from: uniform.lowerBound,
+                       uniform_to: uniform.upperBound, uniform_count: uniform.isEmpty ? 0 : count[uniform.lowerBound])
+    }
+
+    /// The longest run of outputs whose taps equal their neighbour's (count and weights, bit for
+    /// bit), kept when it has at least two outputs, at most 16 taps and, for an odd count, one
+    /// more input inside the row (the pairs read it with weight 0). O(outputs × stride).
+    private mutating func findUniform(inputSize: Int, memory: WorkingMemory) throws(ImagingError) {
+        func same(_ a: Int, _ b: Int) -> Bool {
+            count[a] == count[b] && (0..<Int(count[a])).allSatisfy { weights[a * stride + $0] == weights[b * stride + $0] }
+        }
+        var best = 0..<0, start = 0
+        for i in 1...outputSize {
+            if i < outputSize, same(i, start) { continue }
+            if i - start > best.count { best = start..<i }
+            start = i
+        }
+        guard best.count >= 2 else { return }
+        let taps = Int(count[best.lowerBound]), pairs = (taps + 1) / 2
+        guard pairs <= 8 else { return }
+        var end = best.upperBound
+        while end > best.lowerBound, Int(first[end - 1]) + 2 * pairs > inputSize { end -= 1 }
+        guard end - best.lowerBound >= 2 else { return }
+        let packed = try memory.allocate(Float.self, count: 8 * pairs)  // zeroed: the tap past an odd count
+        for t in 0..<taps {
+            for lane in 0..<4 { packed[8 * (t / 2) + 4 * (t % 2) + lane] = weights[best.lowerBound * stride + t] }
+        }
+        uniformPairs = packed
+        uniform = best.lowerBound..<end
     }
 
     /// The most outputs whose taps include one input, by a two-pointer sweep. O(input + output).
@@ -137,13 +213,57 @@ struct FilterTable {
     }
 }
 
-/// The vertical half of a separable resampling step, fed one row at a time (push model).
+/// Lanczos-3 at evenly spaced points: sin(πx) and sin(πx/3) are carried from one tap to the
+/// next by the angle-addition formulas, so a whole output costs four sines and cosines, not two
+/// sines per tap (the tables' build time was a tenth of a flat image's thumbnail).
+struct LanczosSteps {
+    private let step: (sin: Double, cos: Double)
+    private let third: (sin: Double, cos: Double)
+
+    /// For points `step` apart.
+    init(step: Double) {
+        self.step = (sin(.pi * step), cos(.pi * step))
+        third = (sin(.pi * step / 3), cos(.pi * step / 3))
+    }
+
+    /// Sets `taps[t] = lanczos3(x(t))` for `t < count`, where `x(t)` is the first point plus `t`
+    /// steps (computed by `x`, so the zero and the window's edges are those of `lanczos3`), and
+    /// returns their sum. O(count).
+    func fill(_ taps: inout [Double], count: Int, x: (Int) -> Double) -> Double {
+        guard count > 0 else { return 0 }
+        let x0 = x(0)
+        var a = (sin: sin(.pi * x0), cos: cos(.pi * x0))
+        var b = (sin: sin(.pi * x0 / 3), cos: cos(.pi * x0 / 3))
+        var total = 0.0
+        for t in 0..<count {
+            let xt = x(t)
+            let w: Double
+            if xt == 0 {
+                w = 1
+            } else if abs(xt) < 3 {
+                let px = Double.pi * xt
+                w = 3 * a.sin * b.sin / (px * px)
+            } else {
+                w = 0
+            }
+            taps[t] = w
+            total += w
+            a = (a.sin * step.cos + a.cos * step.sin, a.cos * step.cos - a.sin * step.sin)
+            b = (b.sin * third.cos + b.cos * third.sin, b.cos * third.cos - b.sin * third.sin)
+        }
+        return total
+    }
+}
+
+/// The vertical half of area averaging, fed one source row at a time (push model).
 ///
-/// Each incoming row, already resampled horizontally to `width` samples, is added with its
-/// weight to every output row whose taps include it (`rtn_thumb_accumulate`); an output row is
-/// handed on as soon as its last input row has arrived. Only `maxOverlap` accumulator rows
-/// exist at once (2 for area averaging, about 7 for Lanczos-3 at 2:1), so memory is a few rows
-/// whatever the height. Samples are premultiplied RGBA, 4 floats each.
+/// Each incoming row is added with its weight to every output row whose taps include it (in
+/// whatever form the caller's `add` reads it); an output row is handed on as soon as its last
+/// input row has arrived. The first input an output row takes is stored rather than added, so
+/// no row is ever cleared, and a row that ends one output row and starts the next reaches both
+/// in one kernel call (its samples made once). Only `maxOverlap` accumulator rows exist at once
+/// (2 for area averaging), so memory is a few rows whatever the height. Samples are
+/// premultiplied RGBA, 4 floats each.
 struct VerticalAccumulator {
     let table: FilterTable
     let width: Int
@@ -165,28 +285,30 @@ struct VerticalAccumulator {
     }
 
     /// Adds input row `y` (inputs must arrive in order) and hands every completed output row
-    /// to `emit`, in order. Costs `width` multiply-adds per output row the input feeds.
-    mutating func push(_ row: UnsafePointer<Float>, inputRow y: Int, emit: (UnsafePointer<Float>) -> Void) {
-        let width = self.width
-        push(inputRow: y, add: { acc, weight in rtn_thumb_accumulate(acc, row, weight, width) }, emit: emit)
-    }
-
-    /// As `push(_:inputRow:emit:)` for an input row in another form: `add(acc, weight)` adds
-    /// the row times `weight` into the accumulator row `acc` (`width` samples), once for every
-    /// output row the input feeds.
-    mutating func push(inputRow y: Int, add: (UnsafeMutablePointer<Float>, Float) -> Void, emit: (UnsafePointer<Float>) -> Void) {
+    /// to `emit`, in order: `add(target)` puts the row into the accumulator rows the target names
+    /// (`width` samples each; see `rtn_thumb_target`), once or twice per input row.
+    mutating func push(inputRow y: Int, add: (rtn_thumb_target) -> Void, emit: (UnsafePointer<Float>) -> Void) {
+        var pending: rtn_thumb_target?
         var j = nextOutput
         while j < table.outputSize, Int(table.first[j]) <= y {
             let tap = y - Int(table.first[j])
             if tap < Int(table.count[j]) {
-                add(accumulator(j), table.weights[j * table.stride + tap])
+                let weight = table.weights[j * table.stride + tap]
+                if var open = pending, open.next == nil, tap == 0 {
+                    open.next = accumulator(j)  // the row also starts output j: one call for both
+                    open.next_weight = weight
+                    add(open)
+                    pending = nil
+                } else {
+                    if let open = pending { add(open) }
+                    pending = rtn_thumb_target(acc: accumulator(j), weight: weight, fresh: tap == 0 ? 1 : 0, next: nil, next_weight: 0)
+                }
             }
             j += 1
         }
+        if let open = pending { add(open) }
         while nextOutput < table.outputSize, Int(table.first[nextOutput] + table.count[nextOutput]) <= y + 1 {
-            let acc = accumulator(nextOutput)
-            emit(acc)
-            memset(acc, 0, width * 4 * MemoryLayout<Float>.stride)
+            emit(accumulator(nextOutput))
             nextOutput += 1
         }
     }
@@ -194,5 +316,56 @@ struct VerticalAccumulator {
     /// The accumulator row of output row `j`.
     private func accumulator(_ j: Int) -> UnsafeMutablePointer<Float> {
         rows + (j % slots) * width * 4
+    }
+}
+
+/// The vertical half of the filter stage, fed one row at a time: the last rows an output row
+/// can take are kept (as many as its most taps), and each output row is made, when its last
+/// input has arrived, in one pass over its inputs (`rtn_thumb_gather`, the weights in
+/// registers) rather than by adding each input into every output row it feeds: a load and a
+/// multiply-add per tap and two samples, no accumulator read back. The sums are the same bits
+/// as adding the rows in turn. Memory: the most taps (12 at 2:1 Lanczos-3) rows of `width`.
+struct VerticalWindow {
+    let table: FilterTable
+    let width: Int
+    private let slots: Int
+    private let rows: UnsafeMutablePointer<Float>
+    private let inputs: UnsafeMutablePointer<UnsafePointer<Float>?>
+    private let output: UnsafeMutablePointer<Float>
+    /// The lowest output row not yet handed on.
+    private(set) var nextOutput = 0
+
+    init(table: FilterTable, width: Int, memory: WorkingMemory) throws(ImagingError) {
+        self.table = table
+        self.width = width
+        var most = 1
+        for j in 0..<table.outputSize { most = max(most, Int(table.count[j])) }
+        slots = most
+        rows = try memory.allocate(Float.self, count: slots * width * 4)
+        inputs = try memory.allocate(UnsafePointer<Float>?.self, count: slots)
+        output = try memory.allocate(Float.self, count: width * 4)
+    }
+
+    /// True when input row `y` feeds some output row still open (rows cropped away do not).
+    func needs(_ y: Int) -> Bool {
+        nextOutput < table.outputSize && Int(table.first[nextOutput]) <= y
+    }
+
+    /// Where input row `y` goes (`width` samples): the slot of the row `slots` before it, which
+    /// no open output row takes any more.
+    func slot(for y: Int) -> UnsafeMutablePointer<Float> {
+        rows + (y % slots) * width * 4
+    }
+
+    /// Input row `y` is in its slot (inputs in order): hands every output row whose inputs have
+    /// all arrived to `emit`, in order.
+    mutating func arrived(_ y: Int, emit: (UnsafePointer<Float>) -> Void) {
+        while nextOutput < table.outputSize, Int(table.first[nextOutput] + table.count[nextOutput]) <= y + 1 {
+            let first = Int(table.first[nextOutput]), count = Int(table.count[nextOutput])
+            for k in 0..<count { inputs[k] = UnsafePointer(slot(for: first + k)) }
+            rtn_thumb_gather(inputs, table.weights + nextOutput * table.stride, count, width, output)
+            emit(output)
+            nextOutput += 1
+        }
     }
 }

@@ -15,9 +15,9 @@ struct ThumbnailPipeline {
     let quality: Thumbnailer.Quality
 
     /// Palette and gray rows come as one byte per pixel and are expanded through a table by the
-    /// area stage, where libpng would expand them to RGBA8 first (false: always RGBA8; the tests
-    /// compare the two).
-    var indexedRows = true
+    /// area stage, and opaque RGB rows as three bytes, where libpng would expand them to RGBA8
+    /// first (false: always RGBA8; the tests compare the two).
+    var compactRows = true
 
     /// Decodes and resamples; the reader's limits were checked by the caller.
     func run(allocator: BitmapAllocator) throws(ImagingError) -> Thumbnail {
@@ -34,16 +34,21 @@ struct ThumbnailPipeline {
             fromLinear = tables.fromLinear
             source = .linear(tables.toLinear)
         } else {
-            source = hasAlpha ? .premultiplied : .opaque
+            // A palette's table and its expanded rows must give the same sums (the tests compare
+            // the two); other sources take the cheaper product.
+            source = !hasAlpha ? .opaque : header.color_type == 3 ? .premultiplied : .premultipliedWeighted
         }
         var area = try AreaAccumulator(x: plan.x.area, y: plan.y.area, source: source, memory: memory)
         let streamed = !reader.isInterlaced
         var pixelBytes = 4
-        if streamed, indexedRows {
+        if streamed, compactRows {
             let rgba = try memory.allocate(UInt8.self, count: 256 * 4)
             if try reader.startIndexed(rgba: rgba) {
                 try area.useIndexedRows(rgba: rgba, memory: memory)
                 pixelBytes = 1
+            } else if !linearLight, try reader.startRGB() {
+                area.useRGBRows()
+                pixelBytes = 3
             }
         }
         if pixelBytes == 4 { try reader.start() }

@@ -91,9 +91,9 @@ public struct Thumbnailer: Sendable, Hashable {
         try thumbnail(PNGReader(.file(path), limits: limits, options: options), allocator: allocator)
     }
 
-    /// The thumbnail from an open reader; `indexedRows: false` makes palette and gray images
-    /// go through libpng's RGBA8 expansion too (the tests compare the two paths).
-    func thumbnail(_ reader: PNGReader, allocator: BitmapAllocator, indexedRows: Bool = true) throws(ImagingError) -> Thumbnail {
+    /// The thumbnail from an open reader; `compactRows: false` makes palette, gray and RGB
+    /// images go through libpng's RGBA8 expansion too (the tests compare the two paths).
+    func thumbnail(_ reader: PNGReader, allocator: BitmapAllocator, compactRows: Bool = true) throws(ImagingError) -> Thumbnail {
         guard width >= 1, height >= 1 else {
             throw .invalidArgument("thumbnail box must be at least 1x1, got \(width)x\(height)")
         }
@@ -101,7 +101,7 @@ public struct Thumbnailer: Sendable, Hashable {
         let plan = geometry(sourceWidth: reader.width, sourceHeight: reader.height)
         try limits.check(width: plan.x.output, height: plan.y.output)
         var pipeline = ThumbnailPipeline(reader: reader, plan: plan, linearLight: linearLight, quality: quality)
-        pipeline.indexedRows = indexedRows
+        pipeline.compactRows = compactRows
         return try pipeline.run(allocator: allocator)
     }
 }

@@ -32,7 +32,7 @@ public final class ThumbnailCache: Sendable {
 
     /// Bumped when the thumbnail of the same input and options would differ (a new resampler,
     /// a new encoder), so old entries miss.
-    static let formatVersion = 1
+    static let formatVersion = 2
     static let magic: [UInt8] = Array("RTHM".utf8)
 
     /// Opens (creating it if missing) the store in `folder`, at most `limit` bytes on disk, for
