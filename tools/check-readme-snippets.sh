@@ -3,13 +3,13 @@
 # temporary folder depends on this checkout by path, and every ```swift block becomes the body
 # of a function in it (imports hoisted to the top, shared by all). The
 # snippets are type-checked and built, not run; names they take as given (`paths`, `pngData`,
-# and the `cache` of the cache example) are declared here. A block whose first line is `// Package.swift` is the manifest example and
+# the `cache` of the cache example, and `cacheFolder`, `network`, `url` of the disk tier's) are declared here. A block whose first line is `// Package.swift` is the manifest example and
 # is checked for the product names instead. Exit 0 when everything builds, 1 otherwise.
 #   tools/check-readme-snippets.sh [PAGE.md ...]   (default: README.md and the library pages of
-#   docs/: libraries.md, disk-store.md; recording-traces.md's SwiftUI code is for an app, not Linux)
+#   docs/: libraries.md, disk-store.md, two-tiers.md; recording-traces.md's SwiftUI code is for an app, not Linux)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-if [ $# -gt 0 ]; then pages=("$@"); else pages=("$root/README.md" "$root/docs/libraries.md" "$root/docs/disk-store.md"); fi
+if [ $# -gt 0 ]; then pages=("$@"); else pages=("$root/README.md" "$root/docs/libraries.md" "$root/docs/disk-store.md" "$root/docs/two-tiers.md"); fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 # The identity of a path dependency is its folder's name; link the checkout under a fixed one.
@@ -56,7 +56,7 @@ if not bodies:
     sys.exit("no ```swift blocks found in " + readme)
 with open(out + "/Snippets.swift", "w") as f:
     f.write("\n".join(sorted(imports | {"import Foundation", "import Retention"})) + "\n\n")
-    f.write("// Names the README's snippets take as given.\nlet paths = [\"photo.png\"]\nlet pngData = Data()\nlet cache = ImageCache<Int>(source: .files { _ in \"photo.png\" })\n\n")
+    f.write("// Names the README's snippets take as given.\nlet paths = [\"photo.png\"]\nlet pngData = Data()\nlet cache = try! ImageCache<Int>(source: .files { _ in \"photo.png\" })\nlet cacheFolder = \"/tmp/cache\"\nlet network = ImageSource<URL> { url in try Data(contentsOf: url) }\nlet url = URL(fileURLWithPath: \"/tmp/photo.png\")\n\n")
     for i, body in enumerate(bodies):
         f.write(f"func snippet{i}() async throws {{\n{body}\n}}\n\n")
 with open(out + "/main.swift", "w") as f:

@@ -1,8 +1,7 @@
 /// What ``ImageCache/appeared(_:)`` did on the caller's thread.
 ///
-/// A lab charges ``callerThreadCost`` to the frame in which the row appeared: the real time
-/// spent reading and decoding (plus, on its own clock, any latency it models for a read from
-/// the source: ``readFromSource`` says whether one happened).
+/// A lab charges ``cpuTime`` to the frame in which the row appeared (plus, on its own clock, any
+/// latency it models for a read: ``origin`` says where the bytes came from).
 public struct AppearOutcome: Sendable, Hashable {
     /// What happened to the row's image.
     public enum Status: Sendable, Hashable {
@@ -21,9 +20,10 @@ public struct AppearOutcome: Sendable, Hashable {
 
     /// What happened.
     public var status: Status
-    /// Real time spent reading (the disk tier, then the source) on the caller's thread.
+    /// Wall time spent reading (the disk tier, then the source) on the caller's thread: it
+    /// includes waiting, for a network or a disk.
     public var readDuration: Duration
-    /// Real time spent decoding on the caller's thread.
+    /// CPU time the caller's thread spent decoding (`ThreadCPUTime`).
     public var decodeDuration: Duration
     /// CPU time the caller's thread spent reading and decoding (`ThreadCPUTime` (SystemIO)): unlike the
     /// durations, it does not grow while the thread waits for a core.
@@ -43,12 +43,9 @@ public struct AppearOutcome: Sendable, Hashable {
         self.cpuTime = cpuTime
         self.origin = origin
     }
-
-    /// `readDuration + decodeDuration`: the main-thread time this appearance costs. O(1).
-    public var callerThreadCost: Duration { readDuration + decodeDuration }
 }
 
-/// A finished load, reported to the `onLoadCompleted` hook given to ``ImageCache/init(source:policy:mode:allocator:decodeLimits:onLoadCompleted:)``.
+/// A finished load, reported to the `onLoadCompleted` hook given to ``ImageCache/init(source:policy:mode:allocator:decodeLimits:disk:diskName:onLoadCompleted:)``.
 ///
 /// Reported for every load that ran to the end (decoded or failed), on the thread that ran it
 /// (a decode worker, or the appearing thread in `synchronous` mode), after the cache's lock
@@ -61,9 +58,10 @@ public struct LoadCompletion<Key: Hashable & Sendable>: Sendable {
     public let byteCount: Int?
     /// The error when the load failed: an `ImagingError` from the decoder or the source's error.
     public let error: (any Error)?
-    /// Real time reading the disk tier and the source (zero when the compressed bytes were in memory).
+    /// Wall time reading the disk tier and the source (zero when the compressed bytes were in
+    /// memory): it includes waiting, for a network or a disk.
     public let readDuration: Duration
-    /// Real time decoding.
+    /// CPU time the loading thread spent decoding (`ThreadCPUTime`).
     public let decodeDuration: Duration
     /// Where the bytes came from: memory, the disk tier (the source's bytes or an encoded
     /// thumbnail), or the source.

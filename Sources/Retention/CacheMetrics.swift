@@ -67,9 +67,11 @@ public struct CacheMetrics: Sendable, Hashable {
     public var loads = 0
     /// Successful decodes (full decodes or thumbnails).
     public var decodes = 0
-    /// Time spent decoding in successful decodes, summed over all threads.
+    /// CPU time spent decoding in successful decodes (each loading thread's `ThreadCPUTime`),
+    /// summed over all threads: decode work, which other processes' load does not inflate.
     public var decodeTime: Duration = .zero
-    /// Time spent reading the disk tier and the source (excluding simulated latency), summed over all threads.
+    /// Wall time spent reading the disk tier and the source (excluding simulated latency),
+    /// summed over all threads: it includes waiting, for a network or a disk.
     public var readTime: Duration = .zero
     /// Decodes that failed; the key's failure is recorded until the row is released.
     public var failedDecodes = 0

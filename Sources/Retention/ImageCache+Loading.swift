@@ -128,13 +128,15 @@ extension ImageCache {
     /// Returns nil for the outcome when the load was cancelled, and the reads it made either
     /// way. Runs without the lock.
     func perform(_ job: LoadJob<Key>) -> (outcome: LoadOutcome?, io: LoadIO) {
+        // Reads are timed in wall time (a source may wait on a network, which is no CPU work);
+        // decodes are work, timed in this thread's CPU time.
         let clock = ContinuousClock()
         let cpuStart = ThreadCPUTime.now()
         var io = LoadIO()
         var readDuration = Duration.zero
         /// Decodes `data` found at `origin` into an outcome, or nil when it does not decode.
         func decoded(_ data: Data, _ origin: LoadOrigin) -> LoadOutcome {
-            let start = clock.now
+            let start = ThreadCPUTime.now()
             let result: Result<Bitmap, LoadFailure>
             do throws(ImagingError) {
                 result = .success(try decode(data))
@@ -143,7 +145,7 @@ extension ImageCache {
             }
             return LoadOutcome(result: result, origin: origin, readData: origin == .memory ? nil : data,
                                madeThumbnail: policy.visible.isThumbnail, readDuration: readDuration,
-                               decodeDuration: start.duration(to: clock.now), cpuTime: ThreadCPUTime.now() - cpuStart)
+                               decodeDuration: ThreadCPUTime.now() - start, cpuTime: ThreadCPUTime.now() - cpuStart)
         }
         /// Reads `entryKey` from the disk tier, timing it and counting a hit or a miss.
         func diskRead(_ diskTier: DiskTierIO<Key>, _ entryKey: String, thumbnail: Bool) -> Data? {
@@ -178,10 +180,10 @@ extension ImageCache {
                 if job.isCancelled { return (nil, io) }
                 if let data = diskRead(diskTier, entryKey, thumbnail: true) {
                     if job.isCancelled { return (nil, io) }
-                    let start = clock.now
+                    let start = ThreadCPUTime.now()
                     if let bitmap = diskTier.decodeThumbnail(data, limits: decodeLimits, allocator: allocator) {
                         return (LoadOutcome(result: .success(bitmap), origin: .diskThumbnail, readDuration: readDuration,
-                                            decodeDuration: start.duration(to: clock.now), cpuTime: ThreadCPUTime.now() - cpuStart), io)
+                                            decodeDuration: ThreadCPUTime.now() - start, cpuTime: ThreadCPUTime.now() - cpuStart), io)
                     }
                     discard(diskTier, entryKey, data, thumbnail: true)
                 }

@@ -57,6 +57,9 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// A cache over `source` following `policy`.
     ///
     /// - Parameters:
+    ///   - source: where an image's compressed bytes come from when no tier holds them.
+    ///   - policy: what rows keep while visible and after they disappear, the budgets, and
+    ///     what the disk tier keeps.
     ///   - mode: where appearing rows decode; default two asynchronous workers (fixed, so experiments compare).
     ///   - allocator: overrides `policy.allocator` (to share a pool between caches).
     ///   - decodeLimits: caps for every decode, full or thumbnail; the default stops
@@ -126,11 +129,6 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// Bytes held now, by state and representation. O(1), one lock, no allocation.
     public var usage: CacheUsage {
         store.withLock { $0._usage }
-    }
-
-    /// True when `key`'s row is visible. O(1).
-    public func isVisible(_ key: Key) -> Bool {
-        store.withLock { store in store.index[key].map { store.slots[Int($0)].visible } ?? false }
     }
 
     /// Bookkeeping bytes per entry beyond its image bytes, estimated from memory layouts:

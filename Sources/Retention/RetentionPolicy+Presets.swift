@@ -71,7 +71,7 @@ extension RetentionPolicy {
 
     /// Every preset, in the order `retention strategies` and the lab list them, with one-line
     /// summaries: the memory presets, then those with a disk tier (which a scenario runs only
-    /// when it names them, see ``usesDisk``).
+    /// when it names them, see ``Preset/usesDisk``).
     public static let presets: [Preset] = [
         Preset(name: swiftUIImageState.name,
                summary: "decoded anew on every appearance, each copy kept until the container is destroyed (@State Image?, seed 000)",

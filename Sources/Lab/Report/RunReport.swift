@@ -122,7 +122,7 @@ public struct RunReport: Codable, Sendable, Hashable {
     public var peakLogicalBytes: Int
     /// Decodes performed.
     public var decodes: Int
-    /// Total decode time in seconds.
+    /// The decodes' thread CPU time in seconds, summed over the threads that ran them.
     public var decodeSeconds: Double
     /// Virtual frames run.
     public var frames: Int
