@@ -99,6 +99,17 @@ final class Gate: Sendable {
         arrived.wait(timeout: .now() + seconds) == .success
     }
 
+    /// Suspends until a reader has reached the gate (at most 10 s); false on timeout. Polls
+    /// rather than blocks, so a reader that needs a thread of the cooperative pool (a `Task`)
+    /// gets one even on a two-core machine whose other tests hold the rest.
+    func arrival() async -> Bool {
+        for _ in 0..<10_000 {
+            if arrived.wait(timeout: .now()) == .success { return true }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return false
+    }
+
     /// Lets every reader through, now and later.
     func open() {
         isOpen.store(true, ordering: .releasing)
