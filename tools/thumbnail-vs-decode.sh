@@ -7,8 +7,9 @@
 #   decode:    retention inspect --decode FILES...                      (libpng's full RGBA8 decode)
 # and takes the ratio thumbnail/decode of their CPU time (user + system, the kernel's accounting
 # of the finished child read with wait4 to the microsecond; /usr/bin/time rounds each part down
-# to 10 ms, 2.5 % of a 0.4 s decode) and of their wall time. Prints the median of the per-round ratios with the min-max spread, so drift
-# in machine load hits both sides alike; CPU time is the steadier figure on a shared machine.
+# to 10 ms, 2.5 % of a 0.4 s decode) and of their wall time. Prints the median of the per-round
+# ratios with the min-max spread, so drift in machine load hits both sides alike; CPU time is the
+# steadier figure on a shared machine.
 # One untimed run of each comes first (page cache).
 #
 # Environment: RETENTION (the binary; default .build/release/retention, built if missing),

@@ -116,8 +116,7 @@ struct ThumbnailCacheCommandTests {
         for k in 1...3 {
             let result = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "48", "-o", dir + "/sliced", "--shard", "\(k)/3", "--json"])
             #expect(result.status == 0, "\(result.stderr)")
-            for line in result.stdout.split(separator: "\n") {
-                guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let file = object["file"] as? String else { continue }
+            for file in Self.reportedFiles(result.stdout) {
                 #expect(seen[file] == nil, "\(file) in slices \(seen[file] ?? 0) and \(k)")
                 seen[file] = k
             }
@@ -128,14 +127,19 @@ struct ThumbnailCacheCommandTests {
 
         // The same files named one by one, in reverse order: each lands in the same slice.
         let reversed = try await CLIRunner.run(["thumbnail"] + inputs.reversed() + ["--size", "48", "-o", dir + "/reversed", "--shard", "2/3", "--json"])
-        let second = Set(reversed.stdout.split(separator: "\n").compactMap { line -> String? in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["file"] as? String
-        })
+        let second = Set(Self.reportedFiles(reversed.stdout))
         #expect(second == Set(seen.filter { $0.value == 2 }.keys))
 
         let whole = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "48", "-o", dir + "/whole"])
         #expect(whole.status == 0)
         #expect(try Self.files(under: dir + "/sliced") == Self.files(under: dir + "/whole"))
+    }
+
+    /// The `file` of every `--json` line in `stdout` that has one (the summary line has none).
+    static func reportedFiles(_ stdout: String) -> [String] {
+        stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["file"] as? String
+        }
     }
 
     @Test("bad flags and a cache folder that cannot be one: one line each")

@@ -182,7 +182,7 @@ struct DiskTierTests {
         // The one worker is held by key 99's source read, so all 100 requests meet one queued load.
         let h = try cacheWithKey5OnDisk("disk-coalesce-hit", gate: gate)
         let blocker = Task { try await h.cache.image(for: 99) }
-        #expect(await gate.arrival())
+        try await Polling.eventually { gate.takeArrival() }
         let bitmaps = try await withThrowingTaskGroup(of: Bitmap.self) { group in
             for _ in 0..<100 { group.addTask { try await h.cache.image(for: 5) } }
             try await Polling.eventually { h.metrics.coalescedRequests == 99 }

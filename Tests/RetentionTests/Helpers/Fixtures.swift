@@ -99,15 +99,11 @@ final class Gate: Sendable {
         arrived.wait(timeout: .now() + seconds) == .success
     }
 
-    /// Suspends until a reader has reached the gate (at most 10 s); false on timeout. Polls
-    /// rather than blocks, so a reader that needs a thread of the cooperative pool (a `Task`)
-    /// gets one even on a two-core machine whose other tests hold the rest.
-    func arrival() async -> Bool {
-        for _ in 0..<10_000 {
-            if arrived.wait(timeout: .now()) == .success { return true }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        return false
+    /// True if a reader has reached the gate since the last arrival taken, without waiting: for
+    /// `Polling.eventually` in async tests, where a blocking wait could hold the cooperative
+    /// thread that the reader (a `Task`) needs on a two-core machine.
+    func takeArrival() -> Bool {
+        arrived.wait(timeout: .now()) == .success
     }
 
     /// Lets every reader through, now and later.
