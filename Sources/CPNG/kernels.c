@@ -344,19 +344,25 @@ RTN_INLINE void rtn_filter_range(const rtn_f4 *src, rtn_thumb_taps taps, size_t 
     }
 }
 
-RTN_INLINE void rtn_filter_row_body(const float *row, rtn_thumb_taps taps, float *out) {
+// Outputs lo..<hi: the uniform ones (clipped to the range) with their weights in registers.
+RTN_INLINE void rtn_filter_row_body(const float *row, rtn_thumb_taps taps, size_t lo, size_t hi, float *out) {
     const rtn_f4 *src = (const rtn_f4 *)row;
     rtn_f4 *dst = (rtn_f4 *)out;
+    if (hi > taps.outputs) hi = taps.outputs;
+    if (lo >= hi) return;
     int half = (taps.uniform_count + 1) / 2;
     size_t from = taps.uniform_from, to = taps.uniform_to;
-    if (to <= from || half < 1 || half > 8 || to > taps.outputs) from = to = taps.outputs;
-    rtn_filter_range(src, taps, 0, from, dst);
+    if (to <= from || half < 1 || half > 8 || to > taps.outputs) from = to = hi;
+    if (from < lo) from = lo;
+    if (to > hi) to = hi;
+    if (to <= from) from = to = hi;
+    rtn_filter_range(src, taps, lo, from, dst);
     if (from < to) {
 #define RTN_UNIFORM(h) rtn_filter_uniform(src, taps.first, from, to, taps.uniform_pairs, h, dst)
         RTN_BY_HALF(half, RTN_UNIFORM)
 #undef RTN_UNIFORM
     }
-    rtn_filter_range(src, taps, to, taps.outputs, dst);
+    rtn_filter_range(src, taps, to, hi, dst);
 }
 
 // --- the PNG encoder's row filter ---------------------------------------------------------
@@ -487,8 +493,8 @@ RTN_INLINE int rtn_png_filter_row_body(const uint8_t *row, const uint8_t *prev, 
         rtn_accumulate_indexed_body(target, indices, width, table);                                    \
     }                                                                                                  \
     attributes static void rtn_thumb_filter_row_##suffix(const float *row, rtn_thumb_taps taps,        \
-                                                         float *out) {                                 \
-        rtn_filter_row_body(row, taps, out);                                                           \
+                                                         size_t from, size_t to, float *out) {         \
+        rtn_filter_row_body(row, taps, from, to, out);                                                 \
     }                                                                                                  \
     attributes static void rtn_thumb_gather_##suffix(const float *const *rows, const float *weights,    \
                                                      size_t count, size_t width, float *out) {         \
@@ -541,7 +547,7 @@ void rtn_thumb_accumulate_rgba8(const rtn_thumb_target *target, const uint8_t *r
 void rtn_thumb_accumulate_indexed(const rtn_thumb_target *target, const uint8_t *indices, size_t width,
                                   const float *table)
     __attribute__((ifunc("rtn_resolve_accumulate_indexed")));
-void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out)
+void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, size_t from, size_t to, float *out)
     __attribute__((ifunc("rtn_resolve_filter_row")));
 void rtn_thumb_gather(const float *const *rows, const float *weights, size_t count, size_t width, float *out)
     __attribute__((ifunc("rtn_resolve_gather")));
@@ -562,8 +568,8 @@ void rtn_thumb_accumulate_indexed(const rtn_thumb_target *target, const uint8_t 
                                   const float *table) {
     rtn_thumb_accumulate_indexed_base(target, indices, width, table);
 }
-void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out) {
-    rtn_thumb_filter_row_base(row, taps, out);
+void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, size_t from, size_t to, float *out) {
+    rtn_thumb_filter_row_base(row, taps, from, to, out);
 }
 void rtn_thumb_gather(const float *const *rows, const float *weights, size_t count, size_t width, float *out) {
     rtn_thumb_gather_base(rows, weights, count, width, out);
@@ -577,6 +583,33 @@ const rtn_thumb_kernel_set *rtn_thumb_kernels(int path) {
     return path == 1 ? NULL : &rtn_kernels_base;
 }
 #endif
+
+// True when the four samples at row + 4 * x (64 bytes) have a bit set: three ORs and one test.
+static inline int rtn_any_bits4(const float *row, size_t x) {
+    typedef uint32_t rtn_u32x4 __attribute__((vector_size(16), aligned(4)));
+    const rtn_u32x4 *v = (const rtn_u32x4 *)(row + 4 * x);
+    rtn_u32x4 any = (v[0] | v[1]) | (v[2] | v[3]);
+    return ((any[0] | any[1]) | (any[2] | any[3])) != 0;
+}
+
+static inline int rtn_any_bits1(const float *row, size_t x) {
+    const uint32_t *bits = (const uint32_t *)(row + 4 * x);
+    return (bits[0] | bits[1] | bits[2] | bits[3]) != 0;
+}
+
+void rtn_thumb_nonzero_span(const float *row, size_t width, size_t *first, size_t *end) {
+    size_t lo = 0, hi = width;
+    while (lo + 4 <= width && !rtn_any_bits4(row, lo)) lo += 4;
+    while (lo < width && !rtn_any_bits1(row, lo)) lo++;
+    if (lo == width) {
+        *first = *end = 0;
+        return;
+    }
+    while (hi >= lo + 4 && !rtn_any_bits4(row, hi - 4)) hi -= 4;
+    while (!rtn_any_bits1(row, hi - 1)) hi--;  // stops at lo, which has a bit set
+    *first = lo;
+    *end = hi;
+}
 
 RTN_INLINE float rtn_clamp255(float v) { return v < 0 ? 0 : (v > 255 ? 255 : v); }
 

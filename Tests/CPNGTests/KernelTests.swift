@@ -215,7 +215,14 @@ struct KernelTests {
                     let table = rtn_thumb_taps(first: f.baseAddress, count: n.baseAddress, weights: w.baseAddress, stride: taps, outputs: outputs,
                                                fixed_count: fixed ? Int32(taps) : 0, uniform_pairs: p.baseAddress, uniform_from: uniform.lowerBound,
                                                uniform_to: uniform.upperBound, uniform_count: Int32(taps))
-                    out.withUnsafeMutableBufferPointer { kernels.filter_row(row, table, $0.baseAddress) }
+                    out.withUnsafeMutableBufferPointer { kernels.filter_row(row, table, 0, outputs, $0.baseAddress) }
+                    // Outputs lo..<hi alone: the same bits there, nothing written elsewhere.
+                    for (lo, hi) in [(0, 1), (1, outputs), (outputs / 3, 2 * outputs / 3 + 1), (outputs - 1, outputs), (2, 2)] where lo <= hi && hi <= outputs {
+                        var part = [Float](repeating: .nan, count: outputs * 4)
+                        part.withUnsafeMutableBufferPointer { kernels.filter_row(row, table, lo, hi, $0.baseAddress) }
+                        #expect((0..<outputs * 4).allSatisfy { (lo * 4..<hi * 4).contains($0) ? part[$0] == out[$0] : part[$0].isNaN },
+                                "\(name) filter_row outputs \(lo)..<\(hi) of \(outputs), uniform \(uniform), fixed \(fixed)")
+                    }
                 } } } }
                 Self.close(out, reference, "\(name) filter_row \(inputs)→\(outputs), \(taps) taps, uniform \(uniform), fixed \(fixed)")
                 var acc = [Float](repeating: .nan, count: outputs * 4)
@@ -234,5 +241,28 @@ struct KernelTests {
         // The path the public functions use is one of them.
         let best = rtn_thumb_kernels(2)!
         #expect(Self.paths.contains { unsafeBitCast($0.kernels.gather, to: UnsafeRawPointer.self) == unsafeBitCast(best.pointee.gather, to: UnsafeRawPointer.self) })
+    }
+
+    @Test("nonzero_span finds the first and last sample with a bit set, and 0..<0 for a zero row")
+    func nonzeroSpan() {
+        for width in [0, 1, 3, 4, 5, 8, 17, 64, 101] {
+            #expect(Self.span(of: [Float](repeating: 0, count: 4 * width)) == 0..<0, "zero row of \(width)")
+            for first in [0, 1, 4, width / 2, width - 1] where width > 0 && first < width {
+                for last in Set([first, first + 3, width - 1]) where last < width {
+                    for (channel, value) in [(0, Float(1)), (3, Float(0.001)), (1, Float(-0.0)), (2, Float.leastNonzeroMagnitude)] {
+                        var row = [Float](repeating: 0, count: 4 * width)
+                        row[4 * first + channel] = value
+                        row[4 * last + (channel + 1) % 4] = value
+                        #expect(Self.span(of: row) == first..<last + 1, "width \(width): samples \(first) and \(last) set to \(value)")
+                    }
+                }
+            }
+        }
+    }
+
+    static func span(of row: [Float]) -> Range<Int> {
+        var first = -1, end = -1
+        row.withUnsafeBufferPointer { rtn_thumb_nonzero_span($0.baseAddress, row.count / 4, &first, &end) }
+        return first..<end
     }
 }

@@ -69,4 +69,18 @@ struct FilterTableTests {
         let third = try FilterTable(AxisMap(inputSize: 1536, outputSize: 512), kernel: .area, memory: memory)
         #expect(third.uniform == 0..<511, "3:1 boxes: all but the last, whose padded pair would read past the row")
     }
+
+    @Test("outputs(reaching:) is every output with a tap in the span, and no other")
+    func outputsReaching() throws {
+        for (input, output, kernel, padded) in [(1100, 512, FilterTable.Kernel.area, true), (512, 256, .lanczos3, true), (1000, 333, .lanczos3, false),
+                                                (17, 5, .area, false), (90, 7, .triangle, true), (7, 3, .lanczos3, true), (40, 100, .lanczos3, true)] {
+            let memory = WorkingMemory()
+            let table = try FilterTable(AxisMap(inputSize: input, outputSize: output), kernel: kernel, padded: padded, memory: memory)
+            for (lo, hi) in [(0, 1), (0, input), (input - 1, input), (input / 3, input / 3 + 1), (input / 4, 3 * input / 4), (5, 9)] where lo < hi && hi <= input {
+                let expected = (0..<output).filter { i in Int(table.first[i]) < hi && Int(table.first[i] + table.count[i]) > lo }
+                let found = table.outputs(reaching: lo..<hi)
+                #expect(Array(found) == expected, "\(input)→\(output) \(kernel) padded \(padded): inputs \(lo)..<\(hi)")
+            }
+        }
+    }
 }

@@ -98,6 +98,8 @@ struct ThumbnailCorpusTests {
                 let indexed = try thumbnailer.thumbnail(PNGReader(.file(path), limits: .default), allocator: .system)
                 let expanded = try thumbnailer.thumbnail(PNGReader(.file(path), limits: .default), allocator: .system, compactRows: false)
                 #expect(indexed.bitmap.hasSamePixels(as: expanded.bitmap), "\(path) \(thumbnailer)")
+                let unskipped = try thumbnailer.thumbnail(PNGReader(.file(path), limits: .default), allocator: .system, skipsZeroSpans: false)
+                #expect(indexed.bitmap.hasSamePixels(as: unskipped.bitmap), "\(path) \(thumbnailer), zero spans filtered")
             }
         }
     }

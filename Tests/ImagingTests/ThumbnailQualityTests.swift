@@ -69,6 +69,33 @@ struct ThumbnailQualityTests {
         }
     }
 
+    @Test("skipping zero (transparent) spans gives the same bytes as filtering every sample")
+    func zeroSpansSkipped() throws {
+        // Transparent margins and bands, holes, a one-pixel dot, an opaque field, all transparent.
+        let images: [(String, Int, Int, (Int, Int) -> RGBA)] = [
+            ("margins", 301, 203, { x, y in (90..<211).contains(x) && (40..<170).contains(y) ? RGBA(UInt8(x % 256), UInt8(y % 256), 90, UInt8(128 + x % 128)) : RGBA(0, 255, 0, 0) }),
+            ("bands", 160, 333, { x, y in y % 60 < 25 ? RGBA(200, 30, UInt8(x % 256), 255) : RGBA(9, 9, 9, 0) }),
+            ("holes", 257, 129, { x, y in (x / 7 + y / 5) % 3 == 0 ? RGBA(0, 0, 0, 0) : RGBA(UInt8(x % 256), 100, UInt8(y % 256), UInt8((x * y) % 256)) }),
+            ("dot", 200, 150, { x, y in x == 137 && y == 91 ? RGBA(255, 255, 255, 255) : RGBA(0, 0, 0, 0) }),
+            ("edges", 120, 90, { x, y in x == 0 || x == 119 || y == 89 ? RGBA(10, 200, 30, 255) : RGBA(0, 0, 0, 0) }),
+            ("opaque", 180, 120, { x, y in RGBA(UInt8(x % 256), UInt8(y % 256), 77, 255) }),
+            ("clear", 64, 64, { _, _ in RGBA(0, 0, 0, 0) }),
+        ]
+        let thumbnailers = [Thumbnailer(maxPixelSize: 13), Thumbnailer(maxPixelSize: 40), Thumbnailer(maxPixelSize: 64, quality: .fast),
+                            Thumbnailer(width: 7, height: 30, mode: .fill, quality: .fast), Thumbnailer(width: 50, height: 20, mode: .fill),
+                            Thumbnailer(maxPixelSize: 40, linearLight: true), Thumbnailer(width: 400, height: 300, mode: .exact)]
+        for (name, width, height, pixel) in images {
+            let png = try makePNG(width: width, height: height, pixel)
+            try png.withUnsafeBytes { bytes in
+                for thumbnailer in thumbnailers {
+                    let skipped = try thumbnailer.thumbnail(PNGReader(.memory(bytes), limits: .default), allocator: .system)
+                    let full = try thumbnailer.thumbnail(PNGReader(.memory(bytes), limits: .default), allocator: .system, skipsZeroSpans: false)
+                    #expect(skipped.bitmap.hasSamePixels(as: full.bitmap), "\(name) \(thumbnailer)")
+                }
+            }
+        }
+    }
+
     @Test("a fully transparent image stays fully transparent")
     func fullyTransparent() throws {
         let png = try makePNG(width: 40, height: 40) { x, _ in RGBA(UInt8(x * 6), 200, 10, 0) }

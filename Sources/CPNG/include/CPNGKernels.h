@@ -85,10 +85,11 @@ void rtn_thumb_accumulate_rgba8(const rtn_thumb_target *target, const uint8_t *r
 void rtn_thumb_accumulate_indexed(const rtn_thumb_target *target, const uint8_t *indices, size_t width,
                                   const float *table);
 
-/// The horizontal filter pass over one sample row: `out[i]` (taps.outputs samples) is the
-/// weighted sum of the samples of `row` that `taps` names. One multiply-add per tap (two taps
-/// per instruction with AVX2; the uniform outputs with their weights held in registers).
-void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, float *out);
+/// The horizontal filter pass over one sample row, outputs `from ..< to` (at most
+/// taps.outputs; the others are not written): `out[i]` is the weighted sum of the samples of
+/// `row` that `taps` names. One multiply-add per tap (two taps per instruction with AVX2; the
+/// uniform outputs with their weights held in registers).
+void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, size_t from, size_t to, float *out);
 
 /// One output row of a vertical filter pass from the input rows it takes: `out[x]` is the sum
 /// over `k < count` of `rows[k][x]` times `weights[k]`, `width` samples, added in that order. Up
@@ -106,11 +107,18 @@ void rtn_thumb_gather(const float *const *rows, const float *weights, size_t cou
 int rtn_png_filter_row(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp, unsigned allowed,
                        uint8_t *out);
 
+/// The samples `*first ..< *end` of a row of `width` samples (4 floats each) hold every one
+/// whose bits are not all zero (a premultiplied sample is zero where the source is fully
+/// transparent); both are 0 for a zero row. The filter stages compute only the outputs that
+/// such a span reaches, since the others are zero. Reads from each end until the first nonzero
+/// sample: at most the row once, an OR per 8 bytes.
+void rtn_thumb_nonzero_span(const float *row, size_t width, size_t *first, size_t *end);
+
 /// One dispatch path's kernels, for tests that run each path against a reference.
 typedef struct {
     void (*accumulate_rgba8)(const rtn_thumb_target *, const uint8_t *, size_t, rtn_thumb_pixels, const float *);
     void (*accumulate_indexed)(const rtn_thumb_target *, const uint8_t *, size_t, const float *);
-    void (*filter_row)(const float *, rtn_thumb_taps, float *);
+    void (*filter_row)(const float *, rtn_thumb_taps, size_t, size_t, float *);
     void (*gather)(const float *const *, const float *, size_t, size_t, float *);
     int (*png_filter_row)(const uint8_t *, const uint8_t *, size_t, size_t, unsigned, uint8_t *);
 } rtn_thumb_kernel_set;

@@ -13,8 +13,13 @@ import CPNG
 /// row, not once per source row. Palette and 8-bit gray rows can come as one byte per pixel
 /// (`useIndexedRows`): they are then added through a 256-entry table of samples, without
 /// libpng's expansion to RGBA8, to the same sums; RGB rows as three bytes (`useRGBRows`),
-/// without libpng's added alpha byte, to the same sums. Memory: two accumulator rows of source width
-/// and one row of intermediate width, plus the tables.
+/// without libpng's added alpha byte, to the same sums. Zero samples (fully transparent
+/// ones: half the rows of a clip-art image, and half of each other row in side margins) filter
+/// to zero, so each completed row is scanned from both ends for its nonzero span, only the
+/// outputs that span reaches are filtered, and the rest are zero: the same output bytes, for
+/// a fraction of the work (the tests compare the two). The span goes on with the row, so the next stages narrow their work
+/// too. Memory: two accumulator rows of source width and two rows of intermediate width, plus
+/// the tables.
 struct AreaAccumulator {
     /// How decoded pixels become premultiplied samples.
     enum Source {
@@ -38,10 +43,14 @@ struct AreaAccumulator {
     private var pixelBytes = 4
     private let toLinear: UnsafePointer<Float>?
     private let row: UnsafeMutablePointer<Float>
+    /// An intermediate row of zeros, never written: what a zero row is handed on as.
+    private let zeroRow: UnsafeMutablePointer<Float>
     /// Source columns some tap reads: the rest of a row (a crop) is never converted.
     private let span: Range<Int>
     /// The samples each byte value stands for, once `useIndexedRows` was called.
     private var table: UnsafeMutablePointer<Float>?
+    /// False: every row is handed on as nonzero throughout, so every stage filters all of it.
+    var skipsZeroSpans = true
 
     /// An accumulator from `x` and `y` (source → intermediate) reading pixels as `source`.
     init(x: AxisMap, y: AxisMap, source: Source, memory: WorkingMemory) throws(ImagingError) {
@@ -50,6 +59,7 @@ struct AreaAccumulator {
         let rows = try FilterTable(y, kernel: .area, memory: memory)
         vertical = try VerticalAccumulator(table: rows, width: x.inputSize, memory: memory)
         row = try memory.allocate(Float.self, count: 4 * x.outputSize)
+        zeroRow = try memory.allocate(Float.self, count: 4 * x.outputSize)
         let last = x.outputSize - 1
         span = Int(columns.first[0]) ..< Int(columns.first[last] + columns.count[last])
         switch source {
@@ -84,12 +94,14 @@ struct AreaAccumulator {
 
     /// Adds source row `y` (RGBA8, RGB8 after `useRGBRows`, one byte per pixel after
     /// `useIndexedRows`; rows in order)
-    /// and hands completed intermediate rows (4 floats per sample) to `emit`. Rows outside the
-    /// source window (a crop) cost nothing.
-    mutating func push(_ source: UnsafePointer<UInt8>, row y: Int, emit: (UnsafePointer<Float>) -> Void) {
+    /// and hands completed intermediate rows (4 floats per sample) to `emit`, each with the span
+    /// of samples outside which it is zero (empty for a zero row). Rows outside the source
+    /// window (a crop) cost nothing. A completed row costs a scan from each end up to its first
+    /// nonzero sample before its filter pass.
+    mutating func push(_ source: UnsafePointer<UInt8>, row y: Int, emit: (UnsafePointer<Float>, _ nonzero: Range<Int>) -> Void) {
         guard vertical.needs(y) else { return }
         let (start, count, kind, toLinear, table, bytes) = (span.lowerBound, span.count, pixels, self.toLinear, self.table, pixelBytes)
-        let (columns, identity, row) = (columns.taps, identityColumns, self.row)
+        let (columns, identity, row, zeroRow, scans) = (columns, identityColumns, self.row, self.zeroRow, skipsZeroSpans)
         vertical.push(inputRow: y, add: { target in
             var window = target  // the source window's columns only
             window.acc += 4 * start
@@ -100,9 +112,15 @@ struct AreaAccumulator {
                 rtn_thumb_accumulate_rgba8(&window, source + bytes * start, count, kind, toLinear)
             }
         }, emit: { acc in
-            if identity { return emit(acc) }
-            rtn_thumb_filter_row(acc, columns, row)
-            emit(row)
+            // Only the window's columns were written, and only they are read.
+            var first = 0, end = count
+            if scans { rtn_thumb_nonzero_span(acc + 4 * start, count, &first, &end) }
+            let nonzero = first < end ? start + first ..< start + end : 0..<0
+            if identity { return emit(acc, nonzero) }
+            if nonzero.isEmpty { return emit(zeroRow, nonzero) }
+            let outputs = columns.outputs(reaching: nonzero)
+            columns.filter(acc, outputs: outputs, into: row)
+            emit(row, outputs)
         })
     }
 }

@@ -59,10 +59,15 @@ struct RowWriter {
         self.fromLinear = fromLinear
     }
 
-    /// Writes the next output row from `row` (`width` samples).
-    mutating func write(_ row: UnsafePointer<Float>) {
+    /// Writes the next output row from `row` (`width` samples), zero outside `nonzero`: those
+    /// pixels are transparent black, written without reading them.
+    mutating func write(_ row: UnsafePointer<Float>, nonzero: Range<Int>) {
         precondition(rowsWritten < height, "thumbnail pipeline produced more rows than the output has")
-        rtn_thumb_write_row(row, width, fromLinear, LinearLight.steps, base + rowsWritten * bytesPerRow)
+        let out = base + rowsWritten * bytesPerRow
+        let (lo, hi) = nonzero.isEmpty ? (0, 0) : (nonzero.lowerBound, nonzero.upperBound)
+        out.update(repeating: 0, count: 4 * lo)
+        (out + 4 * hi).update(repeating: 0, count: 4 * (width - hi))
+        if lo < hi { rtn_thumb_write_row(row + 4 * lo, hi - lo, fromLinear, LinearLight.steps, out + 4 * lo) }
         rowsWritten += 1
     }
 }

@@ -158,6 +158,37 @@ struct FilterTable {
         fixedCount = fixed
     }
 
+    /// The outputs whose taps reach some input in `inputs` (non-empty): the only ones that can be
+    /// nonzero when every other input is zero. Two binary searches, as `first` and the last tap
+    /// are non-decreasing. O(log outputs).
+    func outputs(reaching inputs: Range<Int>) -> Range<Int> {
+        // The first output whose last tap is at or past inputs.lowerBound …
+        var lo = 0, hi = outputSize
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(first[mid] + count[mid]) <= inputs.lowerBound { lo = mid + 1 } else { hi = mid }
+        }
+        let from = lo
+        // … to the first whose first tap is at or past inputs.upperBound.
+        hi = outputSize
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(first[mid]) < inputs.upperBound { lo = mid + 1 } else { hi = mid }
+        }
+        return from..<max(from, lo)
+    }
+
+    /// Filters `row` into `out` (`outputSize` samples) for `outputs` only and sets the others to
+    /// +0: what they sum to when every input outside the span `outputs` came from is zero (up
+    /// to the sign of a zero, which no later stage turns into a different byte). Costs the taps
+    /// of `outputs` and a clear of the rest.
+    func filter(_ row: UnsafePointer<Float>, outputs: Range<Int>, into out: UnsafeMutablePointer<Float>) {
+        let (lo, hi) = outputs.isEmpty ? (0, 0) : (outputs.lowerBound, outputs.upperBound)
+        out.update(repeating: 0, count: 4 * lo)
+        (out + 4 * hi).update(repeating: 0, count: 4 * (outputSize - hi))
+        if lo < hi { rtn_thumb_filter_row(row, taps, lo, hi, out) }
+    }
+
     /// The table as the C kernels take it (pointers into this table's memory). O(1).
     var taps: rtn_thumb_taps {
         rtn_thumb_taps(first: first, count: count, weights: weights, stride: stride, outputs: outputSize,
@@ -324,7 +355,10 @@ struct VerticalAccumulator {
 /// input has arrived, in one pass over its inputs (`rtn_thumb_gather`, the weights in
 /// registers) rather than by adding each input into every output row it feeds: a load and a
 /// multiply-add per tap and two samples, no accumulator read back. The sums are the same bits
-/// as adding the rows in turn. Memory: the most taps (12 at 2:1 Lanczos-3) rows of `width`.
+/// as adding the rows in turn. Each input row comes with the span outside which it is zero; an
+/// output row is made over the union of its inputs' spans only (zero elsewhere), and one whose
+/// inputs are all zero rows is handed on as a zero row without the pass. Memory: the most taps
+/// (12 at 2:1 Lanczos-3) rows of `width`, and two more.
 struct VerticalWindow {
     let table: FilterTable
     let width: Int
@@ -332,6 +366,10 @@ struct VerticalWindow {
     private let rows: UnsafeMutablePointer<Float>
     private let inputs: UnsafeMutablePointer<UnsafePointer<Float>?>
     private let output: UnsafeMutablePointer<Float>
+    /// Each slot's span outside which it is zero (`spans[2 k] ..< spans[2 k + 1]`).
+    private let spans: UnsafeMutablePointer<Int>
+    /// An output row of zeros, never written: what a zero output row is handed on as.
+    private let zeroOutput: UnsafeMutablePointer<Float>
     /// The lowest output row not yet handed on.
     private(set) var nextOutput = 0
 
@@ -344,6 +382,8 @@ struct VerticalWindow {
         rows = try memory.allocate(Float.self, count: slots * width * 4)
         inputs = try memory.allocate(UnsafePointer<Float>?.self, count: slots)
         output = try memory.allocate(Float.self, count: width * 4)
+        spans = try memory.allocate(Int.self, count: 2 * slots)
+        zeroOutput = try memory.allocate(Float.self, count: width * 4)
     }
 
     /// True when input row `y` feeds some output row still open (rows cropped away do not).
@@ -357,14 +397,26 @@ struct VerticalWindow {
         rows + (y % slots) * width * 4
     }
 
-    /// Input row `y` is in its slot (inputs in order): hands every output row whose inputs have
-    /// all arrived to `emit`, in order.
-    mutating func arrived(_ y: Int, emit: (UnsafePointer<Float>) -> Void) {
+    /// Input row `y` is in its slot, zero outside `nonzero` (inputs in order): hands every output
+    /// row whose inputs have all arrived to `emit`, in order, each with its span.
+    mutating func arrived(_ y: Int, nonzero: Range<Int>, emit: (UnsafePointer<Float>, _ nonzero: Range<Int>) -> Void) {
+        (spans[2 * (y % slots)], spans[2 * (y % slots) + 1]) = (nonzero.lowerBound, nonzero.upperBound)
         while nextOutput < table.outputSize, Int(table.first[nextOutput] + table.count[nextOutput]) <= y + 1 {
             let first = Int(table.first[nextOutput]), count = Int(table.count[nextOutput])
-            for k in 0..<count { inputs[k] = UnsafePointer(slot(for: first + k)) }
-            rtn_thumb_gather(inputs, table.weights + nextOutput * table.stride, count, width, output)
-            emit(output)
+            var lo = width, hi = 0
+            for k in 0..<count {
+                let s = (first + k) % slots
+                if spans[2 * s] < spans[2 * s + 1] { (lo, hi) = (min(lo, spans[2 * s]), max(hi, spans[2 * s + 1])) }
+            }
+            if lo >= hi {
+                emit(zeroOutput, 0..<0)
+            } else {
+                for k in 0..<count { inputs[k] = UnsafePointer(slot(for: first + k) + 4 * lo) }
+                output.update(repeating: 0, count: 4 * lo)
+                (output + 4 * hi).update(repeating: 0, count: 4 * (width - hi))
+                rtn_thumb_gather(inputs, table.weights + nextOutput * table.stride, count, hi - lo, output + 4 * lo)
+                emit(output, lo..<hi)
+            }
             nextOutput += 1
         }
     }

@@ -21,12 +21,14 @@ struct Resampler {
         vertical = try VerticalWindow(table: rows, width: x.outputSize, memory: memory)
     }
 
-    /// Adds the next intermediate row and hands completed output rows to `emit`.
-    mutating func push(_ input: UnsafePointer<Float>, emit: (UnsafePointer<Float>) -> Void) {
+    /// Adds the next intermediate row, zero outside `nonzero` (only the outputs that span reaches
+    /// are filtered), and hands completed output rows to `emit`, each with its own such span.
+    mutating func push(_ input: UnsafePointer<Float>, nonzero: Range<Int>, emit: (UnsafePointer<Float>, _ nonzero: Range<Int>) -> Void) {
         let y = nextInputRow
         nextInputRow += 1
         guard vertical.needs(y) else { return }
-        rtn_thumb_filter_row(input, columns.taps, vertical.slot(for: y))
-        vertical.arrived(y, emit: emit)
+        let outputs = nonzero.isEmpty ? 0..<0 : columns.outputs(reaching: nonzero)
+        columns.filter(input, outputs: outputs, into: vertical.slot(for: y))
+        vertical.arrived(y, nonzero: outputs, emit: emit)
     }
 }

@@ -19,6 +19,10 @@ struct ThumbnailPipeline {
     /// first (false: always RGBA8; the tests compare the two).
     var compactRows = true
 
+    /// Zero (fully transparent) samples at the ends of rows, and zero rows, are not filtered,
+    /// since they filter to zero (false: every sample is; the tests compare the two).
+    var skipsZeroSpans = true
+
     /// Decodes and resamples; the reader's limits were checked by the caller.
     func run(allocator: BitmapAllocator) throws(ImagingError) -> Thumbnail {
         let memory = WorkingMemory()
@@ -39,6 +43,7 @@ struct ThumbnailPipeline {
             source = !hasAlpha ? .opaque : header.color_type == 3 ? .premultiplied : .premultipliedWeighted
         }
         var area = try AreaAccumulator(x: plan.x.area, y: plan.y.area, source: source, memory: memory)
+        area.skipsZeroSpans = skipsZeroSpans
         let streamed = !reader.isInterlaced
         var pixelBytes = 4
         if streamed, compactRows {
@@ -61,11 +66,11 @@ struct ThumbnailPipeline {
 
         // Hands one source row down the stages.
         func feed(_ pixels: UnsafePointer<UInt8>, _ y: Int) {
-            area.push(pixels, row: y) { intermediate in
+            area.push(pixels, row: y) { intermediate, nonzero in
                 if resampler != nil {
-                    resampler!.push(intermediate) { output in writer.write(output) }
+                    resampler!.push(intermediate, nonzero: nonzero) { output, nonzero in writer.write(output, nonzero: nonzero) }
                 } else {
-                    writer.write(intermediate)
+                    writer.write(intermediate, nonzero: nonzero)
                 }
             }
         }

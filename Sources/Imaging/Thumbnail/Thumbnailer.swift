@@ -92,8 +92,10 @@ public struct Thumbnailer: Sendable, Hashable {
     }
 
     /// The thumbnail from an open reader; `compactRows: false` makes palette, gray and RGB
-    /// images go through libpng's RGBA8 expansion too (the tests compare the two paths).
-    func thumbnail(_ reader: PNGReader, allocator: BitmapAllocator, compactRows: Bool = true) throws(ImagingError) -> Thumbnail {
+    /// images go through libpng's RGBA8 expansion too, and `skipsZeroSpans: false` filters the
+    /// zero (fully transparent) parts of rows as well (the tests compare each pair of paths).
+    func thumbnail(_ reader: PNGReader, allocator: BitmapAllocator, compactRows: Bool = true,
+                   skipsZeroSpans: Bool = true) throws(ImagingError) -> Thumbnail {
         guard width >= 1, height >= 1 else {
             throw .invalidArgument("thumbnail box must be at least 1x1, got \(width)x\(height)")
         }
@@ -102,6 +104,7 @@ public struct Thumbnailer: Sendable, Hashable {
         try limits.check(width: plan.x.output, height: plan.y.output)
         var pipeline = ThumbnailPipeline(reader: reader, plan: plan, linearLight: linearLight, quality: quality)
         pipeline.compactRows = compactRows
+        pipeline.skipsZeroSpans = skipsZeroSpans
         return try pipeline.run(allocator: allocator)
     }
 }
