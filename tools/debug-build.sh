@@ -6,10 +6,9 @@
 # Each round runs, in alternating order (ABBA), the debug and the release binary of this commit
 # over COPIES (default 20) copies of the image, one process each:
 #   retention thumbnail COPIES... -s 256 --jobs 1 -o WORK   and   retention inspect --decode COPIES...
-# and records each process's CPU time (user + system, /usr/bin/time, 10 ms resolution, hence
-# the copies). Prints per build the CPU milliseconds per image (the process's start-up shared
-# among the copies) as the median with its min-max, and the median of the per-round ratios
-# debug/release.
+# and records each process's CPU time (user + system, to the microsecond, by tools/child_cpu.py).
+# Prints per build the CPU milliseconds per image (the process's start-up shared among the
+# copies) as the median with its min-max, and the median of the per-round ratios debug/release.
 #
 # Environment: ROUNDS (default 7); COPIES (default 20); RETENTION (the release binary; built if missing);
 # DEBUG_RETENTION (the debug binary; default .build/debug/retention, built by `swift build`).
@@ -25,11 +24,6 @@ if [ -z "${DEBUG_RETENTION:-}" ]; then
   swift build --product retention >&2
   DEBUG_RETENTION=$PWD/.build/debug/retention
 fi
-if [ ! -x /usr/bin/time ]; then
-  echo "debug-build: installing time with apt-get" >&2
-  apt-get update -qq >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >&2
-fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 copies=${COPIES:-20}
@@ -37,10 +31,10 @@ mkdir -p "$work/in"
 for ((i = 1; i <= copies; i++)); do cp "$image" "$work/in/copy-$i.png"; done
 inputs=("$work"/in/*.png)
 
-cpu() {  # cpu BINARY ARGS...: prints the process's user + system seconds
-  /usr/bin/time -f '%U %S' -o "$work/time.txt" "$@" >/dev/null 2>"$work/stderr.txt" \
+cpu() {  # cpu BINARY ARGS...: prints the process's user + system milliseconds per copy
+  python3 tools/child_cpu.py "$@" >"$work/time.txt" 2>"$work/stderr.txt" \
     || { echo "debug-build: $* failed:" >&2; cat "$work/stderr.txt" >&2; exit 1; }
-  awk -v n="$copies" '{ printf "%.2f\n", ($1 + $2) * 1000 / n }' "$work/time.txt"
+  awk -v n="$copies" '{ printf "%.3f\n", $1 * 1000 / n }' "$work/time.txt"
 }
 measure() {  # measure BUILD BINARY ROUND: CPU ms per image
   echo "$1 $3 thumbnail $(cpu "$2" thumbnail "${inputs[@]}" -s 256 --jobs 1 -o "$work/out")" >> "$work/rows.txt"

@@ -7,7 +7,7 @@
 #   retention thumbnail FOLDER --size 256 -o OUT --cache CACHE
 # once cold (the cache empty) and once again (every file unchanged). Each run is timed in wall
 # time around the process and in CPU time (user + system, from the kernel's accounting of the
-# finished child, so other processes' load does not count). Prints per-round lines, then the
+# finished child, so other processes' load does not count; tools/child_cpu.py). Prints per-round lines, then the
 # medians and the median of the paired ratios (second / first) with their min-max: the goal is
 # a second run of at most 1/10 of the first. The page cache is warm for both runs (the first
 # reads every input; a second run reads none, only their `stat`).
@@ -24,8 +24,11 @@ if [ -z "$source_dir" ]; then
   source_dir=$work/generated
   "$bin" assets generate "$source_dir" >/dev/null
 fi
-python3 - "$bin" "$source_dir" "$work" "${COUNT:-1000}" "${ROUNDS:-3}" "${JOBS:-}" <<'PY'
-import os, resource, shutil, statistics, struct, subprocess, sys, time
+python3 - "$bin" "$source_dir" "$work" "${COUNT:-1000}" "${ROUNDS:-3}" "${JOBS:-}" "$root/tools" <<'PY'
+import os, shutil, statistics, struct, subprocess, sys
+
+sys.path.insert(0, sys.argv[7])
+from child_cpu import measure
 
 binary, source_dir, work, count, rounds, jobs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
 
@@ -63,15 +66,10 @@ def run(label):
     command = [binary, "thumbnail", inputs, "--size", "256", "-o", os.path.join(work, "out"), "--cache", os.path.join(work, "cache")]
     if jobs:
         command += ["--jobs", jobs]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.monotonic()
-    result = subprocess.run(command, capture_output=True, text=True)
-    wall = time.monotonic() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if result.returncode != 0:
-        sys.exit(f"thumbnail-cache: {' '.join(command)} failed (exit {result.returncode}): {result.stderr.strip()}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, result.stdout.strip().splitlines()[-1]
+    cpu, wall, status, out, err = measure(command, stdout=subprocess.PIPE)
+    if status != 0:
+        sys.exit(f"thumbnail-cache: {' '.join(command)} failed (exit {status}): {err.strip()}")
+    return wall, cpu, out.strip().splitlines()[-1]
 
 walls, cpus = {"first": [], "second": []}, {"first": [], "second": []}
 for round_number in range(1, rounds + 1):

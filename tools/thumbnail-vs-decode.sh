@@ -6,8 +6,8 @@
 #   thumbnail: retention thumbnail FILES... -s SIZE --jobs 1 -o WORK   (decode, resample, encode, write)
 #   decode:    retention inspect --decode FILES...                      (libpng's full RGBA8 decode)
 # and takes the ratio thumbnail/decode of their CPU time (user + system, the kernel's accounting
-# of the finished child read with wait4 to the microsecond; /usr/bin/time rounds each part down
-# to 10 ms, 2.5 % of a 0.4 s decode) and of their wall time. Prints the median of the per-round
+# of the finished child, to the microsecond, by tools/child_cpu.py; /usr/bin/time rounds each
+# part down to 10 ms, 2.5 % of a 0.4 s decode) and of their wall time. Prints the median of the per-round
 # ratios with the min-max spread, so drift in machine load hits both sides alike; CPU time is the
 # steadier figure on a shared machine.
 # One untimed run of each comes first (page cache).
@@ -40,18 +40,8 @@ run() {
     thumbnail) cmd=("$RETENTION" thumbnail "${files[@]}" -s "$SIZE" --jobs 1 -o "$work/out") ;;
     decode) cmd=("$RETENTION" inspect --decode "${files[@]}") ;;
   esac
-  python3 - "$work/stderr.txt" "${cmd[@]}" <<'PY' \
+  python3 tools/child_cpu.py "${cmd[@]}" 2>"$work/stderr.txt" \
     || { echo "thumbnail-vs-decode: $1 failed:" >&2; cat "$work/stderr.txt" >&2; exit 1; }
-import os, subprocess, sys, time
-with open(sys.argv[1], "w") as err:
-    started = time.monotonic()
-    child = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=err)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.monotonic() - started
-if os.waitstatus_to_exitcode(status) != 0:
-    sys.exit(1)
-print(f"{usage.ru_utime + usage.ru_stime:.4f} {wall:.4f}")
-PY
 }
 
 # --kinds: the same rounds once per kind of file, the kind read from each file's PNG header
