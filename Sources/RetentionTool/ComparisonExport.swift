@@ -21,10 +21,14 @@ public final class ComparisonExport {
     private var rewritesJSON = false
     private var document: ComparisonDocument
 
-    /// The CSV columns, in order; one row per run.
+    /// The CSV columns, in order; one row per run. The source and disk columns (added after
+    /// `failure`, so that readers by position keep theirs) are empty for a run without a disk
+    /// tier or a second session, as the JSON leaves them out.
     public static let csvColumns = ["strategy", "repeat", "status", "startupBytes", "allLoadedBytes", "peakResidentBytes",
                                      "afterDestroyBytes", "afterTrimBytes", "peakLogicalBytes", "decodes", "decodeSeconds", "hitches",
-                                     "placeholderFrames", "frameMedianMs", "frameP99Ms", "frameMaxMs", "failedDecodes", "failedReads", "failure"]
+                                     "placeholderFrames", "frameMedianMs", "frameP99Ms", "frameMaxMs", "failedDecodes", "failedReads", "failure",
+                                     "sourceReads", "diskReads", "diskHits", "diskWrites", "diskWriteFailures", "diskCorruptEntries",
+                                     "diskPeakBytes", "diskMappedResidentBytes"]
     /// The CSV header line, from ``csvColumns``.
     public static var csvHeader: String { CSV.line(csvColumns) }
 
@@ -84,6 +88,14 @@ public final class ComparisonExport {
                 "frameP99Ms": "\(r.frameWork.p99Ms)", "frameMaxMs": "\(r.frameWork.maxMs)",
                 "failedDecodes": "\(r.failedDecodes)", "failedReads": "\(r.failedReads)",
             ]) { $1 }
+            if let reads = r.sourceReads { values["sourceReads"] = "\(reads)" }
+            if let disk = r.disk {
+                values.merge([
+                    "diskReads": "\(disk.reads)", "diskHits": "\(disk.hits)", "diskWrites": "\(disk.writes)",
+                    "diskWriteFailures": "\(disk.writeFailures)", "diskCorruptEntries": "\(disk.corruptEntries)",
+                    "diskPeakBytes": "\(disk.peakBytes)", "diskMappedResidentBytes": "\(disk.mappedResidentBytes)",
+                ]) { $1 }
+            }
         }
         return CSV.line(columns: csvColumns, values: values)
     }

@@ -16,7 +16,7 @@ struct DiskCommandTests {
         let dir = try CLIRunner.temporaryDirectory("compare-disk")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = try await CLIRunner.run(["compare", try Self.scenario(dir), "--strategies", "decoded-release,decoded-release+disk",
-                                              "--repeat", "1", "--jobs", "1", "--export-json", dir + "/out.json"])
+                                              "--repeat", "1", "--jobs", "1", "--export-json", dir + "/out.json", "--export-csv", dir + "/out.csv"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let header = try #require(lines.first { $0.hasPrefix("strategy ") })
@@ -33,6 +33,15 @@ struct DiskCommandTests {
         #expect(rows[0]["disk"] == nil && rows[0]["sourceReads"] == nil)
         let disk = try #require(rows[1]["disk"] as? [String: Any])
         #expect((disk["writes"] as? Int ?? 0) > 0 && (disk["hits"] as? Int ?? 0) > 0 && disk["mappedResidentBytes"] as? Int == 0)
+        // The CSV carries the same disk figures, and leaves them empty for the memory strategy.
+        let csv = try String(contentsOfFile: dir + "/out.csv", encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let columns = try #require(csv.first)
+        #expect(csv.count == 3 && columns.suffix(8) == ["sourceReads", "diskReads", "diskHits", "diskWrites", "diskWriteFailures",
+                                                         "diskCorruptEntries", "diskPeakBytes", "diskMappedResidentBytes"])
+        func cell(_ row: Int, _ name: String) -> String { csv[row][columns.firstIndex(of: name)!] }
+        #expect(cell(1, "diskHits").isEmpty && cell(1, "sourceReads").isEmpty)
+        #expect(cell(2, "diskWrites") == "\(disk["writes"] as? Int ?? -1)" && cell(2, "diskHits") == "\(disk["hits"] as? Int ?? -1)")
+        #expect(cell(2, "diskMappedResidentBytes") == "0" && Int(cell(2, "sourceReads")) ?? -1 > 0)
     }
 
     @Test("sessions: 2 prints the cold and the warm session of each strategy")

@@ -189,10 +189,12 @@ struct CompareChildrenTests {
         return !stat.contains(") Z ")
     }
 
-    /// Starts a long comparison and returns it with the pid of its first `retention run` child.
-    static func startWithChild() throws -> (Process, Int32) {
+    /// Starts a long comparison (temporary files in `tmp`) and returns it with the pid of its
+    /// first `retention run` child.
+    static func startWithChild(tmp: String) throws -> (Process, Int32) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp]) { $1 }
         process.arguments = ["compare", CLIRunner.packageRoot + "/assets/scenarios/infinite-feed.json", "--repeat", "3"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -212,13 +214,17 @@ struct CompareChildrenTests {
 
     @Test("SIGTERM stops the running child and ends with status 143; SIGKILL of the parent kills the child too")
     func childrenDieWithParent() throws {
-        let (compare, child) = try Self.startWithChild()
+        // Its own TMPDIR: the cost table's temporary file, which a SIGKILL leaves behind.
+        let tmp = try CLIRunner.temporaryDirectory("die-with-parent")
+        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        let (compare, child) = try Self.startWithChild(tmp: tmp)
         kill(compare.processIdentifier, SIGTERM)
         compare.waitUntilExit()
         #expect(compare.terminationStatus == 143)
         #expect(!Self.alive(child), "the run child \(child) outlived compare")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp) == [], "SIGTERM removed the temporary cost table")
 
-        let (second, orphan) = try Self.startWithChild()
+        let (second, orphan) = try Self.startWithChild(tmp: tmp)
         kill(second.processIdentifier, SIGKILL)
         second.waitUntilExit()
         var gone = false
