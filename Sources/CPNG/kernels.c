@@ -112,9 +112,28 @@ RTN_INLINE rtn_f4 rtn_weighted1(rtn_f4 v, float weight) {
     return v * (rtn_f4){f, f, f, weight};
 }
 
+// Samples from..<to of a row set to 0 (nothing when to <= from).
+RTN_INLINE void rtn_zero_samples(float *row, size_t from, size_t to) {
+    const rtn_f8 zero = {0, 0, 0, 0, 0, 0, 0, 0};
+    size_t x = from;
+    for (; x + 2 <= to; x += 2) *(rtn_f8 *)(row + 4 * x) = zero;
+    if (x < to) *(rtn_f4 *)(row + 4 * x) = (rtn_f4){0, 0, 0, 0};
+}
+
+// A stored row that is zero outside lo..<hi: what of dirty_lo..<dirty_hi (where the row may
+// hold nonzero samples) lies outside it is cleared.
+RTN_INLINE void rtn_clear_outside(float *row, size_t dirty_lo, size_t dirty_hi, size_t lo, size_t hi) {
+    if (lo >= hi) {
+        rtn_zero_samples(row, dirty_lo, dirty_hi);
+        return;
+    }
+    rtn_zero_samples(row, dirty_lo, lo < dirty_hi ? lo : dirty_hi);
+    rtn_zero_samples(row, hi > dirty_lo ? hi : dirty_lo, dirty_hi);
+}
+
 // One row into a target, with the source kind and both flags constants in every call below,
 // so that each combination compiles to its own loop without branches.
-RTN_INLINE void rtn_rows(const rtn_thumb_target *t, const void *source, const float *table, size_t width, int from,
+RTN_INLINE void rtn_rows(rtn_thumb_target *t, const void *source, const float *table, size_t width, int from,
                          int fresh, int has_next) {
     float *acc = t->acc, *next = t->next;
     const float weight = t->weight, next_weight = t->next_weight;
@@ -122,12 +141,31 @@ RTN_INLINE void rtn_rows(const rtn_thumb_target *t, const void *source, const fl
     const rtn_f4 *samples = (const rtn_f4 *)table;
     size_t x = 0;
     if (from == RTN_FROM_WEIGHTED) {
-        // Eight pixels at a time; eight fully transparent ones (most of a clip-art image's
-        // background) have samples of exactly 0, which add nothing: only a fresh row is written.
+        // Fully transparent pixels (most of a clip-art image's background) have samples of
+        // exactly 0, which add nothing: only a fresh row is written there. First the row's
+        // transparent ends, eight pixels at a time and then one, from each side; then the span
+        // between them, where eight transparent pixels in a row are skipped as well.
         const rtn_f8 zero = {0, 0, 0, 0, 0, 0, 0, 0};
-        for (size_t end = x + 8; end <= width; end += 8) {
+        const rtn_u32x8 none = {0, 0, 0, 0, 0, 0, 0, 0};
+        size_t lo = 0, hi = width;
+        for (; lo + 8 <= width; lo += 8) {
+            rtn_u32x8 alpha = *(const rtn_u32x8 *)(bytes + 4 * lo) & 0xff000000u;
+            if (__builtin_memcmp(&alpha, &none, sizeof alpha) != 0) break;
+        }
+        while (lo < width && bytes[4 * lo + 3] == 0) lo++;
+        for (; hi >= lo + 8; hi -= 8) {
+            rtn_u32x8 alpha = *(const rtn_u32x8 *)(bytes + 4 * (hi - 8)) & 0xff000000u;
+            if (__builtin_memcmp(&alpha, &none, sizeof alpha) != 0) break;
+        }
+        while (hi > lo && bytes[4 * (hi - 1) + 3] == 0) hi--;
+        if (lo == hi) lo = hi = 0;
+        t->row_lo = lo;
+        t->row_hi = hi;
+        if (fresh) rtn_clear_outside(acc, t->known ? t->acc_lo : 0, t->known ? t->acc_hi : width, lo, hi);
+        if (has_next) rtn_clear_outside(next, t->known ? t->next_lo : 0, t->known ? t->next_hi : width, lo, hi);
+        x = lo;
+        for (size_t end = x + 8; end <= hi; end += 8) {
             rtn_u32x8 alpha = *(const rtn_u32x8 *)(bytes + 4 * x) & 0xff000000u;
-            rtn_u32x8 none = {0, 0, 0, 0, 0, 0, 0, 0};
             if (__builtin_memcmp(&alpha, &none, sizeof alpha) == 0) {
                 for (; x < end; x += 2) {
                     if (fresh) *(rtn_f8 *)(acc + 4 * x) = zero;
@@ -137,8 +175,8 @@ RTN_INLINE void rtn_rows(const rtn_thumb_target *t, const void *source, const fl
             }
             for (; x < end; x += 2) rtn_weighted_put2(acc, next, x, bytes, weight, next_weight, fresh, has_next);
         }
-        for (; x + 2 <= width; x += 2) rtn_weighted_put2(acc, next, x, bytes, weight, next_weight, fresh, has_next);
-        for (; x < width; x++) {
+        for (; x + 2 <= hi; x += 2) rtn_weighted_put2(acc, next, x, bytes, weight, next_weight, fresh, has_next);
+        for (; x < hi; x++) {
             rtn_f4 v = rtn_load_rgba8(bytes + 4 * x);
             if (fresh) *(rtn_f4 *)(acc + 4 * x) = rtn_weighted1(v, weight);
             else *(rtn_f4 *)(acc + 4 * x) += rtn_weighted1(v, weight);
@@ -146,6 +184,8 @@ RTN_INLINE void rtn_rows(const rtn_thumb_target *t, const void *source, const fl
         }
         return;
     }
+    t->row_lo = 0;  // every sample is written (or added), whatever it is
+    t->row_hi = width;
     // RGB: two pixels from one eight-byte load, which must stay inside the row (x + 3 <= width).
     for (; from == RTN_FROM_RGB8 && x + 3 <= width; x += 2) {
         rtn_b8 b = *(const rtn_b8 *)(bytes + 3 * x);
@@ -179,7 +219,7 @@ RTN_INLINE void rtn_rows(const rtn_thumb_target *t, const void *source, const fl
 
 // rtn_rows with `from` and the target's flags turned into constants.
 #define RTN_ROWS_FOR(from)                                                                         \
-    RTN_INLINE void rtn_rows_##from(const rtn_thumb_target *t, const void *source, const float *table, \
+    RTN_INLINE void rtn_rows_##from(rtn_thumb_target *t, const void *source, const float *table, \
                                     size_t width) {                                                \
         if (t->next == NULL) {                                                                     \
             if (t->fresh) rtn_rows(t, source, table, width, from, 1, 0);                           \
@@ -197,7 +237,7 @@ RTN_ROWS_FOR(RTN_FROM_INDEXED)
 
 // --- bodies, compiled once per dispatch path ----------------------------------------------
 
-RTN_INLINE void rtn_accumulate_rgba8_body(const rtn_thumb_target *t, const uint8_t *row, size_t width,
+RTN_INLINE void rtn_accumulate_rgba8_body(rtn_thumb_target *t, const uint8_t *row, size_t width,
                                           rtn_thumb_pixels pixels, const float *to_linear) {
     switch (pixels) {
     case RTN_THUMB_OPAQUE: rtn_rows_RTN_FROM_RGBA8(t, row, NULL, width); break;
@@ -205,6 +245,8 @@ RTN_INLINE void rtn_accumulate_rgba8_body(const rtn_thumb_target *t, const uint8
     case RTN_THUMB_PREMULTIPLY_WEIGHTED: rtn_rows_RTN_FROM_WEIGHTED(t, row, NULL, width); break;
     case RTN_THUMB_RGB: rtn_rows_RTN_FROM_RGB8(t, row, NULL, width); break;
     case RTN_THUMB_LINEAR:
+        t->row_lo = 0;
+        t->row_hi = width;
         for (size_t x = 0; x < width; x++) {
             rtn_put1(t->acc, t->next, x, rtn_load_linear(row + 4 * x, to_linear), t->weight, t->next_weight, t->fresh,
                      t->next != NULL);
@@ -213,7 +255,7 @@ RTN_INLINE void rtn_accumulate_rgba8_body(const rtn_thumb_target *t, const uint8
     }
 }
 
-RTN_INLINE void rtn_accumulate_indexed_body(const rtn_thumb_target *t, const uint8_t *indices, size_t width,
+RTN_INLINE void rtn_accumulate_indexed_body(rtn_thumb_target *t, const uint8_t *indices, size_t width,
                                             const float *table) {
     rtn_rows_RTN_FROM_INDEXED(t, indices, table, width);
 }
@@ -481,13 +523,13 @@ RTN_INLINE int rtn_png_filter_row_body(const uint8_t *row, const uint8_t *prev, 
 // --- one copy of every kernel per path ----------------------------------------------------
 
 #define RTN_KERNELS(suffix, attributes)                                                              \
-    attributes static void rtn_thumb_accumulate_rgba8_##suffix(const rtn_thumb_target *target,         \
+    attributes static void rtn_thumb_accumulate_rgba8_##suffix(rtn_thumb_target *target,         \
                                                                const uint8_t *row, size_t width,       \
                                                                rtn_thumb_pixels pixels,                \
                                                                const float *to_linear) {               \
         rtn_accumulate_rgba8_body(target, row, width, pixels, to_linear);                              \
     }                                                                                                  \
-    attributes static void rtn_thumb_accumulate_indexed_##suffix(const rtn_thumb_target *target,       \
+    attributes static void rtn_thumb_accumulate_indexed_##suffix(rtn_thumb_target *target,       \
                                                                  const uint8_t *indices, size_t width, \
                                                                  const float *table) {                 \
         rtn_accumulate_indexed_body(target, indices, width, table);                                    \
@@ -541,10 +583,10 @@ static rtn_any_fn rtn_resolve_filter_row(void) { return (rtn_any_fn)rtn_best_ker
 static rtn_any_fn rtn_resolve_gather(void) { return (rtn_any_fn)rtn_best_kernels()->gather; }
 static rtn_any_fn rtn_resolve_png_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->png_filter_row; }
 
-void rtn_thumb_accumulate_rgba8(const rtn_thumb_target *target, const uint8_t *row, size_t width,
+void rtn_thumb_accumulate_rgba8(rtn_thumb_target *target, const uint8_t *row, size_t width,
                                 rtn_thumb_pixels pixels, const float *to_linear)
     __attribute__((ifunc("rtn_resolve_accumulate_rgba8")));
-void rtn_thumb_accumulate_indexed(const rtn_thumb_target *target, const uint8_t *indices, size_t width,
+void rtn_thumb_accumulate_indexed(rtn_thumb_target *target, const uint8_t *indices, size_t width,
                                   const float *table)
     __attribute__((ifunc("rtn_resolve_accumulate_indexed")));
 void rtn_thumb_filter_row(const float *row, rtn_thumb_taps taps, size_t from, size_t to, float *out)
@@ -560,11 +602,11 @@ const rtn_thumb_kernel_set *rtn_thumb_kernels(int path) {
     return rtn_best_kernels();
 }
 #else
-void rtn_thumb_accumulate_rgba8(const rtn_thumb_target *target, const uint8_t *row, size_t width,
+void rtn_thumb_accumulate_rgba8(rtn_thumb_target *target, const uint8_t *row, size_t width,
                                 rtn_thumb_pixels pixels, const float *to_linear) {
     rtn_thumb_accumulate_rgba8_base(target, row, width, pixels, to_linear);
 }
-void rtn_thumb_accumulate_indexed(const rtn_thumb_target *target, const uint8_t *indices, size_t width,
+void rtn_thumb_accumulate_indexed(rtn_thumb_target *target, const uint8_t *indices, size_t width,
                                   const float *table) {
     rtn_thumb_accumulate_indexed_base(target, indices, width, table);
 }

@@ -33,20 +33,31 @@ struct KernelTests {
         }
     }
 
-    /// Runs `kernel` with a target over `acc` (and `next`, stored, when given).
+    /// Runs `kernel` with a target over `acc` (and `next`, stored, when given); `spans`, when
+    /// given, are the (acc, next) spans outside which the two hold zeros. Returns the span the
+    /// kernel reported for the row.
+    @discardableResult
     static func into(_ acc: inout [Float], weight: Float, fresh: Bool = false, next: UnsafeMutablePointer<[Float]>? = nil,
-                     nextWeight: Float = 0, _ kernel: (UnsafePointer<rtn_thumb_target>) -> Void) {
+                     nextWeight: Float = 0, spans: (acc: Range<Int>, next: Range<Int>)? = nil,
+                     _ kernel: (UnsafeMutablePointer<rtn_thumb_target>) -> Void) -> Range<Int> {
+        var target = rtn_thumb_target()
+        (target.weight, target.fresh, target.next_weight) = (weight, fresh ? 1 : 0, nextWeight)
+        if let spans {
+            (target.known, target.acc_lo, target.acc_hi) = (1, spans.acc.lowerBound, spans.acc.upperBound)
+            (target.next_lo, target.next_hi) = (spans.next.lowerBound, spans.next.upperBound)
+        }
         acc.withUnsafeMutableBufferPointer { a in
+            target.acc = a.baseAddress
             if let next {
                 next.pointee.withUnsafeMutableBufferPointer { n in
-                    var target = rtn_thumb_target(acc: a.baseAddress, weight: weight, fresh: fresh ? 1 : 0, next: n.baseAddress, next_weight: nextWeight)
+                    target.next = n.baseAddress
                     kernel(&target)
                 }
             } else {
-                var target = rtn_thumb_target(acc: a.baseAddress, weight: weight, fresh: fresh ? 1 : 0, next: nil, next_weight: 0)
                 kernel(&target)
             }
         }
+        return target.row_lo ..< target.row_hi
     }
 
     /// RGBA8 → premultiplied sample, in Double.
@@ -136,9 +147,15 @@ struct KernelTests {
                 return [random.byte(), random.byte(), random.byte(), alpha]
             }
             let start = (0..<width * 4).map { _ in random.unit() * 50 }
+            let opaque = (0..<width).filter { row[$0 * 4 + 3] != 0 }
+            let expected = opaque.isEmpty ? 0..<0 : opaque.first! ..< opaque.last! + 1
             for (name, kernels) in Self.paths {
                 var added = start, fresh = [Float](repeating: .nan, count: width * 4), next = [Float](repeating: .nan, count: width * 4)
-                Self.into(&added, weight: 0.4) { kernels.accumulate_rgba8($0, row, width, RTN_THUMB_PREMULTIPLY_WEIGHTED, nil) }
+                let span = Self.into(&added, weight: 0.4) { kernels.accumulate_rgba8($0, row, width, RTN_THUMB_PREMULTIPLY_WEIGHTED, nil) }
+                #expect(span == expected, "\(name) width \(width): the span between the transparent ends")
+                var other = start
+                #expect(Self.into(&other, weight: 0.4) { kernels.accumulate_rgba8($0, row, width, RTN_THUMB_PREMULTIPLY, nil) } == 0..<width,
+                        "\(name): a kind that does not look for transparent ends reports the whole row")
                 Self.into(&fresh, weight: 0.4, fresh: true, next: &next, nextWeight: 0.6) {
                     kernels.accumulate_rgba8($0, row, width, RTN_THUMB_PREMULTIPLY_WEIGHTED, nil)
                 }
@@ -151,6 +168,39 @@ struct KernelTests {
                         } else {
                             #expect(abs(Double(added[i]) - (Double(start[i]) + s[c] * 0.4)) < 1e-3, "\(name) width \(width) pixel \(x)")
                             #expect(abs(Double(fresh[i]) - s[c] * 0.4) < 1e-3 && abs(Double(next[i]) - s[c] * 0.6) < 1e-3, "\(name) width \(width) pixel \(x)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("a stored row clears only what of the old spans lies outside its own, and a transparent row stores nothing new")
+    func knownSpans() {
+        var random = Random(state: 777)
+        let width = 53
+        // Rows zero outside lo..<hi (transparent ends), one fully transparent.
+        for (lo, hi) in [(10, 30), (0, 53), (20, 21), (0, 0), (40, 53)] {
+            let row = (0..<width).flatMap { x -> [UInt8] in
+                [random.byte(), random.byte(), random.byte(), (lo..<hi).contains(x) ? max(1, random.byte()) : 0]
+            }
+            for old in [5..<45, 0..<0, 25..<53, 0..<53] {
+                for (name, kernels) in Self.paths {
+                    // Garbage (NaN) inside the old spans, zeros outside: what the spans promise.
+                    let dirty = (0..<width * 4).map { old.contains($0 / 4) ? Float.nan : 0 }
+                    var acc = dirty, next = dirty
+                    let span = Self.into(&acc, weight: 0.5, fresh: true, next: &next, nextWeight: 0.5, spans: (old, old)) {
+                        kernels.accumulate_rgba8($0, row, width, RTN_THUMB_PREMULTIPLY_WEIGHTED, nil)
+                    }
+                    #expect(span == (lo < hi ? lo..<hi : 0..<0), "\(name) row \(lo)..<\(hi)")
+                    for x in 0..<width {
+                        for c in 0..<4 {
+                            let i = x * 4 + c
+                            if (lo..<hi).contains(x) {
+                                #expect(!acc[i].isNaN && acc[i] == next[i], "\(name) row \(lo)..<\(hi), old \(old): pixel \(x) stored")
+                            } else {
+                                #expect(acc[i] == 0 && next[i] == 0, "\(name) row \(lo)..<\(hi), old \(old): pixel \(x) is \(acc[i]), cleared")
+                            }
                         }
                     }
                 }

@@ -46,12 +46,22 @@ typedef struct {
 /// `weight` are added, or stored when `fresh` is 1 (the first input that output row takes, so
 /// no row is ever zeroed); into `next`, when not NULL, its samples times `next_weight` are
 /// stored (the row also starts the next output row: one conversion serves both).
+///
+/// Spans, for sources with alpha, whose fully transparent pixels have samples of 0: when
+/// `known` is 1, `acc` (read when fresh) and `next` hold zeros outside samples
+/// `acc_lo ..< acc_hi` and `next_lo ..< next_hi`, so a stored row that is zero outside its own
+/// span clears only the difference (0: either may hold anything outside the row's span). The
+/// kernel sets `row_lo ..< row_hi`, outside which this row's samples are zero (the whole row for
+/// a source without alpha; 0 ..< 0 for a fully transparent row).
 typedef struct {
     float *acc;
     float weight;
     int fresh;
     float *next;
     float next_weight;
+    int known;
+    size_t acc_lo, acc_hi, next_lo, next_hi;
+    size_t row_lo, row_hi;
 } rtn_thumb_target;
 
 /// How a decoded RGBA8 pixel becomes a premultiplied sample.
@@ -75,14 +85,14 @@ typedef enum {
 /// into `target`, `width` pixels (4 floats each) read as `pixels` says. `to_linear` (256 floats) is read only for
 /// RTN_THUMB_LINEAR. A conversion and a multiply-add per pixel and output row, two pixels per
 /// instruction with AVX2; a row that ends one output row and starts the next is converted once.
-void rtn_thumb_accumulate_rgba8(const rtn_thumb_target *target, const uint8_t *row, size_t width,
+void rtn_thumb_accumulate_rgba8(rtn_thumb_target *target, const uint8_t *row, size_t width,
                                 rtn_thumb_pixels pixels, const float *to_linear);
 
 /// As `rtn_thumb_accumulate_rgba8` for a row of one-byte indices (a palette image's, or 8-bit
 /// gray): sample x is `table[indices[x]]`, where `table` holds 256 samples (4 floats each) made
 /// by the RGBA8 kernel from what each index stands for, so the sums are the same bits as
 /// expanding the row first. A load and a multiply-add per pixel.
-void rtn_thumb_accumulate_indexed(const rtn_thumb_target *target, const uint8_t *indices, size_t width,
+void rtn_thumb_accumulate_indexed(rtn_thumb_target *target, const uint8_t *indices, size_t width,
                                   const float *table);
 
 /// The horizontal filter pass over one sample row, outputs `from ..< to` (at most
@@ -116,8 +126,8 @@ void rtn_thumb_nonzero_span(const float *row, size_t width, size_t *first, size_
 
 /// One dispatch path's kernels, for tests that run each path against a reference.
 typedef struct {
-    void (*accumulate_rgba8)(const rtn_thumb_target *, const uint8_t *, size_t, rtn_thumb_pixels, const float *);
-    void (*accumulate_indexed)(const rtn_thumb_target *, const uint8_t *, size_t, const float *);
+    void (*accumulate_rgba8)(rtn_thumb_target *, const uint8_t *, size_t, rtn_thumb_pixels, const float *);
+    void (*accumulate_indexed)(rtn_thumb_target *, const uint8_t *, size_t, const float *);
     void (*filter_row)(const float *, rtn_thumb_taps, size_t, size_t, float *);
     void (*gather)(const float *const *, const float *, size_t, size_t, float *);
     int (*png_filter_row)(const uint8_t *, const uint8_t *, size_t, size_t, unsigned, uint8_t *);

@@ -14,10 +14,12 @@ import CPNG
 /// (`useIndexedRows`): they are then added through a 256-entry table of samples, without
 /// libpng's expansion to RGBA8, to the same sums; RGB rows as three bytes (`useRGBRows`),
 /// without libpng's added alpha byte, to the same sums. Zero samples (fully transparent
-/// ones: half the rows of a clip-art image, and half of each other row in side margins) filter
-/// to zero, so each completed row is scanned from both ends for its nonzero span, only the
-/// outputs that span reaches are filtered, and the rest are zero: the same output bytes, for
-/// a fraction of the work (the tests compare the two). The span goes on with the row, so the next stages narrow their work
+/// ones: half the rows of a clip-art image, and half of each other row in side margins) add
+/// nothing and filter to zero. So the RGBA kernel reports each row's span between its
+/// transparent ends, an accumulator row is cleared and added to over those spans only, each
+/// completed row is narrowed to its exact nonzero span, only the outputs that span reaches are
+/// filtered, and the rest are zero: the same output bytes, for a fraction of the work (the
+/// tests compare the two). The span goes on with the row, so the next stages narrow their work
 /// too. Memory: two accumulator rows of source width and two rows of intermediate width, plus
 /// the tables.
 struct AreaAccumulator {
@@ -75,7 +77,8 @@ struct AreaAccumulator {
     /// sums are the same bits as for the expanded rows. 4 KiB; O(256).
     mutating func useIndexedRows(rgba: UnsafePointer<UInt8>, memory: WorkingMemory) throws(ImagingError) {
         let samples = try memory.allocate(Float.self, count: 256 * 4)
-        var target = rtn_thumb_target(acc: samples, weight: 1, fresh: 1, next: nil, next_weight: 0)  // sample × 1 is the sample
+        var target = rtn_thumb_target()  // stored (fresh), sample × 1 is the sample
+        (target.acc, target.weight, target.fresh) = (samples, 1, 1)
         rtn_thumb_accumulate_rgba8(&target, rgba, 256, pixels, toLinear)
         table = samples
         pixelBytes = 1
@@ -96,14 +99,15 @@ struct AreaAccumulator {
     /// `useIndexedRows`; rows in order)
     /// and hands completed intermediate rows (4 floats per sample) to `emit`, each with the span
     /// of samples outside which it is zero (empty for a zero row). Rows outside the source
-    /// window (a crop) cost nothing. A completed row costs a scan from each end up to its first
-    /// nonzero sample before its filter pass.
+    /// window (a crop) cost nothing. A completed row costs a scan from each end of the span its
+    /// input rows reported (the kernel finds each row's transparent ends as it reads it) up to
+    /// its first nonzero sample, before its filter pass.
     mutating func push(_ source: UnsafePointer<UInt8>, row y: Int, emit: (UnsafePointer<Float>, _ nonzero: Range<Int>) -> Void) {
         guard vertical.needs(y) else { return }
         let (start, count, kind, toLinear, table, bytes) = (span.lowerBound, span.count, pixels, self.toLinear, self.table, pixelBytes)
         let (columns, identity, row, zeroRow, scans) = (columns, identityColumns, self.row, self.zeroRow, skipsZeroSpans)
         vertical.push(inputRow: y, add: { target in
-            var window = target  // the source window's columns only
+            var window = target  // the source window's columns only; spans are counted in them
             window.acc += 4 * start
             window.next = window.next.map { $0 + 4 * start }
             if let table {
@@ -111,14 +115,16 @@ struct AreaAccumulator {
             } else {
                 rtn_thumb_accumulate_rgba8(&window, source + bytes * start, count, kind, toLinear)
             }
-        }, emit: { acc in
-            // Only the window's columns were written, and only they are read.
-            var first = 0, end = count
-            if scans { rtn_thumb_nonzero_span(acc + 4 * start, count, &first, &end) }
-            let nonzero = first < end ? start + first ..< start + end : 0..<0
-            if identity { return emit(acc, nonzero) }
-            if nonzero.isEmpty { return emit(zeroRow, nonzero) }
-            let outputs = columns.outputs(reaching: nonzero)
+            (target.row_lo, target.row_hi) = (window.row_lo, window.row_hi)
+        }, emit: { acc, span in
+            // Zero outside `span` (the rows' own spans): the exact nonzero span is inside it.
+            var first = 0, end = span.count
+            if scans, !span.isEmpty { rtn_thumb_nonzero_span(acc + 4 * (start + span.lowerBound), span.count, &first, &end) }
+            let nonzero = first < end ? start + span.lowerBound + first ..< start + span.lowerBound + end : 0..<0
+            let handed = scans ? nonzero : start ..< start + count  // false: every sample, as if none were zero
+            if identity { return emit(acc, handed) }
+            if handed.isEmpty { return emit(zeroRow, handed) }
+            let outputs = columns.outputs(reaching: handed)
             columns.filter(acc, outputs: outputs, into: row)
             emit(row, outputs)
         })

@@ -294,12 +294,18 @@ struct LanczosSteps {
 /// no row is ever cleared, and a row that ends one output row and starts the next reaches both
 /// in one kernel call (its samples made once). Only `maxOverlap` accumulator rows exist at once
 /// (2 for area averaging), so memory is a few rows whatever the height. Samples are
-/// premultiplied RGBA, 4 floats each.
+/// premultiplied RGBA, 4 floats each. Each accumulator row keeps the span outside which it
+/// holds zeros (the kernels report each input row's; a fully transparent row's is empty), so a
+/// stored row clears only what of the old span it does not cover, and each output row goes on
+/// with its span.
 struct VerticalAccumulator {
     let table: FilterTable
     let width: Int
     private let slots: Int
     private let rows: UnsafeMutablePointer<Float>
+    /// Each slot's span outside which it holds zeros: `spans[2 s] ..< spans[2 s + 1]` (the
+    /// rows start zeroed, so every span starts empty).
+    private let spans: UnsafeMutablePointer<Int>
     /// The lowest output row not yet handed on.
     private(set) var nextOutput = 0
 
@@ -308,6 +314,7 @@ struct VerticalAccumulator {
         self.width = width
         self.slots = table.maxOverlap
         self.rows = try memory.allocate(Float.self, count: slots * width * 4)
+        self.spans = try memory.allocate(Int.self, count: 2 * slots)
     }
 
     /// True when input row `y` feeds some output row still open (rows cropped away do not).
@@ -316,31 +323,55 @@ struct VerticalAccumulator {
     }
 
     /// Adds input row `y` (inputs must arrive in order) and hands every completed output row
-    /// to `emit`, in order: `add(target)` puts the row into the accumulator rows the target names
-    /// (`width` samples each; see `rtn_thumb_target`), once or twice per input row.
-    mutating func push(inputRow y: Int, add: (rtn_thumb_target) -> Void, emit: (UnsafePointer<Float>) -> Void) {
-        var pending: rtn_thumb_target?
+    /// to `emit`, in order, with the span outside which it is zero: `add(&target)` puts the row
+    /// into the accumulator rows the target names (`width` samples each; see
+    /// `rtn_thumb_target`) and sets the row's span, once or twice per input row.
+    mutating func push(inputRow y: Int, add: (inout rtn_thumb_target) -> Void, emit: (UnsafePointer<Float>, _ span: Range<Int>) -> Void) {
+        var pending: (target: rtn_thumb_target, output: Int, next: Int?)?
         var j = nextOutput
         while j < table.outputSize, Int(table.first[j]) <= y {
             let tap = y - Int(table.first[j])
             if tap < Int(table.count[j]) {
                 let weight = table.weights[j * table.stride + tap]
                 if var open = pending, open.next == nil, tap == 0 {
-                    open.next = accumulator(j)  // the row also starts output j: one call for both
-                    open.next_weight = weight
-                    add(open)
+                    open.target.next = accumulator(j)  // the row also starts output j: one call for both
+                    open.target.next_weight = weight
+                    (open.target.next_lo, open.target.next_hi) = (spans[2 * (j % slots)], spans[2 * (j % slots) + 1])
+                    open.next = j
+                    put(open, add)
                     pending = nil
                 } else {
-                    if let open = pending { add(open) }
-                    pending = rtn_thumb_target(acc: accumulator(j), weight: weight, fresh: tap == 0 ? 1 : 0, next: nil, next_weight: 0)
+                    if let open = pending { put(open, add) }
+                    var target = rtn_thumb_target()
+                    (target.acc, target.weight, target.fresh, target.known) = (accumulator(j), weight, tap == 0 ? 1 : 0, 1)
+                    (target.acc_lo, target.acc_hi) = (spans[2 * (j % slots)], spans[2 * (j % slots) + 1])
+                    pending = (target, j, nil)
                 }
             }
             j += 1
         }
-        if let open = pending { add(open) }
+        if let open = pending { put(open, add) }
         while nextOutput < table.outputSize, Int(table.first[nextOutput] + table.count[nextOutput]) <= y + 1 {
-            emit(accumulator(nextOutput))
+            let s = nextOutput % slots
+            emit(accumulator(nextOutput), spans[2 * s] ..< max(spans[2 * s], spans[2 * s + 1]))
             nextOutput += 1
+        }
+    }
+
+    /// Runs `add` on a target and records the spans it leaves: a stored row's own, an added
+    /// row's joined to the old one.
+    private func put(_ open: (target: rtn_thumb_target, output: Int, next: Int?), _ add: (inout rtn_thumb_target) -> Void) {
+        var target = open.target
+        add(&target)
+        let (lo, hi) = (target.row_lo, target.row_hi)
+        let s = open.output % slots
+        if target.fresh != 0 || spans[2 * s] >= spans[2 * s + 1] {
+            (spans[2 * s], spans[2 * s + 1]) = (lo, hi)
+        } else if lo < hi {
+            (spans[2 * s], spans[2 * s + 1]) = (min(spans[2 * s], lo), max(spans[2 * s + 1], hi))
+        }
+        if let next = open.next {
+            (spans[2 * (next % slots)], spans[2 * (next % slots) + 1]) = (lo, hi)
         }
     }
 
