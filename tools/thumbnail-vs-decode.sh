@@ -3,7 +3,7 @@
 # decode, on every *.png below DIR (with --kinds, for each kind of file apart; see below).
 #
 # Each round runs, once each and in alternating order (ABBA), one process over all the files:
-#   thumbnail: retention thumbnail FILES... -s SIZE --jobs 1 -o WORK   (decode, resample, encode, write)
+#   thumbnail: retention thumbnail FILES... -s SIZE --jobs 1 -o OUT    (decode, resample, encode, write)
 #   decode:    retention inspect --decode FILES...                      (libpng's full RGBA8 decode)
 # and takes the ratio thumbnail/decode of their CPU time (user + system, the kernel's accounting
 # of the finished child, to the microsecond, by tools/child_cpu.py; /usr/bin/time rounds each
@@ -13,7 +13,11 @@
 # One untimed run of each comes first (page cache).
 #
 # Environment: RETENTION (the binary; default .build/release/retention, built if missing),
-# SIZE (default 256), WORK (default a temporary folder, removed at the end).
+# SIZE (default 256), WORK (default a temporary folder, removed at the end), OUT (the thumbnails'
+# folder, default WORK/out; each round replaces the files the round before wrote, as a batch run
+# again does: on ext4 that allocates an inode per file and frees the old one, kernel work that
+# OUT on a tmpfs, like /dev/shm/NAME, leaves out; a folder OUT names is emptied and removed at
+# the end). The kind table's title names OUT's file system.
 set -euo pipefail
 kinds=0
 if [ "${1:-}" = --kinds ]; then kinds=1; shift; fi
@@ -31,13 +35,19 @@ mapfile -t files < <(find "$dir" -type f -name '*.png' | sort)
 [ ${#files[@]} -gt 0 ] || { echo "thumbnail-vs-decode: no *.png below $dir" >&2; exit 1; }
 work=${WORK:-$(mktemp -d)}
 [ -n "${WORK:-}" ] || trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/out"
+out=${OUT:-$work/out}
+if [ -n "${OUT:-}" ]; then
+  [ ! -e "$out" ] || { echo "thumbnail-vs-decode: OUT=$out exists; name a new folder" >&2; exit 2; }
+  trap 'rm -rf "$out"; [ -n "${WORK:-}" ] || rm -rf "$work"' EXIT
+fi
+mkdir -p "$out"
+outfs=$(df --output=fstype "$out" | tail -1)
 
 # run thumbnail|decode: one process over every file; prints "cpu_seconds wall_seconds".
 run() {
   local -a cmd
   case $1 in
-    thumbnail) cmd=("$RETENTION" thumbnail "${files[@]}" -s "$SIZE" --jobs 1 -o "$work/out") ;;
+    thumbnail) cmd=("$RETENTION" thumbnail "${files[@]}" -s "$SIZE" --jobs 1 -o "$out") ;;
     decode) cmd=("$RETENTION" inspect --decode "${files[@]}") ;;
   esac
   python3 tools/child_cpu.py "${cmd[@]}" 2>"$work/stderr.txt" \
@@ -69,9 +79,9 @@ PY
       echo "$kind ${#files[@]} $t $d" >> "$work/kinds.txt"
     done
   done
-  python3 - "$work/kinds.txt" "$dir" "$SIZE" "$rounds" "${GOAL:-1.30}" <<'PY'
+  python3 - "$work/kinds.txt" "$dir" "$SIZE" "$rounds" "${GOAL:-1.30}" "$outfs" <<'PY'
 import statistics, sys
-path, folder, size, rounds, goal = sys.argv[1:]
+path, folder, size, rounds, goal, outfs = sys.argv[1:]
 goal = float(goal)
 rows = {}
 for line in open(path):
@@ -79,7 +89,7 @@ for line in open(path):
     rows.setdefault((kind, int(count)), []).append(list(map(float, values)))
 def spread(values, fmt):
     return f"{fmt % statistics.median(values)} ({fmt % min(values)}-{fmt % max(values)})"
-print(f"{folder}: thumbnail -s {size} --jobs 1 against inspect --decode, by kind, {rounds} paired rounds each")
+print(f"{folder}: thumbnail -s {size} --jobs 1 (outputs on {outfs}) against inspect --decode, by kind, {rounds} paired rounds each")
 print(f"{'kind':<8} {'files':>5} {'thumbnail CPU s':>18} {'decode CPU s':>18} {'ratio, CPU':>20} {'ratio, wall':>20}  goal <= {goal:.2f}x")
 for (kind, count), values in rows.items():
     cpu = [t / d for t, _, d, _ in values]
