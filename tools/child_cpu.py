@@ -20,7 +20,7 @@ def measure(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE):
     it reaped, to the microsecond."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
-    result = subprocess.run(command, stdout=stdout, stderr=stderr, text=True)
+    result = subprocess.run(command, stdout=stdout, stderr=stderr, text=True, errors="replace")
     wall = time.monotonic() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

@@ -28,6 +28,7 @@ python3 - "$bin" "$source_dir" "$work" "${COUNT:-1000}" "${ROUNDS:-3}" "${JOBS:-
 import os, shutil, statistics, struct, subprocess, sys
 
 sys.path.insert(0, sys.argv[7])
+sys.dont_write_bytecode = True  # no __pycache__ in tools/
 from child_cpu import measure
 
 binary, source_dir, work, count, rounds, jobs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]

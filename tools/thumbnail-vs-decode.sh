@@ -13,17 +13,21 @@
 # One untimed run of each comes first (page cache).
 #
 # Environment: RETENTION (the binary; default .build/release/retention, built if missing),
-# SIZE (default 256), WORK (default a temporary folder, removed at the end), OUT (the thumbnails'
-# folder, default WORK/out; each round replaces the files the round before wrote, as a batch run
-# again does: on ext4 that allocates an inode per file and frees the old one, kernel work that
-# OUT on a tmpfs, like /dev/shm/NAME, leaves out; a folder OUT names is emptied and removed at
-# the end). The kind table's title names OUT's file system.
+# SIZE (default 256), WORK (default a temporary folder, removed at the end), OUT (a folder in
+# which the thumbnails' own folder is made, and removed at the end; default WORK). Each round
+# replaces the files the round before wrote, as a batch run again does: on ext4 that allocates an
+# inode per file and frees the old one, kernel work that OUT on a tmpfs (/dev/shm) leaves out.
+# The kind table's title names the outputs' file system.
 set -euo pipefail
 kinds=0
 if [ "${1:-}" = --kinds ]; then kinds=1; shift; fi
 [ $# -ge 1 ] && [ -d "$1" ] || { echo "usage: tools/thumbnail-vs-decode.sh [--kinds] DIR [ROUNDS]" >&2; exit 2; }
 dir=$(realpath "$1")
 rounds=${2:-7}
+if [ -n "${OUT:-}" ]; then
+  [ -d "$OUT" ] || { echo "thumbnail-vs-decode: OUT=$OUT is not a folder" >&2; exit 2; }
+  OUT=$(realpath "$OUT")
+fi
 cd "$(dirname "$0")/.."
 RETENTION=${RETENTION:-$PWD/.build/release/retention}
 SIZE=${SIZE:-256}
@@ -35,9 +39,9 @@ mapfile -t files < <(find "$dir" -type f -name '*.png' | sort)
 [ ${#files[@]} -gt 0 ] || { echo "thumbnail-vs-decode: no *.png below $dir" >&2; exit 1; }
 work=${WORK:-$(mktemp -d)}
 [ -n "${WORK:-}" ] || trap 'rm -rf "$work"' EXIT
-out=${OUT:-$work/out}
+out=$work/out
 if [ -n "${OUT:-}" ]; then
-  [ ! -e "$out" ] || { echo "thumbnail-vs-decode: OUT=$out exists; name a new folder" >&2; exit 2; }
+  out=$(mktemp -d -p "$OUT" thumbnail-vs-decode.XXXXXX)
   trap 'rm -rf "$out"; [ -n "${WORK:-}" ] || rm -rf "$work"' EXIT
 fi
 mkdir -p "$out"

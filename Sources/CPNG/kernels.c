@@ -627,15 +627,18 @@ const rtn_thumb_kernel_set *rtn_thumb_kernels(int path) {
 #endif
 
 // True when the four samples at row + 4 * x (64 bytes) have a bit set: three ORs and one test.
+// The floats' bits read as integers: may_alias, so the reads are defined C.
+typedef uint32_t rtn_bits32 __attribute__((may_alias));
+typedef uint32_t rtn_bits4x32 __attribute__((vector_size(16), aligned(4), may_alias));
+
 static inline int rtn_any_bits4(const float *row, size_t x) {
-    typedef uint32_t rtn_u32x4 __attribute__((vector_size(16), aligned(4)));
-    const rtn_u32x4 *v = (const rtn_u32x4 *)(row + 4 * x);
-    rtn_u32x4 any = (v[0] | v[1]) | (v[2] | v[3]);
+    const rtn_bits4x32 *v = (const rtn_bits4x32 *)(row + 4 * x);
+    rtn_bits4x32 any = (v[0] | v[1]) | (v[2] | v[3]);
     return ((any[0] | any[1]) | (any[2] | any[3])) != 0;
 }
 
 static inline int rtn_any_bits1(const float *row, size_t x) {
-    const uint32_t *bits = (const uint32_t *)(row + 4 * x);
+    const rtn_bits32 *bits = (const rtn_bits32 *)(row + 4 * x);
     return (bits[0] | bits[1] | bits[2] | bits[3]) != 0;
 }
 

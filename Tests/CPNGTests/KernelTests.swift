@@ -175,7 +175,7 @@ struct KernelTests {
         }
     }
 
-    @Test("a stored row clears only what of the old spans lies outside its own, and a transparent row stores nothing new")
+    @Test("a stored row clears only what of the old spans lies outside its own, an added row adds only its own, and a transparent row stores nothing new")
     func knownSpans() {
         var random = Random(state: 777)
         let width = 53
@@ -184,24 +184,38 @@ struct KernelTests {
             let row = (0..<width).flatMap { x -> [UInt8] in
                 [random.byte(), random.byte(), random.byte(), (lo..<hi).contains(x) ? max(1, random.byte()) : 0]
             }
-            for old in [5..<45, 0..<0, 25..<53, 0..<53] {
+            let span = lo < hi ? lo..<hi : 0..<0
+            // Garbage (NaN) inside a destination's old span, zeros outside: what the spans promise.
+            func dirty(_ old: Range<Int>) -> [Float] { (0..<width * 4).map { old.contains($0 / 4) ? Float.nan : 0 } }
+            for (oldAcc, oldNext) in [(5..<45, 25..<53), (0..<0, 0..<53), (25..<53, 0..<0), (0..<53, 12..<13)] {
                 for (name, kernels) in Self.paths {
-                    // Garbage (NaN) inside the old spans, zeros outside: what the spans promise.
-                    let dirty = (0..<width * 4).map { old.contains($0 / 4) ? Float.nan : 0 }
-                    var acc = dirty, next = dirty
-                    let span = Self.into(&acc, weight: 0.5, fresh: true, next: &next, nextWeight: 0.5, spans: (old, old)) {
+                    var acc = dirty(oldAcc), next = dirty(oldNext), alone = dirty(oldNext)
+                    let reported = Self.into(&acc, weight: 0.5, fresh: true, next: &next, nextWeight: 0.5, spans: (oldAcc, oldNext)) {
                         kernels.accumulate_rgba8($0, row, width, RTN_THUMB_PREMULTIPLY_WEIGHTED, nil)
                     }
-                    #expect(span == (lo < hi ? lo..<hi : 0..<0), "\(name) row \(lo)..<\(hi)")
-                    for x in 0..<width {
-                        for c in 0..<4 {
-                            let i = x * 4 + c
-                            if (lo..<hi).contains(x) {
-                                #expect(!acc[i].isNaN && acc[i] == next[i], "\(name) row \(lo)..<\(hi), old \(old): pixel \(x) stored")
-                            } else {
-                                #expect(acc[i] == 0 && next[i] == 0, "\(name) row \(lo)..<\(hi), old \(old): pixel \(x) is \(acc[i]), cleared")
-                            }
+                    Self.into(&alone, weight: 0.5, fresh: true, spans: (oldNext, 0..<0)) {
+                        kernels.accumulate_rgba8($0, row, width, RTN_THUMB_PREMULTIPLY_WEIGHTED, nil)
+                    }
+                    #expect(reported == span, "\(name) row \(lo)..<\(hi)")
+                    for i in 0..<width * 4 {
+                        let what = "\(name) row \(lo)..<\(hi), old \(oldAcc) and \(oldNext): sample \(i / 4)"
+                        if span.contains(i / 4) {
+                            #expect(!acc[i].isNaN && acc[i] == next[i] && next[i] == alone[i], "\(what) stored")
+                        } else {
+                            #expect(acc[i] == 0 && next[i] == 0 && alone[i] == 0, "\(what) cleared")
                         }
+                    }
+                    // Added (not fresh) into a row with its own span: only the row's span changes.
+                    let base = (0..<width * 4).map { Float($0 % 7) }
+                    var added = base
+                    Self.into(&added, weight: 0.5, spans: (0..<width, 0..<0)) {
+                        kernels.accumulate_rgba8($0, row, width, RTN_THUMB_PREMULTIPLY_WEIGHTED, nil)
+                    }
+                    for i in 0..<width * 4 where !span.contains(i / 4) {
+                        #expect(added[i] == base[i], "\(name) row \(lo)..<\(hi): sample \(i / 4) outside the span untouched by an add")
+                    }
+                    for i in 0..<width * 4 where span.contains(i / 4) {
+                        #expect(added[i] == base[i] + acc[i], "\(name) row \(lo)..<\(hi): sample \(i / 4) added")
                     }
                 }
             }

@@ -44,15 +44,17 @@ typedef struct {
 
 /// Where a vertical pass puts one input row: into `acc` (a row of samples) its samples times
 /// `weight` are added, or stored when `fresh` is 1 (the first input that output row takes, so
-/// no row is ever zeroed); into `next`, when not NULL, its samples times `next_weight` are
+/// no row is zeroed before it); into `next`, when not NULL, its samples times `next_weight` are
 /// stored (the row also starts the next output row: one conversion serves both).
 ///
-/// Spans, for sources with alpha, whose fully transparent pixels have samples of 0: when
-/// `known` is 1, `acc` (read when fresh) and `next` hold zeros outside samples
-/// `acc_lo ..< acc_hi` and `next_lo ..< next_hi`, so a stored row that is zero outside its own
-/// span clears only the difference (0: either may hold anything outside the row's span). The
-/// kernel sets `row_lo ..< row_hi`, outside which this row's samples are zero (the whole row for
-/// a source without alpha; 0 ..< 0 for a fully transparent row).
+/// Spans: the kernel sets `row_lo ..< row_hi`, outside which this row's samples are zero. Only
+/// RTN_THUMB_PREMULTIPLY_WEIGHTED (RGBA rows) looks for them, between the row's fully
+/// transparent ends (0 ..< 0 for a fully transparent row); every other kind reports the whole
+/// row and writes all of it. A stored RGBA row writes only its span, and clears what of the
+/// destination may be nonzero outside it: with `known` 1, `acc` (read when fresh) and `next`
+/// hold zeros outside `acc_lo ..< acc_hi` and `next_lo ..< next_hi`, so only the difference is
+/// cleared (and nothing when the destination's span is empty); with `known` 0, everything
+/// outside the row's span is.
 typedef struct {
     float *acc;
     float weight;
@@ -121,7 +123,7 @@ int rtn_png_filter_row(const uint8_t *row, const uint8_t *prev, size_t length, s
 /// whose bits are not all zero (a premultiplied sample is zero where the source is fully
 /// transparent); both are 0 for a zero row. The filter stages compute only the outputs that
 /// such a span reaches, since the others are zero. Reads from each end until the first nonzero
-/// sample: at most the row once, an OR per 8 bytes.
+/// sample: at most the row once, three ORs and a test per 64 bytes.
 void rtn_thumb_nonzero_span(const float *row, size_t width, size_t *first, size_t *end);
 
 /// One dispatch path's kernels, for tests that run each path against a reference.

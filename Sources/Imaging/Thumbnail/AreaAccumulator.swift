@@ -51,8 +51,11 @@ struct AreaAccumulator {
     private let span: Range<Int>
     /// The samples each byte value stands for, once `useIndexedRows` was called.
     private var table: UnsafeMutablePointer<Float>?
-    /// False: every row is handed on as nonzero throughout, so every stage filters all of it.
-    var skipsZeroSpans = true
+    /// False: every row is handed on as nonzero throughout, so every stage filters all of it,
+    /// and a stored row clears all of its accumulator row outside its own span.
+    var skipsZeroSpans = true {
+        didSet { vertical.tellsSpans = skipsZeroSpans }
+    }
 
     /// An accumulator from `x` and `y` (source → intermediate) reading pixels as `source`.
     init(x: AxisMap, y: AxisMap, source: Source, memory: WorkingMemory) throws(ImagingError) {

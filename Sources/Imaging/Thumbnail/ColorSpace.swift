@@ -64,10 +64,11 @@ struct RowWriter {
     mutating func write(_ row: UnsafePointer<Float>, nonzero: Range<Int>) {
         precondition(rowsWritten < height, "thumbnail pipeline produced more rows than the output has")
         let out = base + rowsWritten * bytesPerRow
-        let (lo, hi) = nonzero.isEmpty ? (0, 0) : (nonzero.lowerBound, nonzero.upperBound)
-        out.update(repeating: 0, count: 4 * lo)
-        (out + 4 * hi).update(repeating: 0, count: 4 * (width - hi))
-        if lo < hi { rtn_thumb_write_row(row + 4 * lo, hi - lo, fromLinear, LinearLight.steps, out + 4 * lo) }
+        out.clearSamples(outside: nonzero, width: width)
+        if !nonzero.isEmpty {
+            let lo = nonzero.lowerBound
+            rtn_thumb_write_row(row + 4 * lo, nonzero.count, fromLinear, LinearLight.steps, out + 4 * lo)
+        }
         rowsWritten += 1
     }
 }

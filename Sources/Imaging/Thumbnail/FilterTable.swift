@@ -30,14 +30,17 @@ struct AxisMap: Equatable {
 /// `first[i] ..< first[i] + count[i]` with `weights[i * stride ...]`, which sum to 1.
 ///
 /// Built once per run; the hot loops only read it. `first` and the last tap are
-/// non-decreasing in `i`, which is what lets rows stream (see `VerticalAccumulator`).
+/// non-decreasing in `i`, which is what lets rows stream (see `VerticalAccumulator`), with one
+/// exception: enlarging with Lanczos-3 by an odd factor puts some outputs' centres on an input,
+/// where every other tap weighs 0 and is trimmed, so that output's one tap can lie past its
+/// neighbours' first ones (each window stays inside the rows the vertical pass keeps).
 ///
 /// A table for a horizontal pass is `padded`: every output gets the same even number of taps
 /// (`fixedCount`, the most any output needs, rounded up to even; the extra ones weigh 0 and
 /// `first` moves left where they would pass the row's end), so the kernel runs one unrolled
 /// loop per table, two taps per instruction, with no tail. And the longest run of outputs with
 /// the same taps (at 2:1, Lanczos-3's interior) is noted with those weights as the kernel's
-/// register pairs (`uniform`). Memory: `outputSize × (8 + 4 × stride)` bytes, 16 more, and at
+/// register pairs (`uniform`). Memory: `outputSize × (16 + 4 × stride)` bytes, 16 more, and at
 /// most 256 for the pairs, taken from the run's `WorkingMemory`.
 struct FilterTable {
     let outputSize: Int
@@ -45,6 +48,10 @@ struct FilterTable {
     let first: UnsafeMutablePointer<Int32>
     let count: UnsafeMutablePointer<Int32>
     let weights: UnsafeMutablePointer<Float>
+    /// For `outputs(reaching:)`: the largest end (`first + count`) of outputs `0...i`, and the
+    /// smallest `first` of outputs `i...`, both non-decreasing even where the taps are not.
+    private let endsSoFar: UnsafeMutablePointer<Int32>
+    private let firstsFrom: UnsafeMutablePointer<Int32>
     /// The most outputs that any one input sample feeds (accumulator rows kept open).
     private(set) var maxOverlap = 1
     /// Outputs whose taps are all the same, and those taps as 8-float pairs (see `rtn_thumb_taps`).
@@ -78,6 +85,8 @@ struct FilterTable {
         stride = map.isIdentity ? 1 : Int((2 * radius).rounded(.up)) + 2
         first = try memory.allocate(Int32.self, count: outputSize)
         count = try memory.allocate(Int32.self, count: outputSize)
+        endsSoFar = try memory.allocate(Int32.self, count: outputSize)
+        firstsFrom = try memory.allocate(Int32.self, count: outputSize)
         weights = try memory.allocate(Float.self, count: outputSize * stride + 4)  // the kernel reads weights four at a time
         var taps = [Double](repeating: 0, count: stride)  // once per table, not per sample
         let sinc = kernel == .lanczos3 ? LanczosSteps(step: 1 / widen) : nil
@@ -135,6 +144,8 @@ struct FilterTable {
         if padded { pad(inputSize: map.inputSize) }
         maxOverlap = computeMaxOverlap(inputSize: map.inputSize)
         try findUniform(inputSize: map.inputSize, memory: memory)
+        for i in 0..<outputSize { endsSoFar[i] = max(i > 0 ? endsSoFar[i - 1] : 0, first[i] + count[i]) }
+        for i in (0..<outputSize).reversed() { firstsFrom[i] = min(i + 1 < outputSize ? firstsFrom[i + 1] : .max, first[i]) }
     }
 
     /// Gives every output `fixedCount` taps within `stride` (see above), when that count is at
@@ -158,22 +169,23 @@ struct FilterTable {
         fixedCount = fixed
     }
 
-    /// The outputs whose taps reach some input in `inputs` (non-empty): the only ones that can be
-    /// nonzero when every other input is zero. Two binary searches, as `first` and the last tap
-    /// are non-decreasing. O(log outputs).
+    /// A run of outputs that holds every output whose taps reach some input in `inputs`
+    /// (non-empty): the only ones that can be nonzero when every other input is zero. Where the
+    /// taps are ordered (all but odd-factor Lanczos enlargements), exactly those outputs. Two
+    /// binary searches over the running end and first. O(log outputs).
     func outputs(reaching inputs: Range<Int>) -> Range<Int> {
-        // The first output whose last tap is at or past inputs.lowerBound …
+        // From the first output before which no output's taps end past inputs.lowerBound …
         var lo = 0, hi = outputSize
         while lo < hi {
             let mid = (lo + hi) / 2
-            if Int(first[mid] + count[mid]) <= inputs.lowerBound { lo = mid + 1 } else { hi = mid }
+            if Int(endsSoFar[mid]) <= inputs.lowerBound { lo = mid + 1 } else { hi = mid }
         }
         let from = lo
-        // … to the first whose first tap is at or past inputs.upperBound.
+        // … to the first from which every output's taps start at or past inputs.upperBound.
         hi = outputSize
         while lo < hi {
             let mid = (lo + hi) / 2
-            if Int(first[mid]) < inputs.upperBound { lo = mid + 1 } else { hi = mid }
+            if Int(firstsFrom[mid]) < inputs.upperBound { lo = mid + 1 } else { hi = mid }
         }
         return from..<max(from, lo)
     }
@@ -183,10 +195,8 @@ struct FilterTable {
     /// to the sign of a zero, which no later stage turns into a different byte). Costs the taps
     /// of `outputs` and a clear of the rest.
     func filter(_ row: UnsafePointer<Float>, outputs: Range<Int>, into out: UnsafeMutablePointer<Float>) {
-        let (lo, hi) = outputs.isEmpty ? (0, 0) : (outputs.lowerBound, outputs.upperBound)
-        out.update(repeating: 0, count: 4 * lo)
-        (out + 4 * hi).update(repeating: 0, count: 4 * (outputSize - hi))
-        if lo < hi { rtn_thumb_filter_row(row, taps, lo, hi, out) }
+        out.clearSamples(outside: outputs, width: outputSize)
+        if !outputs.isEmpty { rtn_thumb_filter_row(row, taps, outputs.lowerBound, outputs.upperBound, out) }
     }
 
     /// The table as the C kernels take it (pointers into this table's memory). O(1).
@@ -291,7 +301,7 @@ struct LanczosSteps {
 /// Each incoming row is added with its weight to every output row whose taps include it (in
 /// whatever form the caller's `add` reads it); an output row is handed on as soon as its last
 /// input row has arrived. The first input an output row takes is stored rather than added, so
-/// no row is ever cleared, and a row that ends one output row and starts the next reaches both
+/// no row is cleared before it, and a row that ends one output row and starts the next reaches both
 /// in one kernel call (its samples made once). Only `maxOverlap` accumulator rows exist at once
 /// (2 for area averaging), so memory is a few rows whatever the height. Samples are
 /// premultiplied RGBA, 4 floats each. Each accumulator row keeps the span outside which it
@@ -303,18 +313,20 @@ struct VerticalAccumulator {
     let width: Int
     private let slots: Int
     private let rows: UnsafeMutablePointer<Float>
-    /// Each slot's span outside which it holds zeros: `spans[2 s] ..< spans[2 s + 1]` (the
-    /// rows start zeroed, so every span starts empty).
-    private let spans: UnsafeMutablePointer<Int>
+    /// Each slot's span, outside which it holds zeros.
+    private let spans: SpanSlots
     /// The lowest output row not yet handed on.
     private(set) var nextOutput = 0
+    /// False: the kernels are not told the spans, so a stored row clears everything outside
+    /// its own, as if any accumulator row could hold anything (the tests compare the two).
+    var tellsSpans = true
 
     init(table: FilterTable, width: Int, memory: WorkingMemory) throws(ImagingError) {
         self.table = table
         self.width = width
         self.slots = table.maxOverlap
         self.rows = try memory.allocate(Float.self, count: slots * width * 4)
-        self.spans = try memory.allocate(Int.self, count: 2 * slots)
+        self.spans = try SpanSlots(count: slots, memory: memory)
     }
 
     /// True when input row `y` feeds some output row still open (rows cropped away do not).
@@ -336,15 +348,15 @@ struct VerticalAccumulator {
                 if var open = pending, open.next == nil, tap == 0 {
                     open.target.next = accumulator(j)  // the row also starts output j: one call for both
                     open.target.next_weight = weight
-                    (open.target.next_lo, open.target.next_hi) = (spans[2 * (j % slots)], spans[2 * (j % slots) + 1])
+                    (open.target.next_lo, open.target.next_hi) = (spans[j % slots].lowerBound, spans[j % slots].upperBound)
                     open.next = j
                     put(open, add)
                     pending = nil
                 } else {
                     if let open = pending { put(open, add) }
                     var target = rtn_thumb_target()
-                    (target.acc, target.weight, target.fresh, target.known) = (accumulator(j), weight, tap == 0 ? 1 : 0, 1)
-                    (target.acc_lo, target.acc_hi) = (spans[2 * (j % slots)], spans[2 * (j % slots) + 1])
+                    (target.acc, target.weight, target.fresh, target.known) = (accumulator(j), weight, tap == 0 ? 1 : 0, tellsSpans ? 1 : 0)
+                    (target.acc_lo, target.acc_hi) = (spans[j % slots].lowerBound, spans[j % slots].upperBound)
                     pending = (target, j, nil)
                 }
             }
@@ -352,8 +364,7 @@ struct VerticalAccumulator {
         }
         if let open = pending { put(open, add) }
         while nextOutput < table.outputSize, Int(table.first[nextOutput] + table.count[nextOutput]) <= y + 1 {
-            let s = nextOutput % slots
-            emit(accumulator(nextOutput), spans[2 * s] ..< max(spans[2 * s], spans[2 * s + 1]))
+            emit(accumulator(nextOutput), spans[nextOutput % slots])
             nextOutput += 1
         }
     }
@@ -363,16 +374,14 @@ struct VerticalAccumulator {
     private func put(_ open: (target: rtn_thumb_target, output: Int, next: Int?), _ add: (inout rtn_thumb_target) -> Void) {
         var target = open.target
         add(&target)
-        let (lo, hi) = (target.row_lo, target.row_hi)
-        let s = open.output % slots
-        if target.fresh != 0 || spans[2 * s] >= spans[2 * s + 1] {
-            (spans[2 * s], spans[2 * s + 1]) = (lo, hi)
-        } else if lo < hi {
-            (spans[2 * s], spans[2 * s + 1]) = (min(spans[2 * s], lo), max(spans[2 * s + 1], hi))
+        let row = target.row_lo ..< max(target.row_lo, target.row_hi)
+        let old = spans[open.output % slots]
+        if target.fresh != 0 || old.isEmpty {
+            spans[open.output % slots] = row
+        } else if !row.isEmpty {
+            spans[open.output % slots] = min(old.lowerBound, row.lowerBound) ..< max(old.upperBound, row.upperBound)
         }
-        if let next = open.next {
-            (spans[2 * (next % slots)], spans[2 * (next % slots) + 1]) = (lo, hi)
-        }
+        if let next = open.next { spans[next % slots] = row }
     }
 
     /// The accumulator row of output row `j`.
@@ -397,8 +406,8 @@ struct VerticalWindow {
     private let rows: UnsafeMutablePointer<Float>
     private let inputs: UnsafeMutablePointer<UnsafePointer<Float>?>
     private let output: UnsafeMutablePointer<Float>
-    /// Each slot's span outside which it is zero (`spans[2 k] ..< spans[2 k + 1]`).
-    private let spans: UnsafeMutablePointer<Int>
+    /// Each slot's span, outside which it is zero.
+    private let spans: SpanSlots
     /// An output row of zeros, never written: what a zero output row is handed on as.
     private let zeroOutput: UnsafeMutablePointer<Float>
     /// The lowest output row not yet handed on.
@@ -413,7 +422,7 @@ struct VerticalWindow {
         rows = try memory.allocate(Float.self, count: slots * width * 4)
         inputs = try memory.allocate(UnsafePointer<Float>?.self, count: slots)
         output = try memory.allocate(Float.self, count: width * 4)
-        spans = try memory.allocate(Int.self, count: 2 * slots)
+        spans = try SpanSlots(count: slots, memory: memory)
         zeroOutput = try memory.allocate(Float.self, count: width * 4)
     }
 
@@ -431,20 +440,18 @@ struct VerticalWindow {
     /// Input row `y` is in its slot, zero outside `nonzero` (inputs in order): hands every output
     /// row whose inputs have all arrived to `emit`, in order, each with its span.
     mutating func arrived(_ y: Int, nonzero: Range<Int>, emit: (UnsafePointer<Float>, _ nonzero: Range<Int>) -> Void) {
-        (spans[2 * (y % slots)], spans[2 * (y % slots) + 1]) = (nonzero.lowerBound, nonzero.upperBound)
+        spans[y % slots] = nonzero
         while nextOutput < table.outputSize, Int(table.first[nextOutput] + table.count[nextOutput]) <= y + 1 {
             let first = Int(table.first[nextOutput]), count = Int(table.count[nextOutput])
             var lo = width, hi = 0
-            for k in 0..<count {
-                let s = (first + k) % slots
-                if spans[2 * s] < spans[2 * s + 1] { (lo, hi) = (min(lo, spans[2 * s]), max(hi, spans[2 * s + 1])) }
+            for k in 0..<count where !spans[(first + k) % slots].isEmpty {
+                (lo, hi) = (min(lo, spans[(first + k) % slots].lowerBound), max(hi, spans[(first + k) % slots].upperBound))
             }
             if lo >= hi {
                 emit(zeroOutput, 0..<0)
             } else {
                 for k in 0..<count { inputs[k] = UnsafePointer(slot(for: first + k) + 4 * lo) }
-                output.update(repeating: 0, count: 4 * lo)
-                (output + 4 * hi).update(repeating: 0, count: 4 * (width - hi))
+                output.clearSamples(outside: lo..<hi, width: width)
                 rtn_thumb_gather(inputs, table.weights + nextOutput * table.stride, count, hi - lo, output + 4 * lo)
                 emit(output, lo..<hi)
             }
