@@ -131,6 +131,13 @@ RTN_INLINE void rtn_clear_outside(float *row, size_t dirty_lo, size_t dirty_hi, 
     rtn_zero_samples(row, hi > dirty_lo ? hi : dirty_lo, dirty_hi);
 }
 
+// True when the eight RGBA8 pixels at p are all fully transparent (alpha 0).
+RTN_INLINE int rtn_transparent8(const uint8_t *p) {
+    const rtn_u32x8 none = {0, 0, 0, 0, 0, 0, 0, 0};
+    rtn_u32x8 alpha = *(const rtn_u32x8 *)p & 0xff000000u;
+    return __builtin_memcmp(&alpha, &none, sizeof alpha) == 0;
+}
+
 // One row into a target, with the source kind and both flags constants in every call below,
 // so that each combination compiles to its own loop without branches.
 RTN_INLINE void rtn_rows(rtn_thumb_target *t, const void *source, const float *table, size_t width, int from,
@@ -146,17 +153,10 @@ RTN_INLINE void rtn_rows(rtn_thumb_target *t, const void *source, const float *t
         // transparent ends, eight pixels at a time and then one, from each side; then the span
         // between them, where eight transparent pixels in a row are skipped as well.
         const rtn_f8 zero = {0, 0, 0, 0, 0, 0, 0, 0};
-        const rtn_u32x8 none = {0, 0, 0, 0, 0, 0, 0, 0};
         size_t lo = 0, hi = width;
-        for (; lo + 8 <= width; lo += 8) {
-            rtn_u32x8 alpha = *(const rtn_u32x8 *)(bytes + 4 * lo) & 0xff000000u;
-            if (__builtin_memcmp(&alpha, &none, sizeof alpha) != 0) break;
-        }
+        while (lo + 8 <= width && rtn_transparent8(bytes + 4 * lo)) lo += 8;
         while (lo < width && bytes[4 * lo + 3] == 0) lo++;
-        for (; hi >= lo + 8; hi -= 8) {
-            rtn_u32x8 alpha = *(const rtn_u32x8 *)(bytes + 4 * (hi - 8)) & 0xff000000u;
-            if (__builtin_memcmp(&alpha, &none, sizeof alpha) != 0) break;
-        }
+        while (hi >= lo + 8 && rtn_transparent8(bytes + 4 * (hi - 8))) hi -= 8;
         while (hi > lo && bytes[4 * (hi - 1) + 3] == 0) hi--;
         if (lo == hi) lo = hi = 0;
         t->row_lo = lo;
@@ -165,8 +165,7 @@ RTN_INLINE void rtn_rows(rtn_thumb_target *t, const void *source, const float *t
         if (has_next) rtn_clear_outside(next, t->known ? t->next_lo : 0, t->known ? t->next_hi : width, lo, hi);
         x = lo;
         for (size_t end = x + 8; end <= hi; end += 8) {
-            rtn_u32x8 alpha = *(const rtn_u32x8 *)(bytes + 4 * x) & 0xff000000u;
-            if (__builtin_memcmp(&alpha, &none, sizeof alpha) == 0) {
+            if (rtn_transparent8(bytes + 4 * x)) {
                 for (; x < end; x += 2) {
                     if (fresh) *(rtn_f8 *)(acc + 4 * x) = zero;
                     if (has_next) *(rtn_f8 *)(next + 4 * x) = zero;

@@ -119,12 +119,15 @@ struct AreaAccumulator {
                 rtn_thumb_accumulate_rgba8(&window, source + bytes * start, count, kind, toLinear)
             }
             (target.row_lo, target.row_hi) = (window.row_lo, window.row_hi)
-        }, emit: { acc, span in
-            // Zero outside `span` (the rows' own spans): the exact nonzero span is inside it.
-            var first = 0, end = span.count
-            if scans, !span.isEmpty { rtn_thumb_nonzero_span(acc + 4 * (start + span.lowerBound), span.count, &first, &end) }
-            let nonzero = first < end ? start + span.lowerBound + first ..< start + span.lowerBound + end : 0..<0
-            let handed = scans ? nonzero : start ..< start + count  // false: every sample, as if none were zero
+        }, emit: { acc, written in
+            // `written`: the window's samples outside which the row is zero, as its input rows
+            // reported; the exact nonzero span lies inside it. Without skipping, every sample.
+            var handed = start ..< start + count
+            if scans {
+                var first = 0, end = 0
+                if !written.isEmpty { rtn_thumb_nonzero_span(acc + 4 * (start + written.lowerBound), written.count, &first, &end) }
+                handed = first < end ? start + written.lowerBound + first ..< start + written.lowerBound + end : 0..<0
+            }
             if identity { return emit(acc, handed) }
             if handed.isEmpty { return emit(zeroRow, handed) }
             let outputs = columns.outputs(reaching: handed)
