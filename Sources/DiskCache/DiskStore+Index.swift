@@ -20,7 +20,8 @@ extension DiskStore {
         var aborted = false
         if let snapshot {
             snapshot.withUnsafeBytes { raw in
-                guard case .success(let header) = IndexSnapshot.check(raw) else { return }
+                guard let storeID, case .success(let header) = IndexSnapshot.check(raw, storeID: storeID),
+                      plausible(header, raw) else { return }
                 if header.clean, let folderStatus, header.folderModification == folderStatus.modificationNanoseconds,
                    header.folderInode == folderStatus.inode {
                     fresh = true
@@ -68,17 +69,31 @@ extension DiskStore {
         if over { evict(downTo: Int(Double(limit) * options.evictionTarget), reason: .size, holding: nil) }
     }
 
+    /// Whether a checked snapshot's records could describe this folder: their bytes together
+    /// fit the file system holding it. A snapshot that claims more (forged, or from a larger
+    /// disk) only lends last-use times to a rebuild, so it cannot make the next write evict
+    /// every real entry. O(records).
+    private func plausible(_ header: IndexSnapshot.Header, _ raw: UnsafeRawBufferPointer) -> Bool {
+        guard let total = (try? root.fileSystemSpace())?.totalBytes else { return false }
+        var sum = 0
+        for i in 0..<header.count {
+            sum += IndexSnapshot.record(raw, i).allocatedBytes
+            if sum > total { return false }
+        }
+        return true
+    }
+
     /// The index from a listing of the entries folder: each file whose name is a key hash, its
     /// allocated size from `stat`, its last use from `hints` (a stale snapshot) or else its
     /// modification time. Files with other names are left for ``verify()``. Returns false when
     /// the store closed meanwhile. One `readdir` per entry and one `stat` per entry.
     private func rebuild(hints: [UInt64: UInt32]) -> Bool {
-        let names = (try? FileIO.directoryEntries(layout.entries)) ?? []
+        let names = (try? entriesFolder?.entries()) ?? []
         var found: [IndexSnapshot.Record] = []
         found.reserveCapacity(names.count)
         for (i, name) in names.enumerated() {
             if i & 1023 == 0 && closing.load(ordering: .relaxed) { return false }
-            guard let hash = KeyHash.hash(fileName: name), let status = FileIO.status(of: layout.entries + "/" + name),
+            guard let hash = KeyHash.hash(fileName: name), let status = entriesFolder?.status(of: name),
                   status.kind == .regular else { continue }
             let modified = UInt32(clamping: Int(status.modificationNanoseconds / 1_000_000_000) - IndexSnapshot.epoch)
             found.append(IndexSnapshot.Record(hash: hash, allocatedBytes: status.allocatedBytes, lastUse: hints[hash] ?? modified))

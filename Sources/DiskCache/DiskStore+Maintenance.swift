@@ -9,47 +9,52 @@ extension DiskStore {
             public var name: String
             /// What is wrong, in a few words ("checksum mismatch").
             public var reason: String
+            /// Whether this file was removed: only the owner removes, only names the store
+            /// gives its entries, never a folder, and only when the removal succeeded.
+            public var removed: Bool = false
         }
 
         /// Files checked.
         public var checked = 0
-        /// Files that are not whole entries, or sit under a name their key does not hash to.
+        /// Files that are not whole entries, or sit under a name their key does not hash to;
+        /// names the store does not give its entries are listed and left alone.
         public var bad: [BadEntry] = []
-        /// Whether the bad files were removed (only the owner removes).
+        /// Whether this store owned the folder (so it removed what it could of the bad files;
+        /// each ``BadEntry/removed`` says whether it did).
         public var removed = false
     }
 
     /// Reads and checks every file in the entries folder (magic, lengths, footer, CRC-32, and
     /// that the key hashes to the file's name), removes the bad ones when this store owns the
-    /// folder, and reports them. Waits for the index. O(total bytes): one `open`, `fstat` and
-    /// `pread` per entry.
+    /// folder, and reports them, each with whether it was really removed. A name the store
+    /// does not give its entries is reported and never removed; a link, folder or special
+    /// file is never opened. Waits for the index. O(total bytes): one `fstatat`, `openat`,
+    /// `fstat` and `pread` per entry.
     public func verify() -> VerifyReport {
         (try? operation { () throws(DiskStoreError) -> VerifyReport in
             indexReady.wait()
             var report = VerifyReport(removed: owning.load(ordering: .acquiring))
-            let names = (try? FileIO.directoryEntries(layout.entries)) ?? []
+            let names = (try? entriesFolder?.entries()) ?? []
             for name in names.sorted() {
                 report.checked += 1
-                let path = layout.entries + "/" + name
                 guard let hash = KeyHash.hash(fileName: name) else {
-                    report.bad.append(.init(name: name, reason: "not an entry's name"))
-                    if report.removed { try? FileIO.removeTree(path) }
+                    report.bad.append(.init(name: name, reason: "not an entry's name (left alone)"))
                     continue
                 }
-                let read = withEntry(at: path) { buffer, parts, _ -> UInt64 in
+                let read = withEntry(named: name) { buffer, parts, _ -> UInt64 in
                     options.keyHash(String(decoding: UnsafeRawBufferPointer(rebasing: buffer.bytes[parts.key]), as: UTF8.self))
                 }
                 switch read {
                 case .read(let keyHash, let status):
                     if keyHash != hash {
-                        report.bad.append(.init(name: name, reason: "its key does not hash to its name"))
-                        removeDamaged(hash, path: path, inode: status.inode)
+                        let removed = removeDamaged(hash, name: name, inode: status.inode)
+                        report.bad.append(.init(name: name, reason: "its key does not hash to its name", removed: removed))
                     }
                 case .missing:
                     report.checked -= 1
                 case .damaged(let damage, let inode):
-                    report.bad.append(.init(name: name, reason: damage.text))
-                    removeDamaged(hash, path: path, inode: inode)
+                    let removed = removeDamaged(hash, name: name, inode: inode)
+                    report.bad.append(.init(name: name, reason: damage.text, removed: removed))
                 case .unreadable(let error):
                     report.bad.append(.init(name: name, reason: error.reasonText))
                 }
@@ -73,29 +78,29 @@ extension DiskStore {
     }
 
     /// Removes every entry (not counted as evictions); returns how many files were removed.
-    /// Only the owner clears (a reader returns 0). Waits for the index. One `readdir` and one
-    /// `unlink` per entry, each under its key's stripe lock.
+    /// Only names the store gives its entries are removed, never a folder or another name in
+    /// the entries folder, and never the marker. Only the owner clears (a reader returns 0).
+    /// Waits for the index. One `readdir` and one `unlinkat` per entry, each under its key's
+    /// stripe lock.
     @discardableResult
     public func clear() -> Int {
         (try? operation { () throws(DiskStoreError) -> Int in
             try requireOwnership()
             indexReady.wait()
+            guard let entriesFolder else { return 0 }
             var removed = 0
-            for name in (try? FileIO.directoryEntries(layout.entries)) ?? [] {
-                let path = layout.entries + "/" + name
-                guard let hash = KeyHash.hash(fileName: name) else {
-                    if (try? FileIO.removeTree(path)) != nil { removed += 1 }
-                    continue
-                }
+            for name in (try? entriesFolder.entries()) ?? [] {
+                guard let hash = KeyHash.hash(fileName: name) else { continue }
                 stripe(hash).lock.withLock { _ in
-                    if (try? FileIO.remove(path)) != nil { removed += 1 }
+                    guard entriesFolder.status(of: name)?.kind != .directory else { return }
+                    if (try? entriesFolder.remove(name)) != nil { removed += 1 }
                     state.withLock { s in
                         s.index.remove(hash)
                         markChanged(&s)
                     }
                 }
             }
-            if durable { try? FileIO.syncFolder(layout.entries) }
+            if durable { try? entriesFolder.sync() }
             return removed
         }) ?? 0
     }

@@ -17,8 +17,8 @@ extension DiskStore {
         defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
         guard !closing.load(ordering: .sequentiallyConsistent) else { return nil }
         let hash = options.keyHash(key)
-        let path = layout.entry(hash)
-        let read = withEntry(at: path) { buffer, parts, _ -> Data? in
+        let name = KeyHash.fileName(hash)
+        let read = withEntry(named: name) { buffer, parts, _ -> Data? in
             guard EntryFormat.keyMatches(key, buffer.bytes, parts.key) else { return nil }
             return buffer.payload(parts.payload)
         }
@@ -26,17 +26,17 @@ extension DiskStore {
         switch read {
         case .read(let data?, let status):
             counters.add(counters.hits)
-            if owner { noteHit(hash, path: path, status: status) }
+            if owner { noteHit(hash, name: name, status: status) }
             return data
         case .read(nil, _):
             // Another key's entry under the same hash: a miss, and the file stays.
             counters.add(counters.misses)
         case .missing:
             counters.add(counters.misses)
-            if owner { noteMissing(hash, path: path) }
+            if owner { noteMissing(hash, name: name) }
         case .damaged(_, let inode):
             counters.add(counters.misses)
-            removeDamaged(hash, path: path, inode: inode)
+            removeDamaged(hash, name: name, inode: inode)
         case .unreadable:
             counters.add(counters.misses)
         }
@@ -49,32 +49,52 @@ extension DiskStore {
         case read(R, FileIO.Status)
         /// No file.
         case missing
-        /// A damaged file (its inode, so that only this file is removed).
+        /// A damaged file, or something other than a regular file where an entry should be
+        /// (its inode, so that only this name is removed).
         case damaged(EntryFormat.Damage, inode: UInt64)
         /// The file could not be opened or read (permissions, I/O error).
         case unreadable(SystemError)
     }
 
-    /// Reads the entry file at `path` whole and checks it; `body` sees the file's bytes (in a
-    /// buffer it may keep) and where the key and payload are. One `open`, one `fstat`, `pread`s
-    /// until full, O(size).
-    func withEntry<R>(at path: String, _ body: (EntryBuffer, EntryFormat.Parts, FileIO.Status) -> R) -> EntryRead<R> {
-        let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(path, .readOnly, operation: "read") } catch {
-            return error.errno == ENOENT ? .missing : .unreadable(error)
+    /// Reads the entry file `name` whole and checks it; `body` sees the file's bytes (in a
+    /// buffer it may keep) and where the key and payload are. What is there is looked at first
+    /// (`fstatat`, no link followed): a link, folder or special file is damage and is never
+    /// opened, and a file larger than the store's limit is damage and is never read. Then one
+    /// `openat` (`O_NOFOLLOW`, `O_NONBLOCK`), one `fstat` (the same inode, a regular file),
+    /// `pread`s until full, O(size).
+    func withEntry<R>(named name: String, _ body: (EntryBuffer, EntryFormat.Parts, FileIO.Status) -> R) -> EntryRead<R> {
+        guard let entriesFolder, let seen = entriesFolder.status(of: name) else { return .missing }
+        guard seen.kind == .regular else { return .damaged(.notAFile, inode: seen.inode) }
+        guard seen.size <= maximumEntryBytes else { return .damaged(.tooLarge, inode: seen.inode) }
+        do {
+            let file = try entriesFolder.openRegularFile(name)
+            return read(file, named: name, seen: seen, body)
+        } catch {
+            switch error.errno {
+            case ENOENT: return .missing
+            case ELOOP: return .damaged(.notAFile, inode: seen.inode)
+            default:
+                if case .notARegularFile = error.reason { return .damaged(.notAFile, inode: seen.inode) }
+                return .unreadable(error)
+            }
         }
-        let status: FileIO.Status
-        do { status = try fd.status() } catch { return .unreadable(error) }
-        guard status.kind == .regular else { return .damaged(.badMagic, inode: status.inode) }
+    }
+
+    /// The rest of ``withEntry(named:_:)``, on the opened file.
+    private func read<R>(_ file: borrowing OpenFile, named name: String, seen: FileIO.Status,
+                         _ body: (EntryBuffer, EntryFormat.Parts, FileIO.Status) -> R) -> EntryRead<R> {
+        let status = file.status
+        guard status.inode == seen.inode else { return .missing }  // replaced meanwhile: a miss, never a wrong read
+        guard status.size <= maximumEntryBytes else { return .damaged(.tooLarge, inode: status.inode) }
         let size = status.size
         guard size >= EntryFormat.headerSize + EntryFormat.footerSize else { return .damaged(.truncated, inode: status.inode) }
         guard let buffer = EntryBuffer(count: size) else {
-            return .unreadable(SystemError(path: path, operation: "read", reason: .outOfMemory(bytes: size)))
+            return .unreadable(SystemError(path: file.descriptor.path, operation: "read", reason: .outOfMemory(bytes: size)))
         }
         var filled = 0
         while filled < size {
             let n: Int
-            do { n = try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.mutableBytes[filled...]), at: filled) } catch {
+            do { n = try file.descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.mutableBytes[filled...]), at: filled) } catch {
                 return .unreadable(error)
             }
             if n == 0 { break }
@@ -88,7 +108,7 @@ extension DiskStore {
     }
 
     /// A hit: marks the entry most recently used, or, for a file the index lacks, adds it.
-    func noteHit(_ hash: UInt64, path: String, status: FileIO.Status) {
+    func noteHit(_ hash: UInt64, name: String, status: FileIO.Status) {
         let now = Self.now()
         let adopt: Bool = state.withLock { s in
             if s.loading {
@@ -101,7 +121,7 @@ extension DiskStore {
         // A file the index does not know: count it, under its key's stripe so a concurrent
         // remove cannot leave it counted after it is gone.
         let over: Bool = stripe(hash).lock.withLock { _ in
-            guard FileIO.status(of: path)?.inode == status.inode else { return false }
+            guard entriesFolder?.status(of: name)?.inode == status.inode else { return false }
             return state.withLock { s in
                 guard !s.index.contains(hash) else { return false }
                 s.index.insert(hash, allocatedBytes: status.allocatedBytes, lastUse: now)
@@ -113,35 +133,40 @@ extension DiskStore {
     }
 
     /// A miss on a key the index lists: the file is gone, so the index forgets it.
-    func noteMissing(_ hash: UInt64, path: String) {
+    func noteMissing(_ hash: UInt64, name: String) {
         let listed = state.withLock { !$0.loading && $0.index.contains(hash) }
         guard listed else { return }
         stripe(hash).lock.withLock { _ in
-            guard !FileIO.exists(path) else { return }
+            guard entriesFolder?.status(of: name) == nil else { return }
             state.withLock { s in
                 if s.index.remove(hash) != nil { markChanged(&s) }
             }
         }
     }
 
-    /// A damaged entry: counted; the owner removes the file (only the file that was read,
-    /// checked by inode under the key's stripe) and forgets it in the index.
-    func removeDamaged(_ hash: UInt64, path: String, inode: UInt64) {
-        guard owning.load(ordering: .acquiring) else {
+    /// A damaged entry: counted; the owner removes the name (only the file that was read,
+    /// checked by inode under the key's stripe; a link itself, never its target; never a
+    /// folder) and forgets it in the index. Returns whether it was removed.
+    @discardableResult
+    func removeDamaged(_ hash: UInt64, name: String, inode: UInt64) -> Bool {
+        guard owning.load(ordering: .acquiring), let entriesFolder else {
             counters.add(counters.corrupt)
-            return
+            return false
         }
-        let removed: Bool = stripe(hash).lock.withLock { _ in
-            guard FileIO.status(of: path)?.inode == inode else { return false }
-            do { try FileIO.remove(path) } catch { return false }
+        // Counted unless another thread already removed or replaced it; removed unless it is
+        // a folder (never ours to remove) or the removal fails.
+        let outcome: (counted: Bool, removed: Bool) = stripe(hash).lock.withLock { _ in
+            guard let status = entriesFolder.status(of: name), status.inode == inode else { return (false, false) }
+            guard status.kind != .directory, (try? entriesFolder.remove(name)) != nil else { return (true, false) }
             state.withLock { s in
                 s.index.remove(hash)
                 if s.loading { s.tombstones.insert(hash) }
                 markChanged(&s)
             }
-            return true
+            return (true, true)
         }
-        if removed { counters.add(counters.corrupt) }
+        if outcome.counted { counters.add(counters.corrupt) }
+        return outcome.removed
     }
 
     /// The stripe lock of `hash`. O(1).

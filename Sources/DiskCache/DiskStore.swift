@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Dispatch
 internal import Glibc
 import Synchronization
@@ -64,16 +69,27 @@ public final class DiskStore: Sendable {
     public let mode: AccessMode
 
     let options: Options
-    let layout: StoreLayout
+    /// The store's folder, opened once: every name the store touches is looked up in it
+    /// (`openat` and friends, never following a link), and the owner's `flock` is taken on it,
+    /// so deleting or replacing a file cannot let a second owner in.
+    let root: Directory
+    /// `entries/` and `tmp/`, opened without following links; nil when missing (a read-only
+    /// open of a new folder) or when something other than the store's folder is there.
+    let entriesFolder: Directory?
+    let temporaryFolder: Directory?
+    /// The id in the folder's marker (nil for a read-only open of an empty folder).
+    let storeID: [UInt8]?
+    /// Why this store only reads although it was not opened `.readOnly`, when the folder
+    /// cannot be written (permissions, a read-only file system, a link where `tmp` should be).
+    let unwritableReason: String?
+    /// The largest entry file a lookup reads: larger ones are damage, never read whole.
+    let maximumEntryBytes: Int
     let counters = Counters()
     /// The index and everything accounted with it. A `Lock`: every section is an in-memory
     /// step of O(1) (or O(evicted) when choosing victims), never I/O.
     let state: Lock<State>
     /// Stripe locks by key hash: one key's file I/O is serialized, other keys run in parallel.
     let stripes: [Stripe]
-    /// The lock file while this process has it open (the owner, or a reader that may take
-    /// over). A `Lock`, since a takeover and close may race.
-    let lockFile = Lock<LockFile?>(nil)
     /// True once this store owns the folder. An `Atomic`: read on every lookup.
     let owning = Atomic<Bool>(false)
     /// True once ``close()`` began. An `Atomic`: read at the start of every operation.
@@ -82,6 +98,9 @@ public final class DiskStore: Sendable {
     /// counts itself, then reads ``closing``; close sets ``closing``, then reads this: both
     /// sequentially consistent, so one of the two always sees the other.
     let inFlight = Atomic<Int>(0)
+    /// Held while a reader tries to take ownership, so two threads cannot both take it. A
+    /// `Lock`: the section is one non-blocking `flock`.
+    let takeover = Lock<Void>(())
     /// When a reader last tried to take ownership (uptime in ns). An `Atomic`.
     let lastTakeoverAttempt = Atomic<UInt64>(0)
     /// Entered while the index loads; writes wait on it.
@@ -101,10 +120,11 @@ public final class DiskStore: Sendable {
         var tombstones: Set<UInt64> = []
         /// Hashes hit while the index was loading, touched once it is complete.
         var pendingTouches: [UInt64] = []
-        /// Allocated bytes of the snapshot on disk and of the lock file.
+        /// Allocated bytes of the snapshot on disk and of the store's own small files (marker,
+        /// tag, lock).
         var snapshotBytes = 0
         var lockBytes = 0
-        /// The file system's allocation unit, measured on the lock file.
+        /// The file system's allocation unit, measured on the marker.
         var block = 4096
         var dirty = false
         var lastChange = DispatchTime.now()
@@ -120,18 +140,27 @@ public final class DiskStore: Sendable {
             return max(snapshotBytes, estimate) + lockBytes
         }
 
-        /// Allocated bytes as the store counts them: entries, reservations, snapshot, lock file.
+        /// Allocated bytes as the store counts them: entries, reservations, snapshot, own files.
         var usage: Int { index.bytes + reserved + bookkeeping }
     }
 
     /// Opens the store in `folder` (created when missing unless `options` say not), bounded to
-    /// `limit` allocated bytes. As owner, removes temporary files a killed writer left, then
-    /// loads the index in the background: from the snapshot when it was written at the last
-    /// close and the entries folder has not changed since, else by a listing of the entries
-    /// folder. Lookups work at once; writes wait for the index. Costs a few system calls plus
-    /// one per temporary file left behind; the index load is O(entries) in the background.
-    /// Throws ``DiskStoreError`` (a missing folder, a file given as the folder, a folder
-    /// another process owns in ``AccessMode/owner`` mode, an I/O failure).
+    /// `limit` allocated bytes.
+    ///
+    /// The store acts only in a folder it can prove it made: one holding its marker file
+    /// (`RETENTION-STORE`), or an empty or new folder, which it makes a store by writing the
+    /// marker first, then a `CACHEDIR.TAG`. A folder holding anything else and no valid marker
+    /// is refused (``DiskStoreError/notAStore(folder:)``) and left exactly as it was; so are the
+    /// empty path, `/` and the home folder (unless they already carry a marker). Inside the
+    /// folder every name is opened relative to the folder's descriptor, never through a link.
+    ///
+    /// As owner (an `flock` on the folder itself), removes temporary files a killed writer
+    /// left, then loads the index in the background: from the snapshot when it was written at
+    /// the last close of this store (its id matches the marker's) and the entries folder has not
+    /// changed since, else by a listing of the entries folder. A folder that cannot be written
+    /// (permissions, a read-only file system) opens read-only (``writeState``). Lookups work at
+    /// once; writes wait for the index. Costs a few system calls plus one per temporary file left
+    /// behind; the index load is O(entries) in the background. Throws ``DiskStoreError``.
     public init(folder: String, limit: Int, durable: Bool = false, mode: AccessMode = .automatic,
                 options: Options = Options()) throws(DiskStoreError) {
         openedAt = DispatchTime.now()
@@ -140,36 +169,38 @@ public final class DiskStore: Sendable {
         self.durable = durable
         self.mode = mode
         self.options = options
-        layout = StoreLayout(folder: folder)
+        maximumEntryBytes = max(limit, 0)
         state = Lock(State())
         stripes = (0..<64).map { _ in Stripe() }
         background = DispatchQueue(label: "DiskStore")
 
-        switch FileIO.kind(of: layout.folder) {
-        case .directory: break
-        case .missing:
-            guard options.createFolder, mode != .readOnly else { throw .missingFolder(folder) }
-            do { try FileIO.createDirectories(layout.folder) } catch { throw .io(error) }
-        default: throw .notAFolder(folder)
-        }
+        let opened = try StoreOpening.open(folder, mode: mode, createFolder: options.createFolder)
+        root = opened.root
+        storeID = opened.id
+        var reason: String? = nil
         if mode != .readOnly {
-            do {
-                try FileIO.createDirectories(layout.entries)
-                try FileIO.createDirectories(layout.temporary)
-                let fd = try FileDescriptor.open(layout.lock, .readWrite, options: .create, operation: "open the lock file")
-                let owned = try fd.lock(exclusive: true, wait: false)
-                if !owned && mode == .owner {
-                    throw DiskStoreError.ownedByAnotherProcess(folder: folder, processID: Self.ownerProcessID(fd))
-                }
-                let held = LockFile(fd)
-                lockFile.withLock { $0 = held }
-                if owned { try takeOwnership() }
-            } catch let error as DiskStoreError {
-                throw error
-            } catch let error as SystemError {
-                throw .io(error)
-            } catch {
-                throw .io(SystemError(path: folder, operation: "open", reason: .errno(5)))
+            reason = StoreOpening.prepareForWriting(root)
+        }
+        entriesFolder = try? root.subfolder(StoreLayout.entries)
+        temporaryFolder = try? root.subfolder(StoreLayout.temporary)
+        if mode != .readOnly, reason == nil, temporaryFolder == nil || entriesFolder == nil {
+            reason = "its entries or tmp folder is not a folder the store made"
+        }
+        unwritableReason = reason
+        let own = root.status(of: StoreLayout.marker)?.allocatedBytes ?? 0
+        let tag = root.status(of: StoreLayout.tag)?.allocatedBytes ?? 0
+        state.withLock { s in
+            s.lockBytes = own + tag
+            if own > 0 { s.block = own }
+        }
+        if mode != .readOnly && unwritableReason == nil {
+            let owned: Bool
+            do { owned = try root.lock(exclusive: true, wait: false) } catch { throw .io(error) }
+            if !owned && mode == .owner {
+                throw DiskStoreError.ownedByAnotherProcess(folder: folder, processID: Self.ownerProcessID(root))
+            }
+            if owned {
+                do { try takeOwnership() } catch { throw .io(error) }
             }
         }
         let elapsed = Int(DispatchTime.now().uptimeNanoseconds - openedAt.uptimeNanoseconds)
@@ -185,6 +216,46 @@ public final class DiskStore: Sendable {
 
     /// True while this store owns its folder (it may write); false for a reader. O(1).
     public var isOwner: Bool { owning.load(ordering: .acquiring) }
+
+    /// Whether this store writes, and if not, why.
+    public enum WriteState: Sendable, Equatable, CustomStringConvertible {
+        /// It owns the folder and writes.
+        case owner
+        /// It owns the folder, but writes are paused after the file system ran out of room
+        /// (`errno` `ENOSPC` or `EDQUOT`) until it has room again.
+        case paused(errno: Int32)
+        /// It was opened ``AccessMode/readOnly``.
+        case readOnlyRequested
+        /// Another process owns the folder (`processID` as it wrote it, when readable); in
+        /// ``AccessMode/automatic`` mode this store takes over once that owner has gone.
+        case ownedByAnotherProcess(processID: Int32?)
+        /// The folder cannot be written by this process (another user's folder, a read-only
+        /// file system, a link where `tmp` or `entries` should be): hits are served, nothing
+        /// is written.
+        case notWritable(reason: String)
+
+        /// A few words: "reads only: process 42 owns the folder".
+        public var description: String {
+            switch self {
+            case .owner: return "owner"
+            case .paused(let code): return "owner, writes paused (\(SystemError.text(forErrno: code)))"
+            case .readOnlyRequested: return "reads only (opened read-only)"
+            case .ownedByAnotherProcess(let pid): return "reads only: \(pid.map { "process \($0)" } ?? "another process") owns the folder"
+            case .notWritable(let reason): return "reads only: \(reason)"
+            }
+        }
+    }
+
+    /// Whether this store writes now, and if not, why. O(1) for an owner; one small read of
+    /// the `lock` file for a reader whose folder another process owns.
+    public var writeState: WriteState {
+        if owning.load(ordering: .acquiring) {
+            return state.withLock { $0.paused }.map { .paused(errno: $0) } ?? .owner
+        }
+        if mode == .readOnly { return .readOnlyRequested }
+        if let unwritableReason { return .notWritable(reason: unwritableReason) }
+        return .ownedByAnotherProcess(processID: Self.ownerProcessID(root))
+    }
 
     /// Allocated bytes of the store's files as it counts them (entries, index snapshot, lock
     /// file). Complete once the index has loaded (``waitForIndex()``). O(1).
@@ -226,46 +297,41 @@ public final class DiskStore: Sendable {
             let complete = state.withLock { !$0.loading && $0.indexState != .loading }
             if complete { writeSnapshot(clean: true) }
         }
-        // Unlock before closing: a child that another thread is spawning may hold a copy of
-        // the descriptor until its exec closes it, and `LOCK_UN` releases the lock for every copy.
-        let lock = lockFile.withLock { held in
-            defer { held = nil }
-            return held
-        }
-        if owning.load(ordering: .acquiring) { try? lock?.descriptor.unlock() }
+        // Unlock before the descriptor closes: a child that another thread is spawning may
+        // hold a copy of it until its exec closes it, and `LOCK_UN` releases every copy's lock.
+        if owning.load(ordering: .acquiring) { try? root.unlock() }
         owning.store(false, ordering: .releasing)
     }
 
     // MARK: - Ownership
 
-    /// The process id written in the lock file, if readable. One `pread`.
-    static func ownerProcessID(_ fd: borrowing FileDescriptor) -> Int32? {
-        var buffer = [UInt8](repeating: 0, count: 32)
-        let n = buffer.withUnsafeMutableBytes { (try? fd.read(into: $0, at: 0)) ?? 0 }
-        return Int32(String(decoding: buffer[0..<n], as: UTF8.self).trimmingWhitespace)
+    /// The process id the owner wrote in `lock`, if readable (a regular file of a few bytes,
+    /// never through a link). One `openat`, `fstat` and `read`.
+    static func ownerProcessID(_ root: Directory) -> Int32? {
+        guard let file = try? root.openRegularFile(StoreLayout.lock), file.status.size <= 32,
+              let bytes = try? file.descriptor.readAll(limit: 32) else { return nil }
+        return Int32(String(decoding: bytes, as: UTF8.self).trimmingWhitespace)
     }
 
-    /// Becomes the owner (the lock is held): writes our pid into the lock file, removes
-    /// temporary files a killed writer left, and starts loading the index in the background
+    /// Becomes the owner (the folder's lock is held): writes our pid into `lock` (only when it
+    /// is a regular file of one link, or missing), removes temporary files a killed writer
+    /// left (names of the writers' form only), and starts loading the index in the background
     /// (which first reads the snapshot and removes it: a crash from then on must not leave a
     /// snapshot that looks current).
     func takeOwnership() throws(SystemError) {
-        guard let lock = lockFile.withLock({ $0 }) else { return }
-        do {
-            try lock.descriptor.truncate(to: 0)
-            try lock.descriptor.write(Array("\(getpid())\n".utf8))
-            let allocated = try lock.descriptor.status().allocatedBytes
-            state.withLock { s in
-                s.lockBytes = allocated
-                if allocated > 0 { s.block = allocated }
-            }
+        if let fd = try? root.open(StoreLayout.lock, .readWrite, options: [.create, .nonBlocking]),
+           let status = try? fd.status(), status.kind == .regular, status.links == 1 {
+            try? fd.truncate(to: 0)
+            try? fd.write(Array("\(getpid())\n".utf8))
         }
         var removed = 0
-        for name in try FileIO.directoryEntries(layout.temporary) {
-            do {
-                try FileIO.remove(layout.temporary + "/" + name)
-                removed += 1
-            } catch where error.errno == ENOENT {}
+        if let temporaryFolder {
+            for name in try temporaryFolder.entries() where TemporaryFile.creatorProcessID(ofName: name) != nil {
+                do {
+                    try temporaryFolder.remove(name)
+                    removed += 1
+                } catch where error.errno == ENOENT || error.errno == EISDIR {}
+            }
         }
         counters.add(counters.temporaryFilesRemoved, removed)
         state.withLock { s in
@@ -277,10 +343,23 @@ public final class DiskStore: Sendable {
         background.async { [self] in
             // Read the snapshot and remove it before any change (writes wait for the index),
             // so that a crash from here on never leaves a snapshot that looks current.
-            let snapshot = try? FileIO.readAll(layout.snapshot, limit: 1 << 34)
-            if snapshot != nil { try? FileIO.remove(layout.snapshot) }
-            loadIndex(snapshot: snapshot, folderStatus: FileIO.status(of: layout.entries))
+            let snapshot = readSnapshot()
+            if snapshot != nil { try? root.remove(StoreLayout.snapshot) }
+            loadIndex(snapshot: snapshot, folderStatus: try? entriesFolder?.status())
         }
+    }
+
+    /// The index snapshot's bytes when its header is whole and names this store: the header is
+    /// read first, and a file whose size is not what the header's count makes, or whose id is
+    /// another store's, is not read further (a forged or copied 2 GiB file costs 48 bytes).
+    /// Never through a link, never a special file. One `openat`, `fstat` and two `pread`s.
+    func readSnapshot() -> Data? {
+        guard let storeID, let file = try? root.openRegularFile(StoreLayout.snapshot) else { return nil }
+        var header = [UInt8](repeating: 0, count: IndexSnapshot.headerSize)
+        let n = header.withUnsafeMutableBytes { (try? file.descriptor.read(into: $0, at: 0)) ?? 0 }
+        guard n == header.count, let count = header.withUnsafeBytes({ IndexSnapshot.expectedCount($0, storeID: storeID) }),
+              IndexSnapshot.fileSize(count: count) == file.status.size else { return nil }
+        return try? file.descriptor.readAll(limit: file.status.size)
     }
 
     /// For a reader in ``AccessMode/automatic`` mode: takes ownership when the owner's lock
@@ -295,9 +374,10 @@ public final class DiskStore: Sendable {
               lastTakeoverAttempt.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged else {
             throw .readOnly(folder: folder)
         }
-        let acquired: Bool = lockFile.withLock { lock in
-            guard !owning.load(ordering: .acquiring), let lock else { return false }
-            return (try? lock.descriptor.lock(exclusive: true, wait: false)) ?? false
+        guard unwritableReason == nil else { throw .readOnly(folder: folder) }
+        let acquired: Bool = takeover.withLock { _ in
+            guard !owning.load(ordering: .acquiring) else { return false }
+            return (try? root.lock(exclusive: true, wait: false)) ?? false
         }
         if acquired {
             do { try takeOwnership() } catch { throw .io(error) }
@@ -347,30 +427,24 @@ public final class DiskStore: Sendable {
     /// otherwise ignored: the next open rebuilds). `clean` marks it as written at close, with
     /// no change after. O(entries).
     func writeSnapshot(clean: Bool) {
-        let folderStatus = FileIO.status(of: layout.entries)
+        guard let storeID, let temporaryFolder else { return }
+        let folderStatus = try? entriesFolder?.status()
         let records: [IndexSnapshot.Record] = state.withLock { s in
             s.dirty = false
             return s.index.records()
         }
-        let bytes = IndexSnapshot.encode(records, clean: clean, folderModification: folderStatus?.modificationNanoseconds ?? 0,
+        let bytes = IndexSnapshot.encode(records, clean: clean, storeID: storeID, folderModification: folderStatus?.modificationNanoseconds ?? 0,
                                          folderInode: folderStatus?.inode ?? 0)
         do {
-            let file = try TemporaryFile(in: layout.temporary, displayPath: layout.snapshot)
+            let file = try TemporaryFile(in: temporaryFolder, displayPath: root.path(of: StoreLayout.snapshot))
             try file.write(bytes)
-            let allocated = FileIO.status(of: file.path)?.allocatedBytes ?? bytes.count
-            try file.commit(to: layout.snapshot, durable: durable)
+            let allocated = (try? file.status().allocatedBytes) ?? bytes.count
+            try file.commit(as: StoreLayout.snapshot, in: root, durable: durable)
             state.withLock { $0.snapshotBytes = allocated }
         } catch {
             counters.failed(error.errno ?? 5)
         }
     }
-}
-
-/// The open lock file, in a class so the store can share it between its lock's sections; the
-/// descriptor (and with it the `flock`) closes when the last reference goes.
-final class LockFile: Sendable {
-    let descriptor: FileDescriptor
-    init(_ descriptor: consuming FileDescriptor) { self.descriptor = descriptor }
 }
 
 extension String {

@@ -9,10 +9,11 @@ public enum DiskStoreError: Error, CustomStringConvertible, Sendable, Equatable 
     case missingFolder(String)
     /// The path names a file or special file, not a folder.
     case notAFolder(String)
-    /// Another process owns the folder (holds its lock file); `processID` is what it wrote
+    /// Another process owns the folder (holds its `flock`); `processID` is what it wrote
     /// into the lock file, when readable.
     case ownedByAnotherProcess(folder: String, processID: Int32?)
-    /// This store reads only: another process owns the folder, or it was opened `.readOnly`.
+    /// This store reads only: another process owns the folder, the folder cannot be written,
+    /// or it was opened `.readOnly`.
     case readOnly(folder: String)
     /// The entry would take `bytes` on disk, more than the store's `limit`.
     case entryTooLarge(bytes: Int, limit: Int)
@@ -25,6 +26,23 @@ public enum DiskStoreError: Error, CustomStringConvertible, Sendable, Equatable 
     case noRoom(bytes: Int, limit: Int)
     /// The store was closed.
     case closed(folder: String)
+    /// The folder holds files the store did not make and no valid marker
+    /// (`RETENTION-STORE`): nothing in it was changed.
+    case notAStore(folder: String)
+    /// The folder's path is empty (often an unset variable, as in `--cache "$CACHE_DIR"`).
+    case emptyPath
+    /// The folder is `/` or the home folder, which the store never makes a store of.
+    case protectedFolder(String)
+
+    /// True when the folder given is the problem, not the system: an empty path, `/` or the
+    /// home folder, a folder of files the store did not make. A command-line tool reports these
+    /// as usage errors. O(1).
+    public var isFolderChoice: Bool {
+        switch self {
+        case .notAStore, .emptyPath, .protectedFolder: return true
+        default: return false
+        }
+    }
 
     /// One sentence.
     public var description: String {
@@ -37,9 +55,9 @@ public enum DiskStoreError: Error, CustomStringConvertible, Sendable, Equatable 
             return "cannot open the disk store \(PathText.display(path)): it is a file, not a folder"
         case .ownedByAnotherProcess(let folder, let pid):
             let owner = pid.map { "process \($0)" } ?? "another process"
-            return "cannot open the disk store \(PathText.display(folder)): \(owner) owns it (holds its lock file)"
+            return "cannot open the disk store \(PathText.display(folder)): \(owner) owns it (holds its lock)"
         case .readOnly(let folder):
-            return "cannot change the disk store \(PathText.display(folder)): another process owns it, so this one only reads"
+            return "cannot change the disk store \(PathText.display(folder)): this store only reads (another process owns it, or it cannot be written)"
         case .entryTooLarge(let bytes, let limit):
             return "cannot store an entry of \(bytes) bytes on disk in a store limited to \(limit) bytes"
         case .keyTooLong(let bytes):
@@ -50,6 +68,12 @@ public enum DiskStoreError: Error, CustomStringConvertible, Sendable, Equatable 
             return "cannot store an entry of \(bytes) bytes: entries being written already fill the limit of \(limit) bytes"
         case .closed(let folder):
             return "cannot use the disk store \(PathText.display(folder)): it is closed"
+        case .notAStore(let folder):
+            return "\(PathText.display(folder)) is not a Retention cache (it holds files the cache did not make); give an empty or new folder"
+        case .emptyPath:
+            return "the disk store's folder is an empty path (an unset variable?); give a folder"
+        case .protectedFolder(let folder):
+            return "\(PathText.display(folder)) is not a Retention cache and will not be made one (it is / or the home folder); give a folder of its own"
         }
     }
 }

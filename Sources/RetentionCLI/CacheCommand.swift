@@ -14,9 +14,12 @@ struct CacheCommand: ParsableCommand {
             and how long the open took; verify reads every entry, prints and removes the bad \
             ones; trim --to SIZE evicts the least recently used entries until the folder takes \
             at most SIZE (with its unit: 64MB, 2GiB, 4096B); clear removes every entry. The command owns \
-            the folder while it runs: a folder another process owns is refused. Exit status: 0 \
-            done, 1 verify found bad entries or the folder could not be opened (missing, a file, \
-            owned by another process), 64 a usage error.
+            the folder while it runs: a folder another process owns is refused. Only a folder \
+            holding the store's marker (RETENTION-STORE) is acted on: a folder of other files \
+            is refused whole and nothing in it changes. Exit status: 0 done, 1 verify found bad \
+            entries or the folder could not be opened (missing, a file, owned by another \
+            process), 64 a usage error (an empty path, a folder that is not a cache, / or the \
+            home folder).
             """
     )
 
@@ -31,6 +34,7 @@ struct CacheCommand: ParsableCommand {
     var to: ByteSize?
 
     func validate() throws {
+        if directory.isEmpty { throw ValidationError("the cache folder is an empty path (an unset variable?); give a folder") }
         if action == .trim && to == nil { throw ValidationError("trim needs --to SIZE, like --to 64MB") }
         if action != .trim && to != nil { throw ValidationError("--to goes with trim only") }
     }

@@ -5,6 +5,7 @@ import RetentionTool
 extension ThumbnailMode: ExpressibleByArgument {}
 extension ThumbnailQuality: ExpressibleByArgument {}
 extension ZlibStrategy: ExpressibleByArgument {}
+extension ThumbnailCache.Verification: ExpressibleByArgument {}
 
 /// `retention thumbnail INPUT... -s SIZE [-o DIR|FILE] …`: PNG thumbnails in a batch, with
 /// bounded memory per job.
@@ -76,12 +77,15 @@ struct ThumbnailCommand: ParsableCommand {
             transform: ArgumentValues.residentSize())
     var maxResident: ByteSize?
 
-    @Option(help: ArgumentHelp("A folder that keeps the thumbnails made (a disk store, created if missing): an input whose device, inode, size, modification time (ns) and thumbnail options match an entry is not decoded again, so a batch run again over a folder it has seen writes those thumbnails from the cache. Safe to kill at any moment. See `retention cache` to inspect or trim it.", valueName: "dir"))
+    @Option(help: ArgumentHelp("A folder that keeps the thumbnails made (a disk store, created if missing): an input whose device, inode, size, modification and change times (ns) and thumbnail options match an entry is not decoded again (see --cache-verify); a folder holding other files is refused, exit 64, so a batch run again over a folder it has seen writes those thumbnails from the cache. Safe to kill at any moment. See `retention cache` to inspect or trim it.", valueName: "dir"))
     var cache: String?
 
     @Option(help: ArgumentHelp("The most the --cache folder may take on disk (like 512MB, 2GiB); the least recently used thumbnails go first. Default: 1GiB.", valueName: "size"),
             transform: ArgumentValues.residentSize())
     var cacheLimit: ByteSize?
+
+    @Option(help: ArgumentHelp("How the --cache recognises an input it has seen: identity (device, inode, size, modification and change times; one stat) or content (a 64-bit hash of the file's bytes, read in full every run, for file systems whose change times cannot be trusted). Default: identity.", valueName: "identity|content"))
+    var cacheVerify: ThumbnailCache.Verification?
 
     @Option(help: ArgumentHelp("Make only slice K of N of the thumbnails (K from 1), for array jobs: each file's slice comes from its name, so the split does not depend on the order of the inputs, and the slices' outputs together are one run's.", valueName: "K/N"))
     var shard: String?
@@ -93,6 +97,8 @@ struct ThumbnailCommand: ParsableCommand {
         if shard != nil && shards != nil { throw ValidationError("give --shard K/N or --shards N, not both") }
         if let shard { _ = try usage { try Shard.resolve(shard, shards: nil, environment: [:]) } }
         if cacheLimit != nil && cache == nil { throw ValidationError("--cache-limit goes with --cache DIR") }
+        if cacheVerify != nil && cache == nil { throw ValidationError("--cache-verify goes with --cache DIR") }
+        if cache?.isEmpty == true { throw ValidationError("--cache is an empty path (an unset variable?); give a folder") }
         guard !inputs.isEmpty else { throw ValidationError("give at least one PNG file or folder to thumbnail") }
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0-9, got \(level)") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
@@ -117,13 +123,14 @@ struct ThumbnailCommand: ParsableCommand {
         job.maxResidentBytes = maxResident?.bytes
         job.cacheFolder = cache
         if let cacheLimit { job.cacheLimitBytes = cacheLimit.bytes }
+        if let cacheVerify { job.cacheVerification = cacheVerify }
         job.shard = try usage { try Shard.resolve(shard, shards: shards, environment: ProcessInfo.processInfo.environment) }
         let summary: ThumbnailSummary
         do {
             summary = try job.run(sink: .standardError) { print($0) }
         } catch let error as ThumbnailJob.SetupError {
             Output.error("retention thumbnail: \(error)")
-            throw ExitCode(1)
+            throw ExitCode(error.isUsage ? 64 : 1)
         }
         print(job.render(summary))
         if summary.failed > 0 { throw ExitCode(1) }

@@ -57,13 +57,7 @@ public struct FileDescriptor: ~Copyable, Sendable {
     /// `open(2)`.
     public static func open(_ path: String, _ access: Access, options: Options = [], permissions: UInt32 = 0o644,
                             operation: String = "open") throws(SystemError) -> FileDescriptor {
-        let mode: Int32
-        switch access {
-        case .readOnly: mode = O_RDONLY
-        case .writeOnly: mode = O_WRONLY
-        case .readWrite: mode = O_RDWR
-        }
-        switch Syscalls.open(path, mode | options.rawValue, mode_t(permissions)) {
+        switch Syscalls.open(path, access.flags | options.rawValue, mode_t(permissions)) {
         case .success(let fd): return FileDescriptor(adopting: fd, path: path)
         case .failure(let error): throw SystemError(path: path, operation: operation, reason: .errno(error.code))
         }

@@ -18,6 +18,14 @@ extension FileIO {
             self.availableFiles = availableFiles
             self.totalBytes = totalBytes
         }
+
+        /// What `statvfs` reported. O(1).
+        init(_ info: Glibc.statvfs) {
+            let block = Int(info.f_bsize)
+            self.init(availableBytes: Int(info.f_bavail) * block,
+                      availableFiles: info.f_files == 0 ? Int.max : Int(info.f_favail),
+                      totalBytes: Int(info.f_blocks) * block)
+        }
     }
 
     /// The free space and files of the file system holding `path`. Throws naming `path`
@@ -26,10 +34,7 @@ extension FileIO {
     public static func fileSystemSpace(of path: String) throws(SystemError) -> FileSystemSpace {
         switch Syscalls.statvfs(path) {
         case .success(let info):
-            let block = Int(info.f_bsize)
-            return FileSystemSpace(availableBytes: Int(info.f_bavail) * block,
-                                   availableFiles: info.f_files == 0 ? Int.max : Int(info.f_favail),
-                                   totalBytes: Int(info.f_blocks) * block)
+            return FileSystemSpace(info)
         case .failure(let error):
             throw SystemError(path: path, operation: "measure the free space of", reason: .errno(error.code))
         }

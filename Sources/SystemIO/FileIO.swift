@@ -52,6 +52,9 @@ public enum FileIO {
         public var modificationNanoseconds: Int64 = 0
         /// Hard links to the file (`st_nlink`).
         public var links: Int = 1
+        /// The last change of the inode (contents, name, owner or times: `st_ctim`), in
+        /// nanoseconds since 1970. Unlike the modification time, no program can set it back.
+        public var changeNanoseconds: Int64 = 0
 
         /// What `info` says. O(1).
         init(_ info: stat) {
@@ -63,6 +66,7 @@ public enum FileIO {
             allocatedBytes = Int(info.st_blocks) * 512
             modificationNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
             links = Int(info.st_nlink)
+            changeNanoseconds = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
         }
 
         /// A status with the given identity. O(1).

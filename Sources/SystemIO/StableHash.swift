@@ -6,7 +6,14 @@ public enum StableHash {
     /// FNV-1a (64 bits) of `bytes`. O(count).
     @inlinable
     public static func fnv1a64(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        fnv1a64(bytes, continuing: 0xcbf2_9ce4_8422_2325)
+    }
+
+    /// FNV-1a (64 bits) of `bytes` following bytes whose hash was `hash`: hashing a file in
+    /// chunks gives the hash of the whole. O(count).
+    @inlinable
+    public static func fnv1a64(_ bytes: UnsafeRawBufferPointer, continuing hash: UInt64) -> UInt64 {
+        var hash = hash
         for byte in bytes {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01b3

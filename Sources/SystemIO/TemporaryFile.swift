@@ -24,6 +24,10 @@ public final class TemporaryFile {
     public let displayPath: String
     private var descriptor: FileDescriptor?
     private var done = false
+    /// The folder the file was made in, when made by descriptor (``init(in:prefix:suffix:permissions:displayPath:)-(Directory,_,_,_,_)``),
+    /// and its name there: removal and commit then act on the name in that folder, never on a path.
+    private let folder: Directory?
+    private let name: String
 
     /// The folder temporary work files go in when no destination says where: `$TMPDIR` when
     /// it is set and absolute, else `/tmp`. O(1).
@@ -32,6 +36,25 @@ public final class TemporaryFile {
             return text.count > 1 && text.hasSuffix("/") ? String(text.dropLast()) : text
         }
         return "/tmp"
+    }
+
+    /// The process that made a temporary file of the default form `.rtn-<pid>-<n>.tmp`, read
+    /// from its name; nil for any other name. What a later run uses to remove the files a
+    /// killed one left (only when that process is gone: see ``isLeftover(_:)``). O(length).
+    public static func creatorProcessID(ofName name: String) -> Int32? {
+        guard name.hasPrefix(".rtn-"), name.hasSuffix(".tmp") else { return nil }
+        let middle = name.dropFirst(5).dropLast(4).split(separator: "-", omittingEmptySubsequences: false)
+        guard middle.count == 2, middle.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }) else { return nil }
+        return Int32(middle[0])
+    }
+
+    /// True when `name` is a temporary file of the default form whose process is gone (no
+    /// `/proc/<pid>`), so no writer can still commit it: a leftover of a killed run, safe to
+    /// remove. A file of a live process (even one that reused a dead writer's pid) is not.
+    /// One `stat`.
+    public static func isLeftover(_ name: String) -> Bool {
+        guard let pid = creatorProcessID(ofName: name), pid > 0 else { return false }
+        return pid != getpid() && FileIO.status(of: "/proc/\(pid)") == nil
     }
 
     /// A new, empty file in `folder`, named `PREFIX<pid>-<n>SUFFIX`, with `permissions`.
@@ -48,11 +71,39 @@ public final class TemporaryFile {
                                                      operation: "write")
                 path = candidate
                 self.displayPath = displayPath ?? candidate
+                self.folder = nil
+                name = candidate
                 return
             } catch {
                 attempt += 1
                 guard error.errno == EEXIST, attempt < 100 else {
                     throw SystemError(path: displayPath ?? candidate, operation: error.operation, reason: error.reason)
+                }
+            }
+        }
+    }
+
+    /// A new, empty file in the open folder `folder`, named `PREFIX<pid>-<n>SUFFIX`, created
+    /// by `openat` with `O_EXCL` and `O_NOFOLLOW`; it is removed, and committed, by name in that
+    /// folder (``commit(as:in:durable:)``), so a link swapped in for the folder's path changes
+    /// nothing. Throws naming `displayPath`. One `openat`, more only when a name is taken.
+    public init(in folder: Directory, prefix: String = ".rtn-", suffix: String = ".tmp", permissions: UInt32 = 0o644,
+                displayPath: String? = nil) throws(SystemError) {
+        var attempt = 0
+        while true {
+            let candidate = prefix + "\(getpid())-\(Self.counter.next())" + suffix
+            do {
+                descriptor = try folder.open(candidate, .writeOnly, options: [.create, .exclusive], permissions: permissions,
+                                             operation: "write")
+                path = folder.path(of: candidate)
+                self.displayPath = displayPath ?? path
+                self.folder = folder
+                name = candidate
+                return
+            } catch {
+                attempt += 1
+                guard error.errno == EEXIST, attempt < 100 else {
+                    throw SystemError(path: displayPath ?? folder.path(of: candidate), operation: error.operation, reason: error.reason)
                 }
             }
         }
@@ -71,7 +122,7 @@ public final class TemporaryFile {
     deinit {
         guard !done else { return }
         descriptor = nil
-        _ = Syscalls.unlink(path)
+        if let folder { try? folder.remove(name) } else { _ = Syscalls.unlink(path) }
     }
 
     /// Appends `bytes`. Throws naming ``displayPath``.
@@ -82,6 +133,15 @@ public final class TemporaryFile {
     /// Appends `data`. Throws naming ``displayPath``.
     public func write(_ data: some ContiguousBytes) throws(SystemError) {
         do { try withDescriptor { fd throws(SystemError) in try fd.write(data) } } catch { throw renamed(error) }
+    }
+
+    /// What `fstat` says about the file being written (its allocated bytes, say). Throws
+    /// naming ``displayPath``. One `fstat`.
+    public func status() throws(SystemError) -> FileIO.Status {
+        var result: FileIO.Status?
+        try withDescriptor { fd throws(SystemError) in result = try fd.status(operation: "write") }
+        guard let result else { throw SystemError(path: displayPath, operation: "write", reason: .errno(EBADF)) }
+        return result
     }
 
     /// The open descriptor, for writes SystemIO does not wrap; valid until commit.
@@ -100,6 +160,23 @@ public final class TemporaryFile {
             try FileIO.rename(path, to: destination)
             done = true
             if durable { try FileIO.syncFolder(FileIO.directory(of: destination)) }
+        } catch {
+            throw renamed(error)
+        }
+    }
+
+    /// Closes the file and renames it to `newName` in `destination` (a file made in a
+    /// ``Directory``), replacing what is there in one step; with `durable`, the file and the
+    /// destination folder are forced to disk. Throws naming ``displayPath``; the temporary
+    /// file is removed then. One `renameat`, plus two `fsync`s when durable.
+    public func commit(as newName: String, in destination: Directory, durable: Bool = false) throws(SystemError) {
+        guard !done, let folder else { throw SystemError(path: displayPath, operation: "replace", reason: .errno(EINVAL)) }
+        do {
+            if durable { try withDescriptor { fd throws(SystemError) in try fd.sync() } }
+            if let descriptor = descriptor.take() { try descriptor.close() }
+            try folder.rename(name, to: newName, in: destination)
+            done = true
+            if durable { try destination.sync() }
         } catch {
             throw renamed(error)
         }

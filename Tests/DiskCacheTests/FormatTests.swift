@@ -69,19 +69,40 @@ import Testing
     }
 
     @Test func aSnapshotRoundTripsAndRefusesDamage() {
+        let id = [UInt8](1...16)
         let records = [IndexSnapshot.Record(hash: 1, allocatedBytes: 4096, lastUse: 10),
                        IndexSnapshot.Record(hash: .max, allocatedBytes: 512 * 9000, lastUse: 20)]
-        let bytes = IndexSnapshot.encode(records, clean: true, folderModification: 123, folderInode: 456)
-        #expect(bytes.count == 32 + 32 + 8)
+        let bytes = IndexSnapshot.encode(records, clean: true, storeID: id, folderModification: 123, folderInode: 456)
+        #expect(bytes.count == 48 + 32 + 8)
         bytes.withUnsafeBytes { raw in
-            #expect(IndexSnapshot.check(raw) == .success(.init(clean: true, count: 2, folderModification: 123, folderInode: 456)))
+            #expect(IndexSnapshot.check(raw, storeID: id) == .success(.init(clean: true, count: 2, folderModification: 123, folderInode: 456)))
             #expect(IndexSnapshot.record(raw, 0) == records[0])
             #expect(IndexSnapshot.record(raw, 1) == records[1])
+            #expect(IndexSnapshot.expectedCount(UnsafeRawBufferPointer(rebasing: raw[0..<48]), storeID: id) == 2)
         }
         var flipped = bytes
-        flipped[40] ^= 1
-        #expect(flipped.withUnsafeBytes { IndexSnapshot.check($0) } == .failure(.checksumMismatch))
-        #expect(Array(bytes.dropLast(3)).withUnsafeBytes { IndexSnapshot.check($0) } == .failure(.lengthMismatch))
+        flipped[56] ^= 1
+        #expect(flipped.withUnsafeBytes { IndexSnapshot.check($0, storeID: id) } == .failure(.checksumMismatch))
+        #expect(Array(bytes.dropLast(3)).withUnsafeBytes { IndexSnapshot.check($0, storeID: id) } == .failure(.lengthMismatch))
+        // Another store's snapshot: refused whole, and its header promises nothing.
+        let other = [UInt8](repeating: 7, count: 16)
+        #expect(bytes.withUnsafeBytes { IndexSnapshot.check($0, storeID: other) } == .failure(.anotherStore))
+        #expect(bytes.withUnsafeBytes { IndexSnapshot.expectedCount($0, storeID: other) } == nil)
+    }
+
+    @Test func aMarkerHoldsItsIDAndNothingElseIsOne() {
+        let id = [UInt8](100..<116)
+        let bytes = StoreMarker.encode(id: id)
+        #expect(bytes.count == 32)
+        #expect(Array(bytes[0..<8]) == Array("RTNSTORE".utf8))
+        #expect(bytes.withUnsafeBytes { StoreMarker.id($0) } == id)
+        var flipped = bytes
+        flipped[20] ^= 0x10
+        #expect(flipped.withUnsafeBytes { StoreMarker.id($0) } == nil)
+        #expect((bytes + [0]).withUnsafeBytes { StoreMarker.id($0) } == nil)
+        #expect(Array(bytes.dropLast()).withUnsafeBytes { StoreMarker.id($0) } == nil)
+        #expect(StoreMarker.newID() != StoreMarker.newID())
+        #expect(String(decoding: StoreMarker.cacheDirectoryTag, as: UTF8.self).hasPrefix("Signature: 8a477f597d28d172789f06886806bc55"))
     }
 
     @Test func fileNamesAreSixteenHexDigitsOfTheHash() {

@@ -40,7 +40,7 @@ struct CacheCommandTests {
         try damaged.truncate(to: 500)
         let bad = try await CLIRunner.run(["cache", folder, "verify"])
         #expect(bad.status == 1)
-        #expect(bad.stdout == "checked 4 entries: 1 bad, removed\n  \(names[0]): lengths do not match the file size\n")
+        #expect(bad.stdout == "checked 4 entries: 1 bad, 1 removed\n  \(names[0]): lengths do not match the file size\n")
         let again = try await CLIRunner.run(["cache", folder, "verify"])
         #expect(again.status == 0 && again.stdout == "checked 3 entries: all whole\n")
     }
@@ -70,13 +70,13 @@ struct CacheCommandTests {
         let file = try await CLIRunner.run(["cache", base + "/file", "stat"])
         #expect(file.status == 1)
         #expect(file.stderr == "error: cannot open the disk store \(base)/file: it is a file, not a folder\n")
-        // A shell holds the lock file's flock as another owner would.
+        // flock(1) holds the folder's lock as another owner would.
         let folder = try Self.store("owned", count: 1)
         defer { try? FileIO.removeTree(FileIO.directory(of: folder)) }
-        let owned = try await CLIRunner.shell("exec 9<>'\(folder)/lock'; flock -n 9 && \"$R\" cache '\(folder)' stat; echo \"status $?\"")
+        let owned = try await CLIRunner.shell("flock -n '\(folder)' \"$R\" cache '\(folder)' stat; echo \"status $?\"")
         #expect(owned.stdout == "status 1\n")
         #expect(owned.stderr.hasPrefix("error: cannot open the disk store \(folder): "))
-        #expect(owned.stderr.hasSuffix(" owns it (holds its lock file)\n"))
+        #expect(owned.stderr.hasSuffix(" owns it (holds its lock)\n"))
         #expect(owned.stderr.split(separator: "\n").count == 1)
     }
 
@@ -93,5 +93,43 @@ struct CacheCommandTests {
         #expect(stray.status == 64 && stray.stderr.contains("--to goes with trim only"))
         let action = try await CLIRunner.run(["cache", folder, "shrink"])
         #expect(action.status == 64)
+    }
+
+    @Test("on a folder of someone's files every action and thumbnail --cache exit 64, and the tree is unchanged")
+    func foreignFolderIsNeverTouched() async throws {
+        let base = try CLIRunner.temporaryDirectory("cache-foreign")
+        defer { try? FileIO.removeTree(base) }
+        let notes = base + "/notes"
+        try FileIO.createDirectories(notes + "/tmp")
+        try FileIO.createDirectories(notes + "/entries/sub")
+        try FileIO.replace(notes + "/tmp/a.png", with: Array("input".utf8))
+        try FileIO.replace(notes + "/lock", with: Array("notes".utf8))
+        try FileIO.replace(notes + "/index", with: Array("notes".utf8))
+        try FileIO.replace(notes + "/entries/sub/f", with: Array("notes".utf8))
+        func tree() -> [String] {
+            FileIO.entries(under: notes).map { name in
+                let status = FileIO.status(of: notes + "/" + name, followLinks: false)
+                return "\(name) \(status.map { "\($0.kind) \($0.size) \($0.modificationNanoseconds)" } ?? "gone")"
+            }
+        }
+        let before = tree()
+        let refusal = "\(notes) is not a Retention cache (it holds files the cache did not make); give an empty or new folder"
+        for arguments in [["stat"], ["verify"], ["trim", "--to", "1MB"], ["clear"]] {
+            let result = try await CLIRunner.run(["cache", notes] + arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr == "error: \(refusal)\n", "\(arguments)")
+        }
+        try FileIO.createDirectories(base + "/in")
+        try FileIO.replace(base + "/in/a.png", with: try FileIO.readAll(CLIRunner.packageRoot + "/Tests/Fixtures/pngsuite/basn2c08.png"))
+        let thumbnail = try await CLIRunner.run(["thumbnail", base + "/in", "-o", base + "/out", "--size", "16", "--cache", notes])
+        #expect(thumbnail.status == 64)
+        #expect(thumbnail.stderr == "retention thumbnail: --cache: \(refusal)\n")
+        #expect(tree() == before)
+        let empty = try await CLIRunner.run(["thumbnail", base + "/in", "-o", base + "/out", "--size", "16", "--cache", ""])
+        #expect(empty.status == 64 && empty.stderr.contains("--cache is an empty path (an unset variable?); give a folder"))
+        let emptyCache = try await CLIRunner.run(["cache", "", "stat"])
+        #expect(emptyCache.status == 64 && emptyCache.stderr.contains("the cache folder is an empty path (an unset variable?); give a folder"))
+        let root = try await CLIRunner.run(["cache", "/", "stat"])
+        #expect(root.status == 64 && root.stderr == "error: / is not a Retention cache and will not be made one (it is / or the home folder); give a folder of its own\n")
     }
 }

@@ -162,4 +162,33 @@ struct ThumbnailCacheCommandTests {
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
     }
+
+    @Test("an input replaced by another of the same size and mtime (a reused inode) is made again, not served from the cache")
+    func replacedInputWithTheSameSizeAndTimeMisses() async throws {
+        let dir = try CLIRunner.temporaryDirectory("thumb-cache-ctime")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let suite = CLIRunner.packageRoot + "/Tests/Fixtures/pngsuite/"
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/ref", withIntermediateDirectories: true)
+        // Two different 32x32 images of exactly 145 bytes each.
+        try FileManager.default.copyItem(atPath: suite + "basn2c08.png", toPath: dir + "/ref/a.png")
+        let expected = try await CLIRunner.run(["thumbnail", dir + "/ref/a.png", "--size", "16", "-o", dir + "/expected.png"])
+        #expect(expected.status == 0)
+        for (round, source) in ["basn0g04.png", "basn2c08.png"].enumerated() {
+            try? FileManager.default.removeItem(atPath: dir + "/in/a.png")
+            try FileManager.default.copyItem(atPath: suite + source, toPath: dir + "/in/a.png")
+            let touched = try await CLIRunner.shell("touch -m -d '2020-01-01 00:00:00' '\(dir)/in/a.png'")
+            #expect(touched.status == 0)
+            for verify in ["identity", "content"] {
+                let run = try await CLIRunner.run(["thumbnail", dir + "/in/a.png", "--size", "16", "-o", dir + "/out-\(verify).png",
+                                                   "--cache", dir + "/cache-\(verify)", "--cache-verify", verify])
+                #expect(run.status == 0, "round \(round) \(verify): \(run.stderr)")
+            }
+        }
+        let made = try Data(contentsOf: URL(fileURLWithPath: dir + "/expected.png"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/out-identity.png")) == made)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/out-content.png")) == made)
+        let stray = try await CLIRunner.run(["thumbnail", dir + "/in/a.png", "--size", "16", "-o", dir + "/x.png", "--cache-verify", "content"])
+        #expect(stray.status == 64 && stray.stderr.contains("--cache-verify goes with --cache DIR"))
+    }
 }

@@ -75,6 +75,11 @@ enum EntryFormat {
         case badFooter
         /// The CRC-32 of header and payload differs from the footer's.
         case checksumMismatch
+        /// A symbolic link, folder or special file where an entry file should be: never
+        /// opened, never followed.
+        case notAFile
+        /// Larger than the store's limit: never read.
+        case tooLarge
 
         /// A few words for reports ("checksum mismatch").
         var text: String {
@@ -85,6 +90,8 @@ enum EntryFormat {
             case .lengthMismatch: return "lengths do not match the file size"
             case .badFooter: return "bad footer"
             case .checksumMismatch: return "checksum mismatch"
+            case .notAFile: return "not a regular file (a link, folder or special file)"
+            case .tooLarge: return "larger than the store's limit"
             }
         }
     }

@@ -1,26 +1,23 @@
-/// Where a store keeps its files inside its folder:
+/// The names a store keeps inside its folder; it acts on no other name there.
 ///
-/// - `lock`: the owner's `flock`, holding the owner's process id as text;
+/// - `RETENTION-STORE`: the marker (see ``StoreMarker``), written first when a folder becomes
+///   a store; removed by no operation of the store;
+/// - `CACHEDIR.TAG`: the Cache Directory Tagging Specification's tag, so backups skip the folder;
+/// - `lock`: the owner's process id as text (the lock itself is an `flock` on the folder);
 /// - `index`: the index snapshot (see ``IndexSnapshot``);
-/// - `entries/`: one file per entry, named by the key's hash (16 hex digits);
-/// - `tmp/`: entries and snapshots being written, renamed into place when whole; whatever is
-///   here when a process takes ownership was left by a killed writer and is removed.
-struct StoreLayout: Sendable {
-    let folder: String
-    let lock: String
-    let snapshot: String
-    let entries: String
-    let temporary: String
+/// - `entries/`: one file per entry, named by the key's hash (16 hex digits); other names in
+///   it are not the store's and are left alone;
+/// - `tmp/`: entries and snapshots being written (`.rtn-PID-N.tmp`), renamed into place when
+///   whole; files of that form found here when a process takes ownership were left by a killed
+///   writer and are removed.
+///
+/// Every name is opened relative to the folder's descriptor without following links.
+enum StoreLayout {
+    static let marker = "RETENTION-STORE"
+    static let tag = "CACHEDIR.TAG"
+    static let lock = "lock"
+    static let snapshot = "index"
+    static let entries = "entries"
+    static let temporary = "tmp"
 
-    init(folder: String) {
-        let base = folder.hasSuffix("/") && folder.count > 1 ? String(folder.dropLast()) : folder
-        self.folder = base
-        lock = base + "/lock"
-        snapshot = base + "/index"
-        entries = base + "/entries"
-        temporary = base + "/tmp"
-    }
-
-    /// The entry file of `hash`. O(1).
-    func entry(_ hash: UInt64) -> String { entries + "/" + KeyHash.fileName(hash) }
 }

@@ -17,7 +17,10 @@ public enum CacheJob {
     }
 
     /// The text to print and the exit status: 0 done; 1 `verify` found bad entries, or the
-    /// store could not be opened (the text is then one error line for standard error).
+    /// store could not be opened (missing, a file, owned by another process); 64 the folder is
+    /// not a cache (it holds files the store did not make, or is `/`, the home folder or an
+    /// empty path), and nothing in it was changed. The text is then one error line for
+    /// standard error.
     public struct Outcome: Sendable, Equatable {
         /// Lines for standard output, or the error line.
         public var text: String
@@ -30,7 +33,8 @@ public enum CacheJob {
     /// Opens the store in `folder` as its owner (never creating the folder), runs `action`
     /// (`trim` down to `trimTo` bytes) and closes it, which writes its index snapshot. A
     /// missing folder, a file, or a folder another process owns is a one-line error with
-    /// status 1. O(entries) for the open's index; `verify` reads every entry.
+    /// status 1; a folder that is not a cache, status 64, untouched. O(entries) for the open's
+    /// index; `verify` reads every entry.
     public static func run(_ action: Action, folder: String, trimTo: Int? = nil) -> Outcome {
         var options = DiskStore.Options()
         options.createFolder = false
@@ -39,7 +43,7 @@ public enum CacheJob {
             // No limit of its own: the command never evicts but for `trim`.
             store = try DiskStore(folder: folder, limit: 1 << 62, mode: .owner, options: options)
         } catch {
-            return Outcome(text: "error: \(error)", status: 1, isError: true)
+            return Outcome(text: "error: \(error)", status: error.isFolderChoice ? 64 : 1, isError: true)
         }
         defer { store.close() }
         store.waitForIndex()
@@ -80,12 +84,16 @@ public enum CacheJob {
             """
     }
 
-    /// `verify`'s lines: how many were checked, then one line per bad file.
+    /// `verify`'s lines: how many were checked and how many bad ones were removed, then one
+    /// line per bad file, saying of each whether it was removed.
     public static func verifyText(_ report: DiskStore.VerifyReport) -> String {
         let head = "checked \(report.checked) \(plural(report.checked, "entry", "entries")): "
         guard !report.bad.isEmpty else { return head + "all whole" }
-        let removed = report.removed ? ", removed" : ""
-        return head + "\(report.bad.count) bad\(removed)\n" + report.bad.map { "  \($0.name): \($0.reason)" }.joined(separator: "\n")
+        let removedCount = report.bad.filter(\.removed).count
+        let removed = report.removed ? ", \(removedCount) removed" : ""
+        return head + "\(report.bad.count) bad\(removed)\n" + report.bad.map { bad in
+            "  \(bad.name): \(bad.reason)\(report.removed && !bad.removed ? " (not removed)" : "")"
+        }.joined(separator: "\n")
     }
 
     private static func milliseconds(_ nanoseconds: Int) -> String { NumberText.oneDecimal(Double(nanoseconds) / 1e6) }

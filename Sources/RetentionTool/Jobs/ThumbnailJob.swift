@@ -35,6 +35,8 @@ public struct ThumbnailJob {
     public var cacheFolder: String?
     /// The most the cache folder may take on disk.
     public var cacheLimitBytes = 1 << 30
+    /// How the cache recognises an input it has seen (`--cache-verify`). Default: by identity.
+    public var cacheVerification: ThumbnailCache.Verification = .identity
     /// Only the inputs of this slice, chosen by each file's name (so the split does not depend
     /// on the inputs' order); nil for all of them.
     public var shard: Shard?
@@ -50,6 +52,9 @@ public struct ThumbnailJob {
     public struct SetupError: Error, CustomStringConvertible {
         /// The reason, naming the file or folder.
         public let description: String
+        /// True when the reason is the arguments themselves (a cache folder that is not a
+        /// cache, an empty path): the command exits 64, as for any usage error.
+        public var isUsage = false
     }
 
     /// Why `output` cannot take `inputs`' thumbnails, or nil: a name with another image
@@ -75,6 +80,22 @@ public struct ThumbnailJob {
         do {
             plan = try ThumbnailPlan.jobs(inputs: inputs, output: output)
             if let shard { plan = plan.filter { shard.contains(name: $0.input) } }
+        } catch {
+            throw SetupError(description: error.description)
+        }
+        let thumbnailer = Thumbnailer(width: box.width, height: box.height, mode: mode, quality: quality, linearLight: linearLight)
+        let encoder = PNGEncoder(compressionLevel: level, strategy: zlibStrategy)
+        // The cache folder is checked before any output folder is made, so a refused cache
+        // leaves nothing behind.
+        let cache: ThumbnailCache?
+        do {
+            cache = try cacheFolder.map { folder throws(DiskStoreError) in try ThumbnailCache(folder: folder, limit: cacheLimitBytes, thumbnailer: thumbnailer, encoder: encoder,
+                                                                                      verification: cacheVerification) }
+        } catch {
+            throw SetupError(description: "--cache: \(error)", isUsage: error.isFolderChoice)
+        }
+        defer { cache?.close() }
+        do {
             try ThumbnailPlan.createFolders(for: plan)
         } catch {
             throw SetupError(description: error.description)
@@ -86,17 +107,13 @@ public struct ThumbnailJob {
         }
         let workers = max(1, min(jobs ?? Machine.availableCores, plan.count))
         try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: workers), command: "thumbnail")
-        let thumbnailer = Thumbnailer(width: box.width, height: box.height, mode: mode, quality: quality, linearLight: linearLight)
-        let encoder = PNGEncoder(compressionLevel: level, strategy: zlibStrategy)
-        let cache: ThumbnailCache?
-        do {
-            cache = try cacheFolder.map { folder throws(DiskStoreError) in try ThumbnailCache(folder: folder, limit: cacheLimitBytes, thumbnailer: thumbnailer, encoder: encoder) }
-        } catch {
-            throw SetupError(description: "--cache: \(error)")
-        }
-        defer { cache?.close() }
         if let cache, cache.isReadOnly {
-            sink.note("retention thumbnail: the cache \(PathText.display(cache.folder)) is in use by another process: its thumbnails are used, new ones are not added")
+            let why: String
+            switch cache.writeState {
+            case .notWritable(let reason): why = "cannot be written here (\(reason))"
+            default: why = "is in use by another process"
+            }
+            sink.note("retention thumbnail: the cache \(PathText.display(cache.folder)) \(why): its thumbnails are used, new ones are not added")
         }
         var reports: (@Sendable (ThumbnailReport) -> Void)?
         if json {

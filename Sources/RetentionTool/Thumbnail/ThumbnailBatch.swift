@@ -190,9 +190,10 @@ public final class ThumbnailBatch: Sendable {
             if FileIO.sameFile(job.input, job.output) {
                 throw ImagingError.invalidArgument("the output \(job.output) is the input itself")
             }
-            if let cache, let identity, identity.kind == .regular {
+            let key = identity.flatMap { $0.kind == .regular ? cache?.key(for: $0, path: job.input) : nil }
+            if let cache, let key {
                 report.cached = false
-                if let entry = cache.entry(for: identity) {
+                if let entry = cache.entry(forKey: key) {
                     do { try FileIO.replace(job.output, with: entry.png) } catch { throw .io(error) }
                     report.output = PathText.display(job.output)
                     (report.width, report.height) = Self.pngSize(entry.png)
@@ -228,10 +229,10 @@ public final class ThumbnailBatch: Sendable {
             report.bytesWritten = data.count
             // Cached only under the identity the file still has: one that changed while it was
             // read is made again next time.
-            if let cache, let identity, report.cached == false,
-               let after = FileIO.status(of: job.input), cache.key(for: after) == cache.key(for: identity) {
+            if let cache, let key, let identity, report.cached == false,
+               let after = FileIO.status(of: job.input), cache.identity(of: after) == cache.identity(of: identity) {
                 do {
-                    try cache.store(data, sourceWidth: thumbnail.stats.sourceWidth, sourceHeight: thumbnail.stats.sourceHeight, for: identity)
+                    try cache.store(data, sourceWidth: thumbnail.stats.sourceWidth, sourceHeight: thumbnail.stats.sourceHeight, forKey: key)
                 } catch {
                     totals.withLock { $0.notCached = ($0.notCached ?? 0) + 1 }
                     firstCacheFailure.withLock { $0 = $0 ?? error.description }

@@ -13,49 +13,100 @@ import Foundation
 ///
 /// An entry's key is everything that decides the thumbnail's bytes plus the input's identity:
 /// `thumbnail/<format> <box> <mode> <quality> <light> <level> <zlib> <device>:<inode>
-/// <size> <mtime in ns>`. A changed file (new contents make a new modification time; a file
-/// replaced by rename gets a new inode) misses and is made again; so does a file copied or
-/// moved to another file system. The identity is taken before the thumbnail is made and again
-/// after, and the entry is stored only when both agree, so a file changing while it is read is
-/// never cached under its old identity. Not covered: a file rewritten in place to the same size
-/// within one tick of the file system's clock with its modification time set back (`touch
-/// -d`); clear the cache after such a change.
+/// <size> <mtime in ns> <ctime in ns>`. A changed file misses and is made again: new contents
+/// make a new modification time and change time; a file replaced by rename gets a new inode
+/// or, when the file system hands the old inode back to a new file of the same size and a
+/// normalised mtime (`tar --mtime`, `SOURCE_DATE_EPOCH`, Nix), a new change time, which no
+/// program can set back. So does a file copied or moved to another file system. The identity
+/// is taken before the thumbnail is made and again after, and the entry is stored only when
+/// both agree, so a file changing while it is read is never cached under its old identity.
+///
+/// Not seen by the identity key: a file whose contents change while its inode's change time
+/// does not, which takes a clock set back or a file system that does not keep change times
+/// (some network and FUSE file systems). ``Verification/content`` keys by a hash of the input's
+/// bytes instead, at the cost of reading every input in full on every run.
 ///
 /// An entry's value is a 16-byte header (magic `RTHM`, the source's width and height as
 /// little-endian `UInt32`s, 4 reserved bytes) and the thumbnail's PNG file as written. Every
 /// entry checks itself (the store's CRC-32), so a damaged one is a miss.
 public final class ThumbnailCache: Sendable {
+    /// How an input is recognised as one the cache has seen.
+    public enum Verification: String, Sendable, CaseIterable {
+        /// By its identity: device, inode, size, modification and change times. One `stat`.
+        case identity
+        /// By a 64-bit hash (FNV-1a) of its bytes and its size: the input is read in full on
+        /// every run, and a file copied elsewhere hits too.
+        case content
+    }
+
     /// The folder the store keeps.
     public let folder: String
+    /// How inputs are recognised.
+    public let verification: Verification
     private let store: DiskStore
     private let settings: String
 
     /// Bumped when the thumbnail of the same input and options would differ (a new resampler,
-    /// a new encoder), so old entries miss.
-    static let formatVersion = 2
+    /// a new encoder), or the key's form changes, so old entries miss.
+    static let formatVersion = 3
     static let magic: [UInt8] = Array("RTHM".utf8)
 
     /// Opens (creating it if missing) the store in `folder`, at most `limit` bytes on disk, for
     /// thumbnails made by `thumbnailer` and written by `encoder`. A folder another process
-    /// owns opens for reading: hits work, new thumbnails are not added (``isReadOnly``).
-    /// Throws the store's `DiskStoreError` (a file in the way, a folder that cannot be made).
-    /// Costs the store's open (its index loads in the background).
-    public init(folder: String, limit: Int, thumbnailer: Thumbnailer, encoder: PNGEncoder) throws(DiskStoreError) {
+    /// owns, or one this process cannot write, opens for reading: hits work, new thumbnails are
+    /// not added (``writeState``). Throws the store's `DiskStoreError` (a file in the way, a
+    /// folder that is not a cache, a folder that cannot be made). Costs the store's open (its
+    /// index loads in the background).
+    public init(folder: String, limit: Int, thumbnailer: Thumbnailer, encoder: PNGEncoder,
+                verification: Verification = .identity) throws(DiskStoreError) {
         self.folder = folder
+        self.verification = verification
         store = try DiskStore(folder: folder, limit: limit)
         settings = "thumbnail/\(Self.formatVersion) \(thumbnailer.width)x\(thumbnailer.height) \(thumbnailer.mode.rawValue) \(thumbnailer.quality.rawValue) "
             + "\(thumbnailer.linearLight ? "linear" : "stored") level=\(encoder.compressionLevel) zlib=\(encoder.strategy.rawValue) filter=\(encoder.filter.rawValue)"
     }
 
-    /// True when another process owns the folder, so nothing is added. O(1).
+    /// True when nothing is added: another process owns the folder, or it cannot be written. O(1).
     public var isReadOnly: Bool { !store.isOwner }
+
+    /// Whether the store writes, and if not, why. O(1) (a small read for a reader).
+    public var writeState: DiskStore.WriteState { store.writeState }
 
     /// The store's counters: hits, misses, writes, write failures. O(1).
     public var metrics: DiskStoreMetrics { store.metrics }
 
-    /// The key for the file whose identity is `status`. O(1).
-    func key(for status: FileIO.Status) -> String {
-        "\(settings) \(status.device):\(status.inode) \(status.size) \(status.modificationNanoseconds)"
+    /// The identity part of a key: what `stat` says of the file. O(1).
+    func identity(of status: FileIO.Status) -> String {
+        "\(status.device):\(status.inode) \(status.size) \(status.modificationNanoseconds) \(status.changeNanoseconds)"
+    }
+
+    /// The key for the file at `path` whose status is `status`: by identity, or by a hash of
+    /// its bytes (read in 64 KiB chunks; nil when it cannot be read). O(1) by identity;
+    /// O(size) by content.
+    func key(for status: FileIO.Status, path: String) -> String? {
+        switch verification {
+        case .identity:
+            return "\(settings) \(identity(of: status))"
+        case .content:
+            guard let (hash, size) = Self.contentHash(path) else { return nil }
+            return "\(settings) content=\(String(hash, radix: 16)) \(size)"
+        }
+    }
+
+    /// FNV-1a (64 bits) and size of the regular file at `path`, read in 64 KiB chunks (never
+    /// a FIFO, never more than 64 KiB in memory). O(size).
+    static func contentHash(_ path: String) -> (hash: UInt64, size: Int)? {
+        guard let file = try? FileDescriptor.openRegularFile(path) else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var size = 0
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { (try? file.read(into: $0)) ?? -1 }
+            if n < 0 { return nil }
+            if n == 0 { return (hash, size) }
+            size += n
+            hash = buffer.withUnsafeBytes { StableHash.fnv1a64(UnsafeRawBufferPointer(rebasing: $0[0..<n]), continuing: hash) }
+        }
     }
 
     /// A cached thumbnail: the PNG bytes and the source's size.
@@ -64,26 +115,26 @@ public final class ThumbnailCache: Sendable {
         var sourceWidth: Int, sourceHeight: Int
     }
 
-    /// The entry for the file whose identity is `status`, or nil (a miss, or an entry that is
-    /// not one of ours). Costs one file read of the entry.
-    func entry(for status: FileIO.Status) -> Entry? {
-        guard let value = store.data(for: key(for: status)), value.count > 16, Array(value.prefix(4)) == Self.magic else { return nil }
+    /// The entry stored under `key`, or nil (a miss, or an entry that is not one of ours).
+    /// Costs one file read of the entry.
+    func entry(forKey key: String) -> Entry? {
+        guard let value = store.data(for: key), value.count > 16, Array(value.prefix(4)) == Self.magic else { return nil }
         let bytes = Array(value.prefix(16))
         func word(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
         return Entry(png: value.dropFirst(16), sourceWidth: word(4), sourceHeight: word(8))
     }
 
-    /// Stores `png`, the thumbnail of a source of the given size, for the file whose identity
-    /// is `status`. Throws the store's error (read-only, full, too large); the batch counts
-    /// it and goes on. Costs one entry write (a temporary file and a rename).
-    func store(_ png: Data, sourceWidth: Int, sourceHeight: Int, for status: FileIO.Status) throws(DiskStoreError) {
+    /// Stores `png`, the thumbnail of a source of the given size, under `key`. Throws the
+    /// store's error (read-only, full, too large); the batch counts it and goes on. Costs one
+    /// entry write (a temporary file and a rename).
+    func store(_ png: Data, sourceWidth: Int, sourceHeight: Int, forKey key: String) throws(DiskStoreError) {
         var value = Data(capacity: png.count + 16)
         value.append(contentsOf: Self.magic)
         for word in [UInt32(clamping: sourceWidth), UInt32(clamping: sourceHeight), 0] {
             value.append(contentsOf: [UInt8(truncatingIfNeeded: word), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 24)])
         }
         value.append(png)
-        try store.store(value, for: key(for: status))
+        try store.store(value, for: key)
     }
 
     /// Writes the index snapshot and releases the folder. Costs the snapshot's write.

@@ -67,6 +67,33 @@ enum Syscalls {
         return retrying { PathText.withCString(path) { Glibc.mkdir($0, mode) } }.map { _ in () }
     }
 
+    /// `openat(2)` of `name` in the folder `dir` (close-on-exec always); `path` is the
+    /// folder's path joined with `name`, for the fault seam.
+    static func openat(_ dir: Int32, _ name: String, _ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Result<Int32, Errno> {
+        if let code = SystemFaults.check(.open, path) { return .failure(Errno(code)) }
+        return retrying { PathText.withCString(name) { Glibc.openat(dir, $0, flags | O_CLOEXEC, mode) } }
+    }
+
+    /// `unlinkat(2)` of `name` in `dir`; `flags` 0 (a file) or `AT_REMOVEDIR` (an empty folder).
+    static func unlinkat(_ dir: Int32, _ name: String, _ path: String, _ flags: Int32) -> Result<Void, Errno> {
+        if let code = SystemFaults.check(.remove, path) { return .failure(Errno(code)) }
+        return retrying { PathText.withCString(name) { Glibc.unlinkat(dir, $0, flags) } }.map { _ in () }
+    }
+
+    /// `renameat(2)` of `from` in `fromDir` to `to` in `toDir`, replacing `to` atomically.
+    static func renameat(_ fromDir: Int32, _ from: String, _ toDir: Int32, _ to: String, paths: (String, String)) -> Result<Void, Errno> {
+        if let code = SystemFaults.check(.rename, paths.1) ?? SystemFaults.check(.rename, paths.0) { return .failure(Errno(code)) }
+        return retrying {
+            PathText.withCString(from) { source in PathText.withCString(to) { Glibc.renameat(fromDir, source, toDir, $0) } }
+        }.map { _ in () }
+    }
+
+    /// `mkdirat(2)` of `name` in `dir`.
+    static func mkdirat(_ dir: Int32, _ name: String, _ path: String, _ mode: mode_t) -> Result<Void, Errno> {
+        if let code = SystemFaults.check(.createFolder, path) { return .failure(Errno(code)) }
+        return retrying { PathText.withCString(name) { Glibc.mkdirat(dir, $0, mode) } }.map { _ in () }
+    }
+
     /// `flock(2)` (through the C shim: Swift takes the name for the struct of the same name).
     static func lock(_ fd: Int32, _ path: String, _ operation: Int32) -> Result<Void, Errno> {
         if let code = SystemFaults.check(.lock, path) { return .failure(Errno(code)) }

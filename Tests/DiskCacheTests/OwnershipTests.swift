@@ -1,0 +1,213 @@
+import Foundation
+import Glibc
+import RetentionTestSupport
+import SystemIO
+import Testing
+@testable import DiskCache
+
+/// What the store never touches: folders it did not make, names outside its scheme, links,
+/// special files, and snapshots that are not its own.
+@Suite struct OwnershipTests {
+    /// Every name below `folder` with its type, size and modification time, as a listing a
+    /// person would compare: equal before and after means nothing was touched.
+    static func tree(_ folder: String) -> [String] {
+        FileIO.entries(under: folder).map { name in
+            let status = FileIO.status(of: folder + "/" + name, followLinks: false)
+            return "\(name) \(status.map { "\($0.kind) \($0.size) \($0.modificationNanoseconds) \($0.inode)" } ?? "gone")"
+        }
+    }
+
+    /// A folder of someone's files laid out like a store's (`tmp/`, `entries/`, `lock`, `index`).
+    static func foreignFolder(_ folder: String) throws {
+        try FileIO.createDirectories(folder + "/tmp")
+        try FileIO.createDirectories(folder + "/entries/sub")
+        try FileIO.replace(folder + "/tmp/draft.txt", with: Array("draft".utf8))
+        try FileIO.replace(folder + "/tmp/.rtn-1-1.tmp", with: Array("looks like ours".utf8))
+        try FileIO.replace(folder + "/lock", with: Array("my lock notes".utf8))
+        try FileIO.replace(folder + "/index", with: Array("my index".utf8))
+        try FileIO.replace(folder + "/entries/sub/f", with: Array("nested".utf8))
+        try FileIO.replace(folder + "/entries/00000000000000ab", with: Array("named like an entry".utf8))
+    }
+
+    @Test("a folder of other files is refused in every mode, and nothing in it changes")
+    func foreignFolderIsRefusedAndUntouched() throws {
+        try DiskTest.withFolder("foreign") { folder in
+            try Self.foreignFolder(folder)
+            let before = Self.tree(folder)
+            for mode in [DiskStore.AccessMode.owner, .automatic, .readOnly] {
+                #expect(throws: DiskStoreError.notAStore(folder: folder)) { _ = try DiskStore(folder: folder, limit: 1 << 20, mode: mode) }
+            }
+            #expect(Self.tree(folder) == before)
+            #expect(DiskStoreError.notAStore(folder: folder).description
+                    == "\(folder) is not a Retention cache (it holds files the cache did not make); give an empty or new folder")
+        }
+    }
+
+    @Test("the empty path, / and the home folder are refused with their own sentences")
+    func emptyRootAndHomeAreRefused() throws {
+        #expect(throws: DiskStoreError.emptyPath) { _ = try DiskStore(folder: "", limit: 1 << 20) }
+        #expect(DiskStoreError.emptyPath.description == "the disk store's folder is an empty path (an unset variable?); give a folder")
+        #expect(throws: DiskStoreError.protectedFolder("/")) { _ = try DiskStore(folder: "/", limit: 1 << 20) }
+        if let home = ProcessInfo.processInfo.environment["HOME"], FileIO.kind(of: home) == .directory {
+            #expect(throws: DiskStoreError.protectedFolder(home)) { _ = try DiskStore(folder: home, limit: 1 << 20) }
+        }
+        #expect(!FileIO.exists("/entries") && !FileIO.exists("/RETENTION-STORE"))
+    }
+
+    @Test("an empty folder becomes a store: the marker first, a CACHEDIR.TAG, and it opens again")
+    func emptyFolderBecomesAStore() throws {
+        try DiskTest.withFolder("marked") { folder in
+            try FileIO.createDirectories(folder)
+            let store = try DiskStore(folder: folder, limit: 1 << 20)
+            try store.store(Array("v".utf8), for: "k")
+            store.close()
+            let marker = try FileIO.readAll(folder + "/RETENTION-STORE")
+            #expect(marker.count == 32 && marker.prefix(8) == Data("RTNSTORE".utf8))
+            let tag = String(decoding: try FileIO.readAll(folder + "/CACHEDIR.TAG"), as: UTF8.self)
+            #expect(tag.hasPrefix("Signature: 8a477f597d28d172789f06886806bc55\n"))
+            let again = try DiskStore(folder: folder, limit: 1 << 20)
+            defer { again.close() }
+            again.waitForIndex()
+            #expect(again.metrics.indexState == .fresh)
+            #expect(again.data(for: "k") == Data("v".utf8))
+            // A read-only open of a new, empty folder changes nothing in it.
+            let empty = folder + "-empty"
+            try FileIO.createDirectories(empty)
+            defer { try? FileIO.removeTree(empty) }
+            let reader = try DiskStore(folder: empty, limit: 1 << 20, mode: .readOnly)
+            #expect(reader.data(for: "k") == nil)
+            reader.close()
+            #expect(try FileIO.directoryEntries(empty).isEmpty)
+        }
+    }
+
+    @Test("links where tmp, lock, index or an entry should be are never followed; what they point at is untouched")
+    func linksAreNeverFollowed() throws {
+        try DiskTest.withFolder("links") { folder in
+            let outside = folder + "-outside"
+            try FileIO.createDirectories(outside)
+            defer { try? FileIO.removeTree(outside) }
+            try FileIO.replace(outside + "/precious", with: Array("do not touch".utf8))
+            try FileIO.replace(outside + "/.rtn-1-1.tmp", with: Array("do not touch".utf8))
+            // An entry file of key "k", kept outside, for a link in the entries folder.
+            try FileIO.replace(outside + "/entry", with: EntryFormat.encode(key: "k", payload: UnsafeRawBufferPointer(start: nil, count: 0)))
+            let store = try DiskStore(folder: folder, limit: 1 << 20)
+            try store.store(Array("v".utf8), for: "other")
+            store.close()
+            let outsideBefore = Self.tree(outside)
+            try FileIO.removeTree(folder + "/tmp")
+            #expect(symlink(outside, folder + "/tmp") == 0)
+            try FileIO.remove(folder + "/lock")
+            #expect(symlink(outside + "/precious", folder + "/lock") == 0)
+            try FileIO.remove(folder + "/index")
+            #expect(symlink(outside + "/precious", folder + "/index") == 0)
+            let entry = KeyHash.fileName(KeyHash.fnv1a64("k"))
+            #expect(symlink(outside + "/entry", folder + "/entries/" + entry) == 0)
+
+            let reopened = try DiskStore(folder: folder, limit: 1 << 20)
+            #expect(reopened.writeState == .notWritable(reason: "tmp in it is not a folder the store made"))
+            #expect(reopened.data(for: "k") == nil)
+            #expect(reopened.data(for: "other") == Data("v".utf8))
+            #expect(throws: DiskStoreError.readOnly(folder: folder)) { try reopened.store(Array("x".utf8), for: "new") }
+            _ = reopened.verify()
+            _ = reopened.clear()
+            reopened.close()
+            #expect(Self.tree(outside) == outsideBefore)
+            #expect(FileIO.kind(of: folder + "/tmp", followLinks: false) == .symbolicLink)
+        }
+    }
+
+    @Test("a FIFO, a folder and a link as entries are misses, counted, and never opened; verify finishes")
+    func specialFilesAreDamageNotWaits() throws {
+        try DiskTest.withFolder("special") { folder in
+            let store = try DiskStore(folder: folder, limit: 1 << 20)
+            defer { store.close() }
+            store.waitForIndex()
+            let fifo = KeyHash.fileName(KeyHash.fnv1a64("fifo"))
+            let dir = KeyHash.fileName(KeyHash.fnv1a64("dir"))
+            #expect(mkfifo(folder + "/entries/" + fifo, 0o644) == 0)
+            try FileIO.createDirectories(folder + "/entries/" + dir + "/inside")
+            #expect(store.data(for: "fifo") == nil)
+            #expect(store.data(for: "dir") == nil)
+            #expect(store.metrics.corruptEntries == 2)
+            // The FIFO (a name of the store's scheme, not a file) is removed; the folder is not.
+            #expect(FileIO.status(of: folder + "/entries/" + fifo, followLinks: false) == nil)
+            #expect(FileIO.kind(of: folder + "/entries/" + dir + "/inside") == .directory)
+            #expect(mkfifo(folder + "/entries/" + fifo, 0o644) == 0)
+            let report = store.verify()
+            #expect(report.bad.map(\.name).sorted() == [dir, fifo].sorted())
+            #expect(report.bad.first { $0.name == dir }?.removed == false)
+            #expect(report.bad.first { $0.name == fifo }?.removed == true)
+            #expect(store.clear() == 0)
+            #expect(FileIO.kind(of: folder + "/entries/" + dir + "/inside") == .directory)
+        }
+    }
+
+    @Test("a snapshot from another store, a forged one and a 2 GiB one are not trusted, and not read whole")
+    func snapshotsThatAreNotOursAreRebuilt() throws {
+        try DiskTest.withFolder("snapshots") { folder in
+            let other = folder + "-other"
+            defer { try? FileIO.removeTree(other) }
+            for (path, key) in [(folder, "mine"), (other, "theirs")] {
+                let store = try DiskStore(folder: path, limit: 1 << 30)
+                try store.store(DiskTest.bytes(10_000, seed: 1), for: key)
+                store.close()
+            }
+            // Another store's clean snapshot, copied in: rebuilt from the listing.
+            try FileIO.replace(folder + "/index", with: try FileIO.readAll(other + "/index"))
+            var store = try DiskStore(folder: folder, limit: 1 << 30)
+            store.waitForIndex()
+            #expect(store.metrics.indexState == .rebuilt && store.metrics.entries == 1)
+            store.close()
+            // A forged snapshot with this store's id, clean and current, claiming 1 TB.
+            let marker = try FileIO.readAll(folder + "/RETENTION-STORE")
+            let id = Array(marker[12..<28])
+            let entries = try #require(FileIO.status(of: folder + "/entries"))
+            let forged = IndexSnapshot.encode([.init(hash: 42, allocatedBytes: 1 << 40, lastUse: 1)], clean: true, storeID: id,
+                                              folderModification: entries.modificationNanoseconds, folderInode: entries.inode)
+            try FileIO.replace(folder + "/index", with: forged)
+            store = try DiskStore(folder: folder, limit: 1 << 30)
+            store.waitForIndex()
+            #expect(store.metrics.indexState == .rebuilt && store.metrics.bytes < 1 << 20)
+            #expect(store.data(for: "mine") != nil)
+            store.close()
+            // 2 GiB of sparse file under the snapshot's name: its header is not a snapshot's,
+            // so no more than the header is read.
+            let big = try FileDescriptor.open(folder + "/index", .writeOnly, options: .truncate)
+            try big.truncate(to: 2 << 30)
+            store = try DiskStore(folder: folder, limit: 1 << 30)
+            store.waitForIndex()
+            #expect(store.metrics.indexState == .rebuilt && store.data(for: "mine") != nil)
+            store.close()
+        }
+    }
+
+    @Test("the lock is the folder's own: deleting the lock file lets no second owner in")
+    func deletingTheLockFileLetsNoSecondOwnerIn() throws {
+        try DiskTest.withFolder("lock") { folder in
+            let owner = try DiskStore(folder: folder, limit: 1 << 20, mode: .owner)
+            defer { owner.close() }
+            try FileIO.remove(folder + "/lock")
+            #expect(throws: DiskStoreError.self) { _ = try DiskStore(folder: folder, limit: 1 << 20, mode: .owner) }
+            let reader = try DiskStore(folder: folder, limit: 1 << 20, mode: .automatic)
+            defer { reader.close() }
+            #expect(!reader.isOwner)
+            #expect(throws: DiskStoreError.readOnly(folder: folder)) { try reader.store(Array("x".utf8), for: "k") }
+            if case .ownedByAnotherProcess = reader.writeState {} else { Issue.record("writeState \(reader.writeState)") }
+        }
+    }
+
+    @Test("entries larger than the limit are damage and are never read")
+    func oversizedEntriesAreNotRead() throws {
+        try DiskTest.withFolder("oversized") { folder in
+            let store = try DiskStore(folder: folder, limit: 64 * 1024)
+            defer { store.close() }
+            store.waitForIndex()
+            let name = KeyHash.fileName(KeyHash.fnv1a64("huge"))
+            let fd = try FileDescriptor.open(folder + "/entries/" + name, .writeOnly, options: .create)
+            try fd.truncate(to: 1 << 30)
+            #expect(store.data(for: "huge") == nil)
+            #expect(store.metrics.corruptEntries == 1)
+        }
+    }
+}
