@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Retention", "Visibility", "StrictJSON", "AssetGen", "Imaging", "RetentionTestSupport", "SystemIO"]),
-        .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "Retention", "Visibility", "AssetGen", "SystemIO", "MemoryCheck", "RetentionTestSupport", "Imaging"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "Retention", "Visibility", "AssetGen", "SystemIO", "MemoryCheck", "RetentionTestSupport", "Imaging", "DiskCache"]),
         .testTarget(name: "AssetGenTests", dependencies: ["AssetGen", "Imaging", "RetentionTestSupport"]),
         .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool", "StrictJSON", "Lab", "Visibility", "RetentionTestSupport"]),
         .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "AssetGen", "SystemIO", "RetentionTestSupport"]),

@@ -1,8 +1,9 @@
 /// A number of bytes, written in policies as an integer or a string like `"64MB"`.
 ///
 /// Units are decimal, as the rest of the project prints them: 1 KB = 1,000 bytes,
-/// 1 MB = 1,000,000 bytes, 1 GB = 1,000,000,000 bytes. Binary units are accepted when spelled
-/// out (`KiB` = 1,024, `MiB` = 1,048,576, `GiB` = 1,073,741,824). Unit names are
+/// 1 MB = 1,000,000 bytes, 1 GB = 1,000,000,000 bytes, and so on to TB, PB and EB (10^18, the
+/// largest that fits). Binary units are accepted when spelled out (`KiB` = 1,024, `MiB` =
+/// 1,048,576, `GiB` = 1,073,741,824, to `TiB`, `PiB` and `EiB`). Unit names are
 /// case-insensitive and may follow the number after one space (`"64 MB"`).
 public struct ByteSize: Sendable, Hashable, Comparable, ExpressibleByIntegerLiteral, CustomStringConvertible {
     /// The size in bytes, never negative.
@@ -31,8 +32,9 @@ public struct ByteSize: Sendable, Hashable, Comparable, ExpressibleByIntegerLite
 
     /// The accepted unit suffixes (lowercased) and their factors.
     static let units: [(suffix: String, factor: Int)] = [
-        ("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30),
-        ("kb", 1_000), ("mb", 1_000_000), ("gb", 1_000_000_000), ("b", 1),
+        ("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30), ("tib", 1 << 40), ("pib", 1 << 50), ("eib", 1 << 60),
+        ("kb", 1_000), ("mb", 1_000_000), ("gb", 1_000_000_000), ("tb", 1_000_000_000_000), ("pb", 1_000_000_000_000_000),
+        ("eb", 1_000_000_000_000_000_000), ("b", 1),
     ]
 
     /// Parses `"64MB"`, `"64 MB"`, `"1GiB"`, `"512"` or `"512B"`; nil for anything else
@@ -58,7 +60,8 @@ public struct ByteSize: Sendable, Hashable, Comparable, ExpressibleByIntegerLite
 
     /// The shortest exact spelling: `"64MB"`, `"1500KB"`, `"12345B"`. O(1).
     public var description: String {
-        for (suffix, factor) in [("GB", 1_000_000_000), ("MB", 1_000_000), ("KB", 1_000)]
+        for (suffix, factor) in [("EB", 1_000_000_000_000_000_000), ("PB", 1_000_000_000_000_000), ("TB", 1_000_000_000_000),
+                                 ("GB", 1_000_000_000), ("MB", 1_000_000), ("KB", 1_000)]
         where bytes != 0 && bytes % factor == 0 {
             return "\(bytes / factor)\(suffix)"
         }

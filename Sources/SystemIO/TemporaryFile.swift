@@ -57,6 +57,20 @@ public final class TemporaryFile {
         return pid != getpid() && FileIO.status(of: "/proc/\(pid)") == nil
     }
 
+    /// Removes from `folder` the temporary files of the default form that killed writers left
+    /// (``isLeftover(_:)``: their process is gone), regular files only, never through a link.
+    /// Returns how many were removed. A listing of `folder`, then an `fstatat` and a `stat` per
+    /// matching name and an `unlinkat` per leftover.
+    @discardableResult
+    public static func removeLeftovers(in folder: String) -> Int {
+        guard let directory = try? Directory.open(folder), let names = try? directory.entries() else { return 0 }
+        var removed = 0
+        for name in names where isLeftover(name) && directory.status(of: name)?.kind == .regular {
+            if (try? directory.remove(name)) != nil { removed += 1 }
+        }
+        return removed
+    }
+
     /// A new, empty file in `folder`, named `PREFIX<pid>-<n>SUFFIX`, with `permissions`.
     /// Throws naming `displayPath` (default: the new file's path). One `open`, more only when
     /// a name is taken.

@@ -1,4 +1,6 @@
 import RetentionTestSupport
+import DiskCache
+import SystemIO
 import Foundation
 import Retention
 import Scenario
@@ -145,5 +147,34 @@ struct DiskExperimentTests {
             #expect(error.description == "diskFolder: \(feed.stores) is a file, not a folder")
         }
         #expect(try feed.run("decoded-lru").disk == nil, "a strategy without a disk tier does not need the folder")
+    }
+}
+
+@Suite("Lab store leftovers")
+struct LabStoreLeftoverTests {
+    @Test("a later run removes the store folders of runs whose process is gone, only what the store made")
+    func leftoversOfDeadRunsAreRemoved() throws {
+        let parent = try TestPaths.temporaryFolder("lab-leftovers")
+        defer { try? FileIO.removeTree(parent) }
+        let dead = (4_000_000...4_194_303).first { FileIO.status(of: "/proc/\($0)") == nil } ?? 4_194_303
+        // A store a killed run left, a store someone added a file to, a plain folder named alike,
+        // and a live process's store.
+        let left = parent + "/retention-disk-\(dead)-abc"
+        let mixed = parent + "/retention-costs-\(dead)-def"
+        let plain = parent + "/retention-disk-\(dead)-123"
+        let live = parent + "/retention-disk-\(getpid())-456"
+        for folder in [left, mixed, live] {
+            let store = try DiskStore(folder: folder, limit: 1 << 20)
+            try store.store(Array("v".utf8), for: "k")
+            store.close()
+        }
+        try FileIO.replace(mixed + "/entries/mine.txt", with: Array("keep".utf8))
+        try FileIO.createDirectories(plain)
+        try FileIO.replace(plain + "/notes.txt", with: Array("keep".utf8))
+        #expect(LabDiskStore.removeLeftovers(in: parent) == 1)
+        #expect(!FileIO.exists(left))
+        #expect(FileIO.entries(under: mixed) == ["RETENTION-STORE", "entries", "entries/mine.txt"])
+        #expect(FileIO.entries(under: plain) == ["notes.txt"])
+        #expect(FileIO.exists(live + "/RETENTION-STORE"))
     }
 }

@@ -58,12 +58,14 @@ struct PolicyTests {
     @Test("sizes parse decimal and binary units, case-insensitively", arguments: [
         ("64MB", 64_000_000), ("64 MB", 64_000_000), ("64mb", 64_000_000), ("1KB", 1_000), ("2GB", 2_000_000_000),
         ("512", 512), ("512B", 512), ("1KiB", 1_024), ("64MiB", 67_108_864), ("1GiB", 1_073_741_824), ("0", 0),
+        ("1TB", 1_000_000_000_000), ("2PB", 2_000_000_000_000_000), ("1EB", 1_000_000_000_000_000_000), ("1TiB", 1 << 40),
+        ("1EiB", 1 << 60), ("9EB", 9_000_000_000_000_000_000),
     ])
     func sizes(_ text: String, _ bytes: Int) {
         #expect(ByteSize(parsing: text)?.bytes == bytes)
     }
 
-    @Test("bad sizes do not parse", arguments: ["", "MB", "-1", "1.5MB", "64XB", "64 ", "99999999999999999999", "9999999999999GB", " 64MB"])
+    @Test("bad sizes do not parse", arguments: ["", "MB", "-1", "1.5MB", "64XB", "64 ", "99999999999999999999", "9999999999999GB", " 64MB", "10EB", "8EiB"])
     func badSizes(_ text: String) {
         #expect(ByteSize(parsing: text) == nil)
     }

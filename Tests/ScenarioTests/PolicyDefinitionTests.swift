@@ -147,6 +147,8 @@ struct PolicyDefinitionTests {
         expectRejected(#"{"name": "x", "base": "decoded-lru+disk", "disk": "none", "diskBudget": "8MB"}"#, at: ["diskBudget"], "diskBudget applies only")
         expectRejected(#"{"name": "x", "base": "decoded-lru+disk", "diskBudget": 0}"#, at: ["diskBudget"], "expected a disk budget above 0")
         expectRejected(#"{"name": "x", "base": "decoded-lru+disk", "diskBudget": "lots"}"#, at: ["diskBudget"], #"expected a size like "64MB""#)
+        expectRejected(#"{"name": "x", "base": "decoded-lru+disk", "diskBudget": "10PB"}"#, at: ["diskBudget"],
+                       "expected a disk budget of at most 9PB (2^53 bytes, the largest a report keeps exact)")
         expectRejected(#"{"name": "x", "disk": "thumbnails"}"#, at: ["disk"], #"thumbnails on disk apply only when visible is "thumbnail""#)
         expectRejected(#"{"name": "x", "base": "thumbnail-disk", "visible": "decoded"}"#, at: ["visible"], "thumbnails on disk apply only")
         // A policy without a tier encodes no disk keys, so tables and exports of memory

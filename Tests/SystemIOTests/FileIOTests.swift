@@ -186,4 +186,25 @@ struct FileIOTests {
         #expect(Duration.milliseconds(1500).seconds == 1.5)
         #expect(Duration.microseconds(250).milliseconds == 0.25)
     }
+
+    @Test("leftover temporary files of dead writers go; a live writer's, a link and other names stay")
+    func leftoverTemporaryFiles() throws {
+        let folder = temporaryFolder()
+        defer { try? FileIO.removeTree(folder) }
+        // A pid no process has: past the highest one in use.
+        let dead = (4_000_000...4_194_303).first { FileIO.status(of: "/proc/\($0)") == nil } ?? 4_194_303
+        try FileIO.replace(folder + "/.rtn-\(dead)-1.tmp", with: Array("left".utf8))
+        try FileIO.replace(folder + "/.rtn-\(getpid())-1.tmp", with: Array("mine".utf8))
+        try FileIO.replace(folder + "/.rtn-\(dead)-x.tmp", with: Array("not the form".utf8))
+        try FileIO.replace(folder + "/notes.txt", with: Array("notes".utf8))
+        try FileIO.replace(folder + "-target", with: Array("target".utf8))
+        defer { try? FileIO.remove(folder + "-target") }
+        #expect(symlink(folder + "-target", folder + "/.rtn-\(dead)-2.tmp") == 0)
+        #expect(TemporaryFile.creatorProcessID(ofName: ".rtn-\(dead)-1.tmp") == Int32(dead))
+        #expect(TemporaryFile.creatorProcessID(ofName: ".rtn-1-.tmp") == nil)
+        #expect(TemporaryFile.removeLeftovers(in: folder) == 1)
+        let left = try FileIO.directoryEntries(folder).sorted()
+        #expect(left == [".rtn-\(dead)-2.tmp", ".rtn-\(dead)-x.tmp", ".rtn-\(getpid())-1.tmp", "notes.txt"].sorted(), "\(left)")
+        #expect(try FileIO.readAll(folder + "-target") == Data("target".utf8))
+    }
 }

@@ -1,4 +1,5 @@
 import DiskCache
+import Scenario
 import Glibc
 import SystemIO
 
@@ -9,7 +10,7 @@ import SystemIO
 ///
 /// Not thread-safe: the lab's simulation thread opens, reopens and removes it; the cache's
 /// threads use the `DiskStore` it hands out, which is thread-safe.
-final class LabDiskStore {
+public final class LabDiskStore {
     /// The store's folder.
     let folder: String
     /// The store's limit in allocated bytes (the policy's disk budget).
@@ -17,10 +18,13 @@ final class LabDiskStore {
     /// The open store.
     private(set) var store: DiskStore
 
-    /// Opens a new store in `parent/retention-PURPOSE-PID-RANDOM`, created with its parents.
-    /// Throws `LabError.failed` with the store's one-line error (a parent that is a file, a
-    /// folder that cannot be made). Costs a few system calls.
+    /// Opens a new store in `parent/retention-PURPOSE-PID-RANDOM`, created with its parents,
+    /// after removing the folders earlier runs left there whose process is gone
+    /// (``removeLeftovers(in:)``). Throws `LabError.failed` with the store's one-line error (a
+    /// parent that is a file, a folder that cannot be made). Costs a few system calls, plus a
+    /// listing of `parent`.
     init(parent: String, purpose: String, limit: Int) throws(LabError) {
+        Self.removeLeftovers(in: parent)
         folder = parent + "/retention-\(purpose)-\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         self.limit = limit
         do { store = try DiskStore(folder: folder, limit: limit, mode: .owner) } catch {
@@ -37,10 +41,43 @@ final class LabDiskStore {
         }
     }
 
-    /// Closes the store and removes its folder. Idempotent.
+    /// Closes the store and removes its folder (only what the store made in it). Idempotent.
     func remove() {
         store.close()
-        _ = try? FileIO.removeTree(folder)
+        DiskStore.removeFolder(folder)
+    }
+
+    /// The process a lab store folder's name says made it (`retention-PURPOSE-PID-RANDOM`),
+    /// or nil for any other name. O(length).
+    static func creator(ofFolder name: String) -> Int32? {
+        let parts = name.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "retention", parts[1] == "disk" || parts[1] == "costs",
+              !parts[3].isEmpty, parts[3].allSatisfy(\.isHexDigit) else { return nil }
+        return Int32(parts[2])
+    }
+
+    /// ``removeLeftovers(in:)`` in the folder where the scenario at `scenarioPath` keeps its
+    /// runs' stores (`diskFolder`, or the system's temporary folder); 0 when the scenario cannot
+    /// be read. What a command that ran children calls when they are done, stopped or killed.
+    @discardableResult
+    public static func removeLeftovers(forScenario scenarioPath: String) -> Int {
+        guard let scenario = try? Scenario.load(contentsOf: scenarioPath), let parent = try? scenario.diskParentFolder() else { return 0 }
+        return removeLeftovers(in: parent)
+    }
+
+    /// Removes the store folders that runs killed or stopped before they could remove their
+    /// own left in `parent`: those named `retention-disk-PID-…` or `retention-costs-PID-…`
+    /// whose process is gone, and only when each is a store no one uses (its marker, its lock
+    /// free); only the store's own files are removed. Returns how many folders went. A listing
+    /// of `parent`, a `stat` per match, and the removal's calls.
+    @discardableResult
+    public static func removeLeftovers(in parent: String) -> Int {
+        var removed = 0
+        for name in (try? FileIO.directoryEntries(parent)) ?? [] {
+            guard let pid = creator(ofFolder: name), pid > 0, pid != getpid(), FileIO.status(of: "/proc/\(pid)") == nil else { continue }
+            if DiskStore.removeFolder(parent + "/" + name) { removed += 1 }
+        }
+        return removed
     }
 
     deinit { remove() }

@@ -47,6 +47,9 @@ struct ChildRunBatch {
     /// the work before any run (an output that is an input or cannot be written, a cost table
     /// that cannot be made, `.stopped` when a signal came first). Costs the children's run time.
     func run(sink: JobSink) throws -> Outcome {
+        // Children stopped by a signal or a timeout cannot remove their disk stores: once
+        // they are gone, this process does.
+        defer { LabDiskStore.removeLeftovers(forScenario: scenarioPath) }
         let executable = try Self.executablePath()
         let schedule = Comparison.schedule(subjects: subjects, repeats: settings.repeats)
         // Outputs are checked before anything is measured, so a bad path fails at once, and

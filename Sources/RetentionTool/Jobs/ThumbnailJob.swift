@@ -100,6 +100,8 @@ public struct ThumbnailJob {
         } catch {
             throw SetupError(description: error.description)
         }
+        // Temporary outputs a killed batch left (their process gone) go before this one writes.
+        for folder in Set(plan.map { FileIO.directory(of: $0.output) }) { TemporaryFile.removeLeftovers(in: folder) }
         let skipped = ThumbnailPlan.skipped(inputs: inputs)
         if !skipped.isEmpty {
             let named = skipped.prefix(5).map(PathText.display).joined(separator: ", ")

@@ -86,6 +86,8 @@ extension RetentionPolicy {
             + " or \"" + RetentionPolicy.DiskTier.contentsWords.last! + "\""
         static let diskBudgetNeedsTier = #"diskBudget applies only when disk is not "none""#
         static let diskBudget = "expected a disk budget above 0 like \"150MB\""
+        static let largestDiskBudget = 1 << 53
+        static let diskBudgetTooLarge = "expected a disk budget of at most 9PB (2^53 bytes, the largest a report keeps exact)"
         static let thumbnailsOnDisk = #"thumbnails on disk apply only when visible is "thumbnail""#
         static let bool = "expected true or false"
         static let count = "expected a positive entry count, or null for no limit"
@@ -174,6 +176,11 @@ extension RetentionPolicy {
             }
             guard size.bytes > 0 else {
                 throw DecodingError.dataCorruptedError(forKey: .diskBudget, in: c, debugDescription: Expect.diskBudget)
+            }
+            // Reports carry the budget as a JSON number, which a reader keeps exact only up to
+            // 2^53 bytes (9 PB): a larger one would come back as another number.
+            guard size.bytes <= Expect.largestDiskBudget else {
+                throw DecodingError.dataCorruptedError(forKey: .diskBudget, in: c, debugDescription: Expect.diskBudgetTooLarge)
             }
             disk?.budget = size
         }
