@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # disk-torture.sh: the disk store's long crash tests, beyond what `swift test` runs.
 #   - 10,000 rounds (DISK_KILL_ROUNDS) of a writer killed with SIGKILL 0 to 50 ms into its run,
-#     each followed by an open that checks every key and the temporary folder;
+#     each followed by an open that checks every key and the temporary folder; one round in four
+#     is tampered with first (the lock file removed or made a link to a file outside, the
+#     snapshot swapped for another store's, an entry made a FIFO), and the summary counts bad
+#     reads, foreign files touched and hangs (all must be 0);
 #   - four processes on one folder for 60 s (DISK_PROCESS_SECONDS), the owner killed at 30 s.
 # Both are DiskCacheTests' own tests (KillTests, ProcessTests) with larger settings, so the
 # checks are the same code. Prints each test's summary line and swift test's verdict; exit 0

@@ -1,5 +1,6 @@
 import AssetGen
 import Foundation
+import Glibc
 import RetentionTestSupport
 import SystemIO
 import Testing
@@ -8,12 +9,18 @@ import Testing
 /// A writer killed with SIGKILL at a random moment never leaves a bad entry: after each kill,
 /// every key reads back as a miss or exactly as written, and no temporary file survives the
 /// next open. `swift test` runs 1,000 rounds; `tools/disk-torture.sh` runs 10,000 (through
-/// `DISK_KILL_ROUNDS`).
+/// `DISK_KILL_ROUNDS`). One round in four is tampered with before its check: the lock file
+/// removed or made a link to a file outside, the snapshot swapped for another store's, an
+/// entry made a FIFO; no read is bad, nothing outside changes, no check hangs.
 @Suite struct KillTests {
     /// What a run of rounds found.
     struct Tally: Sendable {
         var rounds = 0, killed = 0, commits = 0, roundsWithCommits = 0
         var hits = 0, bad = 0, corrupt = 0, leftovers = 0, temporaryFilesRemoved = 0
+        /// Rounds tampered with before the check (lock removed or made a link out of the
+        /// folder, the snapshot swapped for another store's, an entry made a FIFO); FIFOs
+        /// planted; foreign files changed; the slowest check's seconds (a hang would show).
+        var tampered = 0, fifos = 0, foreignTouched = 0, slowestCheck = 0.0
         var failures: [String] = []
     }
 
@@ -22,6 +29,21 @@ import Testing
     static func rounds(_ count: Int, folder: String, seed: UInt64) -> Tally {
         var tally = Tally()
         var random = SplitMix64(seed: seed)
+        // Files outside the store that tampering points links at, and another store's snapshot.
+        let outside = folder + "-outside"
+        let foreign = folder + "-foreign"
+        try? FileIO.createDirectories(outside)
+        try? FileIO.replace(outside + "/precious", with: Array("someone's file".utf8))
+        if let other = try? DiskStore(folder: foreign, limit: 1 << 30) {
+            try? other.store(Array(repeating: 1, count: 5_000), for: "k1")
+            other.close()
+        }
+        let foreignSnapshot = (try? FileIO.readAll(foreign + "/index")) ?? Data()
+        let outsideBefore = FileIO.entries(under: outside).map { "\($0) \(FileIO.status(of: outside + "/" + $0, followLinks: false).map { "\($0.size) \($0.modificationNanoseconds)" } ?? "")" }
+        defer {
+            try? FileIO.removeTree(outside)
+            try? FileIO.removeTree(foreign)
+        }
         for round in 0..<count {
             tally.rounds += 1
             let delay = Double(random.below(50_001)) / 1e6
@@ -37,6 +59,25 @@ import Testing
             let commits = outcome.stdout.count / 2
             tally.commits += commits
             if commits > 0 { tally.roundsWithCommits += 1 }
+            // One round in four is tampered with, in turn each way.
+            if round % 4 == 3 {
+                tally.tampered += 1
+                switch (round / 4) % 4 {
+                case 0: try? FileIO.remove(folder + "/lock")
+                case 1:
+                    try? FileIO.remove(folder + "/lock")
+                    _ = symlink(outside + "/precious", folder + "/lock")
+                case 2: try? FileIO.replace(folder + "/index", with: foreignSnapshot)
+                default:
+                    let names = DiskTest.entryFiles(in: folder)
+                    if let victim = names.isEmpty ? nil : names[Int(random.below(names.count))] {
+                        try? FileIO.remove(folder + "/entries/" + victim)
+                        if mkfifo(folder + "/entries/" + victim, 0o644) == 0 { tally.fifos += 1 }
+                    }
+                }
+            }
+            let checkStart = ContinuousClock.now
+            defer { tally.slowestCheck = max(tally.slowestCheck, (ContinuousClock.now - checkStart).seconds) }
             do {
                 let store = try DiskStore(folder: folder, limit: 1 << 40, mode: .owner)
                 tally.leftovers += DiskTest.temporaryFiles(in: folder).count
@@ -53,6 +94,8 @@ import Testing
                 tally.failures.append("round \(round): \(error)")
             }
         }
+        let outsideAfter = FileIO.entries(under: outside).map { "\($0) \(FileIO.status(of: outside + "/" + $0, followLinks: false).map { "\($0.size) \($0.modificationNanoseconds)" } ?? "")" }
+        tally.foreignTouched = outsideBefore == outsideAfter ? 0 : max(1, Set(outsideBefore).symmetricDifference(outsideAfter).count)
         return tally
     }
 
@@ -75,14 +118,22 @@ import Testing
             sum.rounds += t.rounds; sum.killed += t.killed; sum.commits += t.commits; sum.roundsWithCommits += t.roundsWithCommits
             sum.hits += t.hits; sum.bad += t.bad; sum.corrupt += t.corrupt; sum.leftovers += t.leftovers
             sum.temporaryFilesRemoved += t.temporaryFilesRemoved; sum.failures += t.failures
+            sum.tampered += t.tampered; sum.fifos += t.fifos; sum.foreignTouched += t.foreignTouched
+            sum.slowestCheck = max(sum.slowestCheck, t.slowestCheck)
         }
         print("kill test: \(total.rounds) rounds, \(total.killed) killed, \(total.roundsWithCommits) with a committed write "
               + "(\(total.commits) writes), \(total.hits) hits read back, \(total.bad) bad, \(total.corrupt) corrupt, "
-              + "\(total.temporaryFilesRemoved) temporary files removed at open, \(total.leftovers) left after open")
+              + "\(total.temporaryFilesRemoved) temporary files removed at open, \(total.leftovers) left after open; "
+              + "\(total.tampered) rounds tampered with (\(total.fifos) FIFOs planted), \(total.foreignTouched) foreign files touched, "
+              + "\(total.slowestCheck > 10 ? 1 : 0) hangs (slowest check \(String(format: "%.2f", total.slowestCheck)) s)")
         #expect(total.failures.isEmpty, "\(total.failures.prefix(5))")
         #expect(total.rounds == lanes * perLane)
         #expect(total.bad == 0)
-        #expect(total.corrupt == 0)
+        // Only the planted FIFOs count as damage: a miss each, never opened.
+        #expect(total.corrupt <= total.fifos)
+        #expect(total.foreignTouched == 0)
+        #expect(total.slowestCheck < 10)
+        #expect(total.tampered > 0)
         #expect(total.leftovers == 0)
         // The kills land while writing: rounds with writes, and writers killed mid-write.
         #expect(total.roundsWithCommits > total.rounds / 10)
