@@ -147,15 +147,7 @@ public final class Directory: Sendable {
             _ = Glibc.close(copy)
             throw error
         }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                PathText.string(fromBytes: raw.prefix(while: { $0 != 0 }))
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
+        return FileIO.names(reading: dir)
     }
 
     /// An advisory lock on the folder itself (`flock(2)` on its descriptor): unlike a lock

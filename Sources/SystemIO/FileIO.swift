@@ -138,6 +138,11 @@ public enum FileIO {
     /// naming the folder when it cannot be opened. One `opendir` and a `readdir` per entry.
     public static func directoryEntries(_ path: String) throws(SystemError) -> [String] {
         guard let dir = PathText.withCString(path, { opendir($0) }) else { throw .lastError("open the folder", path) }
+        return names(reading: dir)
+    }
+
+    /// The names an open `DIR` lists, without `.` and `..`; closes it. One `readdir` per entry.
+    static func names(reading dir: OpaquePointer) -> [String] {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {

@@ -24,7 +24,7 @@ public final class TemporaryFile {
     public let displayPath: String
     private var descriptor: FileDescriptor?
     private var done = false
-    /// The folder the file was made in, when made by descriptor (``init(in:prefix:suffix:permissions:displayPath:)-(Directory,_,_,_,_)``),
+    /// The folder the file was made in, when made in a ``Directory``,
     /// and its name there: removal and commit then act on the name in that folder, never on a path.
     private let folder: Directory?
     private let name: String
