@@ -1,4 +1,4 @@
-/// How strictly a PNG's data is checked while it is decoded.
+/// How strictly a PNG's data is checked while it is decoded, and which decoder decodes it.
 ///
 /// Every PNG chunk carries a CRC-32 of its bytes, which libpng always checks; the image data's
 /// zlib stream also ends with an Adler-32 of the decompressed bytes. For a file read from
@@ -8,21 +8,43 @@
 /// CRCs match but whose Adler-32 is wrong decodes to its pixels. `verifyAdler32: true`
 /// restores libpng's default, and then such a file throws `ImagingError.corrupt`.
 ///
+/// A full decode (`PNGDecoder`) takes the whole-image fast path when it can (`DecodePath`);
+/// `path: .libpng` decodes every file with libpng, as before the fast path existed.
+///
 /// Cost: nothing of its own; `.default` makes decoding cheaper, `.strict` costs the checksum.
 public struct DecodeOptions: Sendable, Hashable {
     /// True: zlib verifies the image data's Adler-32 and a mismatch throws
     /// `.corrupt(message: "IDAT: incorrect data check")`. False (the default): it is skipped;
     /// the chunks' CRC-32s are checked either way.
     public var verifyAdler32: Bool
+    /// Which decoder a full decode uses (default `.automatic`). Thumbnails always stream
+    /// through libpng.
+    public var path: DecodePath
 
     /// Options; every argument has the documented default.
-    public init(verifyAdler32: Bool = false) {
+    public init(verifyAdler32: Bool = false, path: DecodePath = .automatic) {
         self.verifyAdler32 = verifyAdler32
+        self.path = path
     }
 
-    /// The defaults: the Adler-32 is skipped.
+    /// The defaults: the Adler-32 is skipped, the fast path taken where it can be.
     public static let `default` = DecodeOptions()
 
     /// libpng's own checks: the Adler-32 is verified too.
     public static let strict = DecodeOptions(verifyAdler32: true)
+}
+
+/// Which decoder `PNGDecoder` uses for a full decode.
+///
+/// Both give the same pixels, and the same error kind for a file that fails: the fast path
+/// decodes only files it is sure libpng decodes alike and hands libpng every other
+/// (docs/libraries.md lists which files take which path).
+public enum DecodePath: String, Sendable, Hashable, CaseIterable {
+    /// The whole-image fast path (CPNG's chunk parser, libdeflate's inflate into the bitmap
+    /// itself, in-place unfilter and expansion) for an 8-bit, non-interlaced file within the
+    /// limits whose chunks it checks and takes; libpng for every other file, and for any file
+    /// the fast path declines part-way (the work done is then lost: about one inflate).
+    case automatic
+    /// libpng for every file (streaming zlib inflate; from a path, the file is never held whole).
+    case libpng
 }
