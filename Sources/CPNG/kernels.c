@@ -528,16 +528,37 @@ RTN_INLINE int rtn_png_filter_row_body(const uint8_t *row, const uint8_t *prev, 
 // `in` in the same buffer (the fast path's in-place unfilter).
 
 typedef int32_t rtn_i32x4 __attribute__((vector_size(16)));
+typedef uint8_t rtn_u8x16 __attribute__((vector_size(16)));
 
+// A pixel's bytes are put together in a register (never through memory: a 4-byte load of
+// bytes just stored one or two at a time would wait for the stores to drain).
 RTN_INLINE rtn_i32x4 rtn_png_load_pixel(const uint8_t *p, size_t bpp) {
-    uint8_t bytes[4] = {0, 0, 0, 0};
-    memcpy(bytes, p, bpp);
-    return __builtin_convertvector(*(const rtn_b4 *)bytes, rtn_i32x4);
+    uint32_t bits;
+    if (bpp == 4) {
+        memcpy(&bits, p, 4);
+    } else {
+        uint16_t low;
+        memcpy(&low, p, 2);
+        bits = (uint32_t)low | (uint32_t)p[2] << 16;
+    }
+    rtn_b4 bytes;
+    memcpy(&bytes, &bits, 4);
+    return __builtin_convertvector(bytes, rtn_i32x4);
 }
 
 RTN_INLINE void rtn_png_store_pixel(uint8_t *p, rtn_i32x4 v, size_t bpp) {
-    rtn_b4 bytes = __builtin_convertvector(v & 0xff, rtn_b4);
-    memcpy(p, &bytes, bpp);
+    // The low byte of each lane (one shuffle; a conversion would extract lane by lane).
+    rtn_u8x16 lanes = (rtn_u8x16)v;
+    rtn_b4 bytes = __builtin_shufflevector(lanes, lanes, 0, 4, 8, 12);
+    uint32_t bits;
+    memcpy(&bits, &bytes, 4);
+    if (bpp == 4) {
+        memcpy(p, &bits, 4);
+    } else {
+        uint16_t low = (uint16_t)bits;
+        memcpy(p, &low, 2);
+        p[2] = (uint8_t)(bits >> 16);
+    }
 }
 
 // Sub, Average or Paeth on pixels of `bpp` (3 or 4) bytes: the left neighbour stays in a register.

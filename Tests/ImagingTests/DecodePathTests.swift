@@ -280,6 +280,25 @@ struct DecodePathTests {
         else { Issue.record("libpng decoded a row with filter type 5") }
     }
 
+    @Test("a zlib header declaring a window smaller than the distances used: both paths decode it (zlib's window is always 32 KiB)")
+    func smallDeclaredWindow() throws {
+        let png = try Self.encoded(try AssetGenerator().bitmap(for: AssetSpec(.ui, 200, 120, index: 4)), PNGEncoder(compressionLevel: 9))
+        var pieces = Self.chunks(Self.rechunked(png))
+        let index = pieces.firstIndex { $0.type == "IDAT" }!
+        #expect(pieces[index].payload[0] >> 4 == 7, "the encoder declared a 32 KiB window")
+        for cinfo in [UInt8(0), 1, 4, 6] {
+            // CMF with the smaller window, FLG's check bits made to fit again.
+            let cmf = cinfo << 4 | 8
+            var flg = pieces[index].payload[1] & 0xE0
+            flg |= UInt8(31 - (Int(cmf) * 256 + Int(flg)) % 31) % 31
+            pieces[index].payload[0] = cmf
+            pieces[index].payload[1] = flg
+            let (declined, outcome) = Self.compare(Self.assemble(pieces), "window 2^\(cinfo + 8)")
+            #expect(declined == nil, "window 2^\(cinfo + 8): \(declined ?? "")")
+            if case .failed(let error) = outcome { Issue.record("libpng refused a window of 2^\(cinfo + 8): \(error)") }
+        }
+    }
+
     @Test("every cut of a file, and seeded byte flips with the CRCs made to match, give both paths one answer")
     func hostile() throws {
         let png = try Self.encoded(try sampleBitmap(width: 40, height: 30), PNGEncoder(compressionLevel: 9))
