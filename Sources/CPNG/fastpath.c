@@ -21,6 +21,8 @@
 #include <png.h>  // its configuration macros only: nothing here calls libpng
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 // How far past the inflated image compressed bytes may sit (rtn_png_fast_capacity). The
 // inflate writes behind the bytes it has read; a stream from any deflate encoder never falls
@@ -277,6 +279,18 @@ static void rtn_fast_expand(const rtn_png_fast_plan *plan, const uint32_t *table
     }
 }
 
+// The whole pages of the buffer past the bitmap (the row bytes and staged compressed bytes the
+// decode used) handed back to the kernel: they would otherwise stay resident as long as the
+// bitmap. Their contents are not needed again; the allocator's own data lies outside them.
+static void rtn_fast_release_tail(uint8_t *buffer, size_t from, size_t capacity) {
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0) return;
+    uintptr_t mask = (uintptr_t)page - 1;
+    uintptr_t start = ((uintptr_t)(buffer + from) + mask) & ~mask;
+    uintptr_t end = (uintptr_t)(buffer + capacity) & ~mask;
+    if (end > start) madvise((void *)start, end - start, MADV_DONTNEED);
+}
+
 int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *buffer, size_t capacity) {
     if (plan->idat_count == 0 || capacity < plan->inflate_end || (plan->idat_count > 1 && capacity < plan->idat_bytes)) {
         return rtn_decline(plan, "the buffer is too small for this plan");
@@ -324,6 +338,7 @@ int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *b
             }
         }
         free(zero);
+        rtn_fast_release_tail(buffer, plan->output_bytes, capacity);
         return RTN_PNG_OK;
     }
     // Fewer bytes a pixel: the filtered rows end where the output ends; each row is unfiltered
@@ -344,5 +359,6 @@ int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *b
         current = swap;
     }
     free(rows);
+    rtn_fast_release_tail(buffer, plan->output_bytes, capacity);
     return RTN_PNG_OK;
 }

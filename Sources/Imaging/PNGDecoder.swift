@@ -28,7 +28,8 @@ import Foundation
 /// (`width × height × 4`) plus libpng's state and a row buffer, the file streamed through a
 /// small stdio buffer. The fast path's inflate is 3–10× zlib's on flat images; it takes the
 /// bitmap plus one byte a row, and at most 256 KiB more for compressed bytes it stages (a file
-/// read from a path is read whole into the bitmap's own tail, where the inflate overwrites it).
+/// read from a path is read whole into the bitmap's own tail, where the inflate overwrites it),
+/// whose whole pages go back to the kernel when the decode ends.
 public struct PNGDecoder: Sendable, Hashable {
     /// The caps checked before pixel memory is taken.
     public var limits: DecodeLimits

@@ -86,8 +86,9 @@ size_t rtn_png_fast_capacity(const rtn_png_fast_plan *plan, size_t staged);
 /// Inflates with libdeflate, bounded by the filtered size (a stream that inflates to more or
 /// less, or fails its Adler-32, is declined, never an overrun), then unfilters and expands.
 /// RTN_PNG_OK, or RTN_PNG_DECLINED with `plan->reason` (the buffer's contents are then
-/// undefined; decode the file with libpng). Costs libdeflate's inflate, a pass to unfilter and
-/// expand, and a decompressor's allocation (about 10 KB).
+/// undefined; decode the file with libpng). On success the whole pages past the bitmap are
+/// handed back (madvise MADV_DONTNEED), so only the bitmap stays resident. Costs libdeflate's
+/// inflate, a pass to unfilter and expand, and a decompressor's allocation (about 10 KB).
 int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *buffer, size_t capacity);
 
 /// libdeflate's version string (e.g. "1.14").
