@@ -15,7 +15,8 @@
 # One untimed run of each comes first (page cache).
 #
 # Environment: RETENTION (the binary; default .build/release/retention, built if missing),
-# SIZE (default 256), DECODE (libpng: the decode side with --libpng), WORK (default a temporary
+# SIZE (default 256), DECODE (libpng: the decode side with --libpng), INFLATE_WHOLE (a size: the
+# thumbnail side with --inflate-whole SIZE, the whole-image inflate), WORK (default a temporary
 # folder, removed at the end), OUT (a folder in
 # which the thumbnails' own folder is made, and removed at the end; default WORK). Each round
 # replaces the files the round before wrote, as a batch run again does: on ext4 that allocates an
@@ -54,7 +55,7 @@ outfs=$(df --output=fstype "$out" | tail -1)
 run() {
   local -a cmd
   case $1 in
-    thumbnail) cmd=("$RETENTION" thumbnail "${files[@]}" -s "$SIZE" --jobs 1 -o "$out") ;;
+    thumbnail) cmd=("$RETENTION" thumbnail "${files[@]}" -s "$SIZE" --jobs 1 -o "$out" ${INFLATE_WHOLE:+--inflate-whole "$INFLATE_WHOLE"}) ;;
     decode) cmd=("$RETENTION" inspect --decode ${DECODE:+--$DECODE} "${files[@]}") ;;
   esac
   python3 tools/child_cpu.py "${cmd[@]}" 2>"$work/stderr.txt" \
@@ -96,7 +97,7 @@ for line in open(path):
     rows.setdefault((kind, int(count)), []).append(list(map(float, values)))
 def spread(values, fmt):
     return f"{fmt % statistics.median(values)} ({fmt % min(values)}-{fmt % max(values)})"
-print(f"{folder}: thumbnail -s {size} --jobs 1 (outputs on {outfs}) against inspect --decode{' --' + os.environ['DECODE'] if os.environ.get('DECODE') else ''}, by kind, {rounds} paired rounds each")
+print(f"{folder}: thumbnail -s {size} --jobs 1{' --inflate-whole ' + os.environ['INFLATE_WHOLE'] if os.environ.get('INFLATE_WHOLE') else ''} (outputs on {outfs}) against inspect --decode{' --' + os.environ['DECODE'] if os.environ.get('DECODE') else ''}, by kind, {rounds} paired rounds each")
 print(f"{'kind':<8} {'files':>5} {'thumbnail CPU s':>18} {'decode CPU s':>18} {'ratio, CPU':>20} {'ratio, wall':>20}  goal <= {goal:.2f}x")
 for (kind, count), values in rows.items():
     cpu = [t / d for t, _, d, _ in values]
@@ -125,7 +126,7 @@ def spread(values, fmt):
     return f"median {fmt % statistics.median(values)} (min {fmt % min(values)}, max {fmt % max(values)})"
 cpu = [t / d for t, _, d, _ in rows]
 wall = [t / d for _, t, _, d in rows]
-print(f"{folder}: {count} PNGs, thumbnail -s {size} --jobs 1 against inspect --decode{' --' + os.environ['DECODE'] if os.environ.get('DECODE') else ''}, {len(rows)} rounds")
+print(f"{folder}: {count} PNGs, thumbnail -s {size} --jobs 1{' --inflate-whole ' + os.environ['INFLATE_WHOLE'] if os.environ.get('INFLATE_WHOLE') else ''} against inspect --decode{' --' + os.environ['DECODE'] if os.environ.get('DECODE') else ''}, {len(rows)} rounds")
 print(f"thumbnail CPU s  {spread([r[0] for r in rows], '%.2f')}")
 print(f"decode CPU s     {spread([r[2] for r in rows], '%.2f')}")
 print(f"ratio, CPU time  {spread(cpu, '%.2fx')}")

@@ -237,6 +237,9 @@ static void rtn_fast_expand(const rtn_png_fast_plan *plan, const uint32_t *table
                             const uint8_t *row, uint8_t *out) {
     size_t width = plan->width;
     switch (plan->color_type) {
+    case 6:
+        memcpy(out, row, width * 4);
+        break;
     case 0:
     case 3:
         for (size_t x = 0; x < width; x++) memcpy(out + 4 * x, &table[row[x]], 4);
@@ -291,37 +294,66 @@ static void rtn_fast_release_tail(uint8_t *buffer, size_t from, size_t capacity)
     if (end > start) madvise((void *)start, end - start, MADV_DONTNEED);
 }
 
-int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *buffer, size_t capacity) {
+// The key of an RGB image's tRNS, when it has one: into key[0...2], returning 1.
+static int rtn_fast_key(const rtn_png_fast_plan *plan, const uint8_t *data, uint8_t key[3]) {
+    if (plan->color_type != 2 || plan->trns_length != 6) return 0;
+    const uint8_t *t = data + plan->trns_offset;
+    key[0] = t[1];
+    key[1] = t[3];
+    key[2] = t[5];
+    return 1;
+}
+
+// Gathers the image data if it is in several IDATs and inflates it to end at
+// buffer + plan->inflate_end, exactly filtered_bytes long. Returns the filtered image, or NULL
+// with plan->reason set. `data` may be overwritten from here on.
+static uint8_t *rtn_fast_inflate(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *buffer, size_t capacity) {
     if (plan->idat_count == 0 || capacity < plan->inflate_end || (plan->idat_count > 1 && capacity < plan->idat_bytes)) {
-        return rtn_decline(plan, "the buffer is too small for this plan");
+        rtn_decline(plan, "the buffer is too small for this plan");
+        return NULL;
     }
     int in_place = data >= buffer && data < buffer + capacity;
-    uint32_t table[256];
-    uint8_t key[3];
-    if (plan->color_type == 0 || plan->color_type == 3) rtn_fast_table(plan, data, table);
-    int keyed = plan->color_type == 2 && plan->trns_length == 6;
-    if (keyed) {
-        const uint8_t *t = data + plan->trns_offset;
-        key[0] = t[1];
-        key[1] = t[3];
-        key[2] = t[5];
-    }
     const uint8_t *stream = data + plan->first_idat;
     if (plan->idat_count > 1) {
-        if (rtn_fast_gather(plan, data, buffer + capacity, in_place) != 0) return rtn_decline(plan, "out of memory");
+        if (rtn_fast_gather(plan, data, buffer + capacity, in_place) != 0) {
+            rtn_decline(plan, "out of memory");
+            return NULL;
+        }
         stream = buffer + capacity - plan->idat_bytes;
     }
-    // From here on `data` may be overwritten: the inflate writes over the file read there.
     struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
-    if (inflater == NULL) return rtn_decline(plan, "out of memory");
+    if (inflater == NULL) {
+        rtn_decline(plan, "out of memory");
+        return NULL;
+    }
     uint8_t *filtered = buffer + plan->inflate_end - plan->filtered_bytes;
     size_t used_in = 0, used_out = 0;
     enum libdeflate_result result = libdeflate_zlib_decompress_ex(inflater, stream, plan->idat_bytes, filtered,
                                                                   plan->filtered_bytes, &used_in, &used_out);
     libdeflate_free_decompressor(inflater);
-    if (result != LIBDEFLATE_SUCCESS) return rtn_decline(plan, "libdeflate could not inflate the image data");
-    if (used_out != plan->filtered_bytes) return rtn_decline(plan, "the image data inflates to less than the image");
-    if (used_in != plan->idat_bytes) return rtn_decline(plan, "bytes after the zlib stream");
+    if (result != LIBDEFLATE_SUCCESS) {
+        rtn_decline(plan, "libdeflate could not inflate the image data");
+        return NULL;
+    }
+    if (used_out != plan->filtered_bytes) {
+        rtn_decline(plan, "the image data inflates to less than the image");
+        return NULL;
+    }
+    if (used_in != plan->idat_bytes) {
+        rtn_decline(plan, "bytes after the zlib stream");
+        return NULL;
+    }
+    return filtered;
+}
+
+int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *buffer, size_t capacity) {
+    // The tables first: the inflate may overwrite PLTE and tRNS when the file lies in the buffer.
+    uint32_t table[256];
+    uint8_t key[3];
+    if (plan->color_type == 0 || plan->color_type == 3) rtn_fast_table(plan, data, table);
+    int keyed = rtn_fast_key(plan, data, key);
+    uint8_t *filtered = rtn_fast_inflate(plan, data, buffer, capacity);
+    if (filtered == NULL) return RTN_PNG_DECLINED;
 
     size_t width = plan->width, height = plan->height, bpp = (size_t)plan->bpp;
     size_t rowbytes = width * bpp, out_row = width * 4;
@@ -361,4 +393,82 @@ int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *b
     free(rows);
     rtn_fast_release_tail(buffer, plan->output_bytes, capacity);
     return RTN_PNG_OK;
+}
+
+// --- rows one batch at a time, for the thumbnailer ----------------------------------------
+
+struct rtn_png_fast_rows {
+    rtn_png_fast_plan plan;
+    const uint8_t *filtered;
+    uint8_t *previous, *current;
+    uint32_t next_row;
+    int pixel_bytes;
+    int keyed;
+    uint8_t key[3];
+    uint32_t table[256];
+};
+
+void rtn_png_fast_plan_for_rows(rtn_png_fast_plan *plan) { plan->inflate_end = plan->filtered_bytes; }
+
+rtn_png_fast_rows *rtn_png_fast_rows_open(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *buffer,
+                                          size_t capacity, int pixel_bytes, uint8_t *rgba) {
+    int indexed = plan->color_type == 3 || (plan->color_type == 0 && plan->trns_length == 0);
+    int rgb = plan->color_type == 2 && plan->trns_length == 0;
+    if (plan->inflate_end != plan->filtered_bytes || !(pixel_bytes == 4 || (pixel_bytes == 1 && indexed && rgba != NULL) ||
+                                                       (pixel_bytes == 3 && rgb))) {
+        rtn_decline(plan, "rows asked for in a form this image does not have");
+        return NULL;
+    }
+    struct rtn_png_fast_rows *rows = calloc(1, sizeof *rows);
+    size_t rowbytes = (size_t)plan->width * (size_t)plan->bpp;
+    uint8_t *scratch = rows != NULL ? calloc(2, rowbytes + 16) : NULL;
+    if (scratch == NULL) {
+        free(rows);
+        rtn_decline(plan, "out of memory");
+        return NULL;
+    }
+    rows->previous = scratch;
+    rows->current = scratch + rowbytes + 16;
+    rows->pixel_bytes = pixel_bytes;
+    if (plan->color_type == 0 || plan->color_type == 3) rtn_fast_table(plan, data, rows->table);
+    if (pixel_bytes == 1) memcpy(rgba, rows->table, sizeof rows->table);
+    rows->keyed = rtn_fast_key(plan, data, rows->key);
+    uint8_t *filtered = rtn_fast_inflate(plan, data, buffer, capacity);
+    // Every row's filter type checked now, so reading rows cannot fail half-way.
+    for (size_t y = 0; filtered != NULL && y < plan->height; y++) {
+        if (filtered[y * (rowbytes + 1)] > 4) {
+            rtn_decline(plan, "a row filter type above 4");
+            filtered = NULL;
+        }
+    }
+    if (filtered == NULL) {
+        rtn_png_fast_rows_close(rows);
+        return NULL;
+    }
+    rows->filtered = filtered;
+    rows->plan = *plan;
+    return rows;
+}
+
+int rtn_png_fast_rows_read(rtn_png_fast_rows *rows, uint8_t *dst, size_t stride, uint32_t count) {
+    const rtn_png_fast_plan *plan = &rows->plan;
+    if (count > plan->height - rows->next_row) return RTN_PNG_USAGE;
+    size_t rowbytes = (size_t)plan->width * (size_t)plan->bpp;
+    for (uint32_t i = 0; i < count; i++, rows->next_row++) {
+        const uint8_t *in = rows->filtered + (size_t)rows->next_row * (rowbytes + 1);
+        rtn_png_unfilter_row(in[0], in + 1, rows->previous, rowbytes, (size_t)plan->bpp, rows->current);
+        uint8_t *out = dst + (size_t)i * stride;
+        if (rows->pixel_bytes == 4) rtn_fast_expand(plan, rows->table, rows->keyed ? rows->key : NULL, rows->current, out);
+        else memcpy(out, rows->current, rowbytes);
+        uint8_t *swap = rows->previous;
+        rows->previous = rows->current;
+        rows->current = swap;
+    }
+    return RTN_PNG_OK;
+}
+
+void rtn_png_fast_rows_close(rtn_png_fast_rows *rows) {
+    if (rows == NULL) return;
+    free(rows->previous < rows->current ? rows->previous : rows->current);
+    free(rows);
 }

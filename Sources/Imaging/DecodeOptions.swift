@@ -17,14 +17,21 @@ public struct DecodeOptions: Sendable, Hashable {
     /// `.corrupt(message: "IDAT: incorrect data check")`. False (the default): it is skipped;
     /// the chunks' CRC-32s are checked either way.
     public var verifyAdler32: Bool
-    /// Which decoder a full decode uses (default `.automatic`). Thumbnails always stream
-    /// through libpng.
+    /// Which decoder a full decode uses (default `.automatic`).
     public var path: DecodePath
+    /// The working memory a thumbnail may spend on inflating its source whole with the fast
+    /// path, in bytes (0, the default: thumbnails stream through libpng, about 0.45 MB of
+    /// working memory whatever the image). A file the fast path takes whose filtered image
+    /// (height × (1 + row bytes), plus at most 256 KiB of staged compressed bytes) fits is
+    /// inflated by libdeflate into one buffer and its rows fed to the thumbnailer from there:
+    /// the same pixels, for that buffer's memory. Needs `path` `.automatic`.
+    public var thumbnailInflateBytes: Int
 
     /// Options; every argument has the documented default.
-    public init(verifyAdler32: Bool = false, path: DecodePath = .automatic) {
+    public init(verifyAdler32: Bool = false, path: DecodePath = .automatic, thumbnailInflateBytes: Int = 0) {
         self.verifyAdler32 = verifyAdler32
         self.path = path
+        self.thumbnailInflateBytes = thumbnailInflateBytes
     }
 
     /// The defaults: the Adler-32 is skipped, the fast path taken where it can be.

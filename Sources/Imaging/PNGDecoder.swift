@@ -70,7 +70,7 @@ public struct PNGDecoder: Sendable, Hashable {
             return (try decode(PNGReader(.memory(bytes), limits: limits, options: options), allocator: allocator), "no bytes")
         }
         var plan = rtn_png_fast_plan()
-        var fastLimits = fastPathLimits
+        var fastLimits = limits.fastPathLimits
         var declined: String?
         if rtn_png_fast_scan(base, bytes.count, &fastLimits, &plan) != RTN_PNG_OK.rawValue {
             declined = Self.reason(plan)
@@ -97,31 +97,14 @@ public struct PNGDecoder: Sendable, Hashable {
         let descriptor = try PNGReader.openChecked(path, limits: limits, size: &size)
         var plan = rtn_png_fast_plan()
         var declined: String?
-        let head = UnsafeMutableRawBufferPointer.allocate(byteCount: 33, alignment: 1)
-        defer { head.deallocate() }
-        let headCount: Int
-        do throws(SystemError) {
-            headCount = try descriptor.read(into: head, at: 0)
-        } catch {
-            throw .io(error)
-        }
-        if rtn_png_fast_header(head.baseAddress!.assumingMemoryBound(to: UInt8.self), headCount, &plan) != RTN_PNG_OK.rawValue {
+        if try !FastPathInput.header(descriptor, plan: &plan) {
             declined = Self.reason(plan)
         } else if let bitmap = try fastBitmap(plan, staged: size, allocator: allocator, declined: &declined) {
             let buffer = bitmap.mutableBase.assumingMemoryBound(to: UInt8.self)
             let capacity = bitmap.reservedBytes
             let tail = buffer + (capacity - size)
-            var filled = 0
-            do throws(SystemError) {
-                while filled < size {
-                    let got = try descriptor.read(into: UnsafeMutableRawBufferPointer(start: tail + filled, count: size - filled), at: filled)
-                    if got == 0 { break }
-                    filled += got
-                }
-            } catch {
-                throw .io(error)
-            }
-            var fastLimits = fastPathLimits
+            let filled = try FastPathInput.read(descriptor, into: tail, count: size)
+            var fastLimits = limits.fastPathLimits
             if rtn_png_fast_scan(tail, filled, &fastLimits, &plan) == RTN_PNG_OK.rawValue,
                rtn_png_fast_decode(&plan, tail, buffer, capacity) == RTN_PNG_OK.rawValue {
                 return (bitmap, nil)
@@ -139,7 +122,7 @@ public struct PNGDecoder: Sendable, Hashable {
     func fastPathVerdict(bytes: UnsafeRawBufferPointer) throws(ImagingError) -> String? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return "no bytes" }
         var plan = rtn_png_fast_plan()
-        var fastLimits = fastPathLimits
+        var fastLimits = limits.fastPathLimits
         var declined: String?
         guard rtn_png_fast_scan(base, bytes.count, &fastLimits, &plan) == RTN_PNG_OK.rawValue else { return Self.reason(plan) }
         guard let bitmap = try fastBitmap(plan, staged: plan.idat_count > 1 ? plan.idat_bytes : 0, allocator: .system, declined: &declined) else {
@@ -149,12 +132,6 @@ public struct PNGDecoder: Sendable, Hashable {
             return nil
         }
         return Self.reason(plan)
-    }
-
-    /// The limits libpng applies while reading chunks, for the fast path to decline what could
-    /// meet them (PNGReader sets the same).
-    private var fastPathLimits: rtn_png_fast_limits {
-        rtn_png_fast_limits(chunk_malloc_max: limits.maxChunkBytes, chunk_cache_max: UInt32(clamping: limits.maxAncillaryChunks))
     }
 
     /// The bitmap the fast path decodes `plan`'s image into, with room for `staged` bytes of
@@ -182,9 +159,7 @@ public struct PNGDecoder: Sendable, Hashable {
         return try Bitmap(uninitializedWidth: width, height: height, allocator: allocator, capacity: capacity)
     }
 
-    private static func reason(_ plan: rtn_png_fast_plan) -> String {
-        plan.reason.map { String(cString: $0) } ?? "declined"
-    }
+    private static func reason(_ plan: rtn_png_fast_plan) -> String { FastPathInput.reason(plan) }
 
     private func decode(_ reader: PNGReader, allocator: BitmapAllocator) throws(ImagingError) -> Bitmap {
         try limits.check(width: reader.width, height: reader.height)

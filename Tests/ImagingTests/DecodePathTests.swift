@@ -335,3 +335,70 @@ struct DecodePathTests {
         #expect(Self.compare(odd, allocator: .pageMapped, "page-mapped 60x50").declined == nil)
     }
 }
+
+/// `DecodeOptions.thumbnailInflateBytes`: thumbnails whose source the fast path inflates whole
+/// give the streamed thumbnails' pixels.
+@Suite("Thumbnails from a whole-image inflate")
+struct WholeImageThumbnailTests {
+    static let allowance = DecodeOptions(thumbnailInflateBytes: 64 << 20)
+
+    @Test("PngSuite, the assets and generated images: the same thumbnail pixels as streaming, from memory and from a path, in every mode")
+    func samePixels() throws {
+        guard let suite = TestData.folder("pngsuite") else { return }
+        var files = try FileManager.default.contentsOfDirectory(atPath: suite).filter { $0.hasSuffix(".png") }.sorted().map { suite + "/" + $0 }
+        files += try FileManager.default.contentsOfDirectory(atPath: TestData.assetsImages).filter { $0.hasSuffix(".png") }.sorted()
+            .prefix(6).map { TestData.assetsImages + "/" + $0 }
+        let folder = try TestPaths.temporaryFolder("whole-thumbnails")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let generator = AssetGenerator()
+        for (index, spec) in [AssetSpec(.alpha, 90, 70, index: 5), AssetSpec(.gray, 64, 40, index: 5), AssetSpec(.palette, 80, 50, index: 5)].enumerated() {
+            let path = folder + "/generated-\(index).png"
+            try PNGEncoder(compressionLevel: 1).encode(try generator.bitmap(for: spec)).write(to: URL(fileURLWithPath: path))
+            files.append(path)
+        }
+        var inflated = 0
+        for path in files {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            for (linear, size) in [(false, 16), (true, 23), (false, 200)] {
+                let streaming = Thumbnailer(maxPixelSize: size, linearLight: linear)
+                let whole = Thumbnailer(maxPixelSize: size, linearLight: linear, options: Self.allowance)
+                let reference: Thumbnail
+                do { reference = try streaming.thumbnail(bytes) } catch {
+                    #expect(throws: error) { try whole.thumbnail(bytes) }
+                    #expect(throws: error) { try whole.thumbnail(contentsOf: path) }
+                    continue
+                }
+                let fromMemory = try whole.thumbnail(bytes), fromFile = try whole.thumbnail(contentsOf: path)
+                #expect(fromMemory.bitmap.hasSamePixels(as: reference.bitmap), "\(path) \(size) linear \(linear)")
+                #expect(fromFile.bitmap.hasSamePixels(as: reference.bitmap), "\(path) \(size) linear \(linear) (file)")
+                #expect(fromMemory.stats.streamed == fromFile.stats.streamed)
+                if !fromMemory.stats.streamed && reference.stats.streamed {
+                    inflated += 1
+                    // The inflated image (at least a byte a pixel and a byte a row) is counted.
+                    let stats = fromMemory.stats
+                    #expect(stats.peakWorkingBytes >= stats.sourceHeight * (1 + stats.sourceWidth), "\(path)")
+                }
+            }
+        }
+        #expect(inflated >= 100, "only \(inflated) thumbnails came from a whole-image inflate")
+    }
+
+    @Test("an allowance smaller than the filtered image, forced libpng, or a damaged stream: the thumbnail streams")
+    func fallsBack() throws {
+        let png = [UInt8](try PNGEncoder().encode(try sampleBitmap(width: 60, height: 40)))
+        let filtered = 40 * (1 + 60 * 4)
+        let reference = try Thumbnailer(maxPixelSize: 12).thumbnail(Data(png))
+        for options in [DecodeOptions(thumbnailInflateBytes: filtered - 1), DecodeOptions(path: .libpng, thumbnailInflateBytes: 1 << 20)] {
+            let thumbnail = try Thumbnailer(maxPixelSize: 12, options: options).thumbnail(Data(png))
+            #expect(thumbnail.stats.streamed && thumbnail.bitmap.hasSamePixels(as: reference.bitmap))
+        }
+        let fits = try Thumbnailer(maxPixelSize: 12, options: DecodeOptions(thumbnailInflateBytes: filtered)).thumbnail(Data(png))
+        #expect(!fits.stats.streamed && fits.bitmap.hasSamePixels(as: reference.bitmap))
+        // A row filter type of 5 (stored blocks, so the test can write it): libpng's error stands.
+        var rows = (0..<filtered).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        for y in 0..<40 { rows[y * (1 + 60 * 4)] = y == 20 ? 5 : 1 }
+        let bad = DecodePathTests.withImageData(png, filtered: rows)
+        let error = #expect(throws: ImagingError.self) { try Thumbnailer(maxPixelSize: 12).thumbnail(Data(bad)) }
+        #expect(throws: error!) { try Thumbnailer(maxPixelSize: 12, options: Self.allowance).thumbnail(Data(bad)) }
+    }
+}

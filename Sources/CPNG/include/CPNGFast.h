@@ -91,6 +91,31 @@ size_t rtn_png_fast_capacity(const rtn_png_fast_plan *plan, size_t staged);
 /// inflate, a pass to unfilter and expand, and a decompressor's allocation (about 10 KB).
 int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *buffer, size_t capacity);
 
+/// Sets a scanned plan to inflate at the buffer's start (`inflate_end` = `filtered_bytes`), for
+/// reading rows with `rtn_png_fast_rows_open`; `rtn_png_fast_capacity` then sizes that buffer.
+void rtn_png_fast_plan_for_rows(rtn_png_fast_plan *plan);
+
+/// Rows of a whole-image inflate handed out a batch at a time (the thumbnailer's option). Opaque.
+typedef struct rtn_png_fast_rows rtn_png_fast_rows;
+
+/// Inflates the scanned file `data` into `buffer` (`capacity` bytes, at least
+/// `rtn_png_fast_capacity` after `rtn_png_fast_plan_for_rows`; `data` may lie in its tail) and
+/// checks every row's filter type, so that reading rows cannot fail. Rows come as
+/// `pixel_bytes` says: 4, RGBA8 as `rtn_png_fast_decode` writes them; 1, for a palette image or
+/// a gray one without tRNS, the bytes as stored, with `rgba` (256 × 4 bytes) receiving what each
+/// stands for (as `rtn_png_reader_start_indexed`); 3, for an RGB image without tRNS, as stored.
+/// NULL, with `plan->reason`, when the fast path declines (then read the file with libpng).
+/// Costs the inflate and two rows of scratch.
+rtn_png_fast_rows *rtn_png_fast_rows_open(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *buffer,
+                                          size_t capacity, int pixel_bytes, uint8_t *rgba);
+
+/// The next `count` rows into `dst`, rows `stride` bytes apart: RTN_PNG_OK, or RTN_PNG_USAGE
+/// (nothing written) past the last row. An unfilter (and expansion) a row.
+int rtn_png_fast_rows_read(rtn_png_fast_rows *rows, uint8_t *dst, size_t stride, uint32_t count);
+
+/// Frees the rows' state (not the caller's buffer). NULL is ignored.
+void rtn_png_fast_rows_close(rtn_png_fast_rows *rows);
+
 /// libdeflate's version string (e.g. "1.14").
 const char *rtn_png_fast_libdeflate_version(void);
 
