@@ -175,6 +175,21 @@ struct DecodePathTests {
             let (declined, _) = Self.compare(png, label)
             #expect(declined == nil, "\(label): \(declined ?? "")")
         }
+        // Corpora beside the package (tools/decode-paths.sh DIR...: the photo and flat corpora
+        // of tools/make-corpus.sh), every PNG below each folder, from memory and from its path.
+        let folders = ProcessInfo.processInfo.environment["RETENTION_DECODE_CORPORA"]?.split(separator: ":").map(String.init) ?? []
+        var compared = 0, fast = 0
+        for folder in folders {
+            let names = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".png") }.sorted() ?? []
+            #expect(!names.isEmpty, "no PNG below \(folder)")
+            for name in names {
+                let path = folder + "/" + name
+                if Self.compare([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), name).declined == nil { fast += 1 }
+                Self.compareFile(path, name)
+                compared += 1
+            }
+        }
+        if !folders.isEmpty { print("decode paths: \(compared) files of \(folders.joined(separator: ", ")) compared, \(fast) decoded by the fast path") }
     }
 
     @Test("tRNS keys for gray and RGB, and palettes shorter than their indices: libpng's pixels")

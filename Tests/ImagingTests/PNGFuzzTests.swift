@@ -43,7 +43,7 @@ struct PNGFuzzTests {
         #expect(failures > 0, "the mutations never broke a file: the fuzzer is not fuzzing (seed \(Self.seed))")
     }
 
-    /// Mutants the two decode paths see (RETENTION_FUZZ_ROUNDS; tools/fuzz-decode-paths.sh runs 100,000).
+    /// Mutants the two decode paths see (RETENTION_FUZZ_ROUNDS; tools/decode-paths.sh --fuzz runs 100,000).
     static let pathRounds = ProcessInfo.processInfo.environment["RETENTION_FUZZ_ROUNDS"].flatMap(Int.init) ?? 3000
 
     /// `bytes` with every whole chunk's CRC made to match its bytes, so a mutation reaches the
