@@ -13,8 +13,9 @@
 // - every chunk name made of letters, every length within 2^31-1 and libpng's chunk limits,
 //   every CRC matching (the IEND's too; bytes after IEND are ignored, as libpng ignores them);
 // - a zlib stream (deflate, no preset dictionary, a window of at most 32 KiB, which CPNG's
-//   reader makes zlib hold whatever the header declares) that ends with the last IDAT byte, inflates to exactly the filtered image and
-//   carries a matching Adler-32; every row's filter type 0...4.
+//   reader makes zlib hold whatever the header declares) that ends with the last IDAT byte,
+//   inflates to exactly the filtered image and carries a matching Adler-32;
+// - every row's filter type 0...4.
 #include "CPNG.h"
 
 #include <libdeflate.h>

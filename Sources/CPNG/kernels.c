@@ -654,31 +654,39 @@ RTN_KERNELS(base, )
 RTN_KERNELS(avx2, __attribute__((target("avx2"))))
 
 // AVX2 needs the CPU's flag and the OS saving the YMM registers (OSXSAVE, XCR0 bits 1 and 2).
-// Called by the loader before relocation is finished, so it calls nothing but cpuid and xgetbv.
-static int rtn_cpu_has_avx2(void) {
+// Called by the loader before relocation is finished, so it calls nothing but cpuid and xgetbv,
+// and nothing in it or the resolvers is instrumented by a sanitizer (whose runtime is not
+// started yet: `swift test --sanitize=address` crashed in here).
+#define RTN_RESOLVER __attribute__((no_sanitize("address", "thread", "undefined")))
+RTN_RESOLVER static int rtn_cpu_has_avx2(void) {
+    // cpuid.h's __cpuid macros, not its functions: an unoptimized build would call those, and
+    // they are instrumented.
     unsigned a, b, c, d;
-    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    __cpuid(0, a, b, c, d);
+    unsigned max_leaf = a;
+    if (max_leaf < 1) return 0;
+    __cpuid(1, a, b, c, d);
     if (!(c & bit_OSXSAVE) || !(c & bit_AVX)) return 0;
     unsigned lo, hi;
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     if ((lo & 6) != 6) return 0;
-    if (__get_cpuid_max(0, NULL) < 7) return 0;
+    if (max_leaf < 7) return 0;
     __cpuid_count(7, 0, a, b, c, d);
     return (b & bit_AVX2) != 0;
 }
 
-static const rtn_thumb_kernel_set *rtn_best_kernels(void) {
+RTN_RESOLVER static const rtn_thumb_kernel_set *rtn_best_kernels(void) {
     return rtn_cpu_has_avx2() ? &rtn_kernels_avx2 : &rtn_kernels_base;
 }
 
 // ifunc resolvers: run once by the dynamic loader; each returns the chosen path's function.
 typedef void (*rtn_any_fn)(void);
-static rtn_any_fn rtn_resolve_accumulate_rgba8(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate_rgba8; }
-static rtn_any_fn rtn_resolve_accumulate_indexed(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate_indexed; }
-static rtn_any_fn rtn_resolve_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->filter_row; }
-static rtn_any_fn rtn_resolve_gather(void) { return (rtn_any_fn)rtn_best_kernels()->gather; }
-static rtn_any_fn rtn_resolve_png_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->png_filter_row; }
-static rtn_any_fn rtn_resolve_png_unfilter_row(void) { return (rtn_any_fn)rtn_best_kernels()->png_unfilter_row; }
+RTN_RESOLVER static rtn_any_fn rtn_resolve_accumulate_rgba8(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate_rgba8; }
+RTN_RESOLVER static rtn_any_fn rtn_resolve_accumulate_indexed(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate_indexed; }
+RTN_RESOLVER static rtn_any_fn rtn_resolve_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->filter_row; }
+RTN_RESOLVER static rtn_any_fn rtn_resolve_gather(void) { return (rtn_any_fn)rtn_best_kernels()->gather; }
+RTN_RESOLVER static rtn_any_fn rtn_resolve_png_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->png_filter_row; }
+RTN_RESOLVER static rtn_any_fn rtn_resolve_png_unfilter_row(void) { return (rtn_any_fn)rtn_best_kernels()->png_unfilter_row; }
 
 void rtn_thumb_accumulate_rgba8(rtn_thumb_target *target, const uint8_t *row, size_t width,
                                 rtn_thumb_pixels pixels, const float *to_linear)
