@@ -27,11 +27,23 @@ public struct DecodeOptions: Sendable, Hashable {
     /// the same pixels, for that buffer's memory. Needs `path` `.automatic`.
     public var thumbnailInflateBytes: Int
 
-    /// Options; every argument has the documented default.
-    public init(verifyAdler32: Bool = false, path: DecodePath = .automatic, thumbnailInflateBytes: Int = 0) {
+    /// Options with the Adler-32 check as given, the fast path where it can be, and thumbnails
+    /// streaming.
+    public init(verifyAdler32: Bool = false) {
+        self.init(verifyAdler32: verifyAdler32, path: .automatic, thumbnailInflateBytes: 0)
+    }
+
+    /// Options naming the decoder; the others have the documented defaults.
+    public init(verifyAdler32: Bool = false, path: DecodePath, thumbnailInflateBytes: Int = 0) {
         self.verifyAdler32 = verifyAdler32
         self.path = path
         self.thumbnailInflateBytes = thumbnailInflateBytes
+    }
+
+    /// Options allowing thumbnails a whole-image inflate of up to `thumbnailInflateBytes`; the
+    /// others have the documented defaults.
+    public init(verifyAdler32: Bool = false, thumbnailInflateBytes: Int) {
+        self.init(verifyAdler32: verifyAdler32, path: .automatic, thumbnailInflateBytes: thumbnailInflateBytes)
     }
 
     /// The defaults: the Adler-32 is skipped, the fast path taken where it can be.
