@@ -309,21 +309,35 @@ static int rtn_fast_key(const rtn_png_fast_plan *plan, const uint8_t *data, uint
 // buffer + plan->inflate_end, exactly filtered_bytes long. Returns the filtered image, or NULL
 // with plan->reason set. `data` may be overwritten from here on.
 static uint8_t *rtn_fast_inflate(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *buffer, size_t capacity) {
-    if (plan->idat_count == 0 || capacity < plan->inflate_end || (plan->idat_count > 1 && capacity < plan->idat_bytes)) {
+    int in_place = data >= buffer && data < buffer + capacity;
+    // Several IDATs from memory outside the buffer are gathered in its tail when the caller
+    // left room for them there (rtn_png_fast_capacity), else in memory of their own, freed
+    // after the inflate (so a bitmap is allocated at its own size, as libpng's path does).
+    int staged = plan->idat_count > 1 &&
+                 (in_place || (capacity >= plan->idat_bytes &&
+                               capacity - plan->inflate_end >= (plan->idat_bytes < RTN_FAST_SLACK ? plan->idat_bytes : RTN_FAST_SLACK)));
+    if (plan->idat_count == 0 || capacity < plan->inflate_end || (staged && capacity < plan->idat_bytes)) {
         rtn_decline(plan, "the buffer is too small for this plan");
         return NULL;
     }
-    int in_place = data >= buffer && data < buffer + capacity;
     const uint8_t *stream = data + plan->first_idat;
+    uint8_t *gathered = NULL;
     if (plan->idat_count > 1) {
-        if (rtn_fast_gather(plan, data, buffer + capacity, in_place) != 0) {
+        uint8_t *end = buffer + capacity;
+        if (!staged) {
+            gathered = malloc(plan->idat_bytes);
+            end = gathered != NULL ? gathered + plan->idat_bytes : NULL;
+        }
+        if (end == NULL || rtn_fast_gather(plan, data, end, in_place) != 0) {
+            free(gathered);
             rtn_decline(plan, "out of memory");
             return NULL;
         }
-        stream = buffer + capacity - plan->idat_bytes;
+        stream = end - plan->idat_bytes;
     }
     struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
     if (inflater == NULL) {
+        free(gathered);
         rtn_decline(plan, "out of memory");
         return NULL;
     }
@@ -332,6 +346,7 @@ static uint8_t *rtn_fast_inflate(rtn_png_fast_plan *plan, const uint8_t *data, u
     enum libdeflate_result result = libdeflate_zlib_decompress_ex(inflater, stream, plan->idat_bytes, filtered,
                                                                   plan->filtered_bytes, &used_in, &used_out);
     libdeflate_free_decompressor(inflater);
+    free(gathered);
     if (result != LIBDEFLATE_SUCCESS) {
         rtn_decline(plan, "libdeflate could not inflate the image data");
         return NULL;

@@ -27,9 +27,10 @@ import Foundation
 /// Cost: libpng's path is one pass over the data with memory for the bitmap
 /// (`width × height × 4`) plus libpng's state and a row buffer, the file streamed through a
 /// small stdio buffer. The fast path's inflate is 3–10× zlib's on flat images; it takes the
-/// bitmap plus one byte a row, and at most 256 KiB more for compressed bytes it stages (a file
-/// read from a path is read whole into the bitmap's own tail, where the inflate overwrites it),
-/// whose whole pages go back to the kernel when the decode ends.
+/// bitmap plus one byte a row, and a copy of the compressed bytes while it inflates when they
+/// are split over several IDAT chunks. A file read from a path is read whole into the bitmap's
+/// own tail (at most 256 KiB past it), where the inflate overwrites it, and those pages go back
+/// to the kernel when the decode ends.
 public struct PNGDecoder: Sendable, Hashable {
     /// The caps checked before pixel memory is taken.
     public var limits: DecodeLimits
@@ -74,8 +75,8 @@ public struct PNGDecoder: Sendable, Hashable {
         var declined: String?
         if rtn_png_fast_scan(base, bytes.count, &fastLimits, &plan) != RTN_PNG_OK.rawValue {
             declined = Self.reason(plan)
-        } else if let bitmap = try fastBitmap(plan, staged: plan.idat_count > 1 ? plan.idat_bytes : 0, allocator: allocator, declined: &declined) {
-            if rtn_png_fast_decode(&plan, base, bitmap.mutableBase.assumingMemoryBound(to: UInt8.self), bitmap.reservedBytes) == RTN_PNG_OK.rawValue {
+        } else if let (bitmap, capacity) = try fastBitmap(plan, staged: 0, allocator: allocator, declined: &declined) {
+            if rtn_png_fast_decode(&plan, base, bitmap.mutableBase.assumingMemoryBound(to: UInt8.self), capacity) == RTN_PNG_OK.rawValue {
                 return (bitmap, nil)
             }
             // Declined part-way: libpng decodes the file into the same bitmap.
@@ -99,9 +100,8 @@ public struct PNGDecoder: Sendable, Hashable {
         var declined: String?
         if try !FastPathInput.header(descriptor, plan: &plan) {
             declined = Self.reason(plan)
-        } else if let bitmap = try fastBitmap(plan, staged: size, allocator: allocator, declined: &declined) {
+        } else if let (bitmap, capacity) = try fastBitmap(plan, staged: size, allocator: allocator, declined: &declined) {
             let buffer = bitmap.mutableBase.assumingMemoryBound(to: UInt8.self)
-            let capacity = bitmap.reservedBytes
             let tail = buffer + (capacity - size)
             let filled = try FastPathInput.read(descriptor, into: tail, count: size)
             var fastLimits = limits.fastPathLimits
@@ -125,20 +125,22 @@ public struct PNGDecoder: Sendable, Hashable {
         var fastLimits = limits.fastPathLimits
         var declined: String?
         guard rtn_png_fast_scan(base, bytes.count, &fastLimits, &plan) == RTN_PNG_OK.rawValue else { return Self.reason(plan) }
-        guard let bitmap = try fastBitmap(plan, staged: plan.idat_count > 1 ? plan.idat_bytes : 0, allocator: .system, declined: &declined) else {
+        guard let (bitmap, capacity) = try fastBitmap(plan, staged: 0, allocator: .system, declined: &declined) else {
             return declined
         }
-        if rtn_png_fast_decode(&plan, base, bitmap.mutableBase.assumingMemoryBound(to: UInt8.self), bitmap.reservedBytes) == RTN_PNG_OK.rawValue {
+        if rtn_png_fast_decode(&plan, base, bitmap.mutableBase.assumingMemoryBound(to: UInt8.self), capacity) == RTN_PNG_OK.rawValue {
             return nil
         }
         return Self.reason(plan)
     }
 
     /// The bitmap the fast path decodes `plan`'s image into, with room for `staged` bytes of
-    /// compressed input at its end; nil (with `declined` set) when the image is over the limits
+    /// compressed input at its end, and the bytes of it the decode may use (the allocator may
+    /// have reserved more); nil (with `declined` set) when the image is over the limits
     /// (libpng then reports it, after the chunks it reads first), too large to stage, or the
     /// allocator's pool would need another size class.
-    private func fastBitmap(_ plan: rtn_png_fast_plan, staged: Int, allocator: BitmapAllocator, declined: inout String?) throws(ImagingError) -> Bitmap? {
+    private func fastBitmap(_ plan: rtn_png_fast_plan, staged: Int, allocator: BitmapAllocator,
+                            declined: inout String?) throws(ImagingError) -> (bitmap: Bitmap, capacity: Int)? {
         var plan = plan
         let width = Int(plan.width), height = Int(plan.height)
         do {
@@ -156,7 +158,7 @@ public struct PNGDecoder: Sendable, Hashable {
             declined = "the pool's size class"
             return nil
         }
-        return try Bitmap(uninitializedWidth: width, height: height, allocator: allocator, capacity: capacity)
+        return (try Bitmap(uninitializedWidth: width, height: height, allocator: allocator, capacity: capacity), capacity)
     }
 
     private static func reason(_ plan: rtn_png_fast_plan) -> String { FastPathInput.reason(plan) }

@@ -73,16 +73,18 @@ int rtn_png_fast_scan(const uint8_t *data, size_t size, const rtn_png_fast_limit
                       rtn_png_fast_plan *plan);
 
 /// The output buffer's size the decode needs when `staged` bytes of compressed input must sit
-/// at its end (0 for a single IDAT read where it lies; the IDAT bytes when several chunks are
-/// gathered; the whole file when it is read into the buffer): `inflate_end` plus at most
-/// 256 KiB, since the inflate may overtake compressed bytes it has already read. 0 when
-/// `staged` is too large for that (then the fast path is not for this file). O(1).
+/// at its end (0 for the image data read where it lies, or gathered from several chunks into
+/// memory of its own; the IDAT bytes to gather them in the buffer's tail; the whole file when
+/// it is read into the buffer): `inflate_end` plus at most 256 KiB, since the inflate may
+/// overtake compressed bytes it has already read. 0 when `staged` is too large for that (then
+/// the fast path is not for this file). O(1).
 size_t rtn_png_fast_capacity(const rtn_png_fast_plan *plan, size_t staged);
 
 /// Decodes the scanned file `data` into `buffer` (`capacity` bytes, at least
 /// `rtn_png_fast_capacity` for how the input is held): RGBA8 rows, width × 4 bytes apart, in
 /// its first `output_bytes`. `data` may lie in the buffer's tail (a file read there); several
-/// IDAT payloads are gathered at the buffer's end, in place when they are there already.
+/// IDAT payloads are gathered at the buffer's end (in place when they are there already) when
+/// the capacity leaves room for them, else in a temporary buffer of their size.
 /// Inflates with libdeflate, bounded by the filtered size (a stream that inflates to more or
 /// less, or fails its Adler-32, is declined, never an overrun), then unfilters and expands.
 /// RTN_PNG_OK, or RTN_PNG_DECLINED with `plan->reason` (the buffer's contents are then
