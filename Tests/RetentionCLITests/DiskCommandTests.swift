@@ -91,4 +91,28 @@ struct DiskCommandTests {
         #expect(memory.status == 64)
         #expect(memory.stderr.contains("diskBudget does not apply to decoded-lru: it keeps nothing on disk"), "\(memory.stderr)")
     }
+
+    @Test("a comparison stopped by SIGTERM, or whose children a --timeout kills, leaves no store folder behind")
+    func stoppedRunsLeaveNoStore() async throws {
+        let dir = try CLIRunner.temporaryDirectory("disk-stopped")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Long enough to be caught mid-run: the list scrolled down and up twenty times.
+        let script = (0..<20).map { _ in #"{"scroll":{"by":2400,"frames":30}},{"scroll":{"by":-2400,"frames":30}}"# }.joined(separator: ",")
+        let scenario = try LabCommandTests.smallScenario(dir, extra: #","diskFolder":"stores","sourceLatencyMs":30"#, script: script, name: "long")
+        let costs = try await CLIRunner.run(["costs", scenario, "-o", dir + "/costs.json", "--strategies", "decoded-release+disk"])
+        #expect(costs.status == 0, "\(costs.stderr)")
+        let stopped = try await CLIRunner.shell("""
+            "$R" compare '\(scenario)' --strategies decoded-release+disk --repeat 3 --costs '\(dir)/costs.json' >/dev/null 2>&1 &
+            pid=$!
+            for i in $(seq 1 400); do ls '\(dir)/stores' 2>/dev/null | grep -q retention-disk && break; sleep 0.05; done
+            ls '\(dir)/stores' | grep -c retention-disk
+            kill -TERM $pid; wait $pid; echo "status $?"
+            """)
+        #expect(stopped.stdout.hasPrefix("1\n") && stopped.stdout.hasSuffix("status 143\n"), "\(stopped.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/stores").isEmpty, "SIGTERM left a store folder")
+        let timedOut = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-release+disk", "--repeat", "1",
+                                                "--costs", dir + "/costs.json", "--timeout", "1"])
+        #expect(timedOut.status != 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/stores").isEmpty, "a timed-out child left a store folder")
+    }
 }

@@ -112,7 +112,7 @@ public struct ThumbnailJob {
         if let cache, cache.isReadOnly {
             let why: String
             switch cache.writeState {
-            case .notWritable(let reason): why = "cannot be written here (\(reason))"
+            case .notWritable(let reason): why = "is used read-only (\(reason))"
             default: why = "is in use by another process"
             }
             sink.note("retention thumbnail: the cache \(PathText.display(cache.folder)) \(why): its thumbnails are used, new ones are not added")
