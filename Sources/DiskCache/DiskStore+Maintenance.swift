@@ -67,7 +67,18 @@ extension DiskStore {
     /// evictions for `trim`); returns how many were evicted. Only the owner trims (a reader
     /// returns 0). Waits for the index. One `unlink` per evicted entry.
     @discardableResult
+    public func trim(to size: ByteSize) -> Int {
+        trim(toBytes: size.bytes)
+    }
+
+    /// ``trim(to:)-(ByteSize)`` with the size in bytes.
+    @available(*, deprecated, message: "give the size as a ByteSize, like trim(to: .megabytes(64))")
+    @discardableResult
     public func trim(to bytes: Int) -> Int {
+        trim(toBytes: bytes)
+    }
+
+    private func trim(toBytes bytes: Int) -> Int {
         (try? operation { () throws(DiskStoreError) -> Int in
             try requireOwnership()
             indexReady.wait()

@@ -201,10 +201,11 @@ extension DiskStore {
         let code = error.errno ?? EIO
         counters.failed(code)
         guard code == ENOSPC || code == EDQUOT else { return }
-        let usage = state.withLock { s in
-            s.paused = code
-            return s.index.bytes
+        let (usage, changed) = state.withLock { s in
+            defer { s.paused = code }
+            return (s.index.bytes, s.paused == nil)
         }
+        if changed { reportWriteState() }
         evict(downTo: usage - max(usage / 10, 2 * estimate), reason: .diskFull, holding: own)
     }
 
@@ -215,6 +216,7 @@ extension DiskStore {
         if let space = try? root.fileSystemSpace(),
            space.availableBytes >= estimate + 65_536, space.availableFiles >= 2 {
             state.withLock { $0.paused = nil }
+            reportWriteState()
             return
         }
         counters.add(counters.refusedWhilePaused)

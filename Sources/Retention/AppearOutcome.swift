@@ -43,6 +43,11 @@ public struct AppearOutcome: Sendable, Hashable {
         self.cpuTime = cpuTime
         self.origin = origin
     }
+
+    /// `readDuration + decodeDuration`: wall time of the reads plus CPU time of the decode, a
+    /// sum of two clocks. O(1).
+    @available(*, deprecated, message: "use cpuTime, the caller thread's CPU time for the read and the decode; removed in 0.3.0")
+    public var callerThreadCost: Duration { readDuration + decodeDuration }
 }
 
 /// A finished load, reported to the `onLoadCompleted` hook given to ``ImageCache/init(source:policy:mode:allocator:decodeLimits:disk:diskName:onLoadCompleted:)``.

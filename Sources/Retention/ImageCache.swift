@@ -68,13 +68,17 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     ///     when it has none. The cache never closes it.
     ///   - diskName: how a key is named in the store (before the `source:` or thumbnail
     ///     prefix, see ``RetentionPolicy/DiskTier/sourceKey(_:)``); must differ for keys of
-    ///     different images. Default `String(describing:)`.
+    ///     different images, and name the same image in every run. Required with a disk tier
+    ///     unless `Key` is ``DiskKeyConvertible`` (`String` is): a row number names another
+    ///     image once the list changes, so `Int` keys need one.
     ///   - onLoadCompleted: called after each load that finished (see ``LoadCompletion``),
     ///     on the thread that ran it, outside the lock; keep it short.
     ///
-    /// Throws ``ImageCacheError`` when a setting cannot apply: a disk tier without a store or a
-    /// store without a tier, a tier keeping nothing or thumbnails of rows that hold decoded
-    /// bitmaps, a zero budget or one over the store's limit. Costs O(1); the worker threads
+    /// A disk tier whose budget was left at its default takes the store's limit when that is
+    /// smaller (``policy`` then shows the fitted budget). Throws ``ImageCacheError`` when a
+    /// setting cannot apply: a disk tier without a store or a store without a tier, a tier
+    /// keeping nothing or thumbnails of rows that hold decoded bitmaps, a zero budget, an
+    /// explicit budget over the store's limit, a disk tier with no way to name keys. Costs O(1); the worker threads
     /// start with the first background load (the writer with the first write) and end with the cache.
     public init(
         source: ImageSource<Key>,
@@ -83,19 +87,22 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         allocator: BitmapAllocator? = nil,
         decodeLimits: DecodeLimits = .default,
         disk: DiskStore? = nil,
-        diskName: @escaping @Sendable (Key) -> String = { String(describing: $0) },
+        diskName: (@Sendable (Key) -> String)? = nil,
         onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)? = nil
     ) throws(ImageCacheError) {
         if let problem = policy.diskProblem { throw problem }
+        var policy = policy
         switch (policy.disk, disk) {
         case (nil, nil): diskTier = nil
         case (nil, .some): throw .storeWithoutDiskTier(policy: policy.name)
         case (.some, nil): throw .diskTierWithoutStore(policy: policy.name)
         case (.some(let tier), .some(let store)):
-            guard tier.budget.bytes <= store.limit else {
+            guard let fitted = tier.fitted(toStoreLimit: store.limit) else {
                 throw .diskBudgetOverStoreLimit(policy: policy.name, budget: tier.budget.bytes, limit: store.limit)
             }
-            diskTier = DiskTierIO(store: store, tier: tier, visible: policy.visible, name: diskName)
+            guard let name = diskName ?? Self.defaultDiskName else { throw .diskNameRequired(keyType: "\(Key.self)") }
+            policy.disk = fitted
+            diskTier = DiskTierIO(store: store, tier: fitted, visible: policy.visible, name: name)
         }
         self.policy = policy
         self.source = source
@@ -106,6 +113,12 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         self.onLoadCompleted = onLoadCompleted
         self.store = Lock(CacheStore(policy: policy))
         self.workers = DecodeWorkers(limit: mode.workerCount)
+    }
+
+    /// `Key`'s own ``DiskKeyConvertible/diskName``, when it has one. O(1).
+    static var defaultDiskName: (@Sendable (Key) -> String)? {
+        guard Key.self is any DiskKeyConvertible.Type else { return nil }
+        return { key in (key as? any DiskKeyConvertible)?.diskName ?? "\(key)" }
     }
 
     deinit {
@@ -121,14 +134,30 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         store.withLock { $0._lookup(key) }
     }
 
-    /// Counters since creation. O(1), one lock, no allocation.
+    /// Counters since creation, and the disk tier's write state. O(1), one lock (two with a
+    /// disk tier), no allocation.
     public var metrics: CacheMetrics {
-        store.withLock { $0.metrics }
+        var metrics = store.withLock { $0.metrics }
+        metrics.diskWriteState = disk?.writeState
+        return metrics
     }
+
+    /// Whether the disk tier writes, and if not, why (another process owns the store's folder,
+    /// the folder cannot be written, writes paused on a full disk); nil without a disk tier.
+    /// A tier that does not write still serves hits. For changes as they happen, give the
+    /// store's `Options.onWriteStateChange`. O(1).
+    public var diskWriteState: DiskStore.WriteState? { disk?.writeState }
 
     /// Bytes held now, by state and representation. O(1), one lock, no allocation.
     public var usage: CacheUsage {
         store.withLock { $0._usage }
+    }
+
+    /// True when `key`'s row is visible now (it appeared more times than it disappeared or was
+    /// released). O(1): one lock and one dictionary lookup.
+    @available(*, deprecated, message: "keep the visible keys in the list that calls appeared(_:) and disappeared(_:); removed in 0.3.0")
+    public func isVisible(_ key: Key) -> Bool {
+        store.withLock { store in store.index[key].map { store.slots[Int($0)].visible } ?? false }
     }
 
     /// Bookkeeping bytes per entry beyond its image bytes, estimated from memory layouts:

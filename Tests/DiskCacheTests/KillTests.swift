@@ -34,7 +34,7 @@ import Testing
         let foreign = folder + "-foreign"
         try? FileIO.createDirectories(outside)
         try? FileIO.replace(outside + "/precious", with: Array("someone's file".utf8))
-        if let other = try? DiskStore(folder: foreign, limit: 1 << 30) {
+        if let other = try? DiskStore(folder: foreign, limit: ByteSize(bytes: 1 << 30)) {
             try? other.store(Array(repeating: 1, count: 5_000), for: "k1")
             other.close()
         }
@@ -79,7 +79,7 @@ import Testing
             let checkStart = ContinuousClock.now
             defer { tally.slowestCheck = max(tally.slowestCheck, (ContinuousClock.now - checkStart).seconds) }
             do {
-                let store = try DiskStore(folder: folder, limit: 1 << 40, mode: .owner)
+                let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 40), mode: .owner)
                 tally.leftovers += DiskTest.temporaryFiles(in: folder).count
                 for k in 0..<16 {
                     guard let data = store.data(for: "k\(k)") else { continue }

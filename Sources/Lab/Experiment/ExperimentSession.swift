@@ -102,6 +102,8 @@ final class ExperimentSession {
             source: source, policy: experiment.effectivePolicy,
             mode: async ? .scheduled(workers: experiment.settings.decodeWorkers) : .synchronous,
             disk: disk?.store,
+            // A run's store is its own and new, and a row is its own content: rows name entries.
+            diskName: { "row-\($0)" },
             onLoadCompleted: { completion in
                 if let error = completion.error { firstFailure.record("row \(completion.key): \(error)") }
                 guard !completion.onCallerThread else { return }

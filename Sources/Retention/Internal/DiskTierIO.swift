@@ -79,7 +79,7 @@ final class DiskTierIO<Key: Hashable & Sendable>: Sendable {
             }
         }
         if result.writes > 0, tier.budget.bytes < store.limit, store.usage > tier.budget.bytes {
-            _ = store.trim(to: tier.budget.bytes)
+            _ = store.trim(to: tier.budget)
         }
         return result
     }

@@ -90,7 +90,10 @@ public struct ThumbnailJob {
         let cache: ThumbnailCache?
         do {
             cache = try cacheFolder.map { folder throws(DiskStoreError) in try ThumbnailCache(folder: folder, limit: cacheLimitBytes, thumbnailer: thumbnailer, encoder: encoder,
-                                                                                      verification: cacheVerification) }
+                                                                                      verification: cacheVerification) { state in
+                // Later changes, as the store reports them: a takeover, a full disk, room again.
+                sink.note("retention thumbnail: the cache \(PathText.display(folder)): \(state)")
+            } }
         } catch {
             throw SetupError(description: "--cache: \(error)", isUsage: error.isFolderChoice)
         }
