@@ -62,9 +62,9 @@ extension ImageCache {
 
     // MARK: - Running loads
 
-    /// Queues `job` on the decode workers.
+    /// Queues `job` on the decode workers, at its ticket's priority.
     func submit(_ job: LoadJob<Key>) {
-        workers.submit { [self] in
+        workers.submit(ticket: job.ticket) { [self] in
             let (outcome, io) = perform(job)
             guard let outcome else {
                 recordCancelled(io)

@@ -52,6 +52,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     let workers: DecodeWorkers
     let diskTier: DiskTierIO<Key>?
     let onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)?
+    let onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)?
     let waiterIDs = Atomic<UInt64>(0)
 
     /// A cache over `source` following `policy`.
@@ -73,6 +74,10 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     ///     image once the list changes, so `Int` keys need one.
     ///   - onLoadCompleted: called after each load that finished (see ``LoadCompletion``),
     ///     on the thread that ran it, outside the lock; keep it short.
+    ///   - onEvicted: called for each representation a budget, a memory warning or a release
+    ///     took out (Glide's `onResourceRemoved`, Fresco's cache listener), on the thread whose
+    ///     call caused it, after the lock is released; keep it short. Without it nothing is
+    ///     recorded.
     ///
     /// A disk tier whose budget was left at its default takes the store's limit when that is
     /// smaller (``policy`` then shows the fitted budget). Throws ``ImageCacheError`` when a
@@ -88,7 +93,8 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         decodeLimits: DecodeLimits = .default,
         disk: DiskStore? = nil,
         diskName: (@Sendable (Key) -> String)? = nil,
-        onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)? = nil
+        onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)? = nil,
+        onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)? = nil
     ) throws(ImageCacheError) {
         if let problem = policy.diskProblem { throw problem }
         var policy = policy
@@ -111,7 +117,8 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         self.decodeLimits = decodeLimits
         self.disk = disk
         self.onLoadCompleted = onLoadCompleted
-        self.store = Lock(CacheStore(policy: policy))
+        self.onEvicted = onEvicted
+        self.store = Lock(CacheStore(policy: policy, recordsEvictions: onEvicted != nil))
         self.workers = DecodeWorkers(limit: mode.workerCount)
     }
 
@@ -169,13 +176,30 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
             + (MemoryLayout<Key>.stride + MemoryLayout<Int32>.stride) * 4 / 3
     }
 
-    /// Runs `body` under the lock and frees what it dropped after the lock is released.
+    /// Runs `body` under the lock, then frees what it dropped and reports what it evicted
+    /// (to `onEvicted`) after the lock is released.
     func locked<R: Sendable>(_ body: (inout CacheStore<Key>) -> R) -> R {
-        let (result, garbage) = store.withLock { store in
+        let (result, garbage, evicted) = store.withLock { store in
             let result = body(&store)
-            return (result, store._takeGarbage())
+            return (result, store._takeGarbage(), store._takeEvicted())
         }
         withExtendedLifetime(garbage) {}
+        if let onEvicted { for event in evicted { onEvicted(event) } }
         return result
+    }
+
+    /// Overrides the priority of `key`'s load while it waits for a decode worker (Nuke's
+    /// `ImageTask.priority`, Kingfisher's `downloadPriority`); nil hands it back to the cache,
+    /// which sets `high` while a row shows the key, `normal` for an ``image(for:)`` caller and
+    /// `low` for a prefetch alone. The override lasts until that load ends. Returns false when
+    /// no load of `key` is in flight. O(1): one lock.
+    @discardableResult
+    public func setPriority(_ priority: LoadPriority?, for key: Key) -> Bool {
+        store.withLock { $0._setPriority(priority, for: key) }
+    }
+
+    /// The priority `key`'s load in flight has now, or nil when none is in flight. O(1).
+    public func loadPriority(for key: Key) -> LoadPriority? {
+        store.withLock { store in store.index[key].flatMap { store.slots[Int($0)].load?.ticket.priority } }
     }
 }

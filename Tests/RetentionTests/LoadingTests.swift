@@ -284,4 +284,55 @@ struct LoadingTests {
         let mapped = ImageSource<Int>.files { _ in path }
         #expect(try mapped.data(for: 42) == Fixtures.images[1]!)
     }
+
+    // MARK: - Priorities and eviction events
+
+    @Test("waiting loads run most urgent first: an override, then a visible row, then image(for:), then a prefetch; priorities follow their requesters")
+    func loadsRunByPriority() async throws {
+        let gate = Gate()
+        let order = Lock<[Int]>([])
+        let h = Harness(.decodedLRU, mode: .asynchronous(workers: 1), gate: gate,
+                        onLoadCompleted: { completion in order.withLock { $0.append(completion.key) } })
+        h.appear(0)                                   // takes the only worker, held at the gate
+        try await eventually { gate.takeArrival() }
+        h.cache.prefetch([1])
+        h.appear(2)
+        let request = Task { try await h.cache.image(for: 3) }
+        try await eventually { h.cache.loadPriority(for: 3) == .normal }
+        h.cache.prefetch([4])
+        #expect(h.cache.loadPriority(for: 1) == .low && h.cache.loadPriority(for: 2) == .high)
+        // A prefetched row that appears is raised, and lowered again when it scrolls off.
+        h.appear(1)
+        #expect(h.cache.loadPriority(for: 1) == .high)
+        h.disappear(1)
+        #expect(h.cache.loadPriority(for: 1) == .low)
+        #expect(h.cache.setPriority(.veryHigh, for: 4))
+        #expect(!h.cache.setPriority(.veryHigh, for: 99), "no load of 99 is in flight")
+        #expect(h.cache.loadPriority(for: 4) == .veryHigh)
+        gate.open()
+        _ = try await request.value
+        await h.cache.idle()
+        #expect(order.withLock { $0 } == [0, 4, 2, 3, 1])
+        h.check()
+    }
+
+    @Test("onEvicted hears each representation a budget, a memory warning or a release takes, after the lock")
+    func evictionEvents() throws {
+        let heard = Lock<[EvictionEvent<Int>]>([])
+        // Room for eight bitmaps (each under the admission cap, a quarter of the budget).
+        let policy = RetentionPolicy.decodedLRU.with { $0.bitmapBudget = ByteSize(bytes: 8 * Fixtures.decodedBytes) }
+        let cache = try ImageCache(source: .memory(Fixtures.images), policy: policy, mode: .synchronous,
+                                   onEvicted: { event in heard.withLock { $0.append(event) } })
+        for key in 0..<10 {
+            cache.appeared(key)
+            cache.disappeared(key)
+        }
+        let budget = heard.withLock { $0 }
+        #expect(budget.map(\.key) == [0, 1] && budget.allSatisfy { $0.cause == .budget && $0.representation == .bitmap })
+        #expect(budget.allSatisfy { $0.bytes == Fixtures.decodedBytes })
+        cache.memoryWarning(.critical)
+        let all = heard.withLock { $0 }
+        #expect(all.count == 10 && all.suffix(8).allSatisfy { $0.cause == .memoryWarning })
+        #expect(cache.metrics.evictions.budget == 2 && cache.metrics.evictions.memoryWarning == 8)
+    }
 }

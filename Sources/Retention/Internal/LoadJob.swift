@@ -11,9 +11,19 @@ import Synchronization
 final class LoadTicket: Sendable {
     let id: UInt64
     private let cancelled = Atomic<Bool>(false)
+    /// The load's ``LoadPriority`` raw value: written under the cache's lock as requesters come
+    /// and go, read by the decode workers when they choose the next job. An `Atomic`, since the
+    /// workers read it under their own lock, not the cache's.
+    private let priorityValue = Atomic<Int>(LoadPriority.normal.rawValue)
 
     init(id: UInt64) {
         self.id = id
+    }
+
+    /// How soon the load runs while it waits for a worker.
+    var priority: LoadPriority {
+        get { LoadPriority(rawValue: priorityValue.load(ordering: .relaxed)) ?? .normal }
+        set { priorityValue.store(newValue.rawValue, ordering: .relaxed) }
     }
 
     /// True once the load's last requester went away; its result will be discarded.
