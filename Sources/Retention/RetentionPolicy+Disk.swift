@@ -51,7 +51,7 @@ extension RetentionPolicy {
             a.source == b.source && a.thumbnails == b.thumbnails && a.budget == b.budget
         }
 
-        /// Hashes what ``==`` compares. O(1).
+        /// Hashes what `==` compares. O(1).
         public func hash(into hasher: inout Hasher) {
             hasher.combine(source)
             hasher.combine(thumbnails)
