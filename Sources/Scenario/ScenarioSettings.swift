@@ -21,12 +21,26 @@ public struct ScenarioSettings: Sendable, Hashable {
         public var pattern: String
         /// The pixel size rows display at (used by thumbnail strategies); nil when unset.
         public var displayPixelSize: Int?
+        /// What a cache entry stands for; default ``Identity/row``.
+        public var identity: Identity = .row
+
+        /// Whether rows that show the same file show the same image.
+        public enum Identity: String, Sendable, Hashable, CaseIterable {
+            /// Every row is its own content that happens to reuse a file's bytes, as in a feed
+            /// of unique photos: the cache keys by row, and each row loads its own copy.
+            case row
+            /// Rows that show the same file show the same image, as when a cache keys by URL
+            /// (Nuke, Kingfisher): the cache keys by image, and rows showing it share one entry
+            /// and one load.
+            case image
+        }
 
         /// Creates an image source description. O(1).
-        public init(directory: String, pattern: String = "*.png", displayPixelSize: Int? = nil) {
+        public init(directory: String, pattern: String = "*.png", displayPixelSize: Int? = nil, identity: Identity = .row) {
             self.directory = directory
             self.pattern = pattern
             self.displayPixelSize = displayPixelSize
+            self.identity = identity
         }
     }
 
@@ -133,9 +147,9 @@ public struct ScenarioSettings: Sendable, Hashable {
 }
 
 extension ScenarioSettings.Images: Codable {
-    static let keys = ["directory", "pattern", "displayPixelSize"]
+    static let keys = ["directory", "pattern", "displayPixelSize", "identity"]
 
-    /// Decodes `{"directory": …, "pattern": …, "displayPixelSize": …}`. O(1).
+    /// Decodes `{"directory": …, "pattern": …, "displayPixelSize": …, "identity": …}`. O(1).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.objectContainer()
         try container.rejectUnknownKeys(allowed: Self.keys)
@@ -150,13 +164,23 @@ extension ScenarioSettings.Images: Codable {
         displayPixelSize = container.contains(JSONKey("displayPixelSize"))
             ? try container.decodeInt("displayPixelSize", expected: "a positive integer", isValid: { (1...65_536).contains($0) })
             : nil
+        if try container.isPresent("identity") {
+            let expected = #""row" or "image""#
+            identity = try container.decodeChecked("identity", expected: expected, default: nil) { container, key in
+                guard let identity = Identity(rawValue: try container.decode(String.self, forKey: key)) else {
+                    throw DecodingError.expected(expected, at: container.path(key.stringValue))
+                }
+                return identity
+            }
+        }
     }
 
-    /// Writes the three members (the size only when set). O(1).
+    /// Writes the members (the size only when set, the identity only when not `row`). O(1).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: JSONKey.self)
         try container.encode(directory, forKey: JSONKey("directory"))
         try container.encode(pattern, forKey: JSONKey("pattern"))
         try container.encodeIfPresent(displayPixelSize, forKey: JSONKey("displayPixelSize"))
+        if identity != .row { try container.encode(identity.rawValue, forKey: JSONKey("identity")) }
     }
 }

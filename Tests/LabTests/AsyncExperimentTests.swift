@@ -40,3 +40,37 @@ struct AsyncExperimentTests {
         #expect(async.placeholderFrames > 0)
     }
 }
+
+@Suite("Image identity")
+struct ImageIdentityTests {
+    /// 150 rows over the 8 committed 600x400 photos, scrolled down and back, under decoded-lru,
+    /// with `identity` as given (or the default when nil).
+    static func run(identity: String?, display: String) throws -> RunReport {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("retention-identity-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("feed.json").path
+        let identityKey = identity.map { #", "identity": "\#($0)""# } ?? ""
+        let json = """
+        {"name": "feed", "frameRate": 60, "viewport": {"width": 390, "height": 844, "scale": 3},
+         "container": {"kind": "list", "prefetchRows": 2}, "rows": {"count": 150, "height": 300},
+         "images": {"directory": "\(TestPaths.packageRoot)/assets/images", "pattern": "photo-600x400-*.png"\(identityKey)},
+         "display": "\(display)", "decodeWorkers": 2,
+         "script": [{"scroll": {"by": 30000, "frames": 300}}, {"scroll": {"by": -30000, "frames": 300}}]}
+        """
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        return try Experiment.prepare(scenarioPath: path, strategyName: "decoded-lru").run()
+    }
+
+    @Test("with identity image, 150 rows over 8 images decode about 8 times under decoded-lru; with row (the default), each row decodes its own", arguments: ["sync", "async"])
+    func rowsShareAnImageByIdentity(display: String) throws {
+        let shared = try Self.run(identity: "image", display: display)
+        let own = try Self.run(identity: nil, display: display)
+        let explicit = try Self.run(identity: "row", display: display)
+        #expect(shared.imageIdentity == "image" && own.imageIdentity == "row")
+        #expect(shared.decodes >= 8 && shared.decodes <= 10, "identity image decoded \(shared.decodes) times")
+        #expect(own.decodes >= 100 && own.decodes > 10 * shared.decodes, "identity row decoded \(own.decodes) times")
+        #expect(explicit.decodes == own.decodes)
+        #expect(shared.peakLogicalBytes < own.peakLogicalBytes)
+    }
+}
