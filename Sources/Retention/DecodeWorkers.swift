@@ -111,6 +111,14 @@ final class DecodeWorkers: Sendable {
         }
     }
 
+    /// Counts work that runs elsewhere but will submit a job here (a fetch whose bytes wait to
+    /// be decoded) as pending, so ``waitForIdle()`` and ``idle()`` wait for it; end it with
+    /// ``endOutsideWork()`` after that job was submitted. O(1).
+    func beginOutsideWork() { pending.enter() }
+
+    /// Ends what ``beginOutsideWork()`` began. O(1).
+    func endOutsideWork() { pending.leave() }
+
     /// Blocks until every submitted job has finished.
     func waitForIdle() {
         pending.wait()

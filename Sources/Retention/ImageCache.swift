@@ -50,6 +50,11 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
 
     let store: Lock<CacheStore<Key>>
     let workers: DecodeWorkers
+    /// The fetch slots of an asynchronous source.
+    let fetches: FetchLimiter
+    /// The most fetches of an asynchronous ``source`` in flight at once; a synchronous source
+    /// reads on the decode workers and ignores it.
+    public let fetchLimit: Int
     let diskTier: DiskTierIO<Key>?
     let onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)?
     let onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)?
@@ -62,6 +67,9 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     ///   - policy: what rows keep while visible and after they disappear, the budgets, and
     ///     what the disk tier keeps.
     ///   - mode: where appearing rows decode; default two asynchronous workers (fixed, so experiments compare).
+    ///   - fetchLimit: the most fetches of an asynchronous source (``ImageSource/init(fetch:)``)
+    ///     at once, apart from the decode workers; default 6, a URL session's connections per
+    ///     host. At least 1.
     ///   - allocator: overrides `policy.allocator` (to share a pool between caches).
     ///   - decodeLimits: caps for every decode, full or thumbnail; the default stops
     ///     decompression bombs.
@@ -92,6 +100,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         allocator: BitmapAllocator? = nil,
         decodeLimits: DecodeLimits = .default,
         disk: DiskStore? = nil,
+        fetchLimit: Int = ImageCache.defaultFetchLimit,
         diskName: (@Sendable (Key) -> String)? = nil,
         onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)? = nil,
         onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)? = nil
@@ -120,7 +129,12 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         self.onEvicted = onEvicted
         self.store = Lock(CacheStore(policy: policy, recordsEvictions: onEvicted != nil))
         self.workers = DecodeWorkers(limit: mode.workerCount)
+        self.fetchLimit = max(1, fetchLimit)
+        self.fetches = FetchLimiter(limit: max(1, fetchLimit))
     }
+
+    /// The default ``fetchLimit``: 6, the connections per host of a URL session.
+    public static var defaultFetchLimit: Int { 6 }
 
     /// `Key`'s own ``DiskKeyConvertible/diskName``, when it has one. O(1).
     static var defaultDiskName: (@Sendable (Key) -> String)? {

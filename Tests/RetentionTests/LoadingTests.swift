@@ -335,4 +335,69 @@ struct LoadingTests {
         #expect(all.count == 10 && all.suffix(8).allSatisfy { $0.cause == .memoryWarning })
         #expect(cache.metrics.evictions.budget == 2 && cache.metrics.evictions.memoryWarning == 8)
     }
+
+    // MARK: - Fetching apart from decoding
+
+    /// Fetches in flight now and the most seen at once, for an asynchronous source's tests.
+    final class FetchCounter: Sendable {
+        private let state = Lock<(now: Int, peak: Int, total: Int)>((0, 0, 0))
+        func begin() { state.withLock { $0.now += 1; $0.total += 1; $0.peak = max($0.peak, $0.now) } }
+        func end() { state.withLock { $0.now -= 1 } }
+        var peak: Int { state.withLock { $0.peak } }
+        var total: Int { state.withLock { $0.total } }
+    }
+
+    @Test("an asynchronous source's fetches run fetchLimit at once without holding the one decode worker", arguments: [6, 2])
+    func fetchesRunApartFromDecodes(limit: Int) async throws {
+        let counter = FetchCounter()
+        let source = ImageSource<Int>(fetch: { key in
+            counter.begin()
+            defer { counter.end() }
+            try await Task.sleep(for: .milliseconds(150))
+            return Fixtures.images[key]!
+        })
+        let cache = try ImageCache(source: source, policy: .decodedLRU, mode: .asynchronous(workers: 1), fetchLimit: limit)
+        let clock = ContinuousClock()
+        let start = clock.now
+        for key in 0..<12 { cache.appeared(key) }
+        await cache.idle()
+        let elapsed = start.duration(to: clock.now)
+        #expect(counter.peak == limit, "at most \(limit) fetches at once, and that many while one worker decodes")
+        #expect(counter.total == 12 && cache.metrics.sourceReads == 12 && cache.metrics.decodes == 12)
+        for key in 0..<12 { #expect(cache.cachedImage(for: key)?.width == Fixtures.width) }
+        print("12 fetches of 150 ms, fetchLimit \(limit), 1 decode worker: \(elapsed)")
+    }
+
+    @Test("a fetch is cancelled when its row disappears, and coalesces with every other requester of the key")
+    func fetchesCancelAndCoalesce() async throws {
+        let counter = FetchCounter()
+        let cancelled = Lock(0)
+        let source = ImageSource<Int>(fetch: { key in
+            counter.begin()
+            defer { counter.end() }
+            do { try await Task.sleep(for: .seconds(30)) } catch {
+                cancelled.withLock { $0 += 1 }
+                throw error
+            }
+            return Fixtures.images[key]!
+        })
+        let cache = try ImageCache(source: source, policy: .decodedLRU, mode: .asynchronous(workers: 1), fetchLimit: 2)
+        cache.appeared(1)
+        cache.appeared(1)            // a second row showing the same key
+        cache.prefetch([1])
+        try await eventually { counter.total == 1 }
+        cache.disappeared(1)
+        cache.disappeared(1)
+        cache.cancelPrefetch([1])    // the last requester goes: the fetch is cancelled
+        await cache.idle()
+        #expect(cancelled.withLock { $0 } == 1 && counter.total == 1)
+        #expect(cache.metrics.decodes == 0 && cache.metrics.cancelledLoads == 1 && cache.usage.entryCount == 0)
+        // Waiting for a slot counts nothing: two slots busy, a third load cancelled before its turn.
+        cache.appeared(2); cache.appeared(3); cache.appeared(4)
+        try await eventually { counter.total == 3 }
+        cache.disappeared(4)
+        cache.disappeared(2); cache.disappeared(3)
+        await cache.idle()
+        #expect(counter.total == 3 && cache.metrics.sourceReads == 3, "the load cancelled while waiting never fetched")
+    }
 }
