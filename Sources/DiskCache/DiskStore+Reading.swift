@@ -43,6 +43,13 @@ extension DiskStore {
         return nil
     }
 
+    /// True when an entry file for `key` is there (a regular file under its hash's name). It
+    /// may still be another key's (a collision) or damaged, so a lookup may miss: for planning
+    /// (will a load need the source?), not for reading. One `fstatat`.
+    public func contains(_ key: String) -> Bool {
+        entriesFolder?.status(of: KeyHash.fileName(options.keyHash(key)))?.kind == .regular
+    }
+
     /// What reading an entry file found.
     enum EntryRead<R> {
         /// A whole, checked entry, and what `body` made of it.

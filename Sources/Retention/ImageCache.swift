@@ -212,6 +212,18 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         store.withLock { $0._setPriority(priority, for: key) }
     }
 
+    /// True when a load of `key` would have to read the source: no compressed bytes in memory
+    /// and no entry for it in the disk tier (a stored thumbnail or the source's bytes). For a
+    /// scheduler that plans fetches, such as the lab's virtual pipeline. O(1): one lock and up
+    /// to two `fstatat`s.
+    package func needsSource(_ key: Key) -> Bool {
+        let inMemory = store.withLock { store in store.index[key].map { store.slots[Int($0)].compressed != nil } ?? false }
+        guard !inMemory else { return false }
+        guard let diskTier else { return true }
+        if let thumbnail = diskTier.thumbnailKey(key), diskTier.store.contains(thumbnail) { return false }
+        return !(diskTier.tier.source && diskTier.store.contains(diskTier.sourceKey(key)))
+    }
+
     /// The priority `key`'s load in flight has now, or nil when none is in flight. O(1).
     public func loadPriority(for key: Key) -> LoadPriority? {
         store.withLock { store in store.index[key].flatMap { store.slots[Int($0)].load?.ticket.priority } }

@@ -74,3 +74,39 @@ struct ImageIdentityTests {
         #expect(shared.peakLogicalBytes < own.peakLogicalBytes)
     }
 }
+
+@Suite("Fetch stage")
+struct FetchStageTests {
+    /// A feed scrolled at a reading pace over a 150 ms source, under decoded-release, with
+    /// `workers` decode workers and `fetchLimit` fetch slots.
+    static func run(workers: Int, fetchLimit: Int = 6, latency: String = "150") throws -> RunReport {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("retention-fetch-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("feed.json").path
+        let json = """
+        {"name": "feed", "frameRate": 60, "viewport": {"width": 390, "height": 844, "scale": 3},
+         "container": {"kind": "list", "prefetchRows": 2}, "rows": {"count": 120, "height": 300},
+         "images": {"directory": "\(TestPaths.packageRoot)/assets/images", "pattern": "photo-600x400-*.png"},
+         "display": "async", "decodeWorkers": \(workers), "fetchLimit": \(fetchLimit), "sourceLatencyMs": \(latency),
+         "script": [{"scroll": {"by": 18000, "frames": 600}}, {"scroll": {"by": -9000, "frames": 60}}]}
+        """
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        return try Experiment.prepare(scenarioPath: path, strategyName: "decoded-release").run()
+    }
+
+    @Test("a 150 ms fetch holds a fetch slot, not a decode worker: one worker shows about as few placeholders as six")
+    func oneWorkerIsEnoughForSlowFetches() throws {
+        let one = try Self.run(workers: 1)
+        let six = try Self.run(workers: 6)
+        #expect(one.placeholderFrames <= 2 * six.placeholderFrames + 10, "1 worker: \(one.placeholderFrames), 6 workers: \(six.placeholderFrames)")
+        // With one fetch slot the fetches queue: far more placeholders than with six.
+        let serial = try Self.run(workers: 6, fetchLimit: 1)
+        #expect(serial.placeholderFrames > 2 * six.placeholderFrames + 10, "1 slot: \(serial.placeholderFrames), 6 slots: \(six.placeholderFrames)")
+        // A distribution and a list run, and repeats of one run the same.
+        let spread = try Self.run(workers: 2, latency: #"{"p50": 80, "p95": 150}"#)
+        let again = try Self.run(workers: 2, latency: #"{"p50": 80, "p95": 150}"#)
+        #expect(spread.placeholderFrames == again.placeholderFrames && spread.decodes == again.decodes)
+        _ = try Self.run(workers: 2, latency: "[40, 120, 200]")
+    }
+}

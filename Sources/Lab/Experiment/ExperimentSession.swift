@@ -20,7 +20,10 @@ final class ExperimentSession {
     let rowMemory: RowMemory
     let resident: ResidentMemory
     var frames: FrameStatistics
-    var virtualQueue: VirtualDecodeQueue
+    var virtualQueue: VirtualLoadPipeline
+    /// Draws of the source latency so far: the n-th fetch (or synchronous source read) of a run
+    /// takes the model's n-th value, the same in every repeat.
+    var latencyDraws: UInt64 = 0
     /// True with `identity: image`: the cache is keyed by the image a row shows, not the row.
     let keysByImage: Bool
     let completions = CompletedLoads()
@@ -123,7 +126,8 @@ final class ExperimentSession {
         rowMemory = RowMemory(stateBytes: experiment.scenario.rows.stateBytes, destinationBytes: experiment.scenario.rows.destinationBytes)
         resident = try ResidentMemory()
         frames = FrameStatistics(frameRate: experiment.scenario.frameRate.rawValue)
-        virtualQueue = VirtualDecodeQueue(workers: experiment.settings.decodeWorkers, frameRate: experiment.scenario.frameRate.rawValue)
+        virtualQueue = VirtualLoadPipeline(workers: experiment.settings.decodeWorkers, fetchSlots: experiment.settings.fetchLimit,
+                                           frameRate: experiment.scenario.frameRate.rawValue)
         frameStart = ThreadCPUTime.now()
         interval = experiment.timelineInterval > 0 ? experiment.timelineInterval : max(1, experiment.estimatedFrames / 200)
     }
@@ -288,13 +292,20 @@ final class ExperimentSession {
     }
 
     /// The latency the scenario models for a load whose bytes came from `origin`, in seconds:
-    /// `sourceLatencyMs` for the source, `diskLatencyMs` for the disk tier, none for memory.
+    /// the next draw of `sourceLatencyMs` for the source, `diskLatencyMs` for the disk tier,
+    /// none for memory.
     func latency(_ origin: LoadOrigin) -> Double {
         switch origin {
-        case .source: return experiment.settings.sourceLatencyMs / 1000
+        case .source: return nextSourceLatency()
         case .disk, .diskThumbnail: return experiment.settings.diskLatencyMs / 1000
         case .memory: return 0
         }
+    }
+
+    /// The source latency's next draw, in seconds. O(1).
+    func nextSourceLatency() -> Double {
+        defer { latencyDraws &+= 1 }
+        return experiment.settings.sourceLatency.milliseconds(draw: latencyDraws) / 1000
     }
 
     /// Starts counting the current frame's work from now (CPU time of this thread).
@@ -321,14 +332,18 @@ final class ExperimentSession {
         virtualWork = 0
         frameCount += 1
         if async {
-            let latency = self.latency
+            // The source's latency is the fetch stage's (a slot, no worker); the disk tier's
+            // is charged to the worker, which reads it.
+            let diskLatency = experiment.settings.diskLatencyMs / 1000
             // Loads that run side by side are admitted against the resident limit before they
             // allocate, so the limit holds whatever the number of decode workers.
             let limit = experiment.maxResidentBytes
             var refused: (residentBytes: Int, frame: Int)?
             var sizes = loadSizes
             let byImage = keysByImage
-            virtualQueue.advance(throughFrame: report.frame) { [cache, completions, costs, assignments, resident, images = experiment.images] rows in
+            virtualQueue.advance(throughFrame: report.frame, fetchLatency: { key in
+                cache.needsSource(key) ? nextSourceLatency() : nil
+            }) { [cache, completions, costs, assignments, resident, images = experiment.images] rows in
                 func image(_ key: Int) -> Int { byImage ? key : (assignments.index(forRow: key) ?? images.index(forRow: key)) }
                 var admitted = rows
                 if let limit, refused == nil {
@@ -350,7 +365,7 @@ final class ExperimentSession {
                 var seconds: [Int: Double] = [:]
                 for done in completions.drain() {
                     let work = costs?.seconds(image: image(done.row), origin: done.origin) ?? done.seconds
-                    seconds[done.row] = work + latency(done.origin)
+                    seconds[done.row] = work + (done.origin == .disk || done.origin == .diskThumbnail ? diskLatency : 0)
                 }
                 return seconds
             }
