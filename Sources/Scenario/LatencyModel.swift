@@ -1,4 +1,5 @@
 import Glibc
+import SystemIO
 
 /// How long a read from the source takes in a scenario (`sourceLatencyMs`): one value; a
 /// log-normal distribution fitted to a median and a 95th percentile (`{"p50": 80, "p95": 150}`,
@@ -26,9 +27,7 @@ public enum LatencyModel: Sendable, Hashable {
         switch self {
         case .fixed(let value): return value
         case .logNormal(let p50, _): return p50
-        case .cycle(let values):
-            let sorted = values.sorted()
-            return sorted.isEmpty ? 0 : sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        case .cycle(let values): return Median.of(values)
         }
     }
 

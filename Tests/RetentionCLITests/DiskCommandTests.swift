@@ -20,9 +20,11 @@ struct DiskCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let header = try #require(lines.first { $0.hasPrefix("strategy ") })
-        #expect(header.hasSuffix("placeholders  disk peak  disk reads  disk writes"))
+        #expect(header.hasSuffix("placeholders  disk peak  disk reads  disk writes  written  writer CPU"))
         let memory = try #require(lines.first { $0.hasPrefix("decoded-release ") })
-        #expect(memory.hasSuffix("-           -            -"))
+        #expect(memory.hasSuffix("-           -            -        -           -"))
+        let diskLine = try #require(lines.first { $0.hasPrefix("decoded-release+disk ") })
+        #expect(diskLine.hasSuffix(" ms"), "the writer's CPU is measured: \(diskLine)")
         #expect(result.stdout.contains("costs: table measured now, 8 images, median decode"))
         #expect(result.stdout.contains(" ms, median disk read "), "the table measured the disk read")
         #expect(result.stdout.contains("the page cache holding them is in no process's RSS, and the runs mapped 0.0 MB of them"))
@@ -36,12 +38,13 @@ struct DiskCommandTests {
         // The CSV carries the same disk figures, and leaves them empty for the memory strategy.
         let csv = try String(contentsOfFile: dir + "/out.csv", encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         let columns = try #require(csv.first)
-        #expect(csv.count == 3 && columns.suffix(8) == ["sourceReads", "diskReads", "diskHits", "diskWrites", "diskWriteFailures",
-                                                         "diskCorruptEntries", "diskPeakBytes", "diskMappedResidentBytes"])
+        #expect(csv.count == 3 && columns.suffix(10) == ["sourceReads", "diskReads", "diskHits", "diskWrites", "diskWriteFailures",
+                                                          "diskCorruptEntries", "diskPeakBytes", "diskMappedResidentBytes", "diskWriteBytes", "diskWriteCPUSeconds"])
         func cell(_ row: Int, _ name: String) -> String { csv[row][columns.firstIndex(of: name)!] }
         #expect(cell(1, "diskHits").isEmpty && cell(1, "sourceReads").isEmpty)
         #expect(cell(2, "diskWrites") == "\(disk["writes"] as? Int ?? -1)" && cell(2, "diskHits") == "\(disk["hits"] as? Int ?? -1)")
         #expect(cell(2, "diskMappedResidentBytes") == "0" && Int(cell(2, "sourceReads")) ?? -1 > 0)
+        #expect((Int(cell(2, "diskWriteBytes")) ?? 0) > 0 && (Double(cell(2, "diskWriteCPUSeconds")) ?? 0) > 0 && cell(1, "diskWriteBytes").isEmpty)
     }
 
     @Test("sessions: 2 prints the cold and the warm session of each strategy")

@@ -84,21 +84,22 @@ struct ComparisonTextTests {
         row.sourceReads = 65
         if disk {
             row.disk = .init(peakBytes: 96_300_000, peakSpread: [96_000_000, 96_500_000], reads: 155, hits: 90, writes: 65, writeFailures: 0,
-                             mappedResidentBytes: 0, latencyMs: 0)
+                             mappedResidentBytes: 0, latencyMs: 0, writeBytes: 48_200_000, writeCPUMs: 41.25)
         }
         row.warmSessions = warm
         return row
     }
 
-    @Test("a strategy with a disk tier adds disk peak, reads and writes, '-' for the others, and notes what they count and the latency model")
+    @Test("a strategy with a disk tier adds disk peak, reads, writes, MB written and the writer's CPU, '-' for the others, and notes what they count and the latency model")
     func diskColumns() throws {
         var summary = ComparisonSummary(results: [], strategies: [])
         summary.rows = [Self.diskRow("decoded-lru", disk: false), Self.diskRow("decoded-lru+disk", disk: true)]
         let text = summary.table()
         let lines = text.split(separator: "\n").map(String.init)
-        #expect(lines[0].hasSuffix("placeholders  disk peak  disk reads  disk writes"))
-        #expect(lines[2].hasSuffix("281          -           -            -"))
-        #expect(lines[3].hasSuffix("20       96.3         155           65"))
+        #expect(lines[0].hasSuffix("placeholders  disk peak  disk reads  disk writes  written  writer CPU"), "\(lines[0])")
+        #expect(lines[2].hasSuffix("281          -           -            -        -           -"), "\(lines[2])")
+        #expect(lines[3].hasSuffix("20       96.3         155           65     48.2     41.3 ms"), "\(lines[3])")
+        #expect(text.contains("writer CPU that thread's CPU time per run (encoding thumbnails, writing)"))
         #expect(text.contains("disk: disk peak is the store's files in MB allocated on disk, not resident memory: the page cache holding them is in no process's RSS, and the runs mapped 0.0 MB of them"))
         #expect(text.contains("disk latency: a MODEL of 0.00 ms per disk read"))
         // The export keeps them, and a memory strategy's row has no disk keys.

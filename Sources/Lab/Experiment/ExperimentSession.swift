@@ -186,7 +186,7 @@ final class ExperimentSession {
             reads: metrics.diskReads, hits: metrics.diskHits, thumbnailHits: metrics.diskThumbnailHits, readBytes: metrics.diskReadBytes,
             writes: metrics.diskWrites, writeBytes: metrics.diskWriteBytes, writeFailures: metrics.diskWriteFailures + metrics.diskWritesDropped,
             corruptEntries: metrics.diskCorruptEntries, mappedResidentBytes: try ProcessMemory.readMappedResident(under: disk.folder),
-            latencyMs: experiment.settings.diskLatencyMs)
+            latencyMs: experiment.settings.diskLatencyMs, writeCPUSeconds: metrics.diskWriteTime.seconds)
     }
 
     /// One pass of the scenario from where the last left the list: its script, or its trace

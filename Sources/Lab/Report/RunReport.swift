@@ -83,6 +83,9 @@ public struct RunReport: Codable, Sendable, Hashable {
         /// The latency MODEL charged per disk read on the virtual clock (`diskLatencyMs`), beyond
         /// the cost table's measured CPU time.
         public var latencyMs: Double
+        /// CPU seconds the cache's writer thread spent encoding and writing entries; nil in
+        /// reports written before it existed.
+        public var writeCPUSeconds: Double? = nil
     }
 
     /// One timeline sample.

@@ -51,6 +51,8 @@ struct DiskWriteResult: Sendable {
     var writes = 0
     var bytes = 0
     var failures = 0
+    /// The writer thread's CPU time for them (encoding a thumbnail, the writes).
+    var cpuTime = Duration.zero
 }
 
 /// Loads: starting, coalescing, cancelling and completing them. Every method runs with the
@@ -228,6 +230,7 @@ extension CacheStore {
         metrics.diskWrites += result.writes
         metrics.diskWriteBytes += result.bytes
         metrics.diskWriteFailures += result.failures
+        metrics.diskWriteTime += result.cpuTime
     }
 
     /// `image(for:)`: a stored bitmap or recorded failure at once, else wait on the load in
