@@ -101,12 +101,18 @@ struct SoakCommandTests {
         #expect(measured.map { Int($0.split(separator: " ")[1]) ?? 99 }.map { $0 < 40 } == true, "\(measured ?? "")")
     }
 
-    @Test("--max-growth 0 allows none, and a flat soak passes it")
-    func zeroGrowth() async throws {
-        let result = try await CLIRunner.run(["soak", CLIRunner.packageRoot + "/assets/scenarios/default.json", "--strategy", "decoded-release",
-                                              "--iterations", "5", "--warmup", "1", "--max-growth", "0"])
-        #expect(result.status == 0 || result.status == 3, "\(result.stdout)\(result.stderr)")
-        #expect(!result.stdout.contains("above the 0.0 KB limit"), "\(result.stdout)")
+    @Test("--horizon: growth certain but allowed by the rate fails when its lower end over the horizon exceeds --max-growth, and passes over a short one")
+    func horizon() async throws {
+        // The growing feed, 60 to 80 MB per hour of use, under a rate of 1 GB/h.
+        let day = try await CLIRunner.run(["soak", Self.growingFeed, "--strategy", "decoded-lru", "--iterations", "8",
+                                           "--max-growth-rate", "1GB/h", "--max-growth", "16MB", "--horizon", "8h"])
+        #expect(day.status == 1, "\(day.stdout)\(day.stderr)")
+        #expect(day.stdout.contains("\ngrowth over 8 h of use (5,236 iterations): "), "\(day.stdout)")
+        #expect(day.stdout.contains(" (the interval's lower end), above the 16.0 MB limit (--max-growth)\n"), "\(day.stdout)")
+        let minute = try await CLIRunner.run(["soak", Self.growingFeed, "--strategy", "decoded-lru", "--iterations", "8",
+                                              "--max-growth-rate", "1GB/h", "--max-growth", "16MB", "--horizon", "1m"])
+        #expect(minute.status == 0, "\(minute.stdout)\(minute.stderr)")
+        #expect(minute.stdout.contains("\ngrowth over 0.02 h of use (11 iterations): "), "\(minute.stdout)")
     }
 
     @Test("an export that is the scenario itself is refused before anything runs, and the scenario is untouched")
