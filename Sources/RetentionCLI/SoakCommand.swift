@@ -57,7 +57,7 @@ struct SoakCommand: ParsableCommand, OutputFailureStatus {
     @Option(help: "Iterations run before measuring.")
     var warmup: Int = 2
 
-    @Option(help: ArgumentHelp("Largest accepted growth of retained memory over --horizon hours of use, for a slope certainly above zero: a size with its unit like 16MB; 0 allows none.", valueName: "size"),
+    @Option(help: ArgumentHelp("Largest accepted growth of retained memory over --horizon hours of use, for a slope certainly above zero: a size with its unit like 16MB (the default); 0 allows no certain growth.", valueName: "size"),
             transform: ArgumentValues.size(example: "16MB"))
     var maxGrowth: ByteSize = .megabytes(16)
 
@@ -65,7 +65,7 @@ struct SoakCommand: ParsableCommand, OutputFailureStatus {
             transform: ArgumentValues.growthRate())
     var maxGrowthRate: GrowthRate = .default
 
-    @Option(help: ArgumentHelp("Hours of modelled use --max-growth is judged over: a duration with s, m or h (1h, 8h, 30m).", valueName: "duration"),
+    @Option(help: ArgumentHelp("Hours of modelled use --max-growth is judged over: a duration with s, m or h (1h, the default; 8h; 30m).", valueName: "duration"),
             transform: ArgumentValues.horizon())
     var horizon: Double = 3600
 
