@@ -255,6 +255,15 @@ struct SoakCommandTests {
         #expect(growing.stdout.contains("\nstopped early by SIGTERM: the verdict covers the "), "\(growing.stdout)")
     }
 
+    @Test("a --duration that ends before 5 measured iterations is inconclusive and says so, never a pass")
+    func shortDuration() async throws {
+        let result = try await CLIRunner.run(["soak", CLIRunner.packageRoot + "/assets/scenarios/default.json", "--strategy", "decoded-lru", "--duration", "1s"])
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("\nverdict: INCONCLUSIVE\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("\nstopped by --duration 1s after "), "\(result.stdout)")
+        #expect(result.stdout.contains(" (2 warm-up), fewer than the 5 a pass needs; give a longer --duration"), "\(result.stdout)")
+    }
+
     @Test("--max-resident below what the scenario needs: a failed run with no lines of zeros; reached while growing: the FAIL the iterations made certain")
     func residentLimit() async throws {
         let low = try await CLIRunner.run(["soak", CLIRunner.packageRoot + "/assets/scenarios/default.json", "--strategy", "decoded-lru",

@@ -164,11 +164,11 @@ public final class Soak {
         return verdict()
     }
 
-    /// `90 s`, `30 m`, `2 h`: a duration as `--duration` was likely given. O(1).
+    /// `90s`, `30m`, `2h`, `2.5s`: a duration as `--duration` was likely given. O(1).
     static func durationText(_ seconds: Double) -> String {
         if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600))h" }
         if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60))m" }
-        return NumberText.oneDecimal(seconds) + "s"
+        return (seconds == seconds.rounded() ? "\(Int(seconds))" : NumberText.oneDecimal(seconds)) + "s"
     }
 
     /// Decides what reaching the resident limit means: a stopped soak (inconclusive, or a FAIL
