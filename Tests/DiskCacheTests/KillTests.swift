@@ -135,8 +135,9 @@ import Testing
         #expect(total.slowestCheck < 10)
         #expect(total.tampered > 0)
         #expect(total.leftovers == 0)
-        // The kills land while writing: rounds with writes, and writers killed mid-write.
-        #expect(total.roundsWithCommits > total.rounds / 10)
+        // The kills land while writing: rounds with writes, and writers killed mid-write. (On an
+        // idle host 30-70 % of rounds commit before the kill; under three parallel builds, 7 %.)
+        #expect(total.roundsWithCommits > total.rounds / 20)
         #expect(total.temporaryFilesRemoved > 0)
         #expect(total.hits > 0)
     }
