@@ -12,24 +12,8 @@ if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
 fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-ln -s "$root" "$scratch/retention"
-mkdir -p "$scratch/client/Sources/OldClient"
-cat > "$scratch/client/Package.swift" <<'MANIFEST'
-// swift-tools-version:6.1
-import PackageDescription
-
-let package = Package(
-    name: "OldClient",
-    dependencies: [.package(path: "../retention")],
-    targets: [
-        .executableTarget(name: "OldClient", dependencies: [
-            .product(name: "Imaging", package: "retention"),
-            .product(name: "Retention", package: "retention"),
-            .product(name: "DiskCache", package: "retention"),
-        ]),
-    ]
-)
-MANIFEST
+. "$root/tools/client-package.sh"
+client_package "$scratch" OldClient OldClient
 cat > "$scratch/client/Sources/OldClient/main.swift" <<'SWIFT'
 import DiskCache
 import Foundation

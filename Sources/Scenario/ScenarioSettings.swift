@@ -210,13 +210,7 @@ extension ScenarioSettings.Images: Codable {
             ? try container.decodeInt("displayPixelSize", expected: "a positive integer", isValid: { (1...65_536).contains($0) })
             : nil
         if try container.isPresent("identity") {
-            let expected = #""row" or "image""#
-            identity = try container.decodeChecked("identity", expected: expected, default: nil) { container, key in
-                guard let identity = Identity(rawValue: try container.decode(String.self, forKey: key)) else {
-                    throw DecodingError.expected(expected, at: container.path(key.stringValue))
-                }
-                return identity
-            }
+            identity = try container.decodeChoice("identity", as: Identity.self)
         }
     }
 

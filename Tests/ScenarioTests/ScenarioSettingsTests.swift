@@ -60,7 +60,7 @@ struct ScenarioSettingsTests {
         (#""sourceLatencyMs":{"p50":150,"p95":80}"#, #"sourceLatencyMs: expected {"p50": P, "p95": Q} in milliseconds with 0 < P ≤ Q ≤ 60000, found an object"#),
         (#""sourceLatencyMs":[]"#, "sourceLatencyMs: expected a list of 1 to 10000 numbers of milliseconds from 0 to 60000, found an array"),
         (#""fetchLimit":0"#, "fetchLimit: expected an integer from 1 to 64, found 0"),
-        (#""images":{"directory":"x","identity":"url"}"#, #"images.identity: expected "row" or "image", found "url""#),
+        (#""images":{"directory":"x","identity":"url"}"#, #"images.identity: expected one of row, image, found "url""#),
         (#""images":{"directory":"x","displayPixelSize":-3}"#, "images.displayPixelSize: expected a positive integer, found -3"),
         (#""strategies":["decoded-lru","nope"]"#, #"strategies[1]: unknown preset "nope" (known: swiftui-image-state, swiftui-data-state, decoded-release, decoded-lru, tiered, decoded-row-kept, thumbnail-lru, decoded-release+disk, decoded-lru+disk, thumbnail-disk)"#),
         (#""strategies":[42]"#, "strategies[0]: expected a preset name or a policy object, found 42"),
