@@ -82,9 +82,8 @@ extension DiskStore {
         (try? operation { () throws(DiskStoreError) -> Int in
             try requireOwnership()
             indexReady.wait()
-            let before = counters.evictedByTrim.load(ordering: .relaxed)
-            evict(downTo: bytes, reason: .trim, holding: nil)
-            return counters.evictedByTrim.load(ordering: .relaxed) - before
+            // This trim's own count: a shared counter would also count a concurrent trim's.
+            return evict(downTo: bytes, reason: .trim, holding: nil)
         }) ?? 0
     }
 

@@ -180,8 +180,10 @@ extension DiskStore {
         }
     }
 
-    /// Evicts least recently used entries until the store counts at most `target` bytes.
-    func evict(downTo target: Int, reason: DiskStoreMetrics.EvictionReason, holding own: Int?) {
+    /// Evicts least recently used entries until the store counts at most `target` bytes;
+    /// returns how many it evicted.
+    @discardableResult
+    func evict(downTo target: Int, reason: DiskStoreMetrics.EvictionReason, holding own: Int?) -> Int {
         let victims: [(hash: UInt64, allocatedBytes: Int)] = state.withLock { s in
             var chosen: [(hash: UInt64, allocatedBytes: Int)] = []
             while s.usage > target, let coldest = s.index.coldest {
@@ -193,6 +195,7 @@ extension DiskStore {
         }
         counters.evicted(victims.count, reason)
         removeFiles(of: victims, holding: own)
+        return victims.count
     }
 
     /// A failed write: counted by errno; on a full disk or quota, entries are evicted and

@@ -471,7 +471,7 @@ public final class DiskStore: Sendable {
             try file.commit(as: StoreLayout.snapshot, in: root, durable: durable)
             state.withLock { $0.snapshotBytes = allocated }
         } catch {
-            counters.failed(error.errno ?? 5)
+            counters.failed(error.errno ?? EIO)
         }
     }
 }

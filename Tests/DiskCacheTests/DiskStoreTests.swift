@@ -227,4 +227,19 @@ import Testing
         #expect(DiskTest.allocatedBytes(under: folder) <= 4_000_000)
         #expect(DiskTest.temporaryFiles(in: folder).isEmpty)
     }
+
+    @Test func twoTrimsAtOnceEachReportTheirOwnEvictions() async throws {
+        let folder = try DiskTest.withFolder("trims") { $0 + "-kept" }
+        try FileIO.createDirectories(folder)
+        defer { try? FileIO.removeTree(folder) }
+        let store = try DiskStore(folder: folder, limit: .megabytes(100))
+        defer { store.close() }
+        for i in 0..<60 { try store.store(DiskTest.bytes(10_000, seed: i), for: "k\(i)") }
+        let start = store.usage
+        async let first = DiskTest.onThread { store.trim(to: ByteSize(bytes: start / 2)) }
+        async let second = DiskTest.onThread { store.trim(to: ByteSize(bytes: start / 4)) }
+        let (a, b) = try await (first, second)
+        #expect(a + b == store.metrics.evictions[.trim], "\(a) + \(b) against \(store.metrics.evictions[.trim] ?? 0)")
+        #expect(store.usage <= start / 4)
+    }
 }
