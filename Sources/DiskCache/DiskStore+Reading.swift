@@ -13,8 +13,8 @@ extension DiskStore {
     /// corrupt value. Takes no lock across I/O. Costs one `open`, one `fstat`, one `pread` of
     /// the file and a CRC-32 of it (O(size)); the payload is returned without a copy.
     public func data(for key: String) -> Data? {
-        inFlight.add(1, ordering: .sequentiallyConsistent)
-        defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+        inFlight.enter()
+        defer { inFlight.leave() }
         guard !closing.load(ordering: .sequentiallyConsistent) else { return nil }
         let hash = options.keyHash(key)
         let name = KeyHash.fileName(hash)

@@ -98,10 +98,10 @@ public final class DiskStore: Sendable {
     let owning = Atomic<Bool>(false)
     /// True once ``close()`` began. An `Atomic`: read at the start of every operation.
     let closing = Atomic<Bool>(false)
-    /// Operations running now; ``close()`` waits for zero. An `Atomic` counter. An operation
-    /// counts itself, then reads ``closing``; close sets ``closing``, then reads this: both
-    /// sequentially consistent, so one of the two always sees the other.
-    let inFlight = Atomic<Int>(0)
+    /// Operations running now; ``close()`` waits for them on this group (no polling). An
+    /// operation enters it, then reads ``closing``; close sets ``closing``, then waits: an
+    /// operation that entered first is waited for, one that entered after sees ``closing``.
+    let inFlight = DispatchGroup()
     /// Held while a reader tries to take ownership, so two threads cannot both take it. A
     /// `Lock`: the section is one non-blocking `flock`.
     let takeover = Lock<Void>(())
@@ -318,7 +318,7 @@ public final class DiskStore: Sendable {
 
     private func shutDown(waitingForBackground: Bool) {
         guard !closing.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        while inFlight.load(ordering: .sequentiallyConsistent) > 0 { usleep(1000) }
+        inFlight.wait()
         indexReady.wait()
         if waitingForBackground { background.sync {} }
         if owning.load(ordering: .acquiring) {
@@ -416,8 +416,8 @@ public final class DiskStore: Sendable {
 
     /// Runs `body` as one operation: refused after close, waited for by close.
     func operation<R>(_ body: () throws(DiskStoreError) -> R) throws(DiskStoreError) -> R {
-        inFlight.add(1, ordering: .sequentiallyConsistent)
-        defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+        inFlight.enter()
+        defer { inFlight.leave() }
         guard !closing.load(ordering: .sequentiallyConsistent) else { throw .closed(folder: folder) }
         return try body()
     }
