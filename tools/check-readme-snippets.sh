@@ -12,26 +12,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 if [ $# -gt 0 ]; then pages=("$@"); else pages=("$root/README.md" "$root/docs/libraries.md" "$root/docs/disk-store.md" "$root/docs/two-tiers.md"); fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-# The identity of a path dependency is its folder's name; link the checkout under a fixed one.
-ln -s "$root" "$scratch/retention"
-mkdir -p "$scratch/client/Sources/Snippets"
-cat > "$scratch/client/Package.swift" <<'MANIFEST'
-// swift-tools-version:6.1
-import PackageDescription
-
-let package = Package(
-    name: "SnippetClient",
-    dependencies: [.package(path: "../retention")],
-    targets: [
-        .executableTarget(name: "Snippets", dependencies: [
-            .product(name: "Imaging", package: "retention"),
-            .product(name: "Retention", package: "retention"),
-            .product(name: "MemoryProbe", package: "retention"),
-            .product(name: "DiskCache", package: "retention"),
-        ]),
-    ]
-)
-MANIFEST
+. "$root/tools/client-package.sh"
+client_package "$scratch" SnippetClient Snippets
 
 python3 - "$scratch/client/Sources/Snippets" "${pages[@]}" <<'PY'
 import re, sys

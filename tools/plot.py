@@ -2,8 +2,8 @@
 """Plot a comparison's memory over frames, a sweep's frontier, or a soak's memory over
 iterations, from an --export-json file (or a soak's --export-csv file).
 
-Usage: tools/plot.py EXPORT.json|SOAK.csv [OUT.png]
-Needs matplotlib (pip install matplotlib).
+Usage: tools/plot.py EXPORT.json|EXPORT.csv [OUT.png]
+Needs matplotlib: pip install -r tools/requirements.txt. tools/check-plots.sh draws every kind.
 - From `retention compare`: one line per strategy (its first successful run's timeline),
   resident MB on the y axis, virtual frames on the x axis; dashed lines show the cache's logical
   bytes (what it says it holds) so allocator overhead and retention stand apart.
@@ -11,6 +11,9 @@ Needs matplotlib (pip install matplotlib).
   median placeholder frames on the y axis, one line per strategy through its values in order,
   each point labelled with its value; points on the Pareto frontier are ringed, points whose
   LRU admits no image (so caches nothing) are crossed out in red, the recommendation is a star.
+- From a `retention compare` or `retention sweep` --export-csv (one row per run): median peak
+  resident MB on the x axis, median placeholder frames on the y axis, one labelled point per
+  strategy (or sweep point), the spread across runs as error bars.
 - From `retention soak` (its --export-json or --export-csv): MB over iterations: resident,
   anonymous, retained (the figure the verdict fits: anonymous less what the allocator holds
   freed) and the allocator's free-but-held bytes; warm-up iterations are shaded.
@@ -24,7 +27,7 @@ try:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 except ImportError:
-    sys.exit("tools/plot.py needs matplotlib: pip install matplotlib")
+    sys.exit("tools/plot.py needs matplotlib: pip install -r tools/requirements.txt")
 
 if len(sys.argv) < 2:
     sys.exit(__doc__)
@@ -61,12 +64,43 @@ def plot_soak(samples, title):
         ax.axvspan(min(warm) - 0.5, max(warm) + 0.5, color="grey", alpha=0.15, label="warm-up")
     finish(fig, ax, "iteration", MB, title)
 
+def plot_runs_csv(rows):
+    """A compare or sweep CSV: per strategy (or point), median peak against median placeholders."""
+    by = {}
+    for row in rows:
+        if row.get("status") not in (None, "", "ok"):
+            continue
+        try:
+            by.setdefault(row["strategy"], []).append((float(row["peakResidentBytes"]) / 1e6, float(row["placeholderFrames"])))
+        except (KeyError, ValueError):
+            continue
+    if not by:
+        sys.exit(f"tools/plot.py: {path} has no successful run to plot")
+    def median(values):
+        values = sorted(values)
+        n = len(values)
+        return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    for name, points in by.items():
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        x, y = median(xs), median(ys)
+        ax.errorbar([x], [y], xerr=[[x - min(xs)], [max(xs) - x]], yerr=[[y - min(ys)], [max(ys) - y]], marker="o", capsize=3, label=name)
+        ax.annotate(name, (x, y), textcoords="offset points", xytext=(4, 6), fontsize=8)
+    finish(fig, ax, "peak resident MB (median over runs, min–max bars; 1 MB = 1,000,000 bytes)", "placeholder frames (median)",
+           f"Runs of {path.rsplit('/', 1)[-1]}", ncol=2)
+
 if path.endswith(".csv"):
     try:
         rows = list(csv.DictReader(open(path)))
     except OSError as error:
         sys.exit(f"tools/plot.py: cannot read {path}: {error}")
-    plot_soak(rows, f"Soak — {path.rsplit('/', 1)[-1]}")
+    if not rows:
+        sys.exit(f"tools/plot.py: {path} has no row to plot")
+    if "iteration" in rows[0]:
+        plot_soak(rows, f"Soak — {path.rsplit('/', 1)[-1]}")
+    if "strategy" in rows[0] and "peakResidentBytes" in rows[0]:
+        plot_runs_csv(rows)
+    sys.exit(f"tools/plot.py: {path} is not a soak, compare or sweep CSV (it has no iteration or strategy and peakResidentBytes columns)")
 
 try:
     doc = json.load(open(path))

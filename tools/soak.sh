@@ -24,18 +24,22 @@ fi
 # name | scenario | strategy | quick limit | long limit | max growth | expected exit (0 pass, 1 growth)
 # slow-leak: one new row per iteration whose image stays allocated (about 1 MB per iteration,
 # under the 16 MB total over 6 iterations): the rate rule must catch it.
+# growing-feed: rows keep 4 KB of state each, 30 more rows per 5.5 s of use (about 80 MB per
+# hour of use): it must fail, naming rowStateBytes, although its images stay within the LRU.
 # async-grid-release: decode workers' glibc arenas keep tens of MB of freed bitmaps; retained
-# memory (the verdict's measure) stays flat, so it must pass.
+# memory (the verdict's measure) stays flat, so it must pass. A pass needs 5 measured
+# iterations, so no limit below that expects 0.
 set_list() {
   cat <<'LIST'
 lru-default|assets/scenarios/default.json|decoded-lru|--iterations 6|--duration 30m|16MB|0
 release-default|assets/scenarios/default.json|decoded-release|--iterations 6|--duration 20m|16MB|0
 thumbnail-default|assets/scenarios/default.json|thumbnail-lru|--iterations 6|--duration 20m|16MB|0
 lru-feed|assets/scenarios/soak-infinite-feed.json|decoded-lru|--iterations 10|--duration 30m|16MB|0
+growing-feed|assets/scenarios/soak-growing-feed.json|decoded-lru|--iterations 12|--duration 20m|16MB|1
 image-state-feed|assets/scenarios/soak-infinite-feed.json|swiftui-image-state|--iterations 4|--iterations 20|16MB|1
 slow-leak|assets/scenarios/soak-slow-leak.json|swiftui-image-state|--iterations 6|--iterations 60|16MB|1
 async-grid-release|assets/scenarios/soak-async-grid.json|decoded-release|--iterations 6|--duration 20m|16MB|0
-cycle-lru|assets/scenarios/soak-cycle.json|decoded-lru|--iterations 4|--duration 20m|16MB|0
+cycle-lru|assets/scenarios/soak-cycle.json|decoded-lru|--iterations 6|--duration 20m|16MB|0
 LIST
 }
 

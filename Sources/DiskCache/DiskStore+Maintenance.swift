@@ -67,13 +67,23 @@ extension DiskStore {
     /// evictions for `trim`); returns how many were evicted. Only the owner trims (a reader
     /// returns 0). Waits for the index. One `unlink` per evicted entry.
     @discardableResult
+    public func trim(to size: ByteSize) -> Int {
+        trim(toBytes: size.bytes)
+    }
+
+    /// ``trim(to:)-(ByteSize)`` with the size in bytes.
+    @available(*, deprecated, message: "give the size as a ByteSize, like trim(to: .megabytes(64))")
+    @discardableResult
     public func trim(to bytes: Int) -> Int {
+        trim(toBytes: bytes)
+    }
+
+    private func trim(toBytes bytes: Int) -> Int {
         (try? operation { () throws(DiskStoreError) -> Int in
             try requireOwnership()
             indexReady.wait()
-            let before = counters.evictedByTrim.load(ordering: .relaxed)
-            evict(downTo: bytes, reason: .trim, holding: nil)
-            return counters.evictedByTrim.load(ordering: .relaxed) - before
+            // This trim's own count: a shared counter would also count a concurrent trim's.
+            return evict(downTo: bytes, reason: .trim, holding: nil)
         }) ?? 0
     }
 

@@ -13,8 +13,8 @@ extension DiskStore {
     /// corrupt value. Takes no lock across I/O. Costs one `open`, one `fstat`, one `pread` of
     /// the file and a CRC-32 of it (O(size)); the payload is returned without a copy.
     public func data(for key: String) -> Data? {
-        inFlight.add(1, ordering: .sequentiallyConsistent)
-        defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+        inFlight.enter()
+        defer { inFlight.leave() }
         guard !closing.load(ordering: .sequentiallyConsistent) else { return nil }
         let hash = options.keyHash(key)
         let name = KeyHash.fileName(hash)
@@ -41,6 +41,13 @@ extension DiskStore {
             counters.add(counters.misses)
         }
         return nil
+    }
+
+    /// True when an entry file for `key` is there (a regular file under its hash's name). It
+    /// may still be another key's (a collision) or damaged, so a lookup may miss: for planning
+    /// (will a load need the source?), not for reading. One `fstatat`.
+    public func contains(_ key: String) -> Bool {
+        entriesFolder?.status(of: KeyHash.fileName(options.keyHash(key)))?.kind == .regular
     }
 
     /// What reading an entry file found.

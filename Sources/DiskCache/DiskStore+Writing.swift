@@ -180,8 +180,10 @@ extension DiskStore {
         }
     }
 
-    /// Evicts least recently used entries until the store counts at most `target` bytes.
-    func evict(downTo target: Int, reason: DiskStoreMetrics.EvictionReason, holding own: Int?) {
+    /// Evicts least recently used entries until the store counts at most `target` bytes;
+    /// returns how many it evicted.
+    @discardableResult
+    func evict(downTo target: Int, reason: DiskStoreMetrics.EvictionReason, holding own: Int?) -> Int {
         let victims: [(hash: UInt64, allocatedBytes: Int)] = state.withLock { s in
             var chosen: [(hash: UInt64, allocatedBytes: Int)] = []
             while s.usage > target, let coldest = s.index.coldest {
@@ -193,6 +195,7 @@ extension DiskStore {
         }
         counters.evicted(victims.count, reason)
         removeFiles(of: victims, holding: own)
+        return victims.count
     }
 
     /// A failed write: counted by errno; on a full disk or quota, entries are evicted and
@@ -201,10 +204,11 @@ extension DiskStore {
         let code = error.errno ?? EIO
         counters.failed(code)
         guard code == ENOSPC || code == EDQUOT else { return }
-        let usage = state.withLock { s in
-            s.paused = code
-            return s.index.bytes
+        let (usage, changed) = state.withLock { s in
+            defer { s.paused = code }
+            return (s.index.bytes, s.paused == nil)
         }
+        if changed { reportWriteState() }
         evict(downTo: usage - max(usage / 10, 2 * estimate), reason: .diskFull, holding: own)
     }
 
@@ -215,6 +219,7 @@ extension DiskStore {
         if let space = try? root.fileSystemSpace(),
            space.availableBytes >= estimate + 65_536, space.availableFiles >= 2 {
             state.withLock { $0.paused = nil }
+            reportWriteState()
             return
         }
         counters.add(counters.refusedWhilePaused)

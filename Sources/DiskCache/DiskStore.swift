@@ -52,6 +52,10 @@ public final class DiskStore: Sendable {
         public var evictionStart = 0.95
         /// The fraction of the limit eviction goes down to. Default 0.90.
         public var evictionTarget = 0.90
+        /// Called when ``DiskStore/writeState`` changes after `init` returned (a reader took
+        /// ownership, writes paused on a full disk or resumed), on the store's background
+        /// queue, in order. Read ``DiskStore/writeState`` for the state at open. Default none.
+        public var onWriteStateChange: (@Sendable (WriteState) -> Void)?
         /// The hash that names a key's file (FNV-1a, 64 bits). Tests force collisions with it.
         package var keyHash: @Sendable (String) -> UInt64 = { KeyHash.fnv1a64($0) }
 
@@ -61,7 +65,7 @@ public final class DiskStore: Sendable {
 
     /// The folder the store lives in.
     public let folder: String
-    /// The most bytes the store's files may take on disk (allocated bytes).
+    /// The most bytes the store's files may take on disk (allocated bytes), as given to `init`.
     public let limit: Int
     /// Whether each write is forced to stable storage before it returns.
     public let durable: Bool
@@ -94,10 +98,10 @@ public final class DiskStore: Sendable {
     let owning = Atomic<Bool>(false)
     /// True once ``close()`` began. An `Atomic`: read at the start of every operation.
     let closing = Atomic<Bool>(false)
-    /// Operations running now; ``close()`` waits for zero. An `Atomic` counter. An operation
-    /// counts itself, then reads ``closing``; close sets ``closing``, then reads this: both
-    /// sequentially consistent, so one of the two always sees the other.
-    let inFlight = Atomic<Int>(0)
+    /// Operations running now; ``close()`` waits for them on this group (no polling). An
+    /// operation enters it, then reads ``closing``; close sets ``closing``, then waits: an
+    /// operation that entered first is waited for, one that entered after sees ``closing``.
+    let inFlight = DispatchGroup()
     /// Held while a reader tries to take ownership, so two threads cannot both take it. A
     /// `Lock`: the section is one non-blocking `flock`.
     let takeover = Lock<Void>(())
@@ -133,6 +137,8 @@ public final class DiskStore: Sendable {
         var paused: Int32?
         var openNanoseconds = 0
         var indexNanoseconds: Int?
+        /// The pid the other owner wrote, read when this store found the folder taken.
+        var otherOwner: Int32?
 
         /// The snapshot's allowance: what it takes on disk now, or would take for one more entry.
         var bookkeeping: Int {
@@ -161,8 +167,20 @@ public final class DiskStore: Sendable {
     /// (permissions, a read-only file system) opens read-only (``writeState``). Lookups work at
     /// once; writes wait for the index. Costs a few system calls plus one per temporary file left
     /// behind; the index load is O(entries) in the background. Throws ``DiskStoreError``.
-    public init(folder: String, limit: Int, durable: Bool = false, mode: AccessMode = .automatic,
-                options: Options = Options()) throws(DiskStoreError) {
+    public convenience init(folder: String, limit: ByteSize, durable: Bool = false, mode: AccessMode = .automatic,
+                            options: Options = Options()) throws(DiskStoreError) {
+        try self.init(folder: folder, limitBytes: limit.bytes, durable: durable, mode: mode, options: options)
+    }
+
+    /// ``init(folder:limit:durable:mode:options:)-(_,ByteSize,_,_,_)`` with the limit in bytes.
+    @available(*, deprecated, message: "give the limit as a ByteSize, like limit: .megabytes(150)")
+    public convenience init(folder: String, limit: Int, durable: Bool = false, mode: AccessMode = .automatic,
+                            options: Options = Options()) throws(DiskStoreError) {
+        try self.init(folder: folder, limitBytes: limit, durable: durable, mode: mode, options: options)
+    }
+
+    /// The designated initializer, behind both public ones. Same costs.
+    init(folder: String, limitBytes limit: Int, durable: Bool, mode: AccessMode, options: Options) throws(DiskStoreError) {
         openedAt = DispatchTime.now()
         self.folder = folder
         self.limit = limit
@@ -201,6 +219,9 @@ public final class DiskStore: Sendable {
             }
             if owned {
                 do { try takeOwnership() } catch { throw .io(error) }
+            } else {
+                let pid = Self.ownerProcessID(root)
+                state.withLock { $0.otherOwner = pid }
             }
         }
         let elapsed = Int(DispatchTime.now().uptimeNanoseconds - openedAt.uptimeNanoseconds)
@@ -218,7 +239,7 @@ public final class DiskStore: Sendable {
     public var isOwner: Bool { owning.load(ordering: .acquiring) }
 
     /// Whether this store writes, and if not, why.
-    public enum WriteState: Sendable, Equatable, CustomStringConvertible {
+    public enum WriteState: Sendable, Hashable, CustomStringConvertible {
         /// It owns the folder and writes.
         case owner
         /// It owns the folder, but writes are paused after the file system ran out of room
@@ -246,15 +267,22 @@ public final class DiskStore: Sendable {
         }
     }
 
-    /// Whether this store writes now, and if not, why. O(1) for an owner; one small read of
-    /// the `lock` file for a reader whose folder another process owns.
+    /// Whether this store writes now, and if not, why (the other owner's pid as read at open).
+    /// O(1): one lock.
     public var writeState: WriteState {
         if owning.load(ordering: .acquiring) {
             return state.withLock { $0.paused }.map { .paused(errno: $0) } ?? .owner
         }
         if mode == .readOnly { return .readOnlyRequested }
         if let unwritableReason { return .notWritable(reason: unwritableReason) }
-        return .ownedByAnotherProcess(processID: Self.ownerProcessID(root))
+        return .ownedByAnotherProcess(processID: state.withLock { $0.otherOwner })
+    }
+
+    /// Tells ``Options/onWriteStateChange`` the state now, on the background queue. O(1).
+    func reportWriteState() {
+        guard let hook = options.onWriteStateChange else { return }
+        let now = writeState
+        background.async { hook(now) }
     }
 
     /// Allocated bytes of the store's files as it counts them (entries, index snapshot, lock
@@ -290,7 +318,7 @@ public final class DiskStore: Sendable {
 
     private func shutDown(waitingForBackground: Bool) {
         guard !closing.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        while inFlight.load(ordering: .sequentiallyConsistent) > 0 { usleep(1000) }
+        inFlight.wait()
         indexReady.wait()
         if waitingForBackground { background.sync {} }
         if owning.load(ordering: .acquiring) {
@@ -381,14 +409,15 @@ public final class DiskStore: Sendable {
         }
         if acquired {
             do { try takeOwnership() } catch { throw .io(error) }
+            reportWriteState()
         }
         guard owning.load(ordering: .acquiring) else { throw .readOnly(folder: folder) }
     }
 
     /// Runs `body` as one operation: refused after close, waited for by close.
     func operation<R>(_ body: () throws(DiskStoreError) -> R) throws(DiskStoreError) -> R {
-        inFlight.add(1, ordering: .sequentiallyConsistent)
-        defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+        inFlight.enter()
+        defer { inFlight.leave() }
         guard !closing.load(ordering: .sequentiallyConsistent) else { throw .closed(folder: folder) }
         return try body()
     }
@@ -442,7 +471,7 @@ public final class DiskStore: Sendable {
             try file.commit(as: StoreLayout.snapshot, in: root, durable: durable)
             state.withLock { $0.snapshotBytes = allocated }
         } catch {
-            counters.failed(error.errno ?? 5)
+            counters.failed(error.errno ?? EIO)
         }
     }
 }

@@ -36,7 +36,7 @@ public struct DiskStoreMetrics: Sendable, Equatable {
     public enum EvictionReason: String, Sendable, Hashable, CaseIterable {
         /// The store passed about 95 % of its limit on a write and evicted down to about 90 %.
         case size
-        /// ``DiskStore/trim(to:)`` asked for a smaller size.
+        /// ``DiskStore/trim(to:)-(ByteSize)`` asked for a smaller size.
         case trim
         /// The file system ran out of space.
         case diskFull

@@ -58,7 +58,7 @@ func spread(_ values: [Double]) -> String {
 
 func openBenchmark(folder: String, count: Int, rounds: Int) {
     do {
-        let store = try DiskStore(folder: folder, limit: 1 << 42, mode: .owner)
+        let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 42), mode: .owner)
         store.waitForIndex()
         let have = store.metrics.entries
         if have < count {
@@ -78,7 +78,7 @@ func openBenchmark(folder: String, count: Int, rounds: Int) {
             dropped = dropCaches() && dropped
             let start = milliseconds()
             let store: DiskStore
-            do { store = try DiskStore(folder: folder, limit: 1 << 42, mode: .owner) } catch { fail("\(error)") }
+            do { store = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 42), mode: .owner) } catch { fail("\(error)") }
             let opened = milliseconds() - start
             guard store.data(for: "e\(count / 2)") != nil else { fail("entry e\(count / 2) is missing") }
             let firstLookup = milliseconds() - start
@@ -107,7 +107,7 @@ switch arguments.first {
 case "write":
     guard arguments.count == 4, let seed = UInt64(arguments[2]), let keys = Int(arguments[3]) else { fail("usage: write DIR SEED KEYS") }
     let store: DiskStore
-    do { store = try DiskStore(folder: arguments[1], limit: 1 << 40, mode: .owner) } catch { fail("\(error)") }
+    do { store = try DiskStore(folder: arguments[1], limit: ByteSize(bytes: 1 << 40), mode: .owner) } catch { fail("\(error)") }
     var random = SplitMix64(seed: seed)
     let mark = Array("w\n".utf8)
     while true {
@@ -119,7 +119,7 @@ case "write":
 case "fill":
     guard arguments.count == 4, let count = Int(arguments[2]), let size = Int(arguments[3]) else { fail("usage: fill DIR COUNT SIZE") }
     do {
-        let store = try DiskStore(folder: arguments[1], limit: 1 << 40, mode: .owner)
+        let store = try DiskStore(folder: arguments[1], limit: ByteSize(bytes: 1 << 40), mode: .owner)
         for i in 0..<count { try store.store([UInt8](repeating: UInt8(truncatingIfNeeded: i), count: size), for: "f\(i)") }
         store.close()
     } catch {
@@ -135,7 +135,7 @@ case "mix":
         fail("usage: mix DIR SECONDS LIMIT SEED")
     }
     let store: DiskStore
-    do { store = try DiskStore(folder: arguments[1], limit: limit, mode: .automatic) } catch { fail("\(error)") }
+    do { store = try DiskStore(folder: arguments[1], limit: ByteSize(bytes: limit), mode: .automatic) } catch { fail("\(error)") }
     var random = SplitMix64(seed: seed)
     var reads = 0, hits = 0, bad = 0, writes = 0, refused = 0
     var start = timespec()

@@ -43,9 +43,14 @@ public struct AppearOutcome: Sendable, Hashable {
         self.cpuTime = cpuTime
         self.origin = origin
     }
+
+    /// `readDuration + decodeDuration`: wall time of the reads plus CPU time of the decode, a
+    /// sum of two clocks. O(1).
+    @available(*, deprecated, message: "use cpuTime, the caller thread's CPU time for the read and the decode; removed in 0.3.0")
+    public var callerThreadCost: Duration { readDuration + decodeDuration }
 }
 
-/// A finished load, reported to the `onLoadCompleted` hook given to ``ImageCache/init(source:policy:mode:allocator:decodeLimits:disk:diskName:onLoadCompleted:)``.
+/// A finished load, reported to the `onLoadCompleted` hook given to ``ImageCache/init(source:policy:mode:allocator:decodeLimits:disk:fetchLimit:diskName:onLoadCompleted:onEvicted:)``.
 ///
 /// Reported for every load that ran to the end (decoded or failed), on the thread that ran it
 /// (a decode worker, or the appearing thread in `synchronous` mode), after the cache's lock

@@ -1,3 +1,4 @@
+import DiskCache
 /// Counters an ``ImageCache`` keeps from its creation; read a snapshot with
 /// ``ImageCache/metrics`` (O(1), one lock acquisition, no allocation).
 ///
@@ -58,6 +59,12 @@ public struct CacheMetrics: Sendable, Hashable {
     /// Writes the store refused or that failed (a full disk, a read-only or closed store, an
     /// entry over the limit): the entry is not on disk and nothing else changes.
     public var diskWriteFailures = 0
+    /// CPU time the disk tier's writer thread spent: encoding thumbnails and writing entries
+    /// (`ThreadCPUTime`). Off the caller's and the decode workers' threads, but not free.
+    public var diskWriteTime: Duration = .zero
+    /// Whether the disk tier writes, and if not, why (``ImageCache/diskWriteState``); nil
+    /// without a disk tier. A tier that only reads counts its would-be writes as failures.
+    public var diskWriteState: DiskStore.WriteState?
     /// Writes not attempted because ``ImageCache/maximumPendingDiskWrites`` were already waiting.
     public var diskWritesDropped = 0
     /// Entries that read whole but did not decode (or decoded to the wrong size): removed from

@@ -3,31 +3,60 @@ import Dispatch
 import Synchronization
 import Glibc
 
-/// A bounded pool of decode workers: `limit` long-lived threads pulling jobs from one FIFO.
+/// A bounded pool of decode workers: `limit` long-lived threads pulling jobs from one queue,
+/// the most urgent first (a job's ``LoadPriority``, read when a worker takes the next job, so a
+/// priority changed while the job waits counts), in submission order among equals.
 ///
 /// Blocking work (libpng, file reads, simulated latency) runs here, never on Swift's
 /// cooperative pool and never on Dispatch's global queues, whose width on Linux is the core
 /// count: a few blocked decodes there would stall unrelated work. Threads start on the first
 /// submission and end when the owning cache goes away (``shutdown()``). Submitting is O(1)
-/// amortized: one lock, one array append, one semaphore signal.
+/// amortized: one lock, one array append, one semaphore signal; taking a job is O(1) when no
+/// queued job has a priority, else O(queued): one scan for the most urgent.
 final class DecodeWorkers: Sendable {
     typealias Work = @Sendable () -> Void
 
+    private struct Job {
+        var work: Work
+        var ticket: LoadTicket?
+    }
+
     private struct Queue {
-        var jobs: [Work?] = []
+        var jobs: [Job?] = []
         var head = 0
         var started = false
+        /// Queued jobs that carry a ticket (and so a priority).
+        var prioritized = 0
 
         mutating func pop() -> Work? {
             guard head < jobs.count else { return nil }
-            let work = jobs[head]
-            jobs[head] = nil
-            head += 1
+            var chosen = head
+            if prioritized > 0 {
+                var best = LoadPriority.veryLow
+                var found = false
+                for i in head..<jobs.count {
+                    guard let job = jobs[i] else { continue }
+                    let priority = job.ticket?.priority ?? .normal
+                    if !found || priority > best {
+                        (best, chosen, found) = (priority, i, true)
+                        if best == .veryHigh { break }
+                    }
+                }
+            }
+            let job = jobs[chosen]!
+            if job.ticket != nil { prioritized -= 1 }
+            if chosen == head {
+                jobs[head] = nil
+                head += 1
+                while head < jobs.count, jobs[head] == nil { head += 1 }
+            } else {
+                jobs.remove(at: chosen)
+            }
             if head == jobs.count {
                 jobs.removeAll(keepingCapacity: true)
                 head = 0
             }
-            return work
+            return job.work
         }
     }
 
@@ -46,11 +75,13 @@ final class DecodeWorkers: Sendable {
         self.limit = limit
     }
 
-    /// Queues `work`; the first call starts the threads. O(1) amortized.
-    func submit(_ work: @escaping Work) {
+    /// Queues `work`, which runs when no more urgent job waits (`ticket`'s priority; none is
+    /// `normal`); the first call starts the threads. O(1) amortized.
+    func submit(ticket: LoadTicket? = nil, _ work: @escaping Work) {
         pending.enter()
         let start = queue.withLock { queue -> Bool in
-            queue.jobs.append(work)
+            queue.jobs.append(Job(work: work, ticket: ticket))
+            if ticket != nil { queue.prioritized += 1 }
             defer { queue.started = true }
             return !queue.started
         }
@@ -79,6 +110,14 @@ final class DecodeWorkers: Sendable {
             pending.leave()
         }
     }
+
+    /// Counts work that runs elsewhere but will submit a job here (a fetch whose bytes wait to
+    /// be decoded) as pending, so ``waitForIdle()`` and ``idle()`` wait for it; end it with
+    /// ``endOutsideWork()`` after that job was submitted. O(1).
+    func beginOutsideWork() { pending.enter() }
+
+    /// Ends what ``beginOutsideWork()`` began. O(1).
+    func endOutsideWork() { pending.leave() }
 
     /// Blocks until every submitted job has finished.
     func waitForIdle() {

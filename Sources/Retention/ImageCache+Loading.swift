@@ -62,15 +62,66 @@ extension ImageCache {
 
     // MARK: - Running loads
 
-    /// Queues `job` on the decode workers.
+    /// Queues `job` on the decode workers, at its ticket's priority. With an asynchronous
+    /// source, a load that must fetch hands the fetch to a task of its own and frees the worker.
     func submit(_ job: LoadJob<Key>) {
-        workers.submit { [self] in
-            let (outcome, io) = perform(job)
+        workers.submit(ticket: job.ticket) { [self] in
+            let (outcome, io) = perform(job, fetchLater: source.isAsynchronous)
             guard let outcome else {
-                recordCancelled(io)
+                // An asynchronous source's load that reached the source stops before it, to fetch.
+                if source.isAsynchronous, io.sourceReads > 0, !job.isCancelled { startFetch(job, io) } else { recordCancelled(io) }
                 return
             }
             finish(job, outcome, io, onCallerThread: false)
+        }
+    }
+
+    /// The fetch stage: a task waits for one of the ``fetchLimit`` slots, fetches, gives the
+    /// slot back, and queues the bytes' decode on the workers at the load's priority. No
+    /// decode worker waits meanwhile. Cancelling the load (its last requester went) cancels
+    /// the task, whether it waits for a slot or fetches; what it read is counted either way.
+    private func startFetch(_ job: LoadJob<Key>, _ io: LoadIO) {
+        workers.beginOutsideWork()
+        let task = Task { [self] in
+            guard await fetches.acquire() else {
+                // Cancelled before its turn: nothing was fetched.
+                var unread = io
+                unread.sourceReads -= 1
+                recordCancelled(unread)
+                workers.endOutsideWork()
+                return
+            }
+            let clock = ContinuousClock()
+            let start = clock.now
+            let result: Result<Data, any Error>
+            do { result = .success(try await source.fetch(job.key)) } catch { result = .failure(error) }
+            fetches.release()
+            let waited = start.duration(to: clock.now)
+            if job.isCancelled {
+                recordCancelled(io)
+            } else {
+                workers.submit(ticket: job.ticket) { [self] in
+                    guard !job.isCancelled else { return recordCancelled(io) }
+                    finish(job, outcome(decoding: result, readDuration: waited), io, onCallerThread: false)
+                }
+            }
+            workers.endOutsideWork()
+        }
+        job.ticket.whenCancelled { task.cancel() }
+    }
+
+    /// The outcome of a fetch: its bytes decoded on this worker, or its error. O(pixels).
+    private func outcome(decoding fetched: Result<Data, any Error>, readDuration: Duration) -> LoadOutcome {
+        let cpuStart = ThreadCPUTime.now()
+        switch fetched {
+        case .failure(let error):
+            return LoadOutcome(result: .failure(.read(error)), origin: .source, readDuration: readDuration, cpuTime: .zero)
+        case .success(let data):
+            let result: Result<Bitmap, LoadFailure>
+            do throws(ImagingError) { result = .success(try decode(data)) } catch { result = .failure(.decode(error)) }
+            let cpu = ThreadCPUTime.now() - cpuStart
+            return LoadOutcome(result: result, origin: .source, readData: data, madeThumbnail: policy.visible.isThumbnail,
+                               readDuration: readDuration, decodeDuration: cpu, cpuTime: cpu)
         }
     }
 
@@ -126,8 +177,9 @@ extension ImageCache {
     /// bytes — then the source) and decodes them, checking for cancellation before every read
     /// and decode. An entry from disk that does not decode is removed and the next tier tried.
     /// Returns nil for the outcome when the load was cancelled, and the reads it made either
-    /// way. Runs without the lock.
-    func perform(_ job: LoadJob<Key>) -> (outcome: LoadOutcome?, io: LoadIO) {
+    /// way. With `fetchLater`, a load that reaches the source stops there and returns a nil
+    /// outcome with the source read counted, for the caller to fetch. Runs without the lock.
+    func perform(_ job: LoadJob<Key>, fetchLater: Bool = false) -> (outcome: LoadOutcome?, io: LoadIO) {
         // Reads are timed in wall time (a source may wait on a network, which is no CPU work);
         // decodes are work, timed in this thread's CPU time.
         let clock = ContinuousClock()
@@ -204,6 +256,7 @@ extension ImageCache {
         let start = clock.now
         let data: Data
         io.sourceReads += 1
+        if fetchLater { return (nil, io) }
         do {
             data = try source.data(for: job.key)
         } catch {

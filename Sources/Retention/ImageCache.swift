@@ -50,8 +50,14 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
 
     let store: Lock<CacheStore<Key>>
     let workers: DecodeWorkers
+    /// The fetch slots of an asynchronous source.
+    let fetches: FetchLimiter
+    /// The most fetches of an asynchronous ``source`` in flight at once; a synchronous source
+    /// reads on the decode workers and ignores it.
+    public let fetchLimit: Int
     let diskTier: DiskTierIO<Key>?
     let onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)?
+    let onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)?
     let waiterIDs = Atomic<UInt64>(0)
 
     /// A cache over `source` following `policy`.
@@ -61,6 +67,9 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     ///   - policy: what rows keep while visible and after they disappear, the budgets, and
     ///     what the disk tier keeps.
     ///   - mode: where appearing rows decode; default two asynchronous workers (fixed, so experiments compare).
+    ///   - fetchLimit: the most fetches of an asynchronous source (``ImageSource/init(fetch:)``)
+    ///     at once, apart from the decode workers; default 6, a URL session's connections per
+    ///     host. At least 1.
     ///   - allocator: overrides `policy.allocator` (to share a pool between caches).
     ///   - decodeLimits: caps for every decode, full or thumbnail; the default stops
     ///     decompression bombs.
@@ -68,13 +77,21 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     ///     when it has none. The cache never closes it.
     ///   - diskName: how a key is named in the store (before the `source:` or thumbnail
     ///     prefix, see ``RetentionPolicy/DiskTier/sourceKey(_:)``); must differ for keys of
-    ///     different images. Default `String(describing:)`.
+    ///     different images, and name the same image in every run. Required with a disk tier
+    ///     unless `Key` is ``DiskKeyConvertible`` (`String` is): a row number names another
+    ///     image once the list changes, so `Int` keys need one.
     ///   - onLoadCompleted: called after each load that finished (see ``LoadCompletion``),
     ///     on the thread that ran it, outside the lock; keep it short.
+    ///   - onEvicted: called for each representation a budget, a memory warning or a release
+    ///     took out (Glide's `onResourceRemoved`, Fresco's cache listener), on the thread whose
+    ///     call caused it, after the lock is released; keep it short. Without it nothing is
+    ///     recorded.
     ///
-    /// Throws ``ImageCacheError`` when a setting cannot apply: a disk tier without a store or a
-    /// store without a tier, a tier keeping nothing or thumbnails of rows that hold decoded
-    /// bitmaps, a zero budget or one over the store's limit. Costs O(1); the worker threads
+    /// A disk tier whose budget was left at its default takes the store's limit when that is
+    /// smaller (``policy`` then shows the fitted budget). Throws ``ImageCacheError`` when a
+    /// setting cannot apply: a disk tier without a store or a store without a tier, a tier
+    /// keeping nothing or thumbnails of rows that hold decoded bitmaps, a zero budget, an
+    /// explicit budget over the store's limit, a disk tier with no way to name keys. Costs O(1); the worker threads
     /// start with the first background load (the writer with the first write) and end with the cache.
     public init(
         source: ImageSource<Key>,
@@ -83,19 +100,24 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         allocator: BitmapAllocator? = nil,
         decodeLimits: DecodeLimits = .default,
         disk: DiskStore? = nil,
-        diskName: @escaping @Sendable (Key) -> String = { String(describing: $0) },
-        onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)? = nil
+        fetchLimit: Int = ImageCache.defaultFetchLimit,
+        diskName: (@Sendable (Key) -> String)? = nil,
+        onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)? = nil,
+        onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)? = nil
     ) throws(ImageCacheError) {
         if let problem = policy.diskProblem { throw problem }
+        var policy = policy
         switch (policy.disk, disk) {
         case (nil, nil): diskTier = nil
         case (nil, .some): throw .storeWithoutDiskTier(policy: policy.name)
         case (.some, nil): throw .diskTierWithoutStore(policy: policy.name)
         case (.some(let tier), .some(let store)):
-            guard tier.budget.bytes <= store.limit else {
+            guard let fitted = tier.fitted(toStoreLimit: store.limit) else {
                 throw .diskBudgetOverStoreLimit(policy: policy.name, budget: tier.budget.bytes, limit: store.limit)
             }
-            diskTier = DiskTierIO(store: store, tier: tier, visible: policy.visible, name: diskName)
+            guard let name = diskName ?? Self.defaultDiskName else { throw .diskNameRequired(keyType: "\(Key.self)") }
+            policy.disk = fitted
+            diskTier = DiskTierIO(store: store, tier: fitted, visible: policy.visible, name: name)
         }
         self.policy = policy
         self.source = source
@@ -104,8 +126,20 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         self.decodeLimits = decodeLimits
         self.disk = disk
         self.onLoadCompleted = onLoadCompleted
-        self.store = Lock(CacheStore(policy: policy))
+        self.onEvicted = onEvicted
+        self.store = Lock(CacheStore(policy: policy, recordsEvictions: onEvicted != nil))
         self.workers = DecodeWorkers(limit: mode.workerCount)
+        self.fetchLimit = max(1, fetchLimit)
+        self.fetches = FetchLimiter(limit: max(1, fetchLimit))
+    }
+
+    /// The default ``fetchLimit``: 6, the connections per host of a URL session.
+    public static var defaultFetchLimit: Int { 6 }
+
+    /// `Key`'s own ``DiskKeyConvertible/diskName``, when it has one. O(1).
+    static var defaultDiskName: (@Sendable (Key) -> String)? {
+        guard Key.self is any DiskKeyConvertible.Type else { return nil }
+        return { key in (key as? any DiskKeyConvertible)?.diskName ?? "\(key)" }
     }
 
     deinit {
@@ -121,14 +155,30 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         store.withLock { $0._lookup(key) }
     }
 
-    /// Counters since creation. O(1), one lock, no allocation.
+    /// Counters since creation, and the disk tier's write state. O(1), one lock (two with a
+    /// disk tier), no allocation.
     public var metrics: CacheMetrics {
-        store.withLock { $0.metrics }
+        var metrics = store.withLock { $0.metrics }
+        metrics.diskWriteState = disk?.writeState
+        return metrics
     }
+
+    /// Whether the disk tier writes, and if not, why (another process owns the store's folder,
+    /// the folder cannot be written, writes paused on a full disk); nil without a disk tier.
+    /// A tier that does not write still serves hits. For changes as they happen, give the
+    /// store's `Options.onWriteStateChange`. O(1).
+    public var diskWriteState: DiskStore.WriteState? { disk?.writeState }
 
     /// Bytes held now, by state and representation. O(1), one lock, no allocation.
     public var usage: CacheUsage {
         store.withLock { $0._usage }
+    }
+
+    /// True when `key`'s row is visible now (it appeared more times than it disappeared or was
+    /// released). O(1): one lock and one dictionary lookup.
+    @available(*, deprecated, message: "keep the visible keys in the list that calls appeared(_:) and disappeared(_:); removed in 0.3.0")
+    public func isVisible(_ key: Key) -> Bool {
+        store.withLock { store in store.index[key].map { store.slots[Int($0)].visible } ?? false }
     }
 
     /// Bookkeeping bytes per entry beyond its image bytes, estimated from memory layouts:
@@ -140,13 +190,42 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
             + (MemoryLayout<Key>.stride + MemoryLayout<Int32>.stride) * 4 / 3
     }
 
-    /// Runs `body` under the lock and frees what it dropped after the lock is released.
+    /// Runs `body` under the lock, then frees what it dropped and reports what it evicted
+    /// (to `onEvicted`) after the lock is released.
     func locked<R: Sendable>(_ body: (inout CacheStore<Key>) -> R) -> R {
-        let (result, garbage) = store.withLock { store in
+        let (result, garbage, evicted) = store.withLock { store in
             let result = body(&store)
-            return (result, store._takeGarbage())
+            return (result, store._takeGarbage(), store._takeEvicted())
         }
         withExtendedLifetime(garbage) {}
+        if let onEvicted { for event in evicted { onEvicted(event) } }
         return result
+    }
+
+    /// Overrides the priority of `key`'s load while it waits for a decode worker (Nuke's
+    /// `ImageTask.priority`, Kingfisher's `downloadPriority`); nil hands it back to the cache,
+    /// which sets `high` while a row shows the key, `normal` for an ``image(for:)`` caller and
+    /// `low` for a prefetch alone. The override lasts until that load ends. Returns false when
+    /// no load of `key` is in flight. O(1): one lock.
+    @discardableResult
+    public func setPriority(_ priority: LoadPriority?, for key: Key) -> Bool {
+        store.withLock { $0._setPriority(priority, for: key) }
+    }
+
+    /// True when a load of `key` would have to read the source: no compressed bytes in memory
+    /// and no entry for it in the disk tier (a stored thumbnail or the source's bytes). For a
+    /// scheduler that plans fetches, such as the lab's virtual pipeline. O(1): one lock and up
+    /// to two `fstatat`s.
+    package func needsSource(_ key: Key) -> Bool {
+        let inMemory = store.withLock { store in store.index[key].map { store.slots[Int($0)].compressed != nil } ?? false }
+        guard !inMemory else { return false }
+        guard let diskTier else { return true }
+        if let thumbnail = diskTier.thumbnailKey(key), diskTier.store.contains(thumbnail) { return false }
+        return !(diskTier.tier.source && diskTier.store.contains(diskTier.sourceKey(key)))
+    }
+
+    /// The priority `key`'s load in flight has now, or nil when none is in flight. O(1).
+    public func loadPriority(for key: Key) -> LoadPriority? {
+        store.withLock { store in store.index[key].flatMap { store.slots[Int($0)].load?.ticket.priority } }
     }
 }

@@ -11,8 +11,11 @@ public enum ImageCacheError: Error, CustomStringConvertible, Sendable, Hashable 
     case thumbnailsOnDiskNeedThumbnailRows(policy: String)
     /// The disk tier's budget is zero.
     case zeroDiskBudget(policy: String)
-    /// The disk tier's budget is larger than the store's limit.
+    /// The disk tier's budget, given explicitly, is larger than the store's limit.
     case diskBudgetOverStoreLimit(policy: String, budget: Int, limit: Int)
+    /// The policy keeps a disk tier, but keys of type `keyType` have no stable name on disk:
+    /// give `diskName`, or make the key ``DiskKeyConvertible``.
+    case diskNameRequired(keyType: String)
 
     /// One sentence.
     public var description: String {
@@ -29,6 +32,8 @@ public enum ImageCacheError: Error, CustomStringConvertible, Sendable, Hashable 
             return "policy \(policy) has a disk budget of 0 bytes"
         case .diskBudgetOverStoreLimit(let policy, let budget, let limit):
             return "policy \(policy) has a disk budget of \(ByteSize(bytes: budget)), over the disk store's limit of \(ByteSize(bytes: limit))"
+        case .diskNameRequired(let keyType):
+            return "a cache with a disk tier needs a stable name on disk for each key: give diskName, or make \(keyType) DiskKeyConvertible (a \(keyType) such as a row number may name another image in the next run)"
         }
     }
 }

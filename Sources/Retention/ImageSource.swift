@@ -4,23 +4,62 @@ import FoundationEssentials
 import Foundation
 #endif
 import Imaging
+import Dispatch
 import SystemIO
 
-/// Where an ``ImageCache`` gets a key's compressed PNG bytes: a closure, with helpers for
-/// files and memory. A slow source is modelled by its caller: the lab charges a scenario's
-/// `sourceLatencyMs` on its virtual clock, and a test can wrap a closure that waits.
+/// Where an ``ImageCache`` gets a key's compressed PNG bytes: a synchronous closure (files,
+/// memory), or an asynchronous fetch (a network), with helpers for files and memory.
+///
+/// A synchronous read runs on a decode worker (or the thread that appears a row) and holds it
+/// while it reads: right for a local file. An asynchronous fetch holds no decode worker: up to
+/// the cache's `fetchLimit` fetches run at once (6 by default, a URL session's connections per
+/// host), and the bytes wait for a worker only to be decoded. The lab models the same two
+/// stages on its virtual clock (a scenario's `fetchLimit` and `sourceLatencyMs`).
 public struct ImageSource<Key: Hashable & Sendable>: Sendable {
-    private let read: @Sendable (Key) throws -> Data
+    private let read: (@Sendable (Key) throws -> Data)?
+    private let fetcher: (@Sendable (Key) async throws -> Data)?
 
     /// A source reading with `read`; it is called on a decode worker or the thread that
     /// appears a row, never while the cache's lock is held.
     public init(_ read: @escaping @Sendable (Key) throws -> Data) {
         self.read = read
+        fetcher = nil
     }
 
-    /// The compressed bytes for `key`. Costs what the closure costs.
+    /// A source whose bytes arrive asynchronously, as a network's do: `fetch` runs in a task
+    /// of its own, at most the cache's `fetchLimit` at once, cancelled when the load's last
+    /// requester goes (the row disappeared); it holds no decode worker while it waits.
+    public init(fetch: @escaping @Sendable (Key) async throws -> Data) {
+        read = nil
+        fetcher = fetch
+    }
+
+    /// True for a source made with ``init(fetch:)``. O(1).
+    public var isAsynchronous: Bool { fetcher != nil }
+
+    /// The compressed bytes for `key`. Costs what the closure costs; for an asynchronous
+    /// source, the calling thread waits for the fetch (never call it from a task: the fetch
+    /// may need the thread it blocks).
     public func data(for key: Key) throws -> Data {
-        try read(key)
+        if let read { return try read(key) }
+        let result = Lock<Result<Data, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let fetcher = fetcher!
+        Task {
+            let value: Result<Data, any Error>
+            do { value = .success(try await fetcher(key)) } catch { value = .failure(error) }
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+
+    /// The compressed bytes for `key`, awaited: the fetch of an asynchronous source, or the
+    /// read of a synchronous one. Costs what the closure costs.
+    public func fetch(_ key: Key) async throws -> Data {
+        if let fetcher { return try await fetcher(key) }
+        return try read!(key)
     }
 
     /// Bytes held in memory; an unknown key throws ``ImageSourceError/unknownKey(_:)``.

@@ -16,16 +16,58 @@ extension RetentionPolicy {
         /// Keep each thumbnail made for a `.thumbnail` representation, encoded as PNG.
         public var thumbnails: Bool
         /// The most bytes (allocated on disk, as the store counts them) the store may take.
-        /// The store must allow at least this much; the cache trims it to the budget when a
-        /// write takes it over (so a store shared by caches should be shared by equal budgets).
-        public var budget: ByteSize
+        /// A budget given explicitly (to `init` or set here) must fit the store's limit; the
+        /// default, ``RetentionPolicy/defaultDiskBudget``, takes the store's limit when that is
+        /// smaller. The cache trims the store to the budget when a write takes it over (so a
+        /// store shared by caches should be shared by equal budgets).
+        public var budget: ByteSize {
+            didSet { budgetIsExplicit = true }
+        }
 
-        /// A tier keeping `source` bytes and/or `thumbnails` within `budget` (default
-        /// ``RetentionPolicy/defaultDiskBudget``). O(1).
-        public init(source: Bool = true, thumbnails: Bool = false, budget: ByteSize = RetentionPolicy.defaultDiskBudget) {
+        /// True when ``budget`` was given rather than left at its default: only an explicit
+        /// budget over the store's limit is an error.
+        public private(set) var budgetIsExplicit: Bool
+
+        /// A tier keeping `source` bytes and/or `thumbnails` within the default budget
+        /// (``RetentionPolicy/defaultDiskBudget``, or the store's limit when smaller). O(1).
+        public init(source: Bool = true, thumbnails: Bool = false) {
+            self.source = source
+            self.thumbnails = thumbnails
+            budget = RetentionPolicy.defaultDiskBudget
+            budgetIsExplicit = false
+        }
+
+        /// A tier keeping `source` bytes and/or `thumbnails` within `budget`, which must fit
+        /// the store's limit. O(1).
+        public init(source: Bool = true, thumbnails: Bool = false, budget: ByteSize) {
             self.source = source
             self.thumbnails = thumbnails
             self.budget = budget
+            budgetIsExplicit = true
+        }
+
+        /// Equal when they keep the same things within the same budget, however it was given.
+        public static func == (a: DiskTier, b: DiskTier) -> Bool {
+            a.source == b.source && a.thumbnails == b.thumbnails && a.budget == b.budget
+        }
+
+        /// Hashes what `==` compares. O(1).
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(source)
+            hasher.combine(thumbnails)
+            hasher.combine(budget)
+        }
+
+        /// The tier with the budget it has against a store of `limit` bytes: a default budget
+        /// over the limit becomes the limit (still counted as the default); nil when an
+        /// explicit budget is over it. O(1).
+        public func fitted(toStoreLimit limit: Int) -> DiskTier? {
+            guard budget.bytes > limit else { return self }
+            guard !budgetIsExplicit else { return nil }
+            var fitted = self
+            fitted.budget = ByteSize(bytes: limit)
+            fitted.budgetIsExplicit = false
+            return fitted
         }
 
         /// The spelling policy files use for what the tier keeps: `source`, `thumbnails` or
@@ -39,15 +81,22 @@ extension RetentionPolicy {
             }
         }
 
-        /// The tier whose ``contents`` is `word` with `budget`; nil for `none` or an unknown
-        /// word. O(1).
-        public init?(contents word: String, budget: ByteSize = RetentionPolicy.defaultDiskBudget) {
+        /// The tier whose ``contents`` is `word` with the default budget; nil for `none` or an
+        /// unknown word. O(1).
+        public init?(contents word: String) {
             switch word {
-            case "source": self.init(source: true, thumbnails: false, budget: budget)
-            case "thumbnails": self.init(source: false, thumbnails: true, budget: budget)
-            case "sourceAndThumbnails": self.init(source: true, thumbnails: true, budget: budget)
+            case "source": self.init(source: true, thumbnails: false)
+            case "thumbnails": self.init(source: false, thumbnails: true)
+            case "sourceAndThumbnails": self.init(source: true, thumbnails: true)
             default: return nil
             }
+        }
+
+        /// The tier whose ``contents`` is `word` with `budget` (explicit); nil for `none` or an
+        /// unknown word. O(1).
+        public init?(contents word: String, budget: ByteSize) {
+            guard let tier = DiskTier(contents: word) else { return nil }
+            self.init(source: tier.source, thumbnails: tier.thumbnails, budget: budget)
         }
 
         /// The words ``contents`` takes, `none` first, for errors and help.

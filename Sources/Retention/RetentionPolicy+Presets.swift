@@ -52,18 +52,20 @@ extension RetentionPolicy {
     public static let thumbnailLRU = RetentionPolicy(
         name: "thumbnail-lru", visible: .thumbnail(maxPixelSize: 256), onDisappear: .evictable, compressed: .none)
 
-    /// `decoded-release` with the source's bytes on disk (150 MB): a row that comes back decodes
+    /// `decoded-release` with the source's bytes on disk (150 MB, or the store's limit when the
+    /// store given to the cache is smaller): a row that comes back decodes
     /// again from the disk tier instead of reading the source.
     public static let decodedReleaseDisk = RetentionPolicy(
         name: "decoded-release+disk", visible: .decoded, onDisappear: .release, compressed: .none, disk: DiskTier(source: true))
 
-    /// `decoded-lru` with the source's bytes on disk (150 MB): Nuke's `ImageCache` over its
+    /// `decoded-lru` with the source's bytes on disk (150 MB, or the store's limit when smaller): Nuke's `ImageCache` over its
     /// `DataCache`, Glide's memory cache over its `DATA` disk cache.
     public static let decodedLRUDisk = RetentionPolicy(
         name: "decoded-lru+disk", visible: .decoded, onDisappear: .evictable, compressed: .none, disk: DiskTier(source: true))
 
     /// Thumbnails kept on disk and decoded again on return: a visible row holds its 256 px
-    /// thumbnail, released on disappear; the thumbnail is written as PNG (150 MB on disk) and
+    /// thumbnail, released on disappear; the thumbnail is written as PNG (150 MB on disk, or the
+    /// store's limit when smaller) and
     /// the original never is, as Glide's `RESOURCE` disk cache keeps transformed images.
     public static let thumbnailDisk = RetentionPolicy(
         name: "thumbnail-disk", visible: .thumbnail(maxPixelSize: 256), onDisappear: .release, compressed: .none,
@@ -95,13 +97,13 @@ extension RetentionPolicy {
                summary: "256px thumbnail while visible, evictable in a 32MB LRU (Kingfisher downsampling)",
                policy: thumbnailLRU),
         Preset(name: decodedReleaseDisk.name,
-               summary: "decoded while visible, released on disappear; the source's bytes on disk (150MB), decoded again on return without a source read",
+               summary: "decoded while visible, released on disappear; the source's bytes on disk (150MB, or the store's limit when smaller), decoded again on return without a source read",
                policy: decodedReleaseDisk),
         Preset(name: decodedLRUDisk.name,
-               summary: "decoded → 64MB LRU on disappear; the source's bytes on disk (150MB) (Nuke DataCache, Glide DATA)",
+               summary: "decoded → 64MB LRU on disappear; the source's bytes on disk (150MB, or the store's limit when smaller) (Nuke DataCache, Glide DATA)",
                policy: decodedLRUDisk),
         Preset(name: thumbnailDisk.name,
-               summary: "256px thumbnail while visible, released on disappear; thumbnails on disk as PNG (150MB), decoded again on return, never the original (Glide RESOURCE)",
+               summary: "256px thumbnail while visible, released on disappear; thumbnails on disk as PNG (150MB, or the store's limit when smaller), decoded again on return, never the original (Glide RESOURCE)",
                policy: thumbnailDisk),
     ]
 

@@ -1,3 +1,4 @@
+import DiskCache
 import Imaging
 
 /// What an ``ImageCache`` keeps for a row while it is visible, after it disappears, and in its

@@ -22,7 +22,12 @@ enum ArgumentValues {
 
     /// A growth rate (`256KB`, `256KB/iteration`, `100MB/h`), with its unit.
     static func growthRate() -> @Sendable (String) throws -> GrowthRate {
-        parsed("expected a size per iteration or per hour like 256KB, 256KB/iteration or 100MB/h") { GrowthRate(parsing: $0, requiringUnit: true) }
+        parsed("expected a size per hour of use like 16MB/h, or per iteration like 256KB/iteration") { GrowthRate(parsing: $0, requiringUnit: true) }
+    }
+
+    /// A soak's horizon of modelled use in seconds (`1h`, `8h`, `30m`).
+    static func horizon() -> @Sendable (String) throws -> Double {
+        parsed("expected hours of use with s, m or h (like 1h, 8h, 30m)") { SoakJob.duration(parsing: $0) }
     }
 
     /// A duration in seconds (`90s`, `30m`, `2h`, `1h30m`).

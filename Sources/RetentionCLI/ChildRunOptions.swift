@@ -15,6 +15,9 @@ struct ChildRunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write one CSV line per run to this file as runs finish (for a sweep the strategy column names the point: strategy KEY=VALUE).", valueName: "file"))
     var exportCSV: String?
 
+    @Option(help: ArgumentHelp("Without --costs: cost tables to measure, one after another, each pricing every K-th repeat, so the spread across repeats covers how much a table measured at another moment differs (a ranking calls a gap within it a tie). At most --repeat are measured; 1 to 10. Give --costs FILE for figures that must compare across commands.", valueName: "k"))
+    var calibrations: Int = 3
+
     @Option(help: "Seconds before a child run is killed.")
     var timeout: Double = 300
 
@@ -34,6 +37,7 @@ struct ChildRunOptions: ParsableArguments {
     var repair = false
 
     func validate() throws {
+        guard (1...10).contains(calibrations) else { throw ValidationError("--calibrations must be 1 to 10, got \(calibrations)") }
         if repeats < 1 { throw ValidationError("--repeat must be at least 1, got \(repeats)") }
         if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be a number of seconds from 0 to 86400, got \(timeout)") }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256, got \(jobs)") }
@@ -46,6 +50,7 @@ struct ChildRunOptions: ParsableArguments {
     func settings(_ costs: CostOptions) throws -> ChildRunSettings {
         var settings = ChildRunSettings()
         settings.repeats = repeats
+        settings.calibrations = calibrations
         settings.timeoutSeconds = timeout
         settings.jobs = jobs
         settings.shard = try usage { try Shard.resolve(shard, shards: shards, environment: ProcessInfo.processInfo.environment) }

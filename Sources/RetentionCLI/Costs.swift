@@ -44,7 +44,7 @@ struct Costs: ParsableCommand {
     }
 }
 
-/// `--costs FILE --decode-speed F`, shared by `run` and `compare`.
+/// `--costs FILE --decode-speed F`, shared by `run`, `compare` and `soak`.
 struct CostOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A cost table to price loads with: a file from `retention costs -o`, or a comparison's --export-json file. compare measures one when this is not given; run then prices each load at its own measured CPU time.", valueName: "file"))
     var costs: String?

@@ -15,20 +15,26 @@ struct SoakCommand: ParsableCommand, OutputFailureStatus {
             script again from where the last one left the list. The measure is RETAINED MEMORY: \
             anonymous resident memory (statm's resident minus shared) less the bytes glibc's \
             allocator holds freed (mallinfo2), so freed bitmaps kept in an allocator arena are \
-            not taken for a leak; they are reported on a line of their own. After --warmup \
-            iterations, the least-squares slope of retained bytes per iteration is judged by its \
-            95 % confidence interval against --max-growth-rate: FAIL when the interval lies \
-            above the rate, PASS only when it lies at or below it, INCONCLUSIVE when it straddles \
-            it (or fewer than 3 iterations were measured), with an estimate of the iterations \
-            that would decide. The slope projected over the measured iterations must also stay \
-            within --max-growth; bytes rows hold must be zero after every container destroy; \
-            evictable bytes must stay within the budget. Reaching --max-resident while memory \
-            grows is growth. One CSV row and one JSON sample per iteration are written as it \
-            finishes. SIGINT or SIGTERM stops at the end of the current frame and gives the \
-            verdict on the iterations finished before it, saying so; a second signal ends the \
-            process at once. Exit status: 0 pass, 1 growth, 2 a failed run (a scenario that \
-            cannot run, results or standard output that cannot be written), 3 inconclusive, \
-            64 a usage error.
+            not taken for a leak; they are reported on a line of their own. TIME IS THE APP'S: \
+            every rate is per hour of modelled use (an iteration's frames / the scenario's frame \
+            rate) with per iteration beside it; wall time is printed apart and used by no rate. \
+            After --warmup iterations, the least-squares slope of retained bytes per iteration is \
+            judged by its 95 % confidence interval: FAIL when the interval lies above \
+            --max-growth-rate (default 16MB/h, per hour of use), or when the slope is certainly \
+            above zero and its interval's lower end over --horizon hours of use exceeds \
+            --max-growth; PASS only with at least 5 measured iterations, the interval's upper end \
+            at or below the rate and, for a slope certainly above zero, its upper end over the \
+            horizon within --max-growth; INCONCLUSIVE otherwise, with an estimate of the \
+            iterations that would decide. A FAIL names the counter that grows (rows in the list, \
+            row state, bytes rows hold, LRU bytes, entries) and its share of the growth. Bytes \
+            rows hold must be zero after every container destroy; evictable bytes must stay \
+            within the budget. A STOPPED SOAK IS NEVER A PASS: SIGINT, SIGTERM, --max-resident or \
+            a --duration that ends before 5 measured iterations give INCONCLUSIVE unless growth is \
+            already certain, and the verdict names what stopped it; a second signal ends the \
+            process at once. One CSV row and one JSON sample per iteration are written as it \
+            finishes. Exit status: 0 pass, 1 growth, 2 a failed run (a scenario that cannot run or \
+            needs more than --max-resident before an iteration is measured, results or standard \
+            output that cannot be written), 3 inconclusive, 64 a usage error.
             """
     )
 
@@ -45,19 +51,25 @@ struct SoakCommand: ParsableCommand, OutputFailureStatus {
     @Option(help: "How many measured iterations to run (after warm-up).")
     var iterations: Int?
 
-    @Flag(help: "Stop as soon as the verdict is decided: PASS or FAIL by the rate rule in two measured iterations in a row, after at least 5. --duration or --iterations is then the most it runs. For CI gates that should fail fast when growth is certain.")
+    @Flag(help: "Stop as soon as the verdict is decided: a PASS with its evidence or a certain FAIL, the same in two measured iterations in a row, after at least 5. --duration or --iterations is then the most it runs. For CI gates that should fail fast when growth is certain.")
     var untilVerdict = false
 
     @Option(help: "Iterations run before measuring.")
     var warmup: Int = 2
 
-    @Option(help: ArgumentHelp("Largest accepted projected growth of retained memory over the measured iterations: a size with its unit like 16MB; 0 allows none (and none passes).", valueName: "size"),
+    @Option(help: ArgumentHelp("Largest accepted growth of retained memory over --horizon hours of use, for a slope certainly above zero: a size with its unit like 16MB (the default); 0 allows no certain growth.", valueName: "size"),
             transform: ArgumentValues.size(example: "16MB"))
     var maxGrowth: ByteSize = .megabytes(16)
 
-    @Option(help: ArgumentHelp("Fastest accepted growth of retained memory: a size per iteration (256KB, 256KB/iteration) or per hour (100MB/h). The default, 256KB per iteration, is far above a healthy soak's noise and far below one leaked 600x400 bitmap (960 KB).", valueName: "rate"),
+    @Option(help: ArgumentHelp("Fastest accepted growth of retained memory, per hour of modelled use (16MB/h) or per iteration (256KB/iteration). The default, 16MB/h: an 8-hour day of use adds 128 MB, within what a foreground app can spare on the smallest phones; a feed whose rows keep 4 KB each (about 80 MB per hour of use) fails.", valueName: "rate"),
             transform: ArgumentValues.growthRate())
     var maxGrowthRate: GrowthRate = .default
+
+    @Option(help: ArgumentHelp("Hours of modelled use --max-growth is judged over: a duration with s, m or h (1h, the default; 8h; 30m).", valueName: "duration"),
+            transform: ArgumentValues.horizon())
+    var horizon: Double = 3600
+
+    @OptionGroup var costOptions: CostOptions
 
     @Option(help: ArgumentHelp("Append one CSV row per iteration to this file (header first).", valueName: "file"))
     var exportCSV: String?
@@ -71,7 +83,10 @@ struct SoakCommand: ParsableCommand, OutputFailureStatus {
     @Option(help: ResidentLimitHelp.text("the soak", status: "1 when retained memory grew to it (growth), 2 when the scenario needed more from its first iteration"), transform: ArgumentValues.residentSize())
     var maxResident: ByteSize?
 
-    func validate() throws {
+    /// Checks the flags' combinations. Called from `run()`, not `validate()`: ArgumentParser
+    /// validates before it reports unknown options, so a misspelt flag (`--max-duration`) would
+    /// be answered with this check's message instead of its own "Unknown option".
+    func checkFlags() throws {
         switch (duration, iterations) {
         case (nil, nil): throw ValidationError("give --duration (like 30m) or --iterations N")
         case (.some, .some): throw ValidationError("give --duration or --iterations, not both")
@@ -80,9 +95,13 @@ struct SoakCommand: ParsableCommand, OutputFailureStatus {
             if count < 3 { throw ValidationError("--iterations must be at least 3 to fit a slope, got \(count)") }
         }
         if warmup < 0 { throw ValidationError("--warmup must be 0 or more, got \(warmup)") }
+        if costOptions.decodeSpeed != 1 && costOptions.costs == nil {
+            throw ValidationError("--decode-speed scales a cost table; give one with --costs")
+        }
     }
 
     func run() throws {
+        try checkFlags()
         // Anything that stops the soak before it measures is a failed run (exit 2), never
         // "growth" (exit 1), so scripts can tell the two apart.
         var inputs = SoakJob.Inputs(scenarioPath: scenario, strategy: strategy, limit: iterations.map { .iterations($0) } ?? .duration(duration ?? 0))
@@ -90,6 +109,9 @@ struct SoakCommand: ParsableCommand, OutputFailureStatus {
         inputs.warmup = warmup
         inputs.maxGrowthBytes = maxGrowth.bytes
         inputs.maxGrowthRate = maxGrowthRate
+        inputs.horizonHours = horizon / 3600
+        inputs.costsPath = costOptions.costs
+        inputs.decodeSpeed = costOptions.decodeSpeed
         inputs.maxResidentBytes = maxResident?.bytes
         inputs.exportCSV = exportCSV
         inputs.exportJSON = exportJSON

@@ -42,6 +42,13 @@ struct SweepCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Constraint: most hitches in every repeat.", valueName: "n"))
     var maxHitches: Int?
 
+    @Option(help: ArgumentHelp("Constraint: most decodes per run in every repeat (the CPU spent getting images back).", valueName: "n"))
+    var maxDecodes: Int?
+
+    @Option(help: ArgumentHelp("Constraint: largest disk peak (the disk tier's files, allocated bytes) in every repeat, like 64MB; a strategy without a disk tier takes none.", valueName: "size"),
+            transform: ArgumentValues.size(example: "64MB"))
+    var maxDisk: ByteSize?
+
     @Option(help: ArgumentHelp("Constraint on the recommendation: largest peak resident memory in every repeat (like 64MB). Not a stop: each child run stops only at the default limit of `retention run --max-resident` (75 % of the machine's or the cgroup's memory, divided by --jobs).", valueName: "size"),
             transform: ArgumentValues.residentSize())
     var maxResident: ByteSize?
@@ -53,6 +60,7 @@ struct SweepCommand: ParsableCommand {
     func validate() throws {
         if let maxPlaceholders, maxPlaceholders < 0 { throw ValidationError("--max-placeholders must be 0 or more, got \(maxPlaceholders)") }
         if let maxHitches, maxHitches < 0 { throw ValidationError("--max-hitches must be 0 or more, got \(maxHitches)") }
+        if let maxDecodes, maxDecodes < 0 { throw ValidationError("--max-decodes must be 0 or more, got \(maxDecodes)") }
         _ = try job()
     }
 
@@ -60,7 +68,8 @@ struct SweepCommand: ParsableCommand {
     func job(settings: ChildRunSettings = ChildRunSettings()) throws -> SweepJob {
         let plan = try usage { try SweepJob.plan(vary: vary, values: values, strategies: try strategyNames(strategies), maxResidentBytes: maxResident?.bytes) }
         return SweepJob(scenarioPath: scenario, plan: plan,
-                        constraints: .init(maxPlaceholders: maxPlaceholders, maxHitches: maxHitches, maxResidentBytes: maxResident?.bytes),
+                        constraints: .init(maxPlaceholders: maxPlaceholders, maxHitches: maxHitches, maxResidentBytes: maxResident?.bytes,
+                                           maxDecodes: maxDecodes, maxDiskBytes: maxDisk?.bytes),
                         settings: settings)
     }
 

@@ -28,7 +28,7 @@ public final class ComparisonExport {
                                      "afterDestroyBytes", "afterTrimBytes", "peakLogicalBytes", "decodes", "decodeSeconds", "hitches",
                                      "placeholderFrames", "frameMedianMs", "frameP99Ms", "frameMaxMs", "failedDecodes", "failedReads", "failure",
                                      "sourceReads", "diskReads", "diskHits", "diskWrites", "diskWriteFailures", "diskCorruptEntries",
-                                     "diskPeakBytes", "diskMappedResidentBytes"]
+                                     "diskPeakBytes", "diskMappedResidentBytes", "diskWriteBytes", "diskWriteCPUSeconds"]
     /// The CSV header line, from ``csvColumns``.
     public static var csvHeader: String { CSV.line(csvColumns) }
 
@@ -94,7 +94,9 @@ public final class ComparisonExport {
                     "diskReads": "\(disk.reads)", "diskHits": "\(disk.hits)", "diskWrites": "\(disk.writes)",
                     "diskWriteFailures": "\(disk.writeFailures)", "diskCorruptEntries": "\(disk.corruptEntries)",
                     "diskPeakBytes": "\(disk.peakBytes)", "diskMappedResidentBytes": "\(disk.mappedResidentBytes)",
+                    "diskWriteBytes": "\(disk.writeBytes)",
                 ]) { $1 }
+                if let cpu = disk.writeCPUSeconds { values["diskWriteCPUSeconds"] = "\(cpu)" }
             }
         }
         return CSV.line(columns: csvColumns, values: values)

@@ -26,7 +26,7 @@ public enum Output {
     /// first failure with its real reason (stdio would only say EIO at the end). Do not mix
     /// with `print` in one command. Throws `WriteError`.
     public static func writeStandardOutput(_ text: String) throws {
-        do { try StandardStreams.writeOutput(text) } catch { throw WriteError(code: error.errno ?? 5) }
+        do { try StandardStreams.writeOutput(text) } catch { throw WriteError(code: error.errno ?? EIO) }
     }
 
     /// Flushes standard output; when anything printed could not be written, says so in one
@@ -34,7 +34,7 @@ public enum Output {
     /// otherwise), or with `status` when that already is a failure of the same kind.
     public static func finishStandardOutput(status: Int32 = 0, failureStatus: Int32 = 1) {
         do { try StandardStreams.flushOutput() } catch {
-            Self.error("Error: \(WriteError(code: error.errno ?? 5))")
+            Self.error("Error: \(WriteError(code: error.errno ?? EIO))")
             exit(status == 0 || status == 1 || status == 3 ? failureStatus : status)
         }
     }

@@ -26,6 +26,26 @@ extension Scenario: Codable {
             settings: try ScenarioSettings(from: container),
             strategies: try Self.decodeStrategies(container),
             trace: trace)
+        if let size = settings.images?.displayPixelSize {
+            strategies = try Self.inheritDisplaySize(size, strategies, container)
+        }
+    }
+
+    /// The strategies with a custom thumbnail strategy that gives no `maxPixelSize` of its own
+    /// (one built on a thumbnail preset with `base`, or `"visible": "thumbnail"`) set to the
+    /// scenario's `images.displayPixelSize`, as a thumbnail preset is when a run uses it: a
+    /// variant of a preset compares the same size. O(strategies).
+    private static func inheritDisplaySize(_ size: Int, _ strategies: [RetentionPolicy],
+                                           _ container: KeyedDecodingContainer<JSONKey>) throws -> [RetentionPolicy] {
+        guard try container.isPresent("strategies"),
+              case .array(let items) = try container.decode(JSONValue.self, forKey: JSONKey("strategies")) else { return strategies }
+        var result = strategies
+        for (index, item) in items.enumerated() {
+            guard case .object(let fields) = item, fields["maxPixelSize"] == nil,
+                  case .thumbnail(_, let quality, let linearLight) = result[index].visible else { continue }
+            result[index].visible = .thumbnail(maxPixelSize: size, quality: quality, linearLight: linearLight)
+        }
+        return result
     }
 
     /// `strategies`: a non-empty array of preset names and policy objects with unique names, or

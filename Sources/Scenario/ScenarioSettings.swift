@@ -21,12 +21,26 @@ public struct ScenarioSettings: Sendable, Hashable {
         public var pattern: String
         /// The pixel size rows display at (used by thumbnail strategies); nil when unset.
         public var displayPixelSize: Int?
+        /// What a cache entry stands for; default ``Identity/row``.
+        public var identity: Identity = .row
+
+        /// Whether rows that show the same file show the same image.
+        public enum Identity: String, Sendable, Hashable, CaseIterable {
+            /// Every row is its own content that happens to reuse a file's bytes, as in a feed
+            /// of unique photos: the cache keys by row, and each row loads its own copy.
+            case row
+            /// Rows that show the same file show the same image, as when a cache keys by URL
+            /// (Nuke, Kingfisher): the cache keys by image, and rows showing it share one entry
+            /// and one load.
+            case image
+        }
 
         /// Creates an image source description. O(1).
-        public init(directory: String, pattern: String = "*.png", displayPixelSize: Int? = nil) {
+        public init(directory: String, pattern: String = "*.png", displayPixelSize: Int? = nil, identity: Identity = .row) {
             self.directory = directory
             self.pattern = pattern
             self.displayPixelSize = displayPixelSize
+            self.identity = identity
         }
     }
 
@@ -36,8 +50,20 @@ public struct ScenarioSettings: Sendable, Hashable {
     public var display: Display = .sync
     /// Decode workers in async mode; default 2.
     public var decodeWorkers: Int = 2
-    /// Simulated latency of reading a row's compressed bytes, in milliseconds; default 0.
-    public var sourceLatencyMs: Double = 0
+    /// Simulated latency of reading a row's compressed bytes (`sourceLatencyMs`): one value, a
+    /// log-normal fitted to `{"p50", "p95"}`, or a list taken in turn; default 0.
+    public var sourceLatency: LatencyModel = .fixed(0)
+    /// The source latency's median in milliseconds (the one value when it is one); setting it
+    /// makes the latency that one value.
+    public var sourceLatencyMs: Double {
+        get { sourceLatency.medianMs }
+        set { sourceLatency = .fixed(newValue) }
+    }
+    /// The most fetches from the source in flight at once in async mode (`fetchLimit`): each
+    /// occupies a fetch slot for its latency and no decode worker, as `ImageCache`'s
+    /// `fetchLimit` over an asynchronous source; default 6, a URL session's connections per
+    /// host. 1 to 64.
+    public var fetchLimit: Int = 6
     /// The largest `sourceLatencyMs` accepted: one minute per read.
     public static let maximumSourceLatencyMs = 60_000.0
     /// Latency of a read from the disk tier beyond its measured CPU cost, in milliseconds: a
@@ -72,14 +98,14 @@ public struct ScenarioSettings: Sendable, Hashable {
         self.images = images
         self.display = display
         self.decodeWorkers = decodeWorkers
-        self.sourceLatencyMs = sourceLatencyMs
+        sourceLatency = .fixed(sourceLatencyMs)
         self.diskLatencyMs = diskLatencyMs
         self.sessions = sessions
         self.diskFolder = diskFolder
     }
 
     /// The top-level keys these settings come from. O(1).
-    static let keys = ["images", "display", "decodeWorkers", "sourceLatencyMs", "diskLatencyMs", "sessions", "diskFolder"]
+    static let keys = ["images", "display", "decodeWorkers", "sourceLatencyMs", "fetchLimit", "diskLatencyMs", "sessions", "diskFolder"]
 
     /// Reads the lab's keys from a scenario object; an absent or null key keeps its default.
     /// Throws a `DecodingError` in the convention of DecodingSupport.swift. O(size of the keys).
@@ -103,8 +129,10 @@ public struct ScenarioSettings: Sendable, Hashable {
         }
         let milliseconds = "a number of milliseconds from 0 to \(Int(Self.maximumSourceLatencyMs))"
         if try container.isPresent("sourceLatencyMs") {
-            sourceLatencyMs = try container.decodeNumber(
-                "sourceLatencyMs", expected: milliseconds, isValid: { (0...Self.maximumSourceLatencyMs).contains($0) })
+            sourceLatency = try Self.decodeLatency(container, expected: milliseconds)
+        }
+        if try container.isPresent("fetchLimit") {
+            fetchLimit = try container.decodeInt("fetchLimit", expected: "an integer from 1 to 64", isValid: { (1...64).contains($0) })
         }
         if try container.isPresent("diskLatencyMs") {
             diskLatencyMs = try container.decodeNumber(
@@ -120,12 +148,43 @@ public struct ScenarioSettings: Sendable, Hashable {
         }
     }
 
+    /// `sourceLatencyMs`: a number, `{"p50": P, "p95": Q}` with `0 < P ≤ Q`, or a non-empty list
+    /// of at most 10,000 numbers, every value from 0 to 60,000. O(list).
+    private static func decodeLatency(_ container: KeyedDecodingContainer<JSONKey>, expected milliseconds: String) throws -> LatencyModel {
+        let path = container.path("sourceLatencyMs")
+        func valid(_ value: Double) -> Bool { value.isFinite && (0...maximumSourceLatencyMs).contains(value) }
+        switch try container.decode(JSONValue.self, forKey: JSONKey("sourceLatencyMs")) {
+        case .object(let fields):
+            guard Set(fields.keys) == ["p50", "p95"], case .number(let p50)? = fields["p50"], case .number(let p95)? = fields["p95"],
+                  valid(p50), valid(p95), p50 > 0, p95 >= p50 else {
+                throw DecodingError.expected(#"{"p50": P, "p95": Q} in milliseconds with 0 < P ≤ Q ≤ 60000"#, at: path)
+            }
+            return .logNormal(p50: p50, p95: p95)
+        case .array(let items):
+            let values = items.compactMap { item -> Double? in if case .number(let v) = item, valid(v) { return v } else { return nil } }
+            guard !items.isEmpty, items.count <= 10_000, values.count == items.count else {
+                throw DecodingError.expected("a list of 1 to 10000 numbers of milliseconds from 0 to 60000", at: path)
+            }
+            return .cycle(values)
+        default:
+            return .fixed(try container.decodeNumber("sourceLatencyMs", expected: milliseconds, isValid: valid))
+        }
+    }
+
     /// Writes the keys that differ from the defaults. O(1).
     func encode(to container: inout KeyedEncodingContainer<JSONKey>) throws {
         try container.encodeIfPresent(images, forKey: JSONKey("images"))
         if display != .sync { try container.encode(display.rawValue, forKey: JSONKey("display")) }
         if decodeWorkers != 2 { try container.encode(decodeWorkers, forKey: JSONKey("decodeWorkers")) }
-        if sourceLatencyMs != 0 { try container.encode(sourceLatencyMs, forKey: JSONKey("sourceLatencyMs")) }
+        switch sourceLatency {
+        case .fixed(let value):
+            if value != 0 { try container.encode(value, forKey: JSONKey("sourceLatencyMs")) }
+        case .logNormal(let p50, let p95):
+            try container.encode(["p50": p50, "p95": p95], forKey: JSONKey("sourceLatencyMs"))
+        case .cycle(let values):
+            try container.encode(values, forKey: JSONKey("sourceLatencyMs"))
+        }
+        if fetchLimit != 6 { try container.encode(fetchLimit, forKey: JSONKey("fetchLimit")) }
         if diskLatencyMs != 0 { try container.encode(diskLatencyMs, forKey: JSONKey("diskLatencyMs")) }
         if sessions != 1 { try container.encode(sessions, forKey: JSONKey("sessions")) }
         try container.encodeIfPresent(diskFolder, forKey: JSONKey("diskFolder"))
@@ -133,9 +192,9 @@ public struct ScenarioSettings: Sendable, Hashable {
 }
 
 extension ScenarioSettings.Images: Codable {
-    static let keys = ["directory", "pattern", "displayPixelSize"]
+    static let keys = ["directory", "pattern", "displayPixelSize", "identity"]
 
-    /// Decodes `{"directory": …, "pattern": …, "displayPixelSize": …}`. O(1).
+    /// Decodes `{"directory": …, "pattern": …, "displayPixelSize": …, "identity": …}`. O(1).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.objectContainer()
         try container.rejectUnknownKeys(allowed: Self.keys)
@@ -150,13 +209,17 @@ extension ScenarioSettings.Images: Codable {
         displayPixelSize = container.contains(JSONKey("displayPixelSize"))
             ? try container.decodeInt("displayPixelSize", expected: "a positive integer", isValid: { (1...65_536).contains($0) })
             : nil
+        if try container.isPresent("identity") {
+            identity = try container.decodeChoice("identity", as: Identity.self)
+        }
     }
 
-    /// Writes the three members (the size only when set). O(1).
+    /// Writes the members (the size only when set, the identity only when not `row`). O(1).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: JSONKey.self)
         try container.encode(directory, forKey: JSONKey("directory"))
         try container.encode(pattern, forKey: JSONKey("pattern"))
         try container.encodeIfPresent(displayPixelSize, forKey: JSONKey("displayPixelSize"))
+        if identity != .row { try container.encode(identity.rawValue, forKey: JSONKey("identity")) }
     }
 }

@@ -45,13 +45,21 @@ public enum JSONDocument {
         }
     }
 
-    /// `value` as JSON text: sorted keys, slashes unescaped, pretty (indented) when asked.
-    /// O(size).
+    /// `value` as JSON text: sorted keys, slashes unescaped, pretty (indented) when asked. A
+    /// number JSON cannot hold (NaN, an infinity) is written as the string `"NaN"`,
+    /// `"Infinity"` or `"-Infinity"`, so the rest of the document survives and the bad figure
+    /// shows; any other encoding failure gives `{"encodingError": "…"}`, never an empty object
+    /// that looks like data. O(size).
     public static func encode<T: Encodable>(_ value: T, pretty: Bool = false) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            let fallback = (try? encoder.encode(["encodingError": String(describing: error)])) ?? Data(#"{"encodingError": "unknown"}"#.utf8)
+            return String(decoding: fallback, as: UTF8.self)
+        }
     }
 
     /// `rows.count`, `script[3].scrollTo.row`: keys joined by dots, indices in brackets.

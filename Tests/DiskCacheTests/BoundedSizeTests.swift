@@ -10,7 +10,7 @@ import Testing
 @Suite struct BoundedSizeTests {
     /// Random puts, gets and removes; after each, the files on disk must fit the limit.
     static func randomWorkload(in folder: String, limit: Int, operations: Int, seed: UInt64) throws -> (evictions: Int, worst: Int) {
-        let store = try DiskStore(folder: folder, limit: limit)
+        let store = try DiskStore(folder: folder, limit: ByteSize(bytes: limit))
         var random = SplitMix64(seed: seed)
         var worst = 0
         for _ in 0..<operations {
@@ -59,7 +59,7 @@ import Testing
         let folder = try TestPathsFolder.make("bounded-threads")
         defer { try? FileIO.removeTree(folder) }
         let limit = 16_000_000, writers = 4, largest = 4_000_000
-        let store = try DiskStore(folder: folder, limit: limit)
+        let store = try DiskStore(folder: folder, limit: ByteSize(bytes: limit))
         let done = AtomicFlag()
         // A sampler sums the files while the writers run.
         async let worst: Int = DiskTest.onThread {

@@ -12,7 +12,7 @@ import Testing
     @Test(arguments: [ENOSPC, EDQUOT])
     func anInjectedFullDiskFailsTheWriteCleanlyAndPausesWrites(code: Int32) throws {
         try DiskTest.withFolder("enospc-\(code)") { folder in
-            let store = try DiskStore(folder: folder, limit: 50_000_000)
+            let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 50_000_000))
             defer { store.close() }
             for i in 0..<10 { try store.store(DiskTest.bytes(20_000, seed: i), for: "k\(i)") }
             // The file system's seam fails every write under this folder, and reports no room.
@@ -45,7 +45,7 @@ import Testing
 
     @Test func aFailedRenameLeavesNoTemporaryFile() throws {
         try DiskTest.withFolder("rename-fails") { folder in
-            let store = try DiskStore(folder: folder, limit: 50_000_000)
+            let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 50_000_000))
             defer { store.close() }
             SystemFaults.with(EIO, into: .rename, whenPathContains: folder + "/entries") { () -> Void in
                 #expect(throws: DiskStoreError.self) { try store.store([1, 2, 3], for: "k") }
@@ -63,7 +63,7 @@ import Testing
     func aRealFullTmpfsIsSurvived(options: String) throws {
         try Tmpfs.with(options) { mount in
             let folder = mount + "/store"
-            let store = try DiskStore(folder: folder, limit: 1_000_000_000)
+            let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 1_000_000_000))
             defer { store.close() }
             let bySize = options.hasPrefix("size=4m")
             var stored: [String] = []
@@ -104,7 +104,7 @@ import Testing
     func writesPauseUntilSpaceIsFreedAndThenResume() throws {
         try Tmpfs.with("size=4m") { mount in
             let folder = mount + "/store"
-            let store = try DiskStore(folder: folder, limit: 1_000_000_000)
+            let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 1_000_000_000))
             defer { store.close() }
             try store.store(DiskTest.bytes(100_000, seed: 1), for: "kept")
             // Another program fills the disk.

@@ -11,7 +11,7 @@ import Testing
 @Suite struct DiskStoreTests {
     @Test func whatIsStoredReadsBackExactly() throws {
         try DiskTest.withFolder("roundtrip") { folder in
-            let store = try DiskStore(folder: folder, limit: 10_000_000)
+            let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 10_000_000))
             defer { store.close() }
             let payload = DiskTest.bytes(70_000, seed: 1)
             try store.store(payload, for: "https://example.com/a.png")
@@ -29,7 +29,7 @@ import Testing
 
     @Test func aSecondStoreReplacesTheFirstAndRemoveForgetsIt() throws {
         try DiskTest.withFolder("replace") { folder in
-            let store = try DiskStore(folder: folder, limit: 10_000_000, durable: true)
+            let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 10_000_000), durable: true)
             defer { store.close() }
             try store.store(DiskTest.bytes(5_000, seed: 1), for: "k")
             try store.store(DiskTest.bytes(9_000, seed: 2), for: "k")
@@ -47,7 +47,7 @@ import Testing
         try DiskTest.withFolder("collision") { folder in
             var options = DiskStore.Options()
             options.keyHash = { _ in 42 }
-            let store = try DiskStore(folder: folder, limit: 10_000_000, options: options)
+            let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 10_000_000), options: options)
             defer { store.close() }
             try store.store(Array("first".utf8), for: "a")
             #expect(store.data(for: "b") == nil)
@@ -64,20 +64,20 @@ import Testing
     @Test func aCleanCloseGivesAFreshIndexAndACrashARebuiltOne() throws {
         try DiskTest.withFolder("snapshot") { folder in
             do {
-                let store = try DiskStore(folder: folder, limit: 10_000_000)
+                let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 10_000_000))
                 for i in 0..<20 { try store.store(DiskTest.bytes(1_000 + i, seed: i), for: "k\(i)") }
                 _ = store.data(for: "k0")  // k0 becomes the most recently used
                 store.close()
             }
             #expect(FileIO.exists(folder + "/index"))
-            let reopened = try DiskStore(folder: folder, limit: 10_000_000)
+            let reopened = try DiskStore(folder: folder, limit: ByteSize(bytes: 10_000_000))
             reopened.waitForIndex()
             #expect(reopened.metrics.indexState == .fresh)
             #expect(reopened.metrics.entries == 20)
             #expect(reopened.metrics.indexNanoseconds != nil)
             #expect(!FileIO.exists(folder + "/index"), "an open store leaves no snapshot that looks current")
             // The order survived: trimming keeps the most recently used.
-            reopened.trim(to: reopened.usage - 1)
+            reopened.trim(to: ByteSize(bytes: reopened.usage - 1))
             #expect(reopened.data(for: "k0") != nil)
             #expect(reopened.data(for: "k1") == nil)
             reopened.close()
@@ -88,7 +88,7 @@ import Testing
                               to: folder + "/entries/" + KeyHash.fileName(KeyHash.fnv1a64("k5")))
             let extra = [UInt8](repeating: 1, count: 10).withUnsafeBytes { EntryFormat.encode(key: "extra", payload: $0) }
             try FileIO.replace(folder + "/entries/" + KeyHash.fileName(KeyHash.fnv1a64("extra")), with: extra)
-            let rebuilt = try DiskStore(folder: folder, limit: 10_000_000)
+            let rebuilt = try DiskStore(folder: folder, limit: ByteSize(bytes: 10_000_000))
             rebuilt.waitForIndex()
             #expect(rebuilt.metrics.indexState == .rebuilt)
             #expect(rebuilt.metrics.entries == 20)
@@ -99,14 +99,14 @@ import Testing
 
     @Test func aSecondOwnerIsRefusedWithOneLineAndAReaderOnlyReads() throws {
         try DiskTest.withFolder("owner") { folder in
-            let owner = try DiskStore(folder: folder, limit: 10_000_000, mode: .owner)
+            let owner = try DiskStore(folder: folder, limit: ByteSize(bytes: 10_000_000), mode: .owner)
             try owner.store([1, 2, 3], for: "k")
             #expect(throws: DiskStoreError.ownedByAnotherProcess(folder: folder, processID: getpid())) {
-                _ = try DiskStore(folder: folder, limit: 10_000_000, mode: .owner)
+                _ = try DiskStore(folder: folder, limit: ByteSize(bytes: 10_000_000), mode: .owner)
             }
             let message = DiskStoreError.ownedByAnotherProcess(folder: folder, processID: getpid()).description
             #expect(message == "cannot open the disk store \(folder): process \(getpid()) owns it (holds its lock)")
-            let reader = try DiskStore(folder: folder, limit: 10_000_000, mode: .automatic)
+            let reader = try DiskStore(folder: folder, limit: ByteSize(bytes: 10_000_000), mode: .automatic)
             #expect(!reader.isOwner)
             #expect(reader.data(for: "k") == Data([1, 2, 3]))
             #expect(throws: DiskStoreError.readOnly(folder: folder)) { try reader.store([4], for: "j") }
@@ -118,7 +118,7 @@ import Testing
             #expect(reader.isOwner)
             #expect(reader.data(for: "j") == Data([4]))
             reader.close()
-            let readOnly = try DiskStore(folder: folder, limit: 10_000_000, mode: .readOnly)
+            let readOnly = try DiskStore(folder: folder, limit: ByteSize(bytes: 10_000_000), mode: .readOnly)
             #expect(readOnly.data(for: "k") == Data([1, 2, 3]))
             #expect(throws: DiskStoreError.readOnly(folder: folder)) { try readOnly.store([4], for: "j") }
             readOnly.close()
@@ -128,17 +128,17 @@ import Testing
     @Test func aStoreDroppedWhileItsIndexLoadsClosesWithoutAHang() throws {
         try DiskTest.withFolder("dropped") { folder in
             do {
-                let store = try DiskStore(folder: folder, limit: 10_000_000)
+                let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 10_000_000))
                 for i in 0..<200 { try store.store([UInt8(i)], for: "k\(i)") }
                 store.close()
             }
             // The last reference goes while the background queue loads the index: the store
             // closes from that queue, and must not wait on itself.
-            for _ in 0..<20 { _ = try DiskStore(folder: folder, limit: 10_000_000) }
+            for _ in 0..<20 { _ = try DiskStore(folder: folder, limit: ByteSize(bytes: 10_000_000)) }
             // Each closes once its loader finishes, releasing the lock: an owner gets in.
             var owner: DiskStore?
             for _ in 0..<500 where owner == nil {
-                owner = try? DiskStore(folder: folder, limit: 10_000_000, mode: .owner)
+                owner = try? DiskStore(folder: folder, limit: ByteSize(bytes: 10_000_000), mode: .owner)
                 if owner == nil { usleep(10_000) }
             }
             let store = try #require(owner, "a dropped store kept the folder's lock")
@@ -153,11 +153,11 @@ import Testing
             var options = DiskStore.Options()
             options.createFolder = false
             #expect(throws: DiskStoreError.missingFolder(folder + "/none")) {
-                _ = try DiskStore(folder: folder + "/none", limit: 1_000_000, options: options)
+                _ = try DiskStore(folder: folder + "/none", limit: ByteSize(bytes: 1_000_000), options: options)
             }
             try FileIO.replace(folder + "/file", with: [UInt8]([1]))
             #expect(throws: DiskStoreError.notAFolder(folder + "/file")) {
-                _ = try DiskStore(folder: folder + "/file", limit: 1_000_000)
+                _ = try DiskStore(folder: folder + "/file", limit: ByteSize(bytes: 1_000_000))
             }
             #expect(DiskStoreError.notAFolder("x").description == "cannot open the disk store x: it is a file, not a folder")
         }
@@ -165,7 +165,7 @@ import Testing
 
     @Test func anEntryLargerThanTheLimitIsRefused() throws {
         try DiskTest.withFolder("toolarge") { folder in
-            let store = try DiskStore(folder: folder, limit: 100_000)
+            let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 100_000))
             defer { store.close() }
             #expect(throws: DiskStoreError.self) { try store.store(DiskTest.bytes(200_000, seed: 1), for: "big") }
             #expect(DiskTest.temporaryFiles(in: folder).isEmpty)
@@ -174,7 +174,7 @@ import Testing
 
     @Test func verifyReportsAndRemovesBadEntriesAndClearEmptiesTheStore() throws {
         try DiskTest.withFolder("verify") { folder in
-            let store = try DiskStore(folder: folder, limit: 10_000_000)
+            let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 10_000_000))
             defer { store.close() }
             for i in 0..<5 { try store.store(DiskTest.bytes(3_000, seed: i), for: "k\(i)") }
             let victim = folder + "/entries/" + KeyHash.fileName(KeyHash.fnv1a64("k2"))
@@ -201,7 +201,7 @@ import Testing
         let folder = try DiskTest.withFolder("threads") { $0 + "-kept" }
         try FileIO.createDirectories(folder)
         defer { try? FileIO.removeTree(folder) }
-        let store = try DiskStore(folder: folder, limit: 4_000_000)
+        let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 4_000_000))
         let bad = try await withThrowingTaskGroup(of: Int.self) { group in
             for worker in 0..<4 {
                 group.addTask {
@@ -226,5 +226,20 @@ import Testing
         store.close()
         #expect(DiskTest.allocatedBytes(under: folder) <= 4_000_000)
         #expect(DiskTest.temporaryFiles(in: folder).isEmpty)
+    }
+
+    @Test func twoTrimsAtOnceEachReportTheirOwnEvictions() async throws {
+        let folder = try DiskTest.withFolder("trims") { $0 + "-kept" }
+        try FileIO.createDirectories(folder)
+        defer { try? FileIO.removeTree(folder) }
+        let store = try DiskStore(folder: folder, limit: .megabytes(100))
+        defer { store.close() }
+        for i in 0..<60 { try store.store(DiskTest.bytes(10_000, seed: i), for: "k\(i)") }
+        let start = store.usage
+        async let first = DiskTest.onThread { store.trim(to: ByteSize(bytes: start / 2)) }
+        async let second = DiskTest.onThread { store.trim(to: ByteSize(bytes: start / 4)) }
+        let (a, b) = try await (first, second)
+        #expect(a + b == store.metrics.evictions[.trim], "\(a) + \(b) against \(store.metrics.evictions[.trim] ?? 0)")
+        #expect(store.usage <= start / 4)
     }
 }

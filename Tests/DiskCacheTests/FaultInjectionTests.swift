@@ -40,7 +40,7 @@ import Testing
             let keys = (0..<60).map { "image-\($0)" }
             var payloads: [String: [UInt8]] = [:]
             do {
-                let store = try DiskStore(folder: folder, limit: 100_000_000)
+                let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 100_000_000))
                 for key in keys {
                     payloads[key] = CheckablePayloadBytes.make(key, &random)
                     try store.store(payloads[key]!, for: key)
@@ -56,7 +56,7 @@ import Testing
                 if [UInt8](try FileIO.readAll(path)) != EntryBytes.of(key, payloads[key]!) { damaged.insert(key) }
             }
             #expect(!damaged.isEmpty)
-            let store = try DiskStore(folder: folder, limit: 100_000_000)
+            let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 100_000_000))
             defer { store.close() }
             for key in keys {
                 let data = store.data(for: key)
@@ -77,7 +77,7 @@ import Testing
     func aDamagedOrMissingSnapshotIsRebuiltWithoutAWipe(kind: String) throws {
         try DiskTest.withFolder("snapshot-\(kind)") { folder in
             do {
-                let store = try DiskStore(folder: folder, limit: 100_000_000)
+                let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 100_000_000))
                 for i in 0..<30 { try store.store(DiskTest.bytes(2_000 + i, seed: i), for: "k\(i)") }
                 store.close()
             }
@@ -94,7 +94,7 @@ import Testing
                 // A snapshot from before the last change: an entry removed behind its back.
                 try FileIO.remove(folder + "/entries/" + KeyHash.fileName(KeyHash.fnv1a64("k3")))
             }
-            let store = try DiskStore(folder: folder, limit: 100_000_000)
+            let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 100_000_000))
             defer { store.close() }
             // Lookups work while the index is rebuilt.
             #expect(store.data(for: "k7") == Data(DiskTest.bytes(2_007, seed: 7)))

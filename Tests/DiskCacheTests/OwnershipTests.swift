@@ -35,7 +35,7 @@ import Testing
             try Self.foreignFolder(folder)
             let before = Self.tree(folder)
             for mode in [DiskStore.AccessMode.owner, .automatic, .readOnly] {
-                #expect(throws: DiskStoreError.notAStore(folder: folder)) { _ = try DiskStore(folder: folder, limit: 1 << 20, mode: mode) }
+                #expect(throws: DiskStoreError.notAStore(folder: folder)) { _ = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 20), mode: mode) }
             }
             #expect(Self.tree(folder) == before)
             #expect(DiskStoreError.notAStore(folder: folder).description
@@ -45,11 +45,11 @@ import Testing
 
     @Test("the empty path, / and the home folder are refused with their own sentences")
     func emptyRootAndHomeAreRefused() throws {
-        #expect(throws: DiskStoreError.emptyPath) { _ = try DiskStore(folder: "", limit: 1 << 20) }
+        #expect(throws: DiskStoreError.emptyPath) { _ = try DiskStore(folder: "", limit: ByteSize(bytes: 1 << 20)) }
         #expect(DiskStoreError.emptyPath.description == "the disk store's folder is an empty path (an unset variable?); give a folder")
-        #expect(throws: DiskStoreError.protectedFolder("/")) { _ = try DiskStore(folder: "/", limit: 1 << 20) }
+        #expect(throws: DiskStoreError.protectedFolder("/")) { _ = try DiskStore(folder: "/", limit: ByteSize(bytes: 1 << 20)) }
         if let home = ProcessInfo.processInfo.environment["HOME"], FileIO.kind(of: home) == .directory {
-            #expect(throws: DiskStoreError.protectedFolder(home)) { _ = try DiskStore(folder: home, limit: 1 << 20) }
+            #expect(throws: DiskStoreError.protectedFolder(home)) { _ = try DiskStore(folder: home, limit: ByteSize(bytes: 1 << 20)) }
         }
         #expect(!FileIO.exists("/entries") && !FileIO.exists("/RETENTION-STORE"))
     }
@@ -58,14 +58,14 @@ import Testing
     func emptyFolderBecomesAStore() throws {
         try DiskTest.withFolder("marked") { folder in
             try FileIO.createDirectories(folder)
-            let store = try DiskStore(folder: folder, limit: 1 << 20)
+            let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 20))
             try store.store(Array("v".utf8), for: "k")
             store.close()
             let marker = try FileIO.readAll(folder + "/RETENTION-STORE")
             #expect(marker.count == 32 && marker.prefix(8) == Data("RTNSTORE".utf8))
             let tag = String(decoding: try FileIO.readAll(folder + "/CACHEDIR.TAG"), as: UTF8.self)
             #expect(tag.hasPrefix("Signature: 8a477f597d28d172789f06886806bc55\n"))
-            let again = try DiskStore(folder: folder, limit: 1 << 20)
+            let again = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 20))
             defer { again.close() }
             again.waitForIndex()
             #expect(again.metrics.indexState == .fresh)
@@ -74,7 +74,7 @@ import Testing
             let empty = folder + "-empty"
             try FileIO.createDirectories(empty)
             defer { try? FileIO.removeTree(empty) }
-            let reader = try DiskStore(folder: empty, limit: 1 << 20, mode: .readOnly)
+            let reader = try DiskStore(folder: empty, limit: ByteSize(bytes: 1 << 20), mode: .readOnly)
             #expect(reader.data(for: "k") == nil)
             reader.close()
             #expect(try FileIO.directoryEntries(empty).isEmpty)
@@ -91,7 +91,7 @@ import Testing
             try FileIO.replace(outside + "/.rtn-1-1.tmp", with: Array("do not touch".utf8))
             // An entry file of key "k", kept outside, for a link in the entries folder.
             try FileIO.replace(outside + "/entry", with: EntryFormat.encode(key: "k", payload: UnsafeRawBufferPointer(start: nil, count: 0)))
-            let store = try DiskStore(folder: folder, limit: 1 << 20)
+            let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 20))
             try store.store(Array("v".utf8), for: "other")
             store.close()
             let outsideBefore = Self.tree(outside)
@@ -104,7 +104,7 @@ import Testing
             let entry = KeyHash.fileName(KeyHash.fnv1a64("k"))
             #expect(symlink(outside + "/entry", folder + "/entries/" + entry) == 0)
 
-            let reopened = try DiskStore(folder: folder, limit: 1 << 20)
+            let reopened = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 20))
             #expect(reopened.writeState == .notWritable(reason: "tmp in it is not a folder the store made"))
             #expect(reopened.data(for: "k") == nil)
             #expect(reopened.data(for: "other") == Data("v".utf8))
@@ -120,7 +120,7 @@ import Testing
     @Test("a FIFO, a folder and a link as entries are misses, counted, and never opened; verify finishes")
     func specialFilesAreDamageNotWaits() throws {
         try DiskTest.withFolder("special") { folder in
-            let store = try DiskStore(folder: folder, limit: 1 << 20)
+            let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 20))
             defer { store.close() }
             store.waitForIndex()
             let fifo = KeyHash.fileName(KeyHash.fnv1a64("fifo"))
@@ -149,13 +149,13 @@ import Testing
             let other = folder + "-other"
             defer { try? FileIO.removeTree(other) }
             for (path, key) in [(folder, "mine"), (other, "theirs")] {
-                let store = try DiskStore(folder: path, limit: 1 << 30)
+                let store = try DiskStore(folder: path, limit: ByteSize(bytes: 1 << 30))
                 try store.store(DiskTest.bytes(10_000, seed: 1), for: key)
                 store.close()
             }
             // Another store's clean snapshot, copied in: rebuilt from the listing.
             try FileIO.replace(folder + "/index", with: try FileIO.readAll(other + "/index"))
-            var store = try DiskStore(folder: folder, limit: 1 << 30)
+            var store = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 30))
             store.waitForIndex()
             #expect(store.metrics.indexState == .rebuilt && store.metrics.entries == 1)
             store.close()
@@ -166,7 +166,7 @@ import Testing
             let forged = IndexSnapshot.encode([.init(hash: 42, allocatedBytes: 1 << 40, lastUse: 1)], clean: true, storeID: id,
                                               folderModification: entries.modificationNanoseconds, folderInode: entries.inode)
             try FileIO.replace(folder + "/index", with: forged)
-            store = try DiskStore(folder: folder, limit: 1 << 30)
+            store = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 30))
             store.waitForIndex()
             #expect(store.metrics.indexState == .rebuilt && store.metrics.bytes < 1 << 20)
             #expect(store.data(for: "mine") != nil)
@@ -175,7 +175,7 @@ import Testing
             // so no more than the header is read.
             let big = try FileDescriptor.open(folder + "/index", .writeOnly, options: .truncate)
             try big.truncate(to: 2 << 30)
-            store = try DiskStore(folder: folder, limit: 1 << 30)
+            store = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 30))
             store.waitForIndex()
             #expect(store.metrics.indexState == .rebuilt && store.data(for: "mine") != nil)
             store.close()
@@ -185,11 +185,11 @@ import Testing
     @Test("the lock is the folder's own: deleting the lock file lets no second owner in")
     func deletingTheLockFileLetsNoSecondOwnerIn() throws {
         try DiskTest.withFolder("lock") { folder in
-            let owner = try DiskStore(folder: folder, limit: 1 << 20, mode: .owner)
+            let owner = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 20), mode: .owner)
             defer { owner.close() }
             try FileIO.remove(folder + "/lock")
-            #expect(throws: DiskStoreError.self) { _ = try DiskStore(folder: folder, limit: 1 << 20, mode: .owner) }
-            let reader = try DiskStore(folder: folder, limit: 1 << 20, mode: .automatic)
+            #expect(throws: DiskStoreError.self) { _ = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 20), mode: .owner) }
+            let reader = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 20), mode: .automatic)
             defer { reader.close() }
             #expect(!reader.isOwner)
             #expect(throws: DiskStoreError.readOnly(folder: folder)) { try reader.store(Array("x".utf8), for: "k") }
@@ -200,7 +200,7 @@ import Testing
     @Test("entries larger than the limit are damage and are never read")
     func oversizedEntriesAreNotRead() throws {
         try DiskTest.withFolder("oversized") { folder in
-            let store = try DiskStore(folder: folder, limit: 64 * 1024)
+            let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 64 * 1024))
             defer { store.close() }
             store.waitForIndex()
             let name = KeyHash.fileName(KeyHash.fnv1a64("huge"))
@@ -208,6 +208,34 @@ import Testing
             try fd.truncate(to: 1 << 30)
             #expect(store.data(for: "huge") == nil)
             #expect(store.metrics.corruptEntries == 1)
+        }
+    }
+
+    @Test("writeState says why a store only reads, and the hook hears the takeover when the owner goes")
+    func writeStateAndItsHook() throws {
+        try DiskTest.withFolder("state") { folder in
+            let owner = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 20), mode: .owner)
+            #expect(owner.writeState == .owner)
+            let heard = Lock<[DiskStore.WriteState]>([])
+            var options = DiskStore.Options()
+            options.onWriteStateChange = { state in heard.withLock { $0.append(state) } }
+            let reader = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 20), options: options)
+            defer { reader.close() }
+            #expect(reader.writeState == .ownedByAnotherProcess(processID: getpid()))
+            #expect(reader.writeState.description == "reads only: process \(getpid()) owns the folder")
+            owner.close()
+            // A write takes over (tries at most every 100 ms) and the hook hears it.
+            var stored = false
+            for _ in 0..<50 where !stored {
+                stored = (try? reader.store(Array("v".utf8), for: "k")) != nil
+                if !stored { usleep(25_000) }
+            }
+            #expect(stored && reader.writeState == .owner)
+            reader.waitForIndex()
+            reader.close()
+            #expect(heard.withLock { $0 } == [.owner])
+            let readOnly = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 20), mode: .readOnly)
+            #expect(readOnly.writeState == .readOnlyRequested)
         }
     }
 }

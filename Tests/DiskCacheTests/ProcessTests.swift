@@ -58,7 +58,7 @@ import Testing
         // A reader takes ownership when the owner dies (and another may when that one finishes first).
         #expect(tookOver >= 1, "no reader took ownership after the owner died")
         #expect(run.atRest <= limit, "at rest the folder takes \(run.atRest) bytes, past the limit of \(limit)")
-        let store = try DiskStore(folder: folder, limit: limit, mode: .owner)
+        let store = try DiskStore(folder: folder, limit: ByteSize(bytes: limit), mode: .owner)
         defer { store.close() }
         #expect(store.verify().bad.isEmpty)
         #expect(DiskTest.temporaryFiles(in: folder).isEmpty)

@@ -164,7 +164,7 @@ struct LabStoreLeftoverTests {
         let plain = parent + "/retention-disk-\(dead)-123"
         let live = parent + "/retention-disk-\(getpid())-456"
         for folder in [left, mixed, live] {
-            let store = try DiskStore(folder: folder, limit: 1 << 20)
+            let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 20))
             try store.store(Array("v".utf8), for: "k")
             store.close()
         }

@@ -179,3 +179,26 @@ struct SweepTests {
         }
     }
 }
+
+@Suite("Sweep constraints on decodes and disk")
+struct SweepDecodeDiskConstraintTests {
+    @Test("--max-decodes and --max-disk judge the worst repeat, name the excess, and give margins")
+    func decodesAndDisk() {
+        var row = ComparisonSummary.Row(strategy: "thumbnail-disk@8MB", runs: 3, failures: 0, startupBytes: 1, allLoadedBytes: 1,
+                                        peakBytes: 30_000_000, peakSpread: [29_000_000, 31_000_000], afterDestroyBytes: 1, afterTrimBytes: 1,
+                                        logicalPeakBytes: 1, decodes: 140, hitches: 0, hitchesSpread: [0, 0], placeholderFrames: 2,
+                                        placeholderSpread: [2, 2], maxFrameMs: 1)
+        row.decodesSpread = [138, 145]
+        row.disk = .init(peakBytes: 60_000_000, peakSpread: [59_000_000, 61_000_000], reads: 10, hits: 5, writes: 5, writeFailures: 0,
+                         mappedResidentBytes: 0, latencyMs: 0)
+        let tight = SweepConstraints(maxDecodes: 140, maxDiskBytes: 50_000_000)
+        #expect(SweepOutcome.failures(row, tight) == ["decodes up to 145 > 140", "disk peak up to 61.0 MB > 50.0 MB"])
+        #expect(SweepOutcome.excess(row, tight) > 0)
+        let loose = SweepConstraints(maxDecodes: 150, maxDiskBytes: 64_000_000)
+        #expect(SweepOutcome.failures(row, loose).isEmpty)
+        #expect(SweepOutcome.margins(row, loose).contains("decodes up to 145 of 150 allowed, disk peak up to 61.0 MB of 64.0 MB allowed"))
+        row.disk = nil
+        #expect(SweepOutcome.failures(row, tight) == ["decodes up to 145 > 140"], "a strategy without a disk tier takes none")
+        #expect(!SweepConstraints(maxDecodes: 1).isEmpty && !SweepConstraints(maxDiskBytes: 1).isEmpty)
+    }
+}

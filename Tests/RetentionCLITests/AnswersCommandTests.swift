@@ -77,6 +77,23 @@ struct AnswersCommandTests {
         }
     }
 
+    @Test("a custom strategy built on a thumbnail preset takes the scenario's displayPixelSize unless it gives its own maxPixelSize")
+    func customStrategiesInheritTheDisplaySize() async throws {
+        let dir = try CLIRunner.temporaryDirectory("answers-inherit")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/s.json"
+        try #"{"viewport": {"width": 390, "height": 844, "scale": 3}, "container": {"kind": "list"}, "rows": {"count": 10, "height": 100}, "images": {"directory": "\#(CLIRunner.packageRoot)/assets/images", "displayPixelSize": 390}, "strategies": ["thumbnail-lru", {"name": "thumb16", "base": "thumbnail-lru", "thumbnailBudget": "16MB"}, {"name": "own", "base": "thumbnail-lru", "maxPixelSize": 128}, {"name": "plain", "visible": "thumbnail"}]}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try await CLIRunner.run(["strategies", path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        func summary(_ name: String) -> String { lines.first { $0.contains("\"name\":\"\(name)\"") } ?? "" }
+        #expect(summary("thumb16").contains("\\\"maxPixelSize\\\":390"), "\(summary("thumb16"))")
+        #expect(summary("plain").contains("\\\"maxPixelSize\\\":390"), "\(summary("plain"))")
+        #expect(summary("own").contains("\\\"maxPixelSize\\\":128"), "\(summary("own"))")
+        #expect(summary("thumbnail-lru").contains("(in this scenario: 390 px thumbnails, from images.displayPixelSize)"))
+    }
+
     @Test("a checkpoint named like one the lab records is refused with its JSON path")
     func reservedCheckpoint() async throws {
         let dir = try CLIRunner.temporaryDirectory("answers-reserved")

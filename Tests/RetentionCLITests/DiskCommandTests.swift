@@ -20,9 +20,11 @@ struct DiskCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let header = try #require(lines.first { $0.hasPrefix("strategy ") })
-        #expect(header.hasSuffix("placeholders  disk peak  disk reads  disk writes"))
+        #expect(header.hasSuffix("placeholders  disk peak  disk reads  disk writes  written  writer CPU"))
         let memory = try #require(lines.first { $0.hasPrefix("decoded-release ") })
-        #expect(memory.hasSuffix("-           -            -"))
+        #expect(memory.hasSuffix("-           -            -        -           -"))
+        let diskLine = try #require(lines.first { $0.hasPrefix("decoded-release+disk ") })
+        #expect(diskLine.hasSuffix(" ms"), "the writer's CPU is measured: \(diskLine)")
         #expect(result.stdout.contains("costs: table measured now, 8 images, median decode"))
         #expect(result.stdout.contains(" ms, median disk read "), "the table measured the disk read")
         #expect(result.stdout.contains("the page cache holding them is in no process's RSS, and the runs mapped 0.0 MB of them"))
@@ -36,12 +38,13 @@ struct DiskCommandTests {
         // The CSV carries the same disk figures, and leaves them empty for the memory strategy.
         let csv = try String(contentsOfFile: dir + "/out.csv", encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         let columns = try #require(csv.first)
-        #expect(csv.count == 3 && columns.suffix(8) == ["sourceReads", "diskReads", "diskHits", "diskWrites", "diskWriteFailures",
-                                                         "diskCorruptEntries", "diskPeakBytes", "diskMappedResidentBytes"])
+        #expect(csv.count == 3 && columns.suffix(10) == ["sourceReads", "diskReads", "diskHits", "diskWrites", "diskWriteFailures",
+                                                          "diskCorruptEntries", "diskPeakBytes", "diskMappedResidentBytes", "diskWriteBytes", "diskWriteCPUSeconds"])
         func cell(_ row: Int, _ name: String) -> String { csv[row][columns.firstIndex(of: name)!] }
         #expect(cell(1, "diskHits").isEmpty && cell(1, "sourceReads").isEmpty)
         #expect(cell(2, "diskWrites") == "\(disk["writes"] as? Int ?? -1)" && cell(2, "diskHits") == "\(disk["hits"] as? Int ?? -1)")
         #expect(cell(2, "diskMappedResidentBytes") == "0" && Int(cell(2, "sourceReads")) ?? -1 > 0)
+        #expect((Int(cell(2, "diskWriteBytes")) ?? 0) > 0 && (Double(cell(2, "diskWriteCPUSeconds")) ?? 0) > 0 && cell(1, "diskWriteBytes").isEmpty)
     }
 
     @Test("sessions: 2 prints the cold and the warm session of each strategy")
@@ -76,7 +79,8 @@ struct DiskCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("diskBudget over 1MB, 8MB"))
         let header = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("strategy ") })
-        #expect(header.contains("diskBudget") && header.contains("disk peak"))
+        #expect(header.contains("diskBudget") && header.contains("disk peak") && header.contains("writer CPU"))
+        #expect(result.stdout.split(separator: "\n").contains { $0.hasPrefix("decoded-release+disk ") && $0.contains(" ms") }, "the writer's CPU per point")
         let points = try SweepCommandTests.points(String(decoding: FileManager.default.contents(atPath: dir + "/sweep.json") ?? Data(), as: UTF8.self))
         let small = try #require(points["decoded-release+disk diskBudget=1MB"]?["disk"] as? [String: Any])
         let large = try #require(points["decoded-release+disk diskBudget=8MB"]?["disk"] as? [String: Any])
@@ -96,5 +100,31 @@ struct DiskCommandTests {
         let memory = try await CLIRunner.run(["run", scenario, "--strategy", "decoded-lru", "--set", "diskBudget=8MB"])
         #expect(memory.status == 64)
         #expect(memory.stderr.contains("diskBudget does not apply to decoded-lru: it keeps nothing on disk"), "\(memory.stderr)")
+    }
+
+    @Test("a comparison stopped by SIGTERM, or whose children a --timeout kills, leaves no store folder behind")
+    func stoppedRunsLeaveNoStore() async throws {
+        let dir = try CLIRunner.temporaryDirectory("disk-stopped")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Long enough to be caught mid-run: the list scrolled down and up twenty times.
+        let script = (0..<20).map { _ in #"{"scroll":{"by":2400,"frames":30}},{"scroll":{"by":-2400,"frames":30}}"# }.joined(separator: ",")
+        let scenario = try LabCommandTests.smallScenario(dir, extra: #","diskFolder":"stores","sourceLatencyMs":30"#, script: script, name: "long")
+        let costs = try await CLIRunner.run(["costs", scenario, "-o", dir + "/costs.json", "--strategies", "decoded-release+disk"])
+        #expect(costs.status == 0, "\(costs.stderr)")
+        let stopped = try await CLIRunner.shell("""
+            "$R" compare '\(scenario)' --strategies decoded-release+disk --repeat 3 --costs '\(dir)/costs.json' >/dev/null 2>&1 &
+            pid=$!
+            for i in $(seq 1 400); do ls '\(dir)/stores' 2>/dev/null | grep -q retention-disk && break; sleep 0.05; done
+            ls '\(dir)/stores' | grep -c retention-disk
+            kill -TERM $pid; wait $pid; echo "status $?"
+            """)
+        // One store per run in flight (the runs go --jobs at a time), each caught before the signal.
+        let lines = stopped.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && (Int(lines[0]) ?? 0) >= 1 && lines[1] == "status 143", "\(stopped.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/stores").isEmpty, "SIGTERM left a store folder")
+        let timedOut = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-release+disk", "--repeat", "1",
+                                                "--costs", dir + "/costs.json", "--timeout", "1"])
+        #expect(timedOut.status != 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/stores").isEmpty, "a timed-out child left a store folder")
     }
 }

@@ -146,7 +146,9 @@ struct LabCommandTests {
         #expect((object?["failedDecodes"] as? Int ?? 0) >= 1)
         #expect((object?["placeholderFrames"] as? Int ?? 0) >= 1)
         let soak = try await CLIRunner.run(["soak", scenario, "--strategy", "decoded-release", "--iterations", "6", "--warmup", "2"])
-        #expect(soak.status == 0, "\(soak.stdout)\(soak.stderr)")
+        // The verdict is on memory (PASS, or INCONCLUSIVE over six short iterations), never a
+        // failed run (2) for images that do not decode.
+        #expect([0, 3].contains(soak.status), "\(soak.stdout)\(soak.stderr)")
         #expect(soak.stdout.contains("failed decodes "))
         #expect(!soak.stdout.contains("failed decodes 0"))
     }

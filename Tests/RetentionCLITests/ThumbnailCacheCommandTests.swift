@@ -191,4 +191,40 @@ struct ThumbnailCacheCommandTests {
         let stray = try await CLIRunner.run(["thumbnail", dir + "/in/a.png", "--size", "16", "-o", dir + "/x.png", "--cache-verify", "content"])
         #expect(stray.status == 64 && stray.stderr.contains("--cache-verify goes with --cache DIR"))
     }
+
+    @Test("temporary outputs a killed batch left are removed by the next batch once their process is gone; a live one's stay")
+    func leftoverOutputsOfAKilledBatchAreRemoved() async throws {
+        let dir = try CLIRunner.temporaryDirectory("thumb-leftovers")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try Self.inputs(2, in: dir + "/in")
+        try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
+        let dead = (4_000_000...4_194_303).first { !FileManager.default.fileExists(atPath: "/proc/\($0)") } ?? 4_194_303
+        for name in [".rtn-\(dead)-1.tmp", ".rtn-\(getpid())-1.tmp", "notes.txt"] {
+            try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/out/" + name))
+        }
+        let result = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "32", "-o", dir + "/out"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/out").sorted()
+                == [".rtn-\(getpid())-1.tmp", "f000.png", "f001.png", "notes.txt"].sorted())
+    }
+
+    @Test("a cache on a read-only mount is used read-only: its thumbnails are served, one note says why, nothing fails",
+          .enabled(if: getuid() == 0, "needs root to bind-mount the cache read-only"))
+    func readOnlyCacheDegrades() async throws {
+        let dir = try CLIRunner.temporaryDirectory("thumb-cache-ro")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try Self.inputs(3, in: dir + "/in")
+        let first = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "32", "-o", dir + "/out", "--cache", dir + "/cache"])
+        #expect(first.status == 0, "\(first.stderr)")
+        try FileManager.default.createDirectory(atPath: dir + "/ro", withIntermediateDirectories: true)
+        let mounted = try await CLIRunner.shell("mount --bind '\(dir)/cache' '\(dir)/ro' && mount -o remount,bind,ro '\(dir)/ro' && echo ok")
+        #expect(mounted.stdout == "ok\n", "\(mounted.stderr)")
+        defer { _ = system("umount '\(dir)/ro'") }
+        // One new input, which cannot be added.
+        try FileManager.default.copyItem(atPath: dir + "/in/f000.png", toPath: dir + "/in/f003.png")
+        let second = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "32", "-o", dir + "/out2", "--cache", dir + "/ro"])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(Self.summary(second.stdout).contains("3 from cache"), "\(second.stdout)")
+        #expect(second.stderr.contains("the cache \(dir)/ro is used read-only (the folder cannot be written: Read-only file system): its thumbnails are used, new ones are not added"), "\(second.stderr)")
+    }
 }

@@ -24,7 +24,7 @@ struct DiskTierTests {
         let source = ImageSource<Int>.memory(Fixtures.images)
         func refusal(_ policy: RetentionPolicy, _ store: DiskStore?) -> ImageCacheError? {
             do {
-                _ = try ImageCache(source: source, policy: policy, disk: store)
+                _ = try ImageCache(source: source, policy: policy, disk: store, diskName: { "\($0)" })
                 return nil
             } catch {
                 return error
@@ -45,6 +45,41 @@ struct DiskTierTests {
         #expect(ImageCacheError.diskBudgetOverStoreLimit(policy: "p", budget: 20_000_000, limit: 10_000_000).description
                 == "policy p has a disk budget of 20MB, over the disk store's limit of 10MB")
         #expect(ImageCacheError.diskTierWithoutStore(policy: "p").description == "policy p keeps a disk tier, but the cache was given no disk store")
+        // Row numbers are not names: an Int key needs diskName; a String key names itself.
+        #expect(throws: ImageCacheError.diskNameRequired(keyType: "Int")) { _ = try ImageCache(source: source, policy: lru, disk: disk.store) }
+        #expect(ImageCacheError.diskNameRequired(keyType: "Int").description
+                == "a cache with a disk tier needs a stable name on disk for each key: give diskName, or make Int DiskKeyConvertible (a Int such as a row number may name another image in the next run)")
+        let named = try ImageCache(source: ImageSource<String>.memory(["a": Fixtures.images[0]!]), policy: lru, mode: .synchronous, disk: disk.store)
+        #expect(named.appeared("a").status == .decoded)
+    }
+
+    @Test("the cache says when its disk tier only reads because another store owns the folder")
+    func diskWriteStateIsShown() throws {
+        let disk = try TemporaryStore("disk-state", limit: 50_000_000)
+        let folder = disk.store.folder
+        let reader = try DiskStore(folder: folder, limit: .megabytes(50))
+        defer { reader.close() }
+        let cache = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), policy: .thumbnailDisk, mode: .synchronous,
+                                   disk: reader, diskName: { "\($0)" })
+        #expect(cache.diskWriteState == .ownedByAnotherProcess(processID: getpid()))
+        #expect(cache.metrics.diskWriteState == .ownedByAnotherProcess(processID: getpid()))
+        #expect(cache.appeared(1).status == .decoded, "a tier that only reads costs writes, never an image")
+        let plain = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), policy: .decodedLRU)
+        #expect(plain.diskWriteState == nil && plain.metrics.diskWriteState == nil)
+    }
+
+    @Test("a preset's default disk budget takes a smaller store's limit; an explicit one over it throws")
+    func presetsFitTheirStore() throws {
+        let disk = try TemporaryStore("disk-fit", limit: 50_000_000)
+        let source = ImageSource<Int>.memory(Fixtures.images)
+        let cache = try ImageCache(source: source, policy: .thumbnailDisk, disk: disk.store, diskName: { "\($0)" })
+        #expect(cache.policy.disk?.budget == .megabytes(50))
+        #expect(RetentionPolicy.thumbnailDisk.disk?.budgetIsExplicit == false)
+        let explicit = RetentionPolicy.thumbnailDisk.with { $0.disk?.budget = .megabytes(150) }
+        #expect(explicit.disk?.budgetIsExplicit == true)
+        #expect(throws: ImageCacheError.diskBudgetOverStoreLimit(policy: explicit.name, budget: 150_000_000, limit: 50_000_000)) {
+            _ = try ImageCache(source: source, policy: explicit, disk: disk.store, diskName: { "\($0)" })
+        }
     }
 
     // MARK: - Hits
@@ -83,7 +118,7 @@ struct DiskTierTests {
         defer { store.close() }
         let source = TestSource()
         let warm = try ImageCache(source: source.source(), policy: .decodedLRUDisk.with { $0.disk?.budget = .megabytes(50) },
-                                  mode: .synchronous, disk: store)
+                                  mode: .synchronous, disk: store, diskName: { "\($0)" })
         for key in 0..<8 { #expect(warm.appeared(key).origin == .disk) }
         #expect(source.totalReads == 0)
         #expect(warm.metrics.diskHits == 8 && warm.metrics.sourceReads == 0)

@@ -284,4 +284,120 @@ struct LoadingTests {
         let mapped = ImageSource<Int>.files { _ in path }
         #expect(try mapped.data(for: 42) == Fixtures.images[1]!)
     }
+
+    // MARK: - Priorities and eviction events
+
+    @Test("waiting loads run most urgent first: an override, then a visible row, then image(for:), then a prefetch; priorities follow their requesters")
+    func loadsRunByPriority() async throws {
+        let gate = Gate()
+        let order = Lock<[Int]>([])
+        let h = Harness(.decodedLRU, mode: .asynchronous(workers: 1), gate: gate,
+                        onLoadCompleted: { completion in order.withLock { $0.append(completion.key) } })
+        h.appear(0)                                   // takes the only worker, held at the gate
+        try await eventually { gate.takeArrival() }
+        h.cache.prefetch([1])
+        h.appear(2)
+        let request = Task { try await h.cache.image(for: 3) }
+        try await eventually { h.cache.loadPriority(for: 3) == .normal }
+        h.cache.prefetch([4])
+        #expect(h.cache.loadPriority(for: 1) == .low && h.cache.loadPriority(for: 2) == .high)
+        // A prefetched row that appears is raised, and lowered again when it scrolls off.
+        h.appear(1)
+        #expect(h.cache.loadPriority(for: 1) == .high)
+        h.disappear(1)
+        #expect(h.cache.loadPriority(for: 1) == .low)
+        #expect(h.cache.setPriority(.veryHigh, for: 4))
+        #expect(!h.cache.setPriority(.veryHigh, for: 99), "no load of 99 is in flight")
+        #expect(h.cache.loadPriority(for: 4) == .veryHigh)
+        gate.open()
+        _ = try await request.value
+        await h.cache.idle()
+        #expect(order.withLock { $0 } == [0, 4, 2, 3, 1])
+        h.check()
+    }
+
+    @Test("onEvicted hears each representation a budget, a memory warning or a release takes, after the lock")
+    func evictionEvents() throws {
+        let heard = Lock<[EvictionEvent<Int>]>([])
+        // Room for eight bitmaps (each under the admission cap, a quarter of the budget).
+        let policy = RetentionPolicy.decodedLRU.with { $0.bitmapBudget = ByteSize(bytes: 8 * Fixtures.decodedBytes) }
+        let cache = try ImageCache(source: .memory(Fixtures.images), policy: policy, mode: .synchronous,
+                                   onEvicted: { event in heard.withLock { $0.append(event) } })
+        for key in 0..<10 {
+            cache.appeared(key)
+            cache.disappeared(key)
+        }
+        let budget = heard.withLock { $0 }
+        #expect(budget.map(\.key) == [0, 1] && budget.allSatisfy { $0.cause == .budget && $0.representation == .bitmap })
+        #expect(budget.allSatisfy { $0.bytes == Fixtures.decodedBytes })
+        cache.memoryWarning(.critical)
+        let all = heard.withLock { $0 }
+        #expect(all.count == 10 && all.suffix(8).allSatisfy { $0.cause == .memoryWarning })
+        #expect(cache.metrics.evictions.budget == 2 && cache.metrics.evictions.memoryWarning == 8)
+    }
+
+    // MARK: - Fetching apart from decoding
+
+    /// Fetches in flight now and the most seen at once, for an asynchronous source's tests.
+    final class FetchCounter: Sendable {
+        private let state = Lock<(now: Int, peak: Int, total: Int)>((0, 0, 0))
+        func begin() { state.withLock { $0.now += 1; $0.total += 1; $0.peak = max($0.peak, $0.now) } }
+        func end() { state.withLock { $0.now -= 1 } }
+        var peak: Int { state.withLock { $0.peak } }
+        var total: Int { state.withLock { $0.total } }
+    }
+
+    @Test("an asynchronous source's fetches run fetchLimit at once without holding the one decode worker", arguments: [6, 2])
+    func fetchesRunApartFromDecodes(limit: Int) async throws {
+        let counter = FetchCounter()
+        let source = ImageSource<Int>(fetch: { key in
+            counter.begin()
+            defer { counter.end() }
+            try await Task.sleep(for: .milliseconds(150))
+            return Fixtures.images[key]!
+        })
+        let cache = try ImageCache(source: source, policy: .decodedLRU, mode: .asynchronous(workers: 1), fetchLimit: limit)
+        let clock = ContinuousClock()
+        let start = clock.now
+        for key in 0..<12 { cache.appeared(key) }
+        await cache.idle()
+        let elapsed = start.duration(to: clock.now)
+        #expect(counter.peak == limit, "at most \(limit) fetches at once, and that many while one worker decodes")
+        #expect(counter.total == 12 && cache.metrics.sourceReads == 12 && cache.metrics.decodes == 12)
+        for key in 0..<12 { #expect(cache.cachedImage(for: key)?.width == Fixtures.width) }
+        print("12 fetches of 150 ms, fetchLimit \(limit), 1 decode worker: \(elapsed)")
+    }
+
+    @Test("a fetch is cancelled when its row disappears, and coalesces with every other requester of the key")
+    func fetchesCancelAndCoalesce() async throws {
+        let counter = FetchCounter()
+        let cancelled = Lock(0)
+        let source = ImageSource<Int>(fetch: { key in
+            counter.begin()
+            defer { counter.end() }
+            do { try await Task.sleep(for: .seconds(30)) } catch {
+                cancelled.withLock { $0 += 1 }
+                throw error
+            }
+            return Fixtures.images[key]!
+        })
+        let cache = try ImageCache(source: source, policy: .decodedLRU, mode: .asynchronous(workers: 1), fetchLimit: 2)
+        cache.appeared(1)
+        cache.appeared(1)            // a second row showing the same key
+        cache.prefetch([1])
+        try await eventually { counter.total == 1 }
+        cache.disappeared(1)
+        cache.disappeared(1)
+        cache.cancelPrefetch([1])    // the last requester goes: the fetch is cancelled
+        await cache.idle()
+        #expect(cancelled.withLock { $0 } == 1 && counter.total == 1)
+        #expect(cache.metrics.decodes == 0 && cache.metrics.cancelledLoads == 1 && cache.usage.entryCount == 0)
+        // Waiting for a slot counts nothing: two slots busy, a third load cancelled before its turn.
+        cache.appeared(2); cache.appeared(3); cache.appeared(4)
+        try await eventually { counter.total == 3 }
+        cache.disappeared(4)
+        cache.disappeared(2); cache.disappeared(3)
+        await cache.idle()
+        #expect(counter.total == 3 && cache.metrics.sourceReads == 3, "the load cancelled while waiting never fetched")
+    }
 }

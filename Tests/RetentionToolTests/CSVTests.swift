@@ -28,11 +28,11 @@ struct CSVTests {
 
     @Test("the soak CSV's header and lines come from one column list")
     func csvColumns() {
-        #expect(SoakSample.csvHeader == "iteration,warmup,elapsedSeconds,residentBytes,anonymousBytes,retainedBytes,logicalBytes,rowHeldBytes,evictableBytes,entries,heapInUseBytes,heapFreeHeldBytes,decodes,hitches,rowsInList")
+        #expect(SoakSample.csvHeader == "iteration,warmup,elapsedSeconds,residentBytes,anonymousBytes,retainedBytes,logicalBytes,rowHeldBytes,evictableBytes,entries,heapInUseBytes,heapFreeHeldBytes,decodes,hitches,rowsInList,useSeconds,rowStateBytes,diskBytes")
         let sample = SoakSample(iteration: 3, warmup: true, elapsedSeconds: 1.23456, residentBytes: 4, anonymousBytes: 5, logicalBytes: 6,
                                 rowHeldBytes: 7, evictableBytes: 8, entries: 9, heapInUseBytes: 10, heapFreeHeldBytes: 11, decodes: 12,
-                                hitches: 13, rowsInList: 14)
-        #expect(sample.csvLine == "3,true,1.235,4,5,0,6,7,8,9,10,11,12,13,14", "retained: 5 anonymous less 11 free-held, never below 0")
+                                hitches: 13, rowsInList: 14, useSeconds: 5.5, rowStateBytes: 15, diskBytes: 16)
+        #expect(sample.csvLine == "3,true,1.235,4,5,0,6,7,8,9,10,11,12,13,14,5.5,15,16", "retained: 5 anonymous less 11 free-held, never below 0")
     }
 
     /// A minimal RFC 4180 reader for one record, to count fields the way a spreadsheet would.

@@ -84,21 +84,22 @@ struct ComparisonTextTests {
         row.sourceReads = 65
         if disk {
             row.disk = .init(peakBytes: 96_300_000, peakSpread: [96_000_000, 96_500_000], reads: 155, hits: 90, writes: 65, writeFailures: 0,
-                             mappedResidentBytes: 0, latencyMs: 0)
+                             mappedResidentBytes: 0, latencyMs: 0, writeBytes: 48_200_000, writeCPUMs: 41.25)
         }
         row.warmSessions = warm
         return row
     }
 
-    @Test("a strategy with a disk tier adds disk peak, reads and writes, '-' for the others, and notes what they count and the latency model")
+    @Test("a strategy with a disk tier adds disk peak, reads, writes, MB written and the writer's CPU, '-' for the others, and notes what they count and the latency model")
     func diskColumns() throws {
         var summary = ComparisonSummary(results: [], strategies: [])
         summary.rows = [Self.diskRow("decoded-lru", disk: false), Self.diskRow("decoded-lru+disk", disk: true)]
         let text = summary.table()
         let lines = text.split(separator: "\n").map(String.init)
-        #expect(lines[0].hasSuffix("placeholders  disk peak  disk reads  disk writes"))
-        #expect(lines[2].hasSuffix("281          -           -            -"))
-        #expect(lines[3].hasSuffix("20       96.3         155           65"))
+        #expect(lines[0].hasSuffix("placeholders  disk peak  disk reads  disk writes  written  writer CPU"), "\(lines[0])")
+        #expect(lines[2].hasSuffix("281          -           -            -        -           -"), "\(lines[2])")
+        #expect(lines[3].hasSuffix("20       96.3         155           65     48.2     41.3 ms"), "\(lines[3])")
+        #expect(text.contains("writer CPU that thread's CPU time per run (encoding thumbnails, writing)"))
         #expect(text.contains("disk: disk peak is the store's files in MB allocated on disk, not resident memory: the page cache holding them is in no process's RSS, and the runs mapped 0.0 MB of them"))
         #expect(text.contains("disk latency: a MODEL of 0.00 ms per disk read"))
         // The export keeps them, and a memory strategy's row has no disk keys.
@@ -138,24 +139,56 @@ struct ComparisonTextTests {
 /// The soak verdict's lines.
 @Suite("Soak verdict text")
 struct GrowthVerdictTextTests {
-    @Test("the verdict word and the figures that decided it")
-    func text() {
-        func samples(_ resident: [Int]) -> [SoakSample] {
-            resident.enumerated().map { i, bytes in
-                SoakSample(iteration: i + 1, warmup: false, elapsedSeconds: Double(i) * 2, residentBytes: bytes, anonymousBytes: bytes, logicalBytes: 0,
-                           rowHeldBytes: 0, evictableBytes: 0, entries: 0, heapInUseBytes: 0, heapFreeHeldBytes: 0, decodes: 0, hitches: 0, rowsInList: 0)
-            }
+    static func samples(_ resident: [Int], rows: [Int]? = nil, rowState: [Int]? = nil) -> [SoakSample] {
+        resident.enumerated().map { i, bytes in
+            SoakSample(iteration: i + 1, warmup: false, elapsedSeconds: Double(i) * 2, residentBytes: bytes, anonymousBytes: bytes, logicalBytes: 0,
+                       rowHeldBytes: 0, evictableBytes: 0, entries: 0, heapInUseBytes: 0, heapFreeHeldBytes: 0, decodes: 0, hitches: 0,
+                       rowsInList: rows?[i] ?? 0, useSeconds: 5.5, rowStateBytes: rowState?[i] ?? 0)
         }
-        let growing = GrowthVerdict.decide(measured: samples([100_000_000, 158_000_000, 216_000_000, 274_000_000]),
+    }
+
+    @Test("the verdict word and the figures that decided it: rates per hour of use with per iteration beside, wall time labelled apart")
+    func text() {
+        var growing = GrowthVerdict.decide(measured: Self.samples([100_000_000, 158_000_000, 216_000_000, 274_000_000]),
                                            maxGrowthBytes: 16_000_000, violations: [], failures: [])
-        #expect(growing.text.hasPrefix("verdict: FAIL (growth)\n"))
+        growing.wallSeconds = 9
+        #expect(growing.text.hasPrefix("verdict: FAIL (growth)\nretained memory slope: 37963.6 MB per hour of use (58.0 MB per iteration); 95 % interval "))
+        #expect(growing.text.contains("; allowed 16.0 MB per hour of use (24.4 KB per iteration of 5.50 s of use)\n"))
+        #expect(growing.text.contains("\ngrowth over 1 h of use (655 iterations): 37963.6 MB (95 % interval "))
+        #expect(growing.text.contains("\ntime: 4 measured iterations, 22.0 s of modelled use (5.50 s per iteration); wall clock 9.0 s for the whole soak (2.00 s per iteration), used by no rate\n"))
         #expect(growing.text.contains("resident 100.0 MB to 274.0 MB"))
-        #expect(growing.text.contains("\nreason: retained memory grows 58.0 MB per iteration"))
-        let flat = GrowthVerdict.decide(measured: samples([90_000_000, 90_100_000, 89_900_000, 90_000_000]),
+        #expect(growing.text.contains("\nreason: retained memory grows 37963.6 MB per hour of use (58.0 MB per iteration); its 95 % interval"))
+        #expect(growing.text.contains("\nwhere: no counter the lab keeps grows"))
+        let flat = GrowthVerdict.decide(measured: Self.samples([90_000_000, 90_001_000, 89_999_000, 90_000_000, 90_000_000]),
                                         maxGrowthBytes: 16_000_000, violations: [], failures: [])
         #expect(flat.text.hasPrefix("verdict: PASS\nretained memory slope: "))
-        #expect(flat.text.contains("allowed 256.0 KB per iteration"))
-        #expect(flat.text.contains("\nallocator (not counted as growth): glibc holds 0.0 MB freed"))
+        #expect(flat.text.contains("allowed 16.0 MB per hour of use (24.4 KB per iteration of 5.50 s of use)"))
+        #expect(flat.text.contains("\nallocator (not counted as growth): glibc holds 0.0 MB freed, no trend"))
+        #expect(!flat.text.contains("where:"), "a pass names no site")
+    }
+
+    @Test("a FAIL says where: the growing counter, per row, its share, and every counter per iteration")
+    func site() {
+        let feed = GrowthVerdict.decide(measured: Self.samples((0..<6).map { 70_000_000 + $0 * 128_000 }, rows: (0..<6).map { 60 + $0 * 30 },
+                                                               rowState: (0..<6).map { 245_760 + $0 * 122_880 }),
+                                        maxGrowthBytes: 16_000_000, violations: [], failures: [])
+        #expect(feed.text.contains("\nwhere: rowStateBytes +122,880 B per iteration (30 rows × 4,096 B), 96 % of the growth: the list's row state grows with the feed\n"), "\(feed.text)")
+        #expect(feed.text.contains("\nper iteration: rowsInList +30, rowStateBytes +122,880 B, rowHeldBytes 0 B, evictableBytes 0 B, entries 0, diskBytes 0 B, heapFreeHeldBytes 0 B\n"), "\(feed.text)")
+    }
+
+    @Test("a soak that measured nothing prints no figures it does not have; a stopped one names what stopped it")
+    func nothingMeasured() {
+        let none = GrowthVerdict.decide(measured: [], maxGrowthBytes: 16_000_000, violations: [], failures: [])
+        #expect(none.text == """
+            verdict: INCONCLUSIVE
+            retained memory slope: not fitted (0 measured iterations; an interval needs 3); allowed 16.0 MB per hour of use
+            no iteration was measured, so there are no figures
+            reason: only 0 measured iterations after warm-up; at least 3 are needed to fit a slope and 5 to pass
+            """)
+        let stopped = GrowthVerdict.decide(measured: Self.samples([1, 1, 1, 1, 1]), maxGrowthBytes: 16_000_000, violations: [], failures: [])
+            .stopped(by: "stopped by --max-resident 400.0 MB in iteration 8")
+        #expect(stopped.text.hasPrefix("verdict: INCONCLUSIVE\n"))
+        #expect(stopped.text.contains("\nstopped by --max-resident 400.0 MB in iteration 8\nreason: stopped by --max-resident 400.0 MB in iteration 8: a stopped soak is never a pass"), "\(stopped.text)")
     }
 }
 

@@ -40,7 +40,7 @@ struct SoakJobTests {
         let outcome = run.run(sink: capture.sink)
 
         #expect(outcome.report.count == 2)
-        #expect(outcome.report[0] == "soak: soak-slow-leak under swiftui-image-state, 3 iterations (0 warm-up), failed decodes 0, failed reads 0")
+        #expect(outcome.report[0] == "soak: soak-slow-leak under swiftui-image-state, 3 iterations (0 warm-up, 3 measured), failed decodes 0, failed reads 0")
         #expect(outcome.report[1].hasPrefix("verdict: "))
         #expect(outcome.errors.isEmpty)
         #expect(outcome.exitStatus == outcome.verdict.outcome.exitStatus)
@@ -53,7 +53,7 @@ struct SoakJobTests {
         // On a terminal every iteration redraws the progress line, and the line is ended.
         let progress = capture.captured
         #expect(progress.count == 4)
-        if case .progress(let line) = progress.first { #expect(line.hasPrefix("iteration 1  elapsed ")) } else { Issue.record("expected a progress line") }
+        if case .progress(let line) = progress.first { #expect(line.hasPrefix("iteration 1  wall ")) } else { Issue.record("expected a progress line") }
         #expect(progress.last == .note(""))
     }
 
@@ -64,7 +64,7 @@ struct SoakJobTests {
         _ = run.run(sink: capture.sink)
         let lines = capture.captured
         #expect(lines.count == 1)
-        if case .note(let text) = lines.first { #expect(text.hasPrefix("iteration 1  elapsed 0 s  resident ")) } else { Issue.record("expected one note away from a terminal, got \(lines)") }
+        if case .note(let text) = lines.first { #expect(text.hasPrefix("iteration 1  wall 0 s  resident ")) } else { Issue.record("expected one note away from a terminal, got \(lines)") }
     }
 
     @Test("a stop asked for before the run runs no iteration: inconclusive (exit 3), never a pass")
@@ -72,9 +72,11 @@ struct SoakJobTests {
         let run = try Self.soak(.iterations(50))
         run.requestStop()
         let outcome = run.run(sink: .silent)
-        #expect(outcome.report[0].contains(", 0 iterations (0 warm-up)"))
+        #expect(outcome.report[0].contains(", no iteration finished, "))
         #expect(outcome.verdict.outcome == .inconclusive)
         #expect(outcome.exitStatus == 3)
+        #expect(outcome.report[1].contains("\nno iteration was measured, so there are no figures\n"), "no lines of zeros: \(outcome.report[1])")
+        #expect(outcome.verdict.stopReason == "stopped by SIGTERM")
     }
 
     @Test("every problem is found before the soak starts: a missing scenario, an export that cannot be written")

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 import Retention
 import SystemIO
 import Testing
@@ -54,8 +55,12 @@ struct ScenarioSettingsTests {
         (#""sourceLatencyMs":"slow""#, #"sourceLatencyMs: expected a number of milliseconds from 0 to 60000, found "slow""#),
         (#""sourceLatencyMs":1e16"#, "sourceLatencyMs: expected a number of milliseconds from 0 to 60000, found 1e+16"),
         (#""sourceLatencyMs":1e300,"display":"async""#, "sourceLatencyMs: expected a number of milliseconds from 0 to 60000, found 1e+300"),
-        (#""images":{"directory":"x","patern":"*.png"}"#, "images.patern: unknown key (expected one of directory, pattern, displayPixelSize)"),
+        (#""images":{"directory":"x","patern":"*.png"}"#, "images.patern: unknown key (expected one of directory, pattern, displayPixelSize, identity)"),
         (#""images":{"pattern":"*.png"}"#, "images.directory: expected a folder path"),
+        (#""sourceLatencyMs":{"p50":150,"p95":80}"#, #"sourceLatencyMs: expected {"p50": P, "p95": Q} in milliseconds with 0 < P ≤ Q ≤ 60000, found an object"#),
+        (#""sourceLatencyMs":[]"#, "sourceLatencyMs: expected a list of 1 to 10000 numbers of milliseconds from 0 to 60000, found an array"),
+        (#""fetchLimit":0"#, "fetchLimit: expected an integer from 1 to 64, found 0"),
+        (#""images":{"directory":"x","identity":"url"}"#, #"images.identity: expected one of row, image, found "url""#),
         (#""images":{"directory":"x","displayPixelSize":-3}"#, "images.displayPixelSize: expected a positive integer, found -3"),
         (#""strategies":["decoded-lru","nope"]"#, #"strategies[1]: unknown preset "nope" (known: swiftui-image-state, swiftui-data-state, decoded-release, decoded-lru, tiered, decoded-row-kept, thumbnail-lru, decoded-release+disk, decoded-lru+disk, thumbnail-disk)"#),
         (#""strategies":[42]"#, "strategies[0]: expected a preset name or a policy object, found 42"),
@@ -94,5 +99,31 @@ struct ScenarioSettingsTests {
         #expect(again == scenario)
         #expect(again.settings == ScenarioSettings(images: .init(directory: "d", pattern: "p-*.png", displayPixelSize: 300),
                                                    display: .async, decodeWorkers: 3, sourceLatencyMs: 2.5))
+    }
+
+    @Test("sourceLatencyMs takes one value, a log-normal fitted to p50 and p95, or a list taken in turn; draws are seeded")
+    func latencyModels() throws {
+        func settings(_ extra: String) throws -> ScenarioSettings {
+            try Scenario.decode(Data("{\(Self.base),\(extra)}".utf8), source: "/tmp/s.json").settings
+        }
+        #expect(try settings(#""sourceLatencyMs":80"#).sourceLatency == .fixed(80))
+        let logNormal = try settings(#""sourceLatencyMs":{"p50":80,"p95":150},"fetchLimit":4"#)
+        #expect(logNormal.sourceLatency == .logNormal(p50: 80, p95: 150) && logNormal.sourceLatencyMs == 80 && logNormal.fetchLimit == 4)
+        #expect(try settings(#""sourceLatencyMs":[40,120,80]"#).sourceLatency == .cycle([40, 120, 80]))
+        #expect(try settings(#""display":"async""#).fetchLimit == 6, "the default is 6")
+        // The fitted distribution: its median and 95th percentile over many draws, and the same
+        // draws every time.
+        let model = LatencyModel.logNormal(p50: 80, p95: 150)
+        let draws = (0..<20_000).map { model.milliseconds(draw: UInt64($0)) }.sorted()
+        #expect(abs(draws[10_000] - 80) < 3, "median \(draws[10_000])")
+        #expect(abs(draws[19_000] - 150) < 8, "95th percentile \(draws[19_000])")
+        #expect(model.milliseconds(draw: 7) == LatencyModel.logNormal(p50: 80, p95: 150).milliseconds(draw: 7))
+        #expect(LatencyModel.cycle([40, 120, 80]).milliseconds(draw: 4) == 120)
+        // Encoding writes each form back.
+        for extra in [#""sourceLatencyMs":{"p50":80,"p95":150}"#, #""sourceLatencyMs":[40,120,80]"#] {
+            let decoded = try Scenario.decode(Data("{\(Self.base),\(extra)}".utf8), source: "/tmp/s.json")
+            let again = try Scenario.decode(Data(JSONDocument.encode(decoded).utf8), source: "/tmp/s.json")
+            #expect(again.settings.sourceLatency == decoded.settings.sourceLatency)
+        }
     }
 }

@@ -58,4 +58,11 @@ struct JSONDocumentTests {
         struct Doc: Encodable { var b = 1; var a = "x/y" }
         #expect(JSONDocument.encode(Doc()) == #"{"a":"x/y","b":1}"#)
     }
+
+    @Test("a figure JSON cannot hold (NaN, an infinity) is written as a string; the rest of the document stays")
+    func nonConformingNumbers() {
+        struct Figures: Encodable { var median: Double; var peak: Double; var name: String }
+        let text = JSONDocument.encode(Figures(median: .nan, peak: .infinity, name: "run"))
+        #expect(text == #"{"median":"NaN","name":"run","peak":"Infinity"}"#)
+    }
 }

@@ -26,7 +26,7 @@ private final class Fixture {
         let base = ProcessInfo.processInfo.environment["DISK_BENCH_TMP"] ?? "/var/tmp"
         let folder = "\(base)/retention-disk-benchmark-\(name)-\(getpid())"
         try? FileManager.default.removeItem(atPath: folder)
-        let store = try DiskStore(folder: folder, limit: 1 << 40, durable: durable)
+        let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 40), durable: durable)
         let payload = [UInt8](repeating: 0x5A, count: size)
         keys = (0..<max(count, 4_096)).map { "k\($0)" }
         for key in keys.prefix(count) { try store.store(payload, for: key) }

@@ -103,12 +103,12 @@ enum StoreOpening {
         for name in [StoreLayout.entries, StoreLayout.temporary] {
             do { try root.createSubfolder(name) } catch {
                 switch error.errno {
-                case EACCES, EPERM, EROFS: return "the folder cannot be written (\(error.reasonText))"
+                case EACCES, EPERM, EROFS: return "the folder cannot be written: \(error.reasonText)"
                 default: return "\(name) in it is not a folder the store made"
                 }
             }
             if let code = root.writeAccessError(name) {
-                return "the folder cannot be written (\(SystemError.text(forErrno: code)))"
+                return "the folder cannot be written: \(SystemError.text(forErrno: code))"
             }
         }
         return nil

@@ -43,6 +43,9 @@ public struct Comparison: Sendable {
     public var jobs = 1
     /// The slice of the schedule this process runs; nil for all of it.
     public var shard: Shard?
+    /// Arguments added for repeat N (from 1) after ``childArguments``: each repeat's own cost
+    /// table, so the repeats' spread covers the table's drift. Nil adds none.
+    public var repeatArguments: (@Sendable (_ repeatIndex: Int) -> [String])?
 
     /// A comparison; `repeats` defaults to 3.
     public init(executable: String, strategies: [String], repeats: Int = 3, timeoutSeconds: Double = 300,
@@ -135,7 +138,8 @@ public struct Comparison: Sendable {
 
     /// One child's result, or nil when a stop request ended it.
     private func runOne(_ strategy: String, repeatIndex: Int) -> Result? {
-        let child = ChildProcess(executable: executable, arguments: childArguments(strategy), timeoutSeconds: timeoutSeconds, stop: stop)
+        let arguments = childArguments(strategy) + (repeatArguments?(repeatIndex) ?? [])
+        let child = ChildProcess(executable: executable, arguments: arguments, timeoutSeconds: timeoutSeconds, stop: stop)
         let outcome: ChildProcess.Outcome
         do { outcome = try child.run() } catch {
             return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: error.description)

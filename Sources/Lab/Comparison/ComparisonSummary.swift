@@ -78,6 +78,11 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
             public var mappedResidentBytes: Int
             /// The latency MODEL per disk read the runs charged (`diskLatencyMs`).
             public var latencyMs: Double
+            /// Bytes the writer wrote; nil in summaries of reports without it.
+            public var writeBytes: Int? = nil
+            /// CPU milliseconds the writer thread spent (encoding thumbnails, writing); nil in
+            /// summaries of reports without it.
+            public var writeCPUMs: Double? = nil
         }
 
         private enum CodingKeys: String, CodingKey {
@@ -253,6 +258,8 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
             disk: disks.isEmpty ? nil : Row.DiskFigures(
                 peakBytes: median(disks.map(\.peakBytes)), peakSpread: spread(disks.map(\.peakBytes)), reads: median(disks.map(\.reads)),
                 hits: median(disks.map(\.hits)), writes: median(disks.map(\.writes)), writeFailures: median(disks.map(\.writeFailures)),
-                mappedResidentBytes: median(disks.map(\.mappedResidentBytes)), latencyMs: disks[0].latencyMs))
+                mappedResidentBytes: median(disks.map(\.mappedResidentBytes)), latencyMs: disks[0].latencyMs,
+                writeBytes: median(disks.map(\.writeBytes)),
+                writeCPUMs: disks.allSatisfy { $0.writeCPUSeconds != nil } ? Median.of(disks.map { $0.writeCPUSeconds! * 1000 }) : nil))
     }
 }

@@ -257,10 +257,13 @@ public struct CostTable: Codable, Sendable, Hashable {
     /// The table as pretty JSON with sorted keys.
     public var json: String { JSONDocument.encode(self, pretty: true) }
 
+    /// The median of the images' decode costs, in ms. O(images log images).
+    public var medianDecodeMs: Double { Median.of(images.map(\.decodeMs)) }
+
     /// One line for reports: `costs: 8 images, decode 2.9 ms median (…)`, with the median disk
     /// read when the table has disk costs.
     public var summary: String {
-        let median = Median.of(images.map(\.decodeMs))
+        let median = medianDecodeMs
         let diskReads = images.compactMap(\.diskReadMs)
         let disk = diskReads.isEmpty ? "" : ", median disk read \(NumberText.twoDecimals(Median.of(diskReads))) ms"
         return "\(images.count) image\(images.count == 1 ? "" : "s"), median decode \(NumberText.twoDecimals(median)) ms\(disk) thread CPU, \(repeats) repeats, measured on \(machine)"

@@ -90,7 +90,8 @@ public struct Experiment: Sendable {
     }
 
     /// The policy actually run: the strategy's, with a thumbnail preset's size set to the
-    /// scenario's `displayPixelSize` when given (a custom policy keeps its own size).
+    /// scenario's `displayPixelSize` when given (a custom one took it when the scenario was read,
+    /// unless it gave its own `maxPixelSize`).
     var effectivePolicy: RetentionPolicy { Self.effectivePolicy(strategy, settings: settings) }
 
     /// The headroom of the slowest synchronous load of `strategies` (names resolved among the
@@ -104,7 +105,8 @@ public struct Experiment: Sendable {
     }
 
     /// `policy` as a run on a scenario with `settings` uses it: a thumbnail preset takes the
-    /// scenario's `images.displayPixelSize` (a custom policy keeps its own size). O(1).
+    /// scenario's `images.displayPixelSize` (a custom policy already took it, unless it gave its own
+    /// `maxPixelSize`, when the scenario was read). O(1).
     public static func effectivePolicy(_ policy: RetentionPolicy, settings: ScenarioSettings) -> RetentionPolicy {
         var policy = policy
         if case .thumbnail(_, let quality, let linearLight) = policy.visible, RetentionPolicy.named(policy.name) == policy,

@@ -20,7 +20,12 @@ final class ExperimentSession {
     let rowMemory: RowMemory
     let resident: ResidentMemory
     var frames: FrameStatistics
-    var virtualQueue: VirtualDecodeQueue
+    var virtualQueue: VirtualLoadPipeline
+    /// Draws of the source latency so far: the n-th fetch (or synchronous source read) of a run
+    /// takes the model's n-th value, the same in every repeat.
+    var latencyDraws: UInt64 = 0
+    /// True with `identity: image`: the cache is keyed by the image a row shows, not the row.
+    let keysByImage: Bool
     let completions = CompletedLoads()
     var checkpoints: [RunReport.Checkpoint] = []
     var timeline: [RunReport.Sample] = []
@@ -86,12 +91,18 @@ final class ExperimentSession {
         // see `handle`; async mode: to the virtual decode worker). Async runs use `scheduled`
         // mode: a load starts when a virtual decode worker would start it.
         let assignments = self.assignments
-        let files = ImageSource<Int>.files { row in images.paths[assignments.index(forRow: row) ?? images.index(forRow: row)] }
+        // The cache's key: the row, or with `identity: image` the image the row shows, so rows
+        // showing one file share an entry and a load.
+        let byImage = experiment.settings.images?.identity == .image
+        keysByImage = byImage
+        let files = ImageSource<Int>.files { key in
+            images.paths[byImage ? key : (assignments.index(forRow: key) ?? images.index(forRow: key))]
+        }
         let firstFailure = self.firstFailure
         // Failures are counted by the cache; the first one's text is kept for the report.
-        let source = ImageSource<Int> { row in
-            do { return try files.data(for: row) } catch {
-                firstFailure.record("row \(row): \(error)")
+        let source = ImageSource<Int> { key in
+            do { return try files.data(for: key) } catch {
+                firstFailure.record("\(byImage ? "image" : "row") \(key): \(error)")
                 throw error
             }
         }
@@ -102,8 +113,10 @@ final class ExperimentSession {
             source: source, policy: experiment.effectivePolicy,
             mode: async ? .scheduled(workers: experiment.settings.decodeWorkers) : .synchronous,
             disk: disk?.store,
+            // A run's store is its own and new: rows (or images, by identity) name entries.
+            diskName: { byImage ? "image-\($0)" : "row-\($0)" },
             onLoadCompleted: { completion in
-                if let error = completion.error { firstFailure.record("row \(completion.key): \(error)") }
+                if let error = completion.error { firstFailure.record("\(byImage ? "image" : "row") \(completion.key): \(error)") }
                 guard !completion.onCallerThread else { return }
                 completions.append(row: completion.key, seconds: completion.cpuTime.seconds, origin: completion.origin)
             })
@@ -113,7 +126,8 @@ final class ExperimentSession {
         rowMemory = RowMemory(stateBytes: experiment.scenario.rows.stateBytes, destinationBytes: experiment.scenario.rows.destinationBytes)
         resident = try ResidentMemory()
         frames = FrameStatistics(frameRate: experiment.scenario.frameRate.rawValue)
-        virtualQueue = VirtualDecodeQueue(workers: experiment.settings.decodeWorkers, frameRate: experiment.scenario.frameRate.rawValue)
+        virtualQueue = VirtualLoadPipeline(workers: experiment.settings.decodeWorkers, fetchSlots: experiment.settings.fetchLimit,
+                                           frameRate: experiment.scenario.frameRate.rawValue)
         frameStart = ThreadCPUTime.now()
         interval = experiment.timelineInterval > 0 ? experiment.timelineInterval : max(1, experiment.estimatedFrames / 200)
     }
@@ -159,7 +173,8 @@ final class ExperimentSession {
             droppedTraceEvents: experiment.trace.map { _ in replayer?.repairs.total ?? 0 },
             traceRepairs: replayer?.repairs.summary,
             sourceReads: disk != nil || experiment.settings.sessions > 1 ? metrics.sourceReads : nil,
-            disk: try disk.map { try diskFigures($0, metrics) })
+            disk: try disk.map { try diskFigures($0, metrics) },
+            imageIdentity: keysByImage ? "image" : "row")
     }
 
     /// The disk tier's figures: the cache's reads and writes, the store's size, and the
@@ -171,7 +186,7 @@ final class ExperimentSession {
             reads: metrics.diskReads, hits: metrics.diskHits, thumbnailHits: metrics.diskThumbnailHits, readBytes: metrics.diskReadBytes,
             writes: metrics.diskWrites, writeBytes: metrics.diskWriteBytes, writeFailures: metrics.diskWriteFailures + metrics.diskWritesDropped,
             corruptEntries: metrics.diskCorruptEntries, mappedResidentBytes: try ProcessMemory.readMappedResident(under: disk.folder),
-            latencyMs: experiment.settings.diskLatencyMs)
+            latencyMs: experiment.settings.diskLatencyMs, writeCPUSeconds: metrics.diskWriteTime.seconds)
     }
 
     /// One pass of the scenario from where the last left the list: its script, or its trace
@@ -231,9 +246,10 @@ final class ExperimentSession {
             // rest of the event.
             if rowMemory.heldBytes != held { checkResidentLimit(frame: event.frame) }
         case .appeared(let row):
-            let outcome = cache.appeared(row)
+            let key = cacheKey(row)
+            let outcome = cache.appeared(key)
             if outcome.status == .decoded { checkResidentLimit(frame: event.frame) }
-            if async, outcome.status == .pending { virtualQueue.request(row: row, atFrame: event.frame) }
+            if async, outcome.status == .pending { virtualQueue.request(row: key, atFrame: event.frame) }
             // The scenario's latency models, on the virtual clock, for a read on this thread.
             if !async, let origin = outcome.origin { virtualWork += latency(origin) }
             // A load ran on this thread (it always uses some CPU time): the table prices it.
@@ -242,13 +258,16 @@ final class ExperimentSession {
                 virtualWork += costs.seconds(image: imageIndex(forRow: row), origin: origin)
             }
         case .disappeared(let row):
-            if async { virtualQueue.cancel(row: row) }
-            cache.disappeared(row)
+            let key = cacheKey(row)
+            cache.disappeared(key)
+            // As the cache drops a load nobody wants any more, the virtual queue drops its job.
+            if async, cache.loadPriority(for: key) == nil { virtualQueue.cancel(row: key) }
         case .released(let row):
-            if async { virtualQueue.cancel(row: row) }
+            let key = cacheKey(row)
             rowMemory.rowReleased(row)
             liveRows -= 1
-            cache.released(row)
+            cache.released(key)
+            if async, cache.loadPriority(for: key) == nil { virtualQueue.cancel(row: key) }
             if replayer != nil { assignments.remove(row: row) }
         case .destinationInitialized(let row):
             let held = rowMemory.heldBytes
@@ -273,13 +292,20 @@ final class ExperimentSession {
     }
 
     /// The latency the scenario models for a load whose bytes came from `origin`, in seconds:
-    /// `sourceLatencyMs` for the source, `diskLatencyMs` for the disk tier, none for memory.
+    /// the next draw of `sourceLatencyMs` for the source, `diskLatencyMs` for the disk tier,
+    /// none for memory.
     func latency(_ origin: LoadOrigin) -> Double {
         switch origin {
-        case .source: return experiment.settings.sourceLatencyMs / 1000
+        case .source: return nextSourceLatency()
         case .disk, .diskThumbnail: return experiment.settings.diskLatencyMs / 1000
         case .memory: return 0
         }
+    }
+
+    /// The source latency's next draw, in seconds. O(1).
+    func nextSourceLatency() -> Double {
+        defer { latencyDraws &+= 1 }
+        return experiment.settings.sourceLatency.milliseconds(draw: latencyDraws) / 1000
     }
 
     /// Starts counting the current frame's work from now (CPU time of this thread).
@@ -293,6 +319,10 @@ final class ExperimentSession {
         assignments.index(forRow: row) ?? experiment.images.index(forRow: row)
     }
 
+    /// The cache's key for `row`: the row itself, or the image it shows with `identity: image`.
+    /// O(1).
+    private func cacheKey(_ row: Int) -> Int { keysByImage ? imageIndex(forRow: row) : row }
+
     /// Measures the frame that just ended. Placeholders are counted over `report.visibleRows`,
     /// or over `appearedRows` when a trace declares no visible range.
     private func frameEnded(_ report: FrameReport, appearedRows: Set<Int>? = nil) {
@@ -302,19 +332,25 @@ final class ExperimentSession {
         virtualWork = 0
         frameCount += 1
         if async {
-            let latency = self.latency
+            // The source's latency is the fetch stage's (a slot, no worker); the disk tier's
+            // is charged to the worker, which reads it.
+            let diskLatency = experiment.settings.diskLatencyMs / 1000
             // Loads that run side by side are admitted against the resident limit before they
             // allocate, so the limit holds whatever the number of decode workers.
             let limit = experiment.maxResidentBytes
             var refused: (residentBytes: Int, frame: Int)?
             var sizes = loadSizes
-            virtualQueue.advance(throughFrame: report.frame) { [cache, completions, costs, assignments, resident, images = experiment.images] rows in
+            let byImage = keysByImage
+            virtualQueue.advance(throughFrame: report.frame, fetchLatency: { key in
+                cache.needsSource(key) ? nextSourceLatency() : nil
+            }) { [cache, completions, costs, assignments, resident, images = experiment.images] rows in
+                func image(_ key: Int) -> Int { byImage ? key : (assignments.index(forRow: key) ?? images.index(forRow: key)) }
                 var admitted = rows
                 if let limit, refused == nil {
                     var projected = (try? resident.residentBytes()) ?? 0
                     admitted = []
                     for row in rows {
-                        projected += sizes.bytes(ofImage: assignments.index(forRow: row) ?? images.index(forRow: row))
+                        projected += sizes.bytes(ofImage: image(row))
                         if projected > limit {
                             refused = (projected, report.frame)
                             break
@@ -328,9 +364,8 @@ final class ExperimentSession {
                 cache.waitForIdle()
                 var seconds: [Int: Double] = [:]
                 for done in completions.drain() {
-                    let image = assignments.index(forRow: done.row) ?? images.index(forRow: done.row)
-                    let work = costs?.seconds(image: image, origin: done.origin) ?? done.seconds
-                    seconds[done.row] = work + latency(done.origin)
+                    let work = costs?.seconds(image: image(done.row), origin: done.origin) ?? done.seconds
+                    seconds[done.row] = work + (done.origin == .disk || done.origin == .diskThumbnail ? diskLatency : 0)
                 }
                 return seconds
             }
@@ -374,8 +409,9 @@ final class ExperimentSession {
     }
 
     private func isReady(_ row: Int, frame: Int) -> Bool {
-        guard cache.cachedImage(for: row) != nil else { return false }
-        return !async || virtualQueue.isReady(row: row, at: frame)
+        let key = cacheKey(row)
+        guard cache.cachedImage(for: key) != nil else { return false }
+        return !async || virtualQueue.isReady(row: key, at: frame)
     }
 
     func logicalBytes() -> Int { cache.usage.totalBytes + rowMemory.heldBytes }

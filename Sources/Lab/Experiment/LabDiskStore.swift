@@ -27,7 +27,7 @@ public final class LabDiskStore {
         Self.removeLeftovers(in: parent)
         folder = parent + "/retention-\(purpose)-\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         self.limit = limit
-        do { store = try DiskStore(folder: folder, limit: limit, mode: .owner) } catch {
+        do { store = try DiskStore(folder: folder, limit: ByteSize(bytes: limit), mode: .owner) } catch {
             throw .failed("\(error)")
         }
     }
@@ -36,7 +36,7 @@ public final class LabDiskStore {
     /// launch finds. Throws `LabError.failed` when it cannot be opened again.
     func reopen() throws(LabError) {
         store.close()
-        do { store = try DiskStore(folder: folder, limit: limit, mode: .owner) } catch {
+        do { store = try DiskStore(folder: folder, limit: ByteSize(bytes: limit), mode: .owner) } catch {
             throw .failed("\(error)")
         }
     }

@@ -24,6 +24,20 @@ public enum NumberText {
         abs(bytes) < 999_950 ? oneDecimal(bytes / 1_000) + " KB" : mb(bytes) + " MB"
     }
 
+    /// `122,880` for 122,880 and `-4,096` for -4,096: a whole number with a comma between
+    /// groups of three digits, rounded half away from zero. O(digits).
+    public static func grouped(_ value: Double) -> String {
+        let rounded = value.rounded()
+        guard rounded.isFinite, abs(rounded) < 1e15 else { return String(value) }
+        let digits = String(Int(abs(rounded)))
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return (rounded < 0 ? "-" : "") + text
+    }
+
     /// `3`, or `3 (1–7)` when a `[min, max]` spread differs. O(1).
     public static func count(_ median: Int, _ spread: [Int]) -> String {
         spread.count == 2 && spread[0] != spread[1] ? "\(median) (\(spread[0])–\(spread[1]))" : "\(median)"

@@ -83,6 +83,9 @@ public struct RunReport: Codable, Sendable, Hashable {
         /// The latency MODEL charged per disk read on the virtual clock (`diskLatencyMs`), beyond
         /// the cost table's measured CPU time.
         public var latencyMs: Double
+        /// CPU seconds the cache's writer thread spent encoding and writing entries; nil in
+        /// reports written before it existed.
+        public var writeCPUSeconds: Double? = nil
     }
 
     /// One timeline sample.
@@ -160,6 +163,9 @@ public struct RunReport: Codable, Sendable, Hashable {
     public var sourceReads: Int? = nil
     /// The disk tier's figures; nil (absent) for a strategy without one.
     public var disk: Disk? = nil
+    /// What a cache entry stood for: `row` (each row its own content) or `image` (rows showing
+    /// one file shared an entry); nil in reports written before it existed.
+    public var imageIdentity: String? = nil
     /// With `sessions` above 1: the warm sessions after this one (the cold one), each a whole
     /// report of a new cache and list over the disk store the session before left; nil
     /// (absent) for one session.

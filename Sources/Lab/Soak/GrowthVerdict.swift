@@ -9,31 +9,39 @@ import Retention
 /// freed memory the allocator keeps is left out because it is the allocator's choice, not the
 /// program's: a decode worker's new glibc arena can hold 64 MB of freed bitmaps without one
 /// byte leaking. That memory is reported on a line of its own (``firstHeapFreeHeldBytes``,
-/// ``lastHeapFreeHeldBytes``), so a user still sees it and can choose the `pageMapped`
-/// allocator, which returns freed bitmaps at once.
+/// ``lastHeapFreeHeldBytes``), called a trend only when its own slope's interval excludes zero.
 ///
-/// Two rules. The rate rule judges the least-squares slope of retained bytes per iteration by
-/// its 95 % confidence interval (Student's t, n − 2 degrees of freedom): FAIL when even the
-/// interval's lower end is above the allowed rate, PASS only when its upper end is at or below
-/// it, INCONCLUSIVE when the interval straddles the rate or fewer than 3 iterations were
-/// measured (with an estimate of the iterations that would decide). The total rule fails a
-/// soak whose growth over the measured iterations, at the lower end of the slope's interval,
-/// exceeds `--max-growth`: noise alone never fails it, and a limit of 0 allows none (and none
-/// passes). Broken invariants fail it too; a failed iteration makes it a failed run.
+/// **Time is the app's time**: every rate is per hour of modelled use, an iteration's frames ÷
+/// the scenario's frame rate (``useSecondsPerIteration``), never per hour of the lab's clock,
+/// which moves with the host's load; wall time is reported apart.
+///
+/// The rules, on the least-squares slope of retained bytes per iteration and its 95 %
+/// confidence interval (Student's t, n − 2 degrees of freedom):
+/// - FAIL when the interval's lower end is above the allowed rate, or when the slope is
+///   certainly above zero and its lower end projected over the horizon (`--horizon` hours of
+///   use) exceeds the total-growth limit (`--max-growth`); a broken invariant fails too.
+/// - PASS only with evidence: at least ``minimumIterationsToPass`` measured iterations, the
+///   interval's upper end at or below the rate, and, for a slope certainly above zero, the upper
+///   end projected over the horizon within the total-growth limit.
+/// - INCONCLUSIVE otherwise (with an estimate of the iterations that would decide); a failed
+///   iteration makes it a failed run.
+/// A soak that was stopped (a signal, `--max-resident`, a `--duration` that ended before the
+/// minimum) is never a pass: ``stopped(by:)`` turns a PASS into INCONCLUSIVE.
 public struct GrowthVerdict: Sendable, Hashable, Codable {
     /// How the soak ended.
     public enum Outcome: String, Sendable, Hashable, Codable {
-        /// The slope's interval lies at or below the rate, the total stays within its limit, no
-        /// broken invariant, no failed iteration. Exit 0.
+        /// The slope's interval lies at or below the rate, the horizon's growth stays within its
+        /// limit, no broken invariant, no failed iteration, not stopped. Exit 0.
         case pass
-        /// Memory grows (the interval lies above the rate, the fitted total exceeds its limit,
-        /// or resident memory reached `--max-resident` while growing), or rows kept bytes after
-        /// a destroy, or evictable bytes exceeded the budget. Exit 1.
+        /// Memory certainly grows (the interval lies above the rate, or the growth over the
+        /// horizon at the interval's lower end exceeds its limit), or rows kept bytes after a
+        /// destroy, or evictable bytes exceeded the budget. Exit 1.
         case growth
-        /// An iteration failed, or results could not be written. Exit 2.
+        /// An iteration failed, the scenario needed more than `--max-resident` before an
+        /// iteration was measured, or results could not be written. Exit 2.
         case failedRun = "failed-run"
-        /// Too few iterations, or too much spread, to tell growth from none: the slope's
-        /// interval straddles the rate. Not a pass. Exit 3.
+        /// Too few iterations, too much spread, or a soak stopped before a verdict was
+        /// certain. Not a pass. Exit 3.
         case inconclusive
 
         /// The process exit status for this outcome.
@@ -47,6 +55,9 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
         }
     }
 
+    /// Measured iterations a PASS needs: fewer leave the interval too wide to trust.
+    public static let minimumIterationsToPass = 5
+
     /// The outcome.
     public var outcome: Outcome
     /// Least-squares slope of retained bytes per measured iteration.
@@ -55,17 +66,37 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     public var slopeLowerBytesPerIteration: Double
     /// Upper end of the slope's 95 % confidence interval (bytes per iteration).
     public var slopeUpperBytesPerIteration: Double
-    /// Mean wall seconds per measured iteration (0 when fewer than two).
+    /// Seconds of modelled use per measured iteration: the script's frames ÷ its frame rate
+    /// (0 when no iteration was measured). Every per-hour figure is per hour of this time.
+    public var useSecondsPerIteration: Double = 0
+    /// The slope per hour of modelled use (0 when no use time is known).
+    public var slopeBytesPerHourOfUse: Double = 0
+    /// Lower end of the slope's interval per hour of modelled use.
+    public var slopeLowerBytesPerHourOfUse: Double = 0
+    /// Upper end of the slope's interval per hour of modelled use.
+    public var slopeUpperBytesPerHourOfUse: Double = 0
+    /// Mean wall seconds per measured iteration (0 when fewer than two): the lab's clock,
+    /// reported apart and used by no rate.
     public var meanSecondsPerIteration: Double
+    /// Wall seconds the whole soak took, warm-up included (set by the soak; 0 when unknown).
+    public var wallSeconds: Double = 0
     /// The allowed rate (`--max-growth-rate`), in bytes per iteration.
     public var maxGrowthRateBytesPerIteration: Double
-    /// The allowed rate as given per hour, when it was (`100MB/h`); nil for a rate per
-    /// iteration.
+    /// The allowed rate in bytes per hour of modelled use, however it was given; when no use
+    /// time is known (no iteration measured), the rate as given per hour, or nil.
     public var maxGrowthRateBytesPerHour: Double?
     /// Slope × (measured iterations − 1): the growth the fit says happened from the first
     /// measured iteration to the last.
     public var projectedGrowthBytes: Double
-    /// The limit on total growth (`--max-growth`).
+    /// Hours of modelled use the total-growth limit is judged over (`--horizon`).
+    public var horizonHours: Double = 1
+    /// The slope projected over ``horizonHours`` of use.
+    public var horizonGrowthBytes: Double = 0
+    /// The interval's lower and upper ends projected over ``horizonHours`` of use.
+    public var horizonGrowthLowerBytes: Double = 0
+    /// See ``horizonGrowthLowerBytes``.
+    public var horizonGrowthUpperBytes: Double = 0
+    /// The limit on growth over the horizon (`--max-growth`).
     public var maxGrowthBytes: Int
     /// Resident bytes (VmRSS) after the first and last measured iterations.
     public var firstResidentBytes: Int
@@ -84,6 +115,14 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     public var firstHeapFreeHeldBytes: Int
     /// See `firstHeapFreeHeldBytes`.
     public var lastHeapFreeHeldBytes: Int
+    /// The least and most free-but-held bytes over the measured iterations.
+    public var minHeapFreeHeldBytes: Int = 0
+    /// See ``minHeapFreeHeldBytes``.
+    public var maxHeapFreeHeldBytes: Int = 0
+    /// True when the free-but-held bytes' own slope interval excludes zero: a trend, not noise.
+    public var heapFreeHeldTrend: Bool = false
+    /// The free-but-held bytes' slope per measured iteration.
+    public var heapFreeHeldSlopeBytesPerIteration: Double = 0
     /// Measured (post-warm-up) iterations.
     public var measuredIterations: Int
     /// For an inconclusive verdict: about how many more iterations, at the spread measured so
@@ -95,8 +134,16 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     public var spreadIsAllocators: Bool
     /// The signal that cut the soak short (`SIGINT`, `SIGTERM`), or nil.
     public var stoppedBy: String?
+    /// What stopped the soak before it could decide, in words (a signal, `--max-resident`, a
+    /// `--duration` that ended before the minimum iterations); nil for a soak that ran its
+    /// course or decided.
+    public var stopReason: String?
     /// True when `--until-verdict` ended the soak because the verdict was decided.
     public var decidedEarly: Bool
+    /// Every counter the soak fits, with its slope and its share of retained growth.
+    public var components: [GrowthComponent] = []
+    /// Where retained growth comes from, in words, for a FAIL by growth; nil otherwise.
+    public var growthSite: String?
     /// Every reason the verdict is not a pass, in words.
     public var reasons: [String]
 
@@ -109,12 +156,19 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     }
 
     /// What the verdict is decided from: running fits of the retained and the free-but-held
-    /// bytes over the measured iterations, and the first and last measured samples.
+    /// bytes and of every counted component over the measured iterations, their use time, and
+    /// the first and last measured samples. Constant memory.
     public struct Evidence: Sendable {
         /// Retained bytes per measured iteration.
         public var retained = SlopeFit()
         /// The allocator's free-but-held bytes per measured iteration.
         public var freeHeld = SlopeFit()
+        /// One fit per counter the soak records (``GrowthComponent``), in its order.
+        public var counters = [SlopeFit](repeating: SlopeFit(), count: GrowthComponent.counters.count)
+        /// Seconds of modelled use over the measured iterations.
+        public var useSeconds = 0.0
+        /// The least and most free-but-held bytes measured.
+        public var freeHeldRange: ClosedRange<Int>?
         /// The first measured sample.
         public var first: SoakSample?
         /// The latest measured sample.
@@ -123,27 +177,33 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
         /// No iterations yet.
         public init() {}
 
-        /// Adds a measured sample. O(1).
+        /// Adds a measured sample. O(counters).
         public mutating func add(_ sample: SoakSample) {
             retained.add(Double(sample.retainedBytes))
             freeHeld.add(Double(sample.heapFreeHeldBytes))
+            for (index, counter) in GrowthComponent.counters.enumerated() { counters[index].add(Double(counter.value(sample))) }
+            useSeconds += sample.useSeconds
+            let held = sample.heapFreeHeldBytes
+            freeHeldRange = freeHeldRange.map { min($0.lowerBound, held)...max($0.upperBound, held) } ?? held...held
             if first == nil { first = sample }
             last = sample
         }
     }
 
-    /// Decides over the measured samples (warm-up excluded); see ``decide(_:maxGrowthBytes:maxGrowthRate:violations:failures:)``. O(n).
-    public static func decide(measured: [SoakSample], maxGrowthBytes: Int, maxGrowthRate: GrowthRate = .default,
+    /// Decides over the measured samples (warm-up excluded); see ``decide(_:maxGrowthBytes:maxGrowthRate:horizonHours:violations:failures:)``. O(n).
+    public static func decide(measured: [SoakSample], maxGrowthBytes: Int, maxGrowthRate: GrowthRate = .default, horizonHours: Double = 1,
                               violations: [String], failures: [String]) -> GrowthVerdict {
         var evidence = Evidence()
         for sample in measured { evidence.add(sample) }
-        return decide(evidence, maxGrowthBytes: maxGrowthBytes, maxGrowthRate: maxGrowthRate, violations: violations, failures: failures)
+        return decide(evidence, maxGrowthBytes: maxGrowthBytes, maxGrowthRate: maxGrowthRate, horizonHours: horizonHours,
+                      violations: violations, failures: failures)
     }
 
     /// Decides from the evidence so far. `violations` are broken invariants (bytes rows held
     /// after a destroy, evictable bytes over budget); `failures` are failed iterations.
-    /// O(violations + failures).
-    public static func decide(_ evidence: Evidence, maxGrowthBytes: Int, maxGrowthRate: GrowthRate = .default,
+    /// `horizonHours` is the hours of modelled use the total-growth limit is judged over.
+    /// O(violations + failures + counters).
+    public static func decide(_ evidence: Evidence, maxGrowthBytes: Int, maxGrowthRate: GrowthRate = .default, horizonHours: Double = 1,
                               violations: [String], failures: [String]) -> GrowthVerdict {
         let fit = evidence.retained
         let slope = fit.slope
@@ -153,84 +213,158 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
             guard count >= 2, let first, let last else { return 0 }
             return (last.elapsedSeconds - first.elapsedSeconds) / Double(count - 1)
         }()
+        let useSeconds = count > 0 ? evidence.useSeconds / Double(count) : 0
         // Fewer than three values have no interval; the verdict is inconclusive then, and the
         // export stays finite (JSON has no infinity).
         let interval = count >= 3 ? fit.slopeInterval95 : (lower: slope, upper: slope)
-        let rate = maxGrowthRate.bytesPerIteration(meanSecondsPerIteration: meanSeconds)
+        let rate = maxGrowthRate.bytesPerIteration(useSecondsPerIteration: useSeconds)
+        let perHour = useSeconds > 0 ? 3600 / useSeconds : 0
+        let horizonIterations = horizonHours * perHour
         // From the first measured iteration to the last is count − 1 steps.
         let projected = slope * Double(max(0, count - 1))
         let allocatorSpread = count >= 3 && (evidence.freeHeld.residualStandardDeviation ?? 0) > 0
             && (evidence.freeHeld.residualStandardDeviation ?? 0) >= (fit.residualStandardDeviation ?? 0)
+        let components = GrowthComponent.fitted(evidence.counters, retainedSlope: slope)
         var verdict = GrowthVerdict(
             outcome: .pass, slopeBytesPerIteration: slope, slopeLowerBytesPerIteration: interval.lower,
-            slopeUpperBytesPerIteration: interval.upper, meanSecondsPerIteration: meanSeconds,
-            maxGrowthRateBytesPerIteration: rate, maxGrowthRateBytesPerHour: maxGrowthRate.bytesPerHour.map(Double.init),
-            projectedGrowthBytes: projected, maxGrowthBytes: maxGrowthBytes,
+            slopeUpperBytesPerIteration: interval.upper, useSecondsPerIteration: useSeconds,
+            slopeBytesPerHourOfUse: slope * perHour, slopeLowerBytesPerHourOfUse: interval.lower * perHour,
+            slopeUpperBytesPerHourOfUse: interval.upper * perHour, meanSecondsPerIteration: meanSeconds,
+            maxGrowthRateBytesPerIteration: rate,
+            maxGrowthRateBytesPerHour: useSeconds > 0 ? rate * perHour : maxGrowthRate.bytesPerHour.map(Double.init),
+            projectedGrowthBytes: projected, horizonHours: horizonHours, horizonGrowthBytes: slope * horizonIterations,
+            horizonGrowthLowerBytes: interval.lower * horizonIterations, horizonGrowthUpperBytes: interval.upper * horizonIterations,
+            maxGrowthBytes: maxGrowthBytes,
             firstResidentBytes: first?.residentBytes ?? 0, lastResidentBytes: last?.residentBytes ?? 0,
             firstAnonymousBytes: first?.anonymousBytes ?? 0, lastAnonymousBytes: last?.anonymousBytes ?? 0,
             firstRetainedBytes: first?.retainedBytes ?? 0, lastRetainedBytes: last?.retainedBytes ?? 0,
             firstHeapFreeHeldBytes: first?.heapFreeHeldBytes ?? 0, lastHeapFreeHeldBytes: last?.heapFreeHeldBytes ?? 0,
+            minHeapFreeHeldBytes: evidence.freeHeldRange?.lowerBound ?? 0, maxHeapFreeHeldBytes: evidence.freeHeldRange?.upperBound ?? 0,
+            heapFreeHeldTrend: count >= 3 && (evidence.freeHeld.slopeInterval95.lower > 0 || evidence.freeHeld.slopeInterval95.upper < 0),
+            heapFreeHeldSlopeBytesPerIteration: evidence.freeHeld.slope,
             measuredIterations: count, moreIterationsToDecide: nil, spreadIsAllocators: allocatorSpread,
-            stoppedBy: nil, decidedEarly: false, reasons: [])
+            stoppedBy: nil, stopReason: nil, decidedEarly: false, components: components, growthSite: nil, reasons: [])
         if !failures.isEmpty {
             verdict.outcome = .failedRun
             verdict.reasons += failures + violations
             return verdict
         }
-        if count < 3 {
-            verdict.outcome = .inconclusive
-            verdict.moreIterationsToDecide = 3 - count
-            verdict.reasons.append("only \(count) measured iteration\(count == 1 ? "" : "s") after warm-up; at least 3 are needed to fit a slope")
-            verdict.reasons += violations
-            return verdict
-        }
-        let perIteration = verdict.rateText
-        if interval.lower > rate {
-            verdict.outcome = .growth
-            verdict.reasons.append("retained memory grows \(NumberText.size(slope)) per iteration (95 % interval \(NumberText.size(interval.lower)) to \(NumberText.size(interval.upper))), above the allowed \(perIteration)")
-        }
-        // The total rule takes the interval's lower end, so noise alone never fails it: a
-        // limit of 0 fails only growth the measurements are sure of.
-        let surelyProjected = interval.lower * Double(max(0, count - 1))
-        if surelyProjected > Double(maxGrowthBytes) {
-            verdict.outcome = .growth
-            verdict.reasons.append("retained memory grows \(NumberText.size(slope)) per iteration, \(NumberText.size(projected)) over \(count) iterations (at least \(NumberText.size(surelyProjected)) at the interval's lower end), above the \(NumberText.size(Double(maxGrowthBytes))) limit")
-        }
         if !violations.isEmpty {
             verdict.outcome = .growth
             verdict.reasons += violations
         }
-        if verdict.outcome == .pass && interval.upper > rate {
-            verdict.outcome = .inconclusive
+        if count < 3 {
+            if verdict.outcome == .pass { verdict.outcome = .inconclusive }
+            verdict.moreIterationsToDecide = minimumIterationsToPass - count
+            verdict.reasons.append("only \(count) measured iteration\(count == 1 ? "" : "s") after warm-up; at least 3 are needed to fit a slope and \(minimumIterationsToPass) to pass")
+            return verdict
+        }
+        let allowed = verdict.rateText
+        if interval.lower > rate {
+            verdict.outcome = .growth
+            verdict.reasons.append("retained memory grows \(verdict.perHourOfUse(slope)); its 95 % interval, \(verdict.intervalPerHourOfUse), lies above the allowed \(allowed)")
+        }
+        // The total rule judges growth over the horizon: it fails only growth the measurements
+        // are sure of (the interval's lower end), and passes only what its upper end allows.
+        let limit = Double(maxGrowthBytes)
+        let horizon = verdict.horizonText
+        if interval.lower > 0 && verdict.horizonGrowthLowerBytes > limit {
+            verdict.outcome = .growth
+            verdict.reasons.append("retained memory grows \(verdict.perHourOfUse(slope)): over \(horizon) at least \(NumberText.size(verdict.horizonGrowthLowerBytes)) (the interval's lower end), above the \(NumberText.size(limit)) limit (--max-growth)")
+        }
+        if verdict.outcome == .growth {
+            verdict.growthSite = GrowthComponent.site(of: components)
+            return verdict
+        }
+        var open: [String] = []
+        if interval.upper > rate {
+            open.append("the slope's 95 % interval, \(verdict.intervalPerHourOfUse), straddles the allowed \(allowed)")
             verdict.moreIterationsToDecide = fit.iterationsToDecide(rate: rate)
-            var reason = "the slope's 95 % interval, \(NumberText.size(interval.lower)) to \(NumberText.size(interval.upper)) per iteration, straddles the allowed \(perIteration)"
+        } else if interval.lower > 0 && verdict.horizonGrowthUpperBytes > limit {
+            open.append("retained memory certainly grows (\(verdict.perHourOfUse(slope))), and over \(horizon) the interval's upper end reaches \(NumberText.size(verdict.horizonGrowthUpperBytes)), above the \(NumberText.size(limit)) limit (--max-growth), while its lower end, \(NumberText.size(verdict.horizonGrowthLowerBytes)), is within it")
+            verdict.moreIterationsToDecide = fit.iterationsToDecide(rate: horizonIterations > 0 ? limit / horizonIterations : 0)
+        }
+        if let reason = open.first {
+            verdict.outcome = .inconclusive
+            var text = reason
             if let more = verdict.moreIterationsToDecide {
-                reason += "; at the spread so far, about \(more) more iteration\(more == 1 ? "" : "s") would decide (a longer --duration or --iterations, or --until-verdict)"
+                text += "; at the spread so far, about \(more) more iteration\(more == 1 ? "" : "s") would decide (a longer --duration or --iterations, or --until-verdict)"
             } else {
-                reason += "; more iterations (a longer --duration) narrow it"
+                text += "; more iterations (a longer --duration) narrow it"
             }
             if allocatorSpread {
-                reason += "; the spread is the allocator's (its free-but-held memory varies by \(NumberText.size(evidence.freeHeld.residualStandardDeviation ?? 0)) between iterations): a strategy with \"allocator\": \"pageMapped\" returns freed bitmaps at once"
+                text += "; the spread is the allocator's (its free-but-held memory varies by \(NumberText.size(evidence.freeHeld.residualStandardDeviation ?? 0)) between iterations): a strategy with \"allocator\": \"pageMapped\" returns freed bitmaps at once"
             }
-            verdict.reasons.append(reason)
+            verdict.reasons.append(text)
+            return verdict
+        }
+        if count < minimumIterationsToPass {
+            verdict.outcome = .inconclusive
+            verdict.moreIterationsToDecide = minimumIterationsToPass - count
+            verdict.reasons.append("only \(count) measured iterations; a pass needs at least \(minimumIterationsToPass)")
         }
         return verdict
     }
 
-    /// The allowed rate in words: `256.0 KB per iteration`, or `100.0 MB per hour (30.6 KB per
-    /// iteration at 1.1 s per iteration)` for a rate given per hour. O(1).
-    public var rateText: String {
-        guard let hourly = maxGrowthRateBytesPerHour else { return "\(NumberText.size(maxGrowthRateBytesPerIteration)) per iteration" }
-        return "\(NumberText.size(hourly)) per hour (\(NumberText.size(maxGrowthRateBytesPerIteration)) per iteration at \(NumberText.twoDecimals(meanSecondsPerIteration)) s per iteration)"
+    /// The verdict of a soak that was stopped before it ran its course: `reason` (the signal,
+    /// the limit) is kept and heads the reasons of an inconclusive verdict, and a PASS becomes
+    /// INCONCLUSIVE, since what was not measured may grow; a certain FAIL stays a FAIL. O(reasons).
+    public func stopped(by reason: String) -> GrowthVerdict {
+        var verdict = self
+        verdict.stopReason = reason
+        switch verdict.outcome {
+        case .pass:
+            verdict.outcome = .inconclusive
+            verdict.reasons.append("\(reason): a stopped soak is never a pass (the iterations it measured would have passed)")
+        case .inconclusive:
+            verdict.reasons.insert("\(reason): a stopped soak is never a pass", at: 0)
+        case .growth, .failedRun:
+            break
+        }
+        return verdict
     }
 
-    /// The slope's interval per hour of soaking, from the mean iteration time; nil when the
-    /// iterations are too short for a per-hour figure to mean anything (under 60 s) unless the
-    /// rate was given per hour. O(1).
+    /// `bytesPerIteration` as a rate in words, per hour of modelled use first and per iteration
+    /// beside it: `16.0 MB per hour of use (24.4 KB per iteration)`; per iteration alone when no
+    /// use time is known. O(1).
+    public func perHourOfUse(_ bytesPerIteration: Double) -> String {
+        let perIteration = "\(NumberText.size(bytesPerIteration)) per iteration"
+        guard useSecondsPerIteration > 0 else { return perIteration }
+        return "\(NumberText.size(bytesPerIteration * 3600 / useSecondsPerIteration)) per hour of use (\(perIteration))"
+    }
+
+    /// The slope's 95 % interval in words: `73.3 MB to 81.5 MB per hour of use (112.0 KB to
+    /// 124.5 KB per iteration)`. O(1).
+    public var intervalPerHourOfUse: String {
+        let perIteration = "\(NumberText.size(slopeLowerBytesPerIteration)) to \(NumberText.size(slopeUpperBytesPerIteration)) per iteration"
+        guard useSecondsPerIteration > 0 else { return perIteration }
+        return "\(NumberText.size(slopeLowerBytesPerHourOfUse)) to \(NumberText.size(slopeUpperBytesPerHourOfUse)) per hour of use (\(perIteration))"
+    }
+
+    /// The allowed rate in words, the same in every output: `16.0 MB per hour of use (24.4 KB
+    /// per iteration of 5.50 s of use)`. O(1).
+    public var rateText: String {
+        guard let hourly = maxGrowthRateBytesPerHour else { return "\(NumberText.size(maxGrowthRateBytesPerIteration)) per iteration" }
+        guard useSecondsPerIteration > 0 else { return "\(NumberText.size(hourly)) per hour of use" }
+        return "\(NumberText.size(hourly)) per hour of use (\(NumberText.size(maxGrowthRateBytesPerIteration)) per iteration of \(NumberText.twoDecimals(useSecondsPerIteration)) s of use)"
+    }
+
+    /// The horizon in words: `1 h of use (655 iterations)`. O(1).
+    public var horizonText: String {
+        let iterations = useSecondsPerIteration > 0 ? horizonHours * 3600 / useSecondsPerIteration : 0
+        return "\(Self.hours(horizonHours)) of use (\(NumberText.grouped(iterations)) iterations)"
+    }
+
+    /// `1 h`, `1.5 h`, `0.25 h`. O(1).
+    static func hours(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) h" : (value * 10 == (value * 10).rounded() ? NumberText.oneDecimal(value) : NumberText.twoDecimals(value)) + " h"
+    }
+
+    /// The slope's interval per hour of modelled use; nil when no use time is known. O(1).
+    @available(*, deprecated, message: "per hour of the lab's clock no longer exists; use slopeLowerBytesPerHourOfUse and slopeUpperBytesPerHourOfUse")
     public var slopeIntervalPerHour: (lower: Double, upper: Double)? {
-        guard meanSecondsPerIteration > 0, maxGrowthRateBytesPerHour != nil || meanSecondsPerIteration >= 60 else { return nil }
-        let scale = 3600 / meanSecondsPerIteration
-        return (slopeLowerBytesPerIteration * scale, slopeUpperBytesPerIteration * scale)
+        guard useSecondsPerIteration > 0 else { return nil }
+        return (slopeLowerBytesPerHourOfUse, slopeUpperBytesPerHourOfUse)
     }
 }
 
@@ -334,24 +468,28 @@ public struct SlopeFit: Sendable, Hashable, Codable {
     }
 }
 
-/// The fastest growth of retained memory a soak accepts: bytes per iteration, or bytes per
-/// hour (converted with the soak's mean seconds per iteration).
+/// The fastest growth of retained memory a soak accepts: bytes per hour of modelled use (an
+/// iteration's frames ÷ the scenario's frame rate), or bytes per iteration.
 public enum GrowthRate: Sendable, Hashable, CustomStringConvertible {
     /// Bytes per measured iteration.
     case perIteration(Int)
-    /// Bytes per hour of soaking.
+    /// Bytes per hour of modelled use (not of the lab's clock).
     case perHour(Int)
 
-    /// The default, 256 KB per iteration: far above the allocator noise of a healthy run
-    /// (a flat soak's interval is a few KB wide), far below the smallest image a leaking row
-    /// keeps (a 600x400 bitmap is 960 KB).
-    public static let `default` = GrowthRate.perIteration(256_000)
+    /// The default, 16 MB per hour of use. A phone app grows toward a limit the system
+    /// enforces: a foreground app is terminated at a few hundred MB to a few GB, an extension at
+    /// tens of MB. At 16 MB an hour, an 8-hour day of scrolling adds 128 MB, within what a
+    /// foreground app can spare on the smallest phones, and a feed whose rows keep 4 KB each
+    /// (about 80 MB an hour) fails; a healthy soak's interval is under 1 MB an hour wide.
+    public static let `default` = GrowthRate.perHour(16_000_000)
 
-    /// Parses `SIZE`, `SIZE/iteration` or `SIZE/h` (`/hour`), with SIZE a size like `512KB`
-    /// (decimal units; `requiringUnit` refuses a bare number but 0). Nil when it is not one.
+    /// Parses `SIZE/h` (`/hour`, per hour of use), `SIZE/iteration` (`/it`) or a bare `SIZE`
+    /// (per iteration), with SIZE a size like `512KB` (decimal units; `requiringUnit` refuses a
+    /// bare number but 0, and a bare SIZE without `/h` or `/iteration`). Nil when it is not one.
     public init?(parsing text: String, requiringUnit: Bool = false) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let size = ByteSize(parsing: String(parts[0]), requiringUnit: requiringUnit) else { return nil }
+        guard (1...2).contains(parts.count), !(requiringUnit && parts.count == 1),
+              let size = ByteSize(parsing: String(parts[0]), requiringUnit: requiringUnit) else { return nil }
         switch parts.count == 2 ? String(parts[1]) : "iteration" {
         case "iteration", "it": self = .perIteration(size.bytes)
         case "h", "hour": self = .perHour(size.bytes)
@@ -359,26 +497,32 @@ public enum GrowthRate: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The rate in bytes per iteration; a per-hour rate needs the mean iteration time (with
-    /// none known, it allows nothing). O(1).
-    public func bytesPerIteration(meanSecondsPerIteration seconds: Double) -> Double {
+    /// The rate in bytes per iteration of `seconds` of modelled use; a per-hour rate with no
+    /// use time known allows nothing. O(1).
+    public func bytesPerIteration(useSecondsPerIteration seconds: Double) -> Double {
         switch self {
         case .perIteration(let bytes): return Double(bytes)
         case .perHour(let bytes): return seconds > 0 ? Double(bytes) * seconds / 3600 : 0
         }
     }
 
-    /// The rate per hour when it was given so. O(1).
+    /// The rate in bytes per iteration; see ``bytesPerIteration(useSecondsPerIteration:)``. O(1).
+    @available(*, deprecated, renamed: "bytesPerIteration(useSecondsPerIteration:)", message: "rates are per hour of modelled use, not of the lab's clock")
+    public func bytesPerIteration(meanSecondsPerIteration seconds: Double) -> Double {
+        bytesPerIteration(useSecondsPerIteration: seconds)
+    }
+
+    /// The rate per hour of use when it was given so. O(1).
     public var bytesPerHour: Int? {
         if case .perHour(let bytes) = self { return bytes }
         return nil
     }
 
-    /// `256000 bytes/iteration` or `100000000 bytes/hour`.
+    /// `256000 bytes/iteration` or `16000000 bytes/hour of use`.
     public var description: String {
         switch self {
         case .perIteration(let bytes): return "\(bytes) bytes/iteration"
-        case .perHour(let bytes): return "\(bytes) bytes/hour"
+        case .perHour(let bytes): return "\(bytes) bytes/hour of use"
         }
     }
 }

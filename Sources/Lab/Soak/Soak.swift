@@ -9,8 +9,9 @@ import SystemIO
 /// appended feed rows and cache contents carry over); an iteration that ended with the
 /// container destroyed is followed by one that starts by recreating it. A stop request (a
 /// signal) ends the soak at the end of the current frame; the unfinished iteration is left out
-/// and the verdict covers the ones before it. Memory stays constant whatever the length: the
-/// fits are running sums and no sample is kept. Costs the script's work per iteration plus one
+/// and the verdict covers the ones before it, never a pass (a stopped soak is inconclusive
+/// unless growth is already certain). Memory stays constant whatever the length: the fits are
+/// running sums and no sample is kept. Costs the script's work per iteration plus one
 /// `mallinfo2` and one statm read.
 public final class Soak {
     /// When to stop.
@@ -21,15 +22,17 @@ public final class Soak {
         case duration(Double)
     }
 
-    /// Measured iterations `--until-verdict` needs before it may stop: fewer leave the interval
-    /// too wide to trust a first crossing.
-    public static let minimumIterationsToDecide = 5
+    /// Measured iterations `--until-verdict` needs before it may stop, and a pass needs at all
+    /// (``GrowthVerdict/minimumIterationsToPass``): fewer leave the interval too wide to trust.
+    public static let minimumIterationsToDecide = GrowthVerdict.minimumIterationsToPass
 
     let session: ExperimentSession
     let limit: Limit
     let warmup: Int
     let maxGrowthBytes: Int
     let maxGrowthRate: GrowthRate
+    /// Hours of modelled use the total-growth limit is judged over.
+    let horizonHours: Double
     /// Stop as soon as the verdict is decided (PASS or FAIL by the rate rule, the same in two
     /// iterations in a row, after at least ``minimumIterationsToDecide``), `limit` being the
     /// most it runs.
@@ -40,8 +43,11 @@ public final class Soak {
     private var evidence = GrowthVerdict.Evidence()
     private var count = 0
     private var failures: [String] = []
-    private var growthAtLimit: String?
     private var decidedEarly = false
+    /// What stopped the soak before it ran its course (a signal, the resident limit, a
+    /// duration that ended too soon), in words; nil otherwise.
+    private var stopReason: String?
+    private var wallSeconds = 0.0
     /// The iteration a stop request cut short, if one did.
     public private(set) var interruptedIteration: Int?
     /// The message when resident memory went over the experiment's `maxResidentBytes` and
@@ -49,14 +55,17 @@ public final class Soak {
     public private(set) var residentLimitReached: String?
 
     /// A soak of `experiment` (its script is one iteration; a strategy with a disk tier keeps one
-    /// store for the whole soak). Throws `LabError.usage` for a scenario of several `sessions`.
+    /// store for the whole soak), judging growth over `horizonHours` of modelled use against
+    /// `maxGrowthBytes`. Throws `LabError.usage` for a scenario of several `sessions`.
     public init(experiment: Experiment, limit: Limit, warmup: Int = 2, maxGrowthBytes: Int = 16_000_000,
-                maxGrowthRate: GrowthRate = .default, untilVerdict: Bool = false, stop: StopRequest = StopRequest()) throws {
+                maxGrowthRate: GrowthRate = .default, horizonHours: Double = 1, untilVerdict: Bool = false,
+                stop: StopRequest = StopRequest()) throws {
         guard experiment.settings.sessions == 1 else {
             throw LabError.usage("sessions does not apply to a soak, which repeats its script in one session; run the scenario with `retention run` or `compare`")
         }
         self.stop = stop
         self.maxGrowthRate = maxGrowthRate
+        self.horizonHours = horizonHours
         self.untilVerdict = untilVerdict
         session = try ExperimentSession(experiment: experiment)
         session.recordTimeline = false
@@ -76,12 +85,18 @@ public final class Soak {
         var measured = 0
         var iteration = 0
         var lastDecision: GrowthVerdict.Outcome?
+        var durationEnded = false
+        let framesPerSecond = session.experiment.scenario.frameRate.framesPerSecond
         while stop.signal == nil {
             if case .iterations(let count) = limit, measured >= count { break }
-            if case .duration(let seconds) = limit, (clock.now - start).seconds >= seconds { break }
+            if case .duration(let seconds) = limit, (clock.now - start).seconds >= seconds {
+                durationEnded = true
+                break
+            }
             iteration += 1
             let decodesBefore = session.cache.metrics.decodes
             let hitchesBefore = session.frames.hitches
+            let framesBefore = session.frameCount
             do {
                 try session.runPass()
             } catch {
@@ -115,7 +130,9 @@ public final class Soak {
                 evictableBytes: usage.evictableBytes, entries: usage.entryCount,
                 heapInUseBytes: heap.map { $0.inUseBytes + $0.mmappedBytes } ?? 0, heapFreeHeldBytes: heap?.freeHeldBytes ?? 0,
                 decodes: session.cache.metrics.decodes - decodesBefore, hitches: session.frames.hitches - hitchesBefore,
-                rowsInList: session.simulator.rowCount)
+                rowsInList: session.simulator.rowCount,
+                useSeconds: Double(session.frameCount - framesBefore) / framesPerSecond,
+                rowStateBytes: session.rowMemory.heldBytes, diskBytes: session.disk?.store.metrics.bytes ?? 0)
             if resident == 0 || heap == nil { note(&failures, "iteration \(iteration): memory probes failed") }
             let budget = session.cache.policy.bitmapBudget.bytes
             if usage.evictableBytes > budget {
@@ -137,23 +154,33 @@ public final class Soak {
                 lastDecision = decided
             }
         }
-        var final = verdict()
-        if measured == 0 && iteration > 0 && stop.signal == nil && residentLimitReached == nil, case .duration = limit {
-            final.reasons.append("the duration ended during the \(warmup) warm-up iteration\(warmup == 1 ? "" : "s"); give a longer --duration or a smaller --warmup")
+        wallSeconds = (clock.now - start).seconds
+        if let signal = stop.signal, stopReason == nil {
+            stopReason = "stopped by \(StopSignals.name(signal))\(interruptedIteration.map { " during iteration \($0)" } ?? "")"
         }
-        return final
+        if durationEnded, case .duration(let seconds) = limit, measured < Self.minimumIterationsToDecide {
+            stopReason = "stopped by --duration \(Self.durationText(seconds)) after \(measured) measured iteration\(measured == 1 ? "" : "s") (\(warmup) warm-up), fewer than the \(Self.minimumIterationsToDecide) a pass needs; give a longer --duration\(measured == 0 ? " or a smaller --warmup" : "")"
+        }
+        return verdict()
     }
 
-    /// Decides what reaching the resident limit means: growth when resident memory climbed to
-    /// it from where the first measured iteration left it, a failed run when the scenario
-    /// needed more than the limit before any iteration was measured.
+    /// `90s`, `30m`, `2h`, `2.5s`: a duration as `--duration` was likely given. O(1).
+    static func durationText(_ seconds: Double) -> String {
+        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600))h" }
+        if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60))m" }
+        return (seconds == seconds.rounded() ? "\(Int(seconds))" : NumberText.oneDecimal(seconds)) + "s"
+    }
+
+    /// Decides what reaching the resident limit means: a stopped soak (inconclusive, or a FAIL
+    /// the measured iterations already make certain) once an iteration was measured, a failed
+    /// run when the scenario needed more than the limit before any was.
     private func reachedResidentLimit(_ over: (residentBytes: Int, frame: Int, projected: Bool), limit: Int, iteration: Int) {
         let message = ResidentLimitReached.message(residentBytes: over.residentBytes, frame: over.frame, limitBytes: limit, projected: over.projected)
         residentLimitReached = message
-        if let first = evidence.first, over.residentBytes > first.residentBytes + max(Int(maxGrowthRate.bytesPerIteration(meanSecondsPerIteration: 0)), 1_000_000) {
-            growthAtLimit = "iteration \(iteration): \(message), up from \(NumberText.megabytes(first.residentBytes)) after the first measured iteration"
+        if let first = evidence.first {
+            stopReason = "stopped by --max-resident \(NumberText.megabytes(limit)) in iteration \(iteration) (resident \(NumberText.megabytes(over.residentBytes)), up from \(NumberText.megabytes(first.residentBytes)) after the first measured iteration)"
         } else {
-            note(&failures, "iteration \(iteration): \(message) before memory could be measured growing: the scenario needs more than the limit")
+            note(&failures, "iteration \(iteration): \(message) before any iteration was measured: the scenario needs more than the limit")
         }
     }
 
@@ -169,14 +196,12 @@ public final class Soak {
 
     /// The verdict on the iterations so far.
     public func verdict() -> GrowthVerdict {
-        var verdict = GrowthVerdict.decide(evidence, maxGrowthBytes: maxGrowthBytes, maxGrowthRate: maxGrowthRate,
+        var verdict = GrowthVerdict.decide(evidence, maxGrowthBytes: maxGrowthBytes, maxGrowthRate: maxGrowthRate, horizonHours: horizonHours,
                                            violations: session.violations, failures: failures)
-        if let growthAtLimit, verdict.outcome != .failedRun {
-            verdict.outcome = .growth
-            verdict.reasons.insert(growthAtLimit, at: 0)
-        }
+        if let stopReason { verdict = verdict.stopped(by: stopReason) }
         verdict.stoppedBy = (interruptedIteration != nil || stop.signal != nil) ? stop.signal.map(StopSignals.name) : nil
         verdict.decidedEarly = decidedEarly
+        verdict.wallSeconds = wallSeconds
         return verdict
     }
 

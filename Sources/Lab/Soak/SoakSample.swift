@@ -4,7 +4,7 @@ public struct SoakSample: Sendable, Hashable, Encodable {
     public var iteration: Int
     /// True for warm-up iterations (not part of the verdict).
     public var warmup: Bool
-    /// Seconds since the soak started.
+    /// Wall seconds since the soak started: the lab's clock, which no rate uses.
     public var elapsedSeconds: Double
     /// Resident bytes (statm's `resident`, VmRSS).
     public var residentBytes: Int
@@ -33,10 +33,19 @@ public struct SoakSample: Sendable, Hashable, Encodable {
     public var hitches: Int
     /// Rows in the list now (grows with an infinite feed).
     public var rowsInList: Int
+    /// Seconds of modelled use this iteration: its frames ÷ the scenario's frame rate. Every
+    /// rate a soak prints or is given is per hour of this time, never of the lab's clock.
+    public var useSeconds: Double = 0
+    /// Bytes of row state and built destinations the lab holds for the rows alive now
+    /// (`rows.stateBytes`, `rows.destinationBytes`): grows with the rows a container keeps.
+    public var rowStateBytes: Int = 0
+    /// Bytes of the disk tier's files now (0 without one): on disk, not in retained memory.
+    public var diskBytes: Int = 0
 
     private enum CodingKeys: String, CodingKey {
         case iteration, warmup, elapsedSeconds, residentBytes, anonymousBytes, retainedBytes, logicalBytes, rowHeldBytes
         case evictableBytes, entries, heapInUseBytes, heapFreeHeldBytes, decodes, hitches, rowsInList
+        case useSeconds, rowStateBytes, diskBytes
     }
 
     /// Encodes every field and the derived ``retainedBytes``. O(1).
@@ -57,5 +66,8 @@ public struct SoakSample: Sendable, Hashable, Encodable {
         try c.encode(decodes, forKey: .decodes)
         try c.encode(hitches, forKey: .hitches)
         try c.encode(rowsInList, forKey: .rowsInList)
+        try c.encode(useSeconds, forKey: .useSeconds)
+        try c.encode(rowStateBytes, forKey: .rowStateBytes)
+        try c.encode(diskBytes, forKey: .diskBytes)
     }
 }

@@ -154,16 +154,22 @@ public struct SweepConstraints: Sendable, Hashable, Codable {
     public var maxHitches: Int?
     /// Largest peak resident bytes allowed.
     public var maxResidentBytes: Int?
+    /// Most decodes per run allowed (the CPU a strategy spends to get images back).
+    public var maxDecodes: Int? = nil
+    /// Largest disk peak allowed: the bytes a disk tier's store took (0 for a strategy without one).
+    public var maxDiskBytes: Int? = nil
 
     /// Limits; all nil means none.
-    public init(maxPlaceholders: Int? = nil, maxHitches: Int? = nil, maxResidentBytes: Int? = nil) {
+    public init(maxPlaceholders: Int? = nil, maxHitches: Int? = nil, maxResidentBytes: Int? = nil, maxDecodes: Int? = nil, maxDiskBytes: Int? = nil) {
         self.maxPlaceholders = maxPlaceholders
         self.maxHitches = maxHitches
         self.maxResidentBytes = maxResidentBytes
+        self.maxDecodes = maxDecodes
+        self.maxDiskBytes = maxDiskBytes
     }
 
     /// True when no limit is set.
-    public var isEmpty: Bool { maxPlaceholders == nil && maxHitches == nil && maxResidentBytes == nil }
+    public var isEmpty: Bool { maxPlaceholders == nil && maxHitches == nil && maxResidentBytes == nil && maxDecodes == nil && maxDiskBytes == nil }
 }
 
 /// A sweep's results judged: per point its medians and spreads, the Pareto frontier over peak
@@ -240,7 +246,7 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
         if constraints.isEmpty {
             verdict = .unconstrained
             recommended = nil
-            reason = "no constraints given (--max-placeholders, --max-hitches, --max-resident): the frontier (*) is the answer"
+            reason = "no constraints given (--max-placeholders, --max-hitches, --max-resident, --max-decodes, --max-disk): the frontier (*) is the answer"
             return
         }
         let meeting = candidates.filter { $0.failures.isEmpty }
@@ -292,7 +298,18 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
         if let limit = c.maxResidentBytes, worst(row.peakSpread, row.peakBytes) > limit {
             list.append("peak resident up to \(NumberText.mb(worst(row.peakSpread, row.peakBytes))) MB > \(NumberText.mb(limit)) MB")
         }
+        if let limit = c.maxDecodes, worst(row.decodesSpread, row.decodes) > limit {
+            list.append("decodes up to \(worst(row.decodesSpread, row.decodes)) > \(limit)")
+        }
+        if let limit = c.maxDiskBytes, diskPeak(row) > limit {
+            list.append("disk peak up to \(NumberText.mb(diskPeak(row))) MB > \(NumberText.mb(limit)) MB")
+        }
         return list
+    }
+
+    /// The largest disk peak over the repeats; 0 for a strategy without a disk tier.
+    static func diskPeak(_ row: ComparisonSummary.Row) -> Int {
+        row.disk.map { worst($0.peakSpread, $0.peakBytes) } ?? 0
     }
 
     /// The largest value over the repeats (the spread's max, or the median without one).
@@ -308,6 +325,8 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
         add(worst(row.placeholderSpread, row.placeholderFrames), c.maxPlaceholders)
         add(worst(row.hitchesSpread, row.hitches), c.maxHitches)
         add(worst(row.peakSpread, row.peakBytes), c.maxResidentBytes)
+        add(worst(row.decodesSpread, row.decodes), c.maxDecodes)
+        add(diskPeak(row), c.maxDiskBytes)
         return total
     }
 
@@ -325,6 +344,12 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
         }
         if let limit = c.maxHitches {
             parts.append("hitches up to \(worst(row.hitchesSpread, row.hitches)) of \(limit) allowed")
+        }
+        if let limit = c.maxDecodes {
+            parts.append("decodes up to \(worst(row.decodesSpread, row.decodes)) of \(limit) allowed")
+        }
+        if let limit = c.maxDiskBytes {
+            parts.append("disk peak up to \(NumberText.mb(diskPeak(row))) MB of \(NumberText.mb(limit)) MB allowed")
         }
         return parts.joined(separator: ", ")
     }

@@ -1,3 +1,4 @@
+internal import Glibc
 import SystemIO
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -39,7 +40,7 @@ enum Syscalls {
             try descriptor.write([byte])
             return .success(())
         } catch {
-            return .failure(Errno(code: error.errno ?? 5))
+            return .failure(Errno(code: error.errno ?? EIO))
         }
     }
 

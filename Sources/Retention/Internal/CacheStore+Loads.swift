@@ -51,6 +51,8 @@ struct DiskWriteResult: Sendable {
     var writes = 0
     var bytes = 0
     var failures = 0
+    /// The writer thread's CPU time for them (encoding a thumbnail, the writes).
+    var cpuTime = Duration.zero
 }
 
 /// Loads: starting, coalescing, cancelling and completing them. Every method runs with the
@@ -78,6 +80,7 @@ extension CacheStore {
         if slots[Int(i)].failure != nil { return .failed }
         if slots[Int(i)].load != nil {
             metrics.coalescedRequests += 1
+            _updatePriority(i)
             return .pending
         }
         if deferStart {
@@ -85,6 +88,34 @@ extension CacheStore {
             return .pending
         }
         return .start(_startLoad(i))
+    }
+
+    /// Sets slot `i`'s load's priority from who wants it: an override given for its key, else
+    /// `high` while a row shows it, `normal` for an `image(for:)` caller, `low` for a prefetch
+    /// alone. O(1).
+    mutating func _updatePriority(_ i: Int32) {
+        guard let load = slots[Int(i)].load else { return }
+        let priority: LoadPriority
+        if !priorityOverrides.isEmpty, let key = keys[Int(i)], let given = priorityOverrides[key] {
+            priority = given
+        } else if slots[Int(i)].visible {
+            priority = .high
+        } else if !load.waiters.isEmpty {
+            priority = .normal
+        } else {
+            priority = .low
+        }
+        load.ticket.priority = priority
+    }
+
+    /// ``ImageCache/setPriority(_:for:)``: overrides (or, with nil, stops overriding) the
+    /// priority of `key`'s load in flight. Returns false when no load of `key` is in flight.
+    /// O(1).
+    mutating func _setPriority(_ priority: LoadPriority?, for key: Key) -> Bool {
+        guard let i = index[key], slots[Int(i)].load != nil else { return false }
+        priorityOverrides[key] = priority
+        _updatePriority(i)
+        return true
     }
 
     /// Registers and starts a load for slot `i`. O(1).
@@ -100,6 +131,7 @@ extension CacheStore {
         loadsInFlight += 1
         slots[Int(i)].load = InFlight(ticket: LoadTicket(id: nextLoadID))
         slots[Int(i)].loadWaitingForStart = waitingForStart
+        _updatePriority(i)
     }
 
     /// The job for slot `i`'s registered load, using the compressed bytes stored now. O(1).
@@ -133,6 +165,7 @@ extension CacheStore {
               !slots[Int(i)].visible, !slots[Int(i)].prefetching else { return }
         load.ticket.cancel()
         slots[Int(i)].load = nil
+        if !priorityOverrides.isEmpty, let key = keys[Int(i)] { priorityOverrides[key] = nil }
         loadsInFlight -= 1
         metrics.cancelledLoads += 1
     }
@@ -148,6 +181,7 @@ extension CacheStore {
         }
         slots[Int(i)].load = nil
         slots[Int(i)].prefetching = false
+        if !priorityOverrides.isEmpty { priorityOverrides[job.key] = nil }
         loadsInFlight -= 1
         metrics.readTime += outcome.readDuration
         var diskWrites: DiskWrites<Key>?
@@ -196,6 +230,7 @@ extension CacheStore {
         metrics.diskWrites += result.writes
         metrics.diskWriteBytes += result.bytes
         metrics.diskWriteFailures += result.failures
+        metrics.diskWriteTime += result.cpuTime
     }
 
     /// `image(for:)`: a stored bitmap or recorded failure at once, else wait on the load in
@@ -212,6 +247,7 @@ extension CacheStore {
             if slots[Int(i)].load != nil {
                 metrics.coalescedRequests += 1
                 slots[Int(i)].load!.waiters[id] = continuation
+                _updatePriority(i)
                 // A load still waiting for its scheduled start would keep this caller waiting.
                 if let job = _takeWaitingJob(i) { return .start(job) }
                 return .wait
@@ -222,6 +258,7 @@ extension CacheStore {
         let i = _slot(for: key)
         let job = _startLoad(i)
         slots[Int(i)].load!.waiters[id] = continuation
+        _updatePriority(i)
         return .start(job)
     }
 
@@ -232,6 +269,7 @@ extension CacheStore {
             return nil
         }
         _cancelLoadIfUnrequested(i)
+        _updatePriority(i)
         _removeIfUnused(i)
         return continuation
     }

@@ -167,6 +167,7 @@ extension CacheStore {
         visibleCount -= 1
         _settle(i)
         _cancelLoadIfUnrequested(i)
+        _updatePriority(i)
         _enforceBudgets()
         _removeIfUnused(i)
     }
@@ -196,6 +197,7 @@ extension CacheStore {
         if slots[Int(i)].compressedHold == .rowHeld { _dropCompressed(i, .release) }
         slots[Int(i)].failure = nil
         _cancelLoadIfUnrequested(i)
+        _updatePriority(i)
         if !stranded.isEmpty, let key = keys[Int(i)] { _releaseStranded(key) }
     }
 

@@ -133,10 +133,18 @@ struct CacheStore<Key: Hashable & Sendable> {
     var loadsInFlight = 0
     var metrics = CacheMetrics()
     var nextLoadID: UInt64 = 0
+    /// Priorities set by ``ImageCache/setPriority(_:for:)`` for keys whose load is in flight;
+    /// a key leaves when its load ends. Beside the slots, so a slot keeps its size.
+    var priorityOverrides: [Key: LoadPriority] = [:]
+    /// True when the cache has an `onEvicted` hook: evictions are then recorded in `evicted`
+    /// for it, to be reported after the lock is released.
+    let recordsEvictions: Bool
+    var evicted: [EvictionEvent<Key>] = []
     var garbage = Garbage()
 
-    init(policy: RetentionPolicy) {
+    init(policy: RetentionPolicy, recordsEvictions: Bool = false) {
         self.policy = policy
+        self.recordsEvictions = recordsEvictions
         self.budget = policy.bitmapBudget.bytes
         self.admissionCap = policy.effectiveAdmissionCap.bytes
         self.countLimit = policy.countLimit ?? Int.max
@@ -170,6 +178,13 @@ struct CacheStore<Key: Hashable & Sendable> {
     }
 
     var _totalBytes: Int { active.total + rowHeld.total + lru.total }
+
+    /// The evictions recorded since the last call, for the `onEvicted` hook. O(1) when none.
+    mutating func _takeEvicted() -> [EvictionEvent<Key>] {
+        if evicted.isEmpty { return [] }
+        defer { evicted = [] }
+        return evicted
+    }
 
     mutating func _takeGarbage() -> Garbage {
         if garbage.bitmaps.isEmpty && garbage.data.isEmpty { return Garbage() }
@@ -271,6 +286,7 @@ struct CacheStore<Key: Hashable & Sendable> {
         guard let bytes = slots[Int(i)].bitmap?.byteCount else { return }
         assert(cause == .release || !slots[Int(i)].visible, "evicting a visible row's image")
         _countEviction(cause, bytes: bytes)
+        if recordsEvictions { _recordEviction(i, .bitmap, cause, bytes) }
         _setBitmapHold(i, .none)
     }
 
@@ -278,7 +294,20 @@ struct CacheStore<Key: Hashable & Sendable> {
     mutating func _dropCompressed(_ i: Int32, _ cause: EvictionCause) {
         guard let bytes = slots[Int(i)].compressed?.count else { return }
         _countEviction(cause, bytes: bytes)
+        if recordsEvictions { _recordEviction(i, .compressed, cause, bytes) }
         _setCompressedHold(i, .none)
+    }
+
+    /// Records an eviction of slot `i`'s `representation` for the hook. O(1) amortized.
+    private mutating func _recordEviction(_ i: Int32, _ representation: EvictionEvent<Key>.Representation, _ cause: EvictionCause, _ bytes: Int) {
+        guard let key = keys[Int(i)] else { return }
+        let reason: EvictionEvent<Key>.Cause
+        switch cause {
+        case .budget: reason = .budget
+        case .memoryWarning: reason = .memoryWarning
+        case .release: reason = .release
+        }
+        evicted.append(EvictionEvent(key: key, representation: representation, cause: reason, bytes: bytes))
     }
 
     // MARK: - Intrusive lists

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import DiskCache
 import Imaging
+import SystemIO
 
 /// The cache's side of its disk tier: the store, the keys of a key's entries, and the one
 /// writer thread. Reads run on the thread that runs the load (a decode worker, or the
@@ -61,6 +62,7 @@ final class DiskTierIO<Key: Hashable & Sendable>: Sendable {
     /// store write per entry plus a PNG encode of the thumbnail.
     func perform(_ writes: DiskWrites<Key>) -> DiskWriteResult {
         var result = DiskWriteResult()
+        let start = ThreadCPUTime.now()
         func write(_ data: Data, _ entryKey: String) {
             do {
                 try store.store(data, for: entryKey)
@@ -79,8 +81,9 @@ final class DiskTierIO<Key: Hashable & Sendable>: Sendable {
             }
         }
         if result.writes > 0, tier.budget.bytes < store.limit, store.usage > tier.budget.bytes {
-            _ = store.trim(to: tier.budget.bytes)
+            _ = store.trim(to: tier.budget)
         }
+        result.cpuTime = ThreadCPUTime.now() - start
         return result
     }
 }

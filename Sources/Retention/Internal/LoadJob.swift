@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Imaging
+import SystemIO
 import Synchronization
 
 /// The identity and cancellation flag of one load. The slot keeps it while the load is in
@@ -11,16 +12,47 @@ import Synchronization
 final class LoadTicket: Sendable {
     let id: UInt64
     private let cancelled = Atomic<Bool>(false)
+    /// The load's ``LoadPriority`` raw value: written under the cache's lock as requesters come
+    /// and go, read by the decode workers when they choose the next job. An `Atomic`, since the
+    /// workers read it under their own lock, not the cache's.
+    private let priorityValue = Atomic<Int>(LoadPriority.normal.rawValue)
 
     init(id: UInt64) {
         self.id = id
     }
 
+    /// How soon the load runs while it waits for a worker.
+    var priority: LoadPriority {
+        get { LoadPriority(rawValue: priorityValue.load(ordering: .relaxed)) ?? .normal }
+        set { priorityValue.store(newValue.rawValue, ordering: .relaxed) }
+    }
+
+    /// What to stop when the load is cancelled: its fetch's task. A `Lock`, set by the
+    /// thread that starts the fetch and taken by the one that cancels.
+    private let onCancel = Lock<(@Sendable () -> Void)?>(nil)
+
     /// True once the load's last requester went away; its result will be discarded.
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
-    /// Marks the load cancelled (called under the cache's lock).
-    func cancel() { cancelled.store(true, ordering: .releasing) }
+    /// Marks the load cancelled (called under the cache's lock) and stops its fetch, if one
+    /// runs (a task's `cancel`, which never blocks).
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        onCancel.withLock { hook in
+            defer { hook = nil }
+            return hook
+        }?()
+    }
+
+    /// Runs `body` when the load is cancelled, at once if it already was. O(1).
+    func whenCancelled(_ body: @escaping @Sendable () -> Void) {
+        let now = onCancel.withLock { hook -> Bool in
+            if isCancelled { return true }
+            hook = body
+            return false
+        }
+        if now { body() }
+    }
 }
 
 /// One load (read if needed, then decode) of one key, handed to a decode worker or run on the

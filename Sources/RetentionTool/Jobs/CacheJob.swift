@@ -41,7 +41,7 @@ public enum CacheJob {
         let store: DiskStore
         do {
             // No limit of its own: the command never evicts but for `trim`.
-            store = try DiskStore(folder: folder, limit: 1 << 62, mode: .owner, options: options)
+            store = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 62), mode: .owner, options: options)
         } catch {
             return Outcome(text: "error: \(error)", status: error.isFolderChoice ? 64 : 1, isError: true)
         }
@@ -55,7 +55,7 @@ public enum CacheJob {
             return Outcome(text: verifyText(report), status: report.bad.isEmpty ? 0 : 1, isError: false)
         case .trim:
             let target = trimTo ?? 0
-            let evicted = store.trim(to: target)
+            let evicted = store.trim(to: ByteSize(bytes: target))
             let metrics = store.metrics
             return Outcome(text: "trimmed to \(NumberText.megabytes(target)): evicted \(evicted) \(plural(evicted, "entry", "entries")); "
                                  + "\(metrics.entries) \(plural(metrics.entries, "entry", "entries")) in \(NumberText.megabytes(metrics.bytes)) remain",

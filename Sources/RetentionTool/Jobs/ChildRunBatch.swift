@@ -30,8 +30,11 @@ struct ChildRunBatch {
         var results: [Comparison.Result]
         /// The export document (runs, summary, sweep outcome or ranking lines).
         var document: ComparisonDocument
-        /// The cost table every run used.
+        /// The cost table of the first repeat (every run's, when one was given or measured).
         var costs: CostTable
+        /// The median decode of each table measured, in repeat order (one entry for a given
+        /// table or a single calibration).
+        var tableMedians: [Double]
         /// Runs planned for this process.
         var planned: Int
         /// The signal that stopped the runs, if one did.
@@ -60,31 +63,42 @@ struct ChildRunBatch {
         let export = try ComparisonExport(jsonPath: settings.exportJSON, csvPath: settings.exportCSV, scenario: scenarioPath,
                                           repeats: settings.repeats, strategies: subjects, sweep: sweep, constraints: constraints,
                                           shard: settings.shard, scheduledRuns: schedule.count)
-        let costs: CostTable, costsPath: String
-        // The measured table's file, removed when this goes away.
-        var measuredFile: TemporaryFile?
+        var tables: [CostTable] = [], costsPaths: [String] = []
+        // The measured tables' files, removed when this goes away.
+        var measuredFiles: [TemporaryFile] = []
         if let given = settings.costsPath {
-            (costs, costsPath) = (try CostTable.load(contentsOf: given), given)
+            (tables, costsPaths) = ([try CostTable.load(contentsOf: given)], [given])
         } else {
-            if sink.isTerminal { sink.progress("measuring the cost table (retention costs)…", false) }
-            do {
-                let measured = try Comparison.calibrate(executable: executable, timeoutSeconds: settings.timeoutSeconds, stop: settings.stop) {
-                    ["costs", scenarioPath, "-o", $0, "--strategies", costStrategies.joined(separator: ",")]
+            // K tables measured one after another, one per repeat in turn: a table measured at
+            // another moment differs (the host's speed drifts), and the repeats' spread then
+            // says by how much, so a ranking calls a gap within it a tie.
+            let count = max(1, min(settings.calibrations, settings.repeats))
+            for index in 0..<count {
+                if sink.isTerminal { sink.progress("measuring the cost table (retention costs)\(count > 1 ? " \(index + 1) of \(count)" : "")…", false) }
+                do {
+                    let measured = try Comparison.calibrate(executable: executable, timeoutSeconds: settings.timeoutSeconds, stop: settings.stop) {
+                        ["costs", scenarioPath, "-o", $0, "--strategies", costStrategies.joined(separator: ",")]
+                    }
+                    tables.append(measured.table)
+                    costsPaths.append(measured.file.path)
+                    measuredFiles.append(measured.file)
+                } catch {
+                    if sink.isTerminal { sink.progress("", true) }
+                    throw error
                 }
-                (costs, costsPath, measuredFile) = (measured.table, measured.file.path, measured.file)
-            } catch {
-                if sink.isTerminal { sink.progress("", true) }
-                throw error
             }
         }
-        defer { withExtendedLifetime(measuredFile) {} }
+        let costs = tables[0]
+        defer { withExtendedLifetime(measuredFiles) {} }
         let arguments = childArguments
         let speed = settings.decodeSpeed
         let limit = childResidentLimit.map { ["--max-resident", ByteSize(bytes: $0).description] } ?? []
         var comparison = Comparison(executable: executable, strategies: subjects, repeats: settings.repeats,
                                     timeoutSeconds: settings.timeoutSeconds) { subject in
-            arguments(subject) + ["--costs", costsPath] + (speed != 1 ? ["--decode-speed", "\(speed)"] : []) + limit
+            arguments(subject) + (speed != 1 ? ["--decode-speed", "\(speed)"] : []) + limit
         }
+        let paths = costsPaths
+        comparison.repeatArguments = { repeatIndex in ["--costs", paths[max(0, repeatIndex - 1) % paths.count]] }
         comparison.jobs = settings.resolvedJobs
         comparison.shard = settings.shard
         comparison.stop = settings.stop
@@ -124,7 +138,7 @@ struct ChildRunBatch {
                 exportFailure = error
             }
         }
-        return Outcome(results: all, document: export.current, costs: costs, planned: planned, stoppedBy: settings.stop.signal,
+        return Outcome(results: all, document: export.current, costs: costs, tableMedians: tables.map(\.medianDecodeMs), planned: planned, stoppedBy: settings.stop.signal,
                        failed: failed, exportFailure: exportFailure)
     }
 

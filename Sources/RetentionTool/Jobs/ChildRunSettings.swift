@@ -16,6 +16,10 @@ public struct ChildRunSettings: Sendable {
     public var exportJSON: String?, exportCSV: String?
     /// A saved cost table to price every run with; nil to measure one first.
     public var costsPath: String?
+    /// Cost tables to measure when none is given (`--calibrations`): repeat N is priced by
+    /// table N mod K, so the spread across repeats covers how much a table measured at another
+    /// moment differs. At most `repeats` are measured. Default 3.
+    public var calibrations = 3
     /// The decode-speed model every table cost is divided by (1 = as measured).
     public var decodeSpeed = 1.0
     /// Drop a trace's impossible events instead of stopping at the first.

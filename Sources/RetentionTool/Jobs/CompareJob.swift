@@ -34,8 +34,11 @@ public struct CompareJob {
         public var settings: ChildRunSettings
         /// The export document: every run, the medians, the ranking lines.
         public var document: ComparisonDocument
-        /// The cost table every run used.
+        /// The cost table of the first repeat (every run's, when one was given).
         public var costs: CostTable
+        /// The median decode of each cost table measured, in repeat order; one entry for a
+        /// given table or a single calibration.
+        public var tableMedians: [Double] = []
         /// How close the slowest synchronous load comes to the frame budget; nil for an
         /// asynchronous scenario.
         public var headroom: CostTable.Headroom?
@@ -75,7 +78,7 @@ public struct CompareJob {
         let ran = try batch.run(sink: sink)
         let failedLoads = ran.results.contains { ($0.report?.failedLoads ?? 0) > 0 }
         return Outcome(
-            scenarioName: scenario.name, scenarioPath: path, settings: settings, document: ran.document, costs: ran.costs,
+            scenarioName: scenario.name, scenarioPath: path, settings: settings, document: ran.document, costs: ran.costs, tableMedians: ran.tableMedians,
             headroom: try Experiment.headroom(scenario: scenario, strategies: names, table: ran.costs, decodeSpeed: settings.decodeSpeed),
             hints: ComparisonHints.lines(for: scenario), planned: ran.planned, finished: ran.results.count, stoppedBy: ran.stoppedBy,
             failed: ran.failed > 0 || ran.exportFailure != nil || failedLoads)

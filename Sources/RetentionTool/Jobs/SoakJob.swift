@@ -23,10 +23,18 @@ public final class SoakJob {
         public var untilVerdict = false
         /// Iterations run before measuring.
         public var warmup = 2
-        /// The largest accepted projected growth of retained memory, in bytes.
+        /// The largest accepted growth of retained memory over ``horizonHours`` of modelled use,
+        /// in bytes.
         public var maxGrowthBytes = 16_000_000
-        /// The fastest accepted growth of retained memory.
+        /// The fastest accepted growth of retained memory (per hour of modelled use by default).
         public var maxGrowthRate = GrowthRate.default
+        /// Hours of modelled use the growth limit is judged over (`--horizon`).
+        public var horizonHours = 1.0
+        /// A cost table to price loads with (`--costs`), so an asynchronous scenario's virtual
+        /// decode timing is the same on every host; nil prices each load at its measured CPU time.
+        public var costsPath: String?
+        /// Divides every cost in the table (`--decode-speed`).
+        public var decodeSpeed = 1.0
         /// The resident limit the soak stops at; nil for the default share of the machine's or
         /// the cgroup's memory.
         public var maxResidentBytes: Int?
@@ -98,13 +106,15 @@ public final class SoakJob {
         var experiment = try Experiment.prepare(scenarioPath: scenarioPath, strategyName: inputs.strategy, repairTrace: inputs.repairTrace)
         if let repairs = experiment.trace?.repairs.summary { sink.note("\(scenarioPath): trace: \(repairs)") }
         experiment.maxResidentBytes = inputs.maxResidentBytes ?? ResidentLimit.defaultBytes()
+        experiment.costs = CostModel(table: try inputs.costsPath.map { try CostTable.load(contentsOf: $0) }, decodeSpeed: inputs.decodeSpeed)
         try OutputCheck.check(outputs: [inputs.exportCSV.map { .init("--export-csv", $0) }, inputs.exportJSON.map { .init("--export-json", $0) }],
-                              inputs: OutputCheck.scenarioInputs(path: scenarioPath, trace: experiment.trace, images: experiment.images))
+                              inputs: OutputCheck.scenarioInputs(path: scenarioPath, trace: experiment.trace, images: experiment.images)
+                                + (inputs.costsPath.map { [OutputCheck.Input("the cost table", $0)] } ?? []))
         self.scenarioPath = scenarioPath
         self.experiment = experiment
         self.warmup = inputs.warmup
         soak = try Soak(experiment: experiment, limit: inputs.limit, warmup: inputs.warmup, maxGrowthBytes: inputs.maxGrowthBytes,
-                        maxGrowthRate: inputs.maxGrowthRate, untilVerdict: inputs.untilVerdict, stop: inputs.stop)
+                        maxGrowthRate: inputs.maxGrowthRate, horizonHours: inputs.horizonHours, untilVerdict: inputs.untilVerdict, stop: inputs.stop)
         csv = try inputs.exportCSV.map { try LineFile(replacing: $0, header: SoakSample.csvHeader) }
         json = try inputs.exportJSON.map { try StagedFile(replacing: $0) }
     }
@@ -130,7 +140,7 @@ public final class SoakJob {
         let verdict = soak.run { sample in
             record { try csv?.append(sample.csvLine) }
             record { try appendSample(sample) }
-            let line = Self.progressLine(sample, slope: soak.verdict().slopeBytesPerIteration)
+            let line = Self.progressLine(sample, verdict: soak.verdict())
             if sink.isTerminal {
                 sink.progress(line, false)
             } else if sample.elapsedSeconds - lastPlain >= 10 || sample.iteration == 1 {
@@ -144,8 +154,11 @@ public final class SoakJob {
         if let signal = verdict.stoppedBy {
             errors.append("retention soak: stopped by \(signal)\(soak.interruptedIteration.map { " during iteration \($0)" } ?? ""); the verdict covers the \(soak.iterationsRun) iteration\(soak.iterationsRun == 1 ? "" : "s") before it")
         }
+        let run = soak.iterationsRun
+        let iterations = run > warmup ? "\(run) iterations (\(warmup) warm-up, \(run - warmup) measured)"
+            : run == 0 ? "no iteration finished" : "\(run) of \(warmup) warm-up iterations finished, none measured"
         var report = [
-            "soak: \(experiment.scenario.name) under \(experiment.strategy.name), \(soak.iterationsRun) iterations (\(warmup) warm-up), failed decodes \(soak.failedDecodes), failed reads \(soak.failedReads)",
+            "soak: \(experiment.scenario.name) under \(experiment.strategy.name), \(iterations), failed decodes \(soak.failedDecodes), failed reads \(soak.failedReads)",
             verdict.text,
         ]
         if json != nil {
@@ -183,8 +196,9 @@ public final class SoakJob {
         try json.commit()
     }
 
-    /// One iteration's progress text. O(1).
-    static func progressLine(_ sample: SoakSample, slope: Double) -> String {
-        "iteration \(sample.iteration)\(sample.warmup ? " (warm-up)" : "")  elapsed \(Int(sample.elapsedSeconds)) s  resident \(NumberText.megabytes(sample.residentBytes)) (retained \(NumberText.megabytes(sample.retainedBytes)))  slope \(NumberText.size(slope))/iteration"
+    /// One iteration's progress text: wall time (labelled), memory, and the slope per hour of
+    /// use beside per iteration. O(1).
+    static func progressLine(_ sample: SoakSample, verdict: GrowthVerdict) -> String {
+        "iteration \(sample.iteration)\(sample.warmup ? " (warm-up)" : "")  wall \(Int(sample.elapsedSeconds)) s  resident \(NumberText.megabytes(sample.residentBytes)) (retained \(NumberText.megabytes(sample.retainedBytes)))  slope \(verdict.perHourOfUse(verdict.slopeBytesPerIteration))"
     }
 }

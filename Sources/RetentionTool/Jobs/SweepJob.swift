@@ -53,8 +53,10 @@ public struct SweepJob {
         public var settings: ChildRunSettings
         /// The export document: every run, the medians, the judged outcome.
         public var document: ComparisonDocument
-        /// The cost table every run used.
+        /// The cost table of the first repeat (every run's, when one was given).
         public var costs: CostTable
+        /// The median decode of each cost table measured, in repeat order.
+        public var tableMedians: [Double] = []
         /// How close the slowest synchronous load comes to the frame budget.
         public var headroom: CostTable.Headroom?
         /// Runs this process planned and finished.
@@ -95,7 +97,7 @@ public struct SweepJob {
         let ran = try batch.run(sink: sink)
         let failedLoads = ran.results.contains { ($0.report?.failedLoads ?? 0) > 0 }
         return Outcome(
-            scenarioPath: path, plan: plan, settings: settings, document: ran.document, costs: ran.costs,
+            scenarioPath: path, plan: plan, settings: settings, document: ran.document, costs: ran.costs, tableMedians: ran.tableMedians,
             headroom: try Experiment.headroom(scenario: inputs.scenario, strategies: plan.strategies, table: ran.costs, decodeSpeed: settings.decodeSpeed),
             planned: ran.planned, finished: ran.results.count, stoppedBy: ran.stoppedBy,
             failed: ran.failed > 0 || ran.exportFailure != nil || failedLoads)

@@ -94,7 +94,10 @@ public struct ThumbnailJob {
         let cache: ThumbnailCache?
         do {
             cache = try cacheFolder.map { folder throws(DiskStoreError) in try ThumbnailCache(folder: folder, limit: cacheLimitBytes, thumbnailer: thumbnailer, encoder: encoder,
-                                                                                      verification: cacheVerification) }
+                                                                                      verification: cacheVerification) { state in
+                // Later changes, as the store reports them: a takeover, a full disk, room again.
+                sink.note("retention thumbnail: the cache \(PathText.display(folder)): \(state)")
+            } }
         } catch {
             throw SetupError(description: "--cache: \(error)", isUsage: error.isFolderChoice)
         }
@@ -116,7 +119,7 @@ public struct ThumbnailJob {
         if let cache, cache.isReadOnly {
             let why: String
             switch cache.writeState {
-            case .notWritable(let reason): why = "cannot be written here (\(reason))"
+            case .notWritable(let reason): why = "is used read-only (\(reason))"
             default: why = "is in use by another process"
             }
             sink.note("retention thumbnail: the cache \(PathText.display(cache.folder)) \(why): its thumbnails are used, new ones are not added")

@@ -7,13 +7,13 @@ extension ComparisonSummary {
     /// 10 % of its median is shown with the spread.
     /// For a slice (`slice` given), rows with no run in it say so instead of "failed", and the
     /// ranking lines give way to a note that `merge` of every slice gives them.
-    /// When a strategy keeps a disk tier, three columns follow (disk peak, disk reads, disk
-    /// writes) with a note on what they count; when runs made several sessions, a table of the
+    /// When a strategy keeps a disk tier, five columns follow (disk peak, disk reads, disk
+    /// writes, MB written, the writer thread's CPU) with a note on what they count; when runs made several sessions, a table of the
     /// sessions follows the notes. Neither appears otherwise.
     public func table(hints: [String] = [], slice: Shard? = nil) -> String {
         let usesDisk = rows.contains { $0.disk != nil }
         var header = ["strategy", "startup", "all loaded", "peak", "after destroy", "after trim", "logical peak", "decodes", "hitches", "placeholders"]
-        if usesDisk { header += ["disk peak", "disk reads", "disk writes"] }
+        if usesDisk { header += ["disk peak", "disk reads", "disk writes", "written", "writer CPU"] }
         var lines: [[String]] = []
         for row in rows {
             if row.runs == 0 {
@@ -29,7 +29,10 @@ extension ComparisonSummary {
                         NumberText.mb(row.afterTrimBytes), NumberText.mb(row.logicalPeakBytes), "\(row.decodes)",
                         NumberText.count(row.hitches, row.hitchesSpread), NumberText.count(row.placeholderFrames, row.placeholderSpread)]
             if usesDisk {
-                line += row.disk.map { [NumberText.mb($0.peakBytes), "\($0.reads)", "\($0.writes)"] } ?? ["-", "-", "-"]
+                line += row.disk.map { disk in
+                    [NumberText.mb(disk.peakBytes), "\(disk.reads)", "\(disk.writes)", disk.writeBytes.map(NumberText.mb) ?? "-",
+                     disk.writeCPUMs.map { "\(NumberText.oneDecimal($0)) ms" } ?? "-"]
+                } ?? ["-", "-", "-", "-", "-"]
             }
             lines.append(line)
         }
@@ -62,7 +65,7 @@ extension ComparisonSummary {
     var diskNote: String {
         let disks = rows.compactMap(\.disk)
         let mapped = disks.map(\.mappedResidentBytes).max() ?? 0
-        var text = "disk: disk peak is the store's files in MB allocated on disk, not resident memory: the page cache holding them is in no process's RSS, and the runs mapped \(NumberText.mb(mapped)) MB of them; disk reads are lookups (hits and misses), disk writes the entries the cache's writer thread wrote\n"
+        var text = "disk: disk peak is the store's files in MB allocated on disk, not resident memory: the page cache holding them is in no process's RSS, and the runs mapped \(NumberText.mb(mapped)) MB of them; disk reads are lookups (hits and misses), disk writes the entries the cache's writer thread wrote, written their MB, writer CPU that thread's CPU time per run (encoding thumbnails, writing): work off the frames and the decode workers, but work\n"
         let latency = disks.map(\.latencyMs).max() ?? 0
         text += "disk latency: a MODEL of \(NumberText.twoDecimals(latency)) ms per disk read charged on the virtual clock beyond the cost table's CPU time (diskLatencyMs; 0 = a read served from the page cache, as the table measured it)\n"
         let failures = rows.filter { ($0.disk?.writeFailures ?? 0) > 0 }

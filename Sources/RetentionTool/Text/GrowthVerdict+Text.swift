@@ -2,36 +2,66 @@ import Lab
 
 extension GrowthVerdict {
     /// The verdict and the figures that decided it, a few lines of text: the retained-memory
-    /// slope with its interval and the allowed rate (per hour too when given so, or when
-    /// iterations are long enough for a per-hour figure to mean something), the projected
-    /// growth, what the allocator holds apart, how the soak ended early if it did, and the
-    /// reasons. O(reasons).
+    /// slope per hour of modelled use with per iteration beside it, its interval and the allowed
+    /// rate; the growth over the horizon and its limit; for a FAIL by growth, the component that
+    /// grows; modelled use and wall time, each labelled; what the allocator holds apart (a trend
+    /// only when its own interval excludes zero); what stopped the soak; the reasons. A soak that
+    /// measured no iteration (or fewer than 3) prints no figures it does not have. O(reasons +
+    /// components).
     public var text: String {
-        let word: String
-        switch outcome {
-        case .pass: word = "PASS"
-        case .growth: word = "FAIL (growth)"
-        case .failedRun: word = "FAIL (run failed)"
-        case .inconclusive: word = "INCONCLUSIVE"
+        var lines = ["verdict: \(verdictWord)"]
+        if measuredIterations >= 3 {
+            lines.append("retained memory slope: \(perHourOfUse(slopeBytesPerIteration)); 95 % interval \(intervalPerHourOfUse); allowed \(rateText)")
+            lines.append("growth over \(horizonText): \(NumberText.size(horizonGrowthBytes)) (95 % interval \(NumberText.size(horizonGrowthLowerBytes)) to \(NumberText.size(horizonGrowthUpperBytes))), limit \(NumberText.size(Double(maxGrowthBytes)))")
+        } else {
+            lines.append("retained memory slope: not fitted (\(measuredIterations) measured iteration\(measuredIterations == 1 ? "" : "s"); an interval needs 3); allowed \(rateText)")
         }
-        var lines = ["verdict: \(word)"]
-        var slope = "retained memory slope: \(NumberText.size(slopeBytesPerIteration)) per iteration (95 % interval \(NumberText.size(slopeLowerBytesPerIteration)) to \(NumberText.size(slopeUpperBytesPerIteration))), allowed \(rateText)"
-        if let hourly = slopeIntervalPerHour {
-            slope += "; per hour \(NumberText.size(hourly.lower)) to \(NumberText.size(hourly.upper))"
+        if let growthSite { lines.append("where: \(growthSite)") }
+        if outcome == .growth, measuredIterations >= 3 {
+            let counters = components.map { "\($0.name) \(GrowthComponent.signedText($0.slopePerIteration))\($0.unit == .bytes ? " B" : "")" }
+            lines.append("per iteration: " + counters.joined(separator: ", "))
         }
-        lines.append(slope)
-        lines.append("projected growth over \(measuredIterations) measured iterations: \(NumberText.size(projectedGrowthBytes)) (limit \(NumberText.size(Double(maxGrowthBytes))))")
-        lines.append("retained = anonymous resident memory less what the allocator holds freed: first \(NumberText.megabytes(firstRetainedBytes)), last \(NumberText.megabytes(lastRetainedBytes)); anonymous \(NumberText.megabytes(firstAnonymousBytes)) to \(NumberText.megabytes(lastAnonymousBytes)); resident \(NumberText.megabytes(firstResidentBytes)) to \(NumberText.megabytes(lastResidentBytes))")
-        var allocator = "allocator (not counted as growth): glibc holds \(NumberText.megabytes(lastHeapFreeHeldBytes)) freed"
-        let change = lastHeapFreeHeldBytes - firstHeapFreeHeldBytes
-        if abs(change) >= 1_000_000 {
-            allocator += ", \(change > 0 ? "up" : "down") \(NumberText.megabytes(abs(change))) since the first measured iteration"
-            if change > 0 { allocator += " (freed bitmaps kept in its arenas; \"allocator\": \"pageMapped\" returns them at once)" }
+        if measuredIterations > 0 {
+            var time = "time: \(measuredIterations) measured iteration\(measuredIterations == 1 ? "" : "s"), \(NumberText.oneDecimal(useSecondsPerIteration * Double(measuredIterations))) s of modelled use (\(NumberText.twoDecimals(useSecondsPerIteration)) s per iteration)"
+            time += "; wall clock \(NumberText.oneDecimal(wallSeconds)) s for the whole soak"
+            if meanSecondsPerIteration > 0 { time += " (\(NumberText.twoDecimals(meanSecondsPerIteration)) s per iteration)" }
+            time += ", used by no rate"
+            lines.append(time)
+            lines.append("retained = anonymous resident memory less what the allocator holds freed: first \(NumberText.megabytes(firstRetainedBytes)), last \(NumberText.megabytes(lastRetainedBytes)); anonymous \(NumberText.megabytes(firstAnonymousBytes)) to \(NumberText.megabytes(lastAnonymousBytes)); resident \(NumberText.megabytes(firstResidentBytes)) to \(NumberText.megabytes(lastResidentBytes))")
+            lines.append(allocatorText)
+        } else {
+            lines.append("no iteration was measured, so there are no figures")
         }
-        lines.append(allocator)
         if let stoppedBy { lines.append("stopped early by \(stoppedBy): the verdict covers the \(measuredIterations) measured iteration\(measuredIterations == 1 ? "" : "s") before it") }
+        if let stopReason, stoppedBy == nil { lines.append(stopReason) }
         if decidedEarly { lines.append("stopped when the verdict was decided (--until-verdict), after \(measuredIterations) measured iterations") }
         for reason in reasons { lines.append("reason: \(reason)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// `PASS`, `FAIL (growth)`, `FAIL (run failed)` or `INCONCLUSIVE`. O(1).
+    public var verdictWord: String {
+        switch outcome {
+        case .pass: return "PASS"
+        case .growth: return "FAIL (growth)"
+        case .failedRun: return "FAIL (run failed)"
+        case .inconclusive: return "INCONCLUSIVE"
+        }
+    }
+
+    /// The allocator's line: what glibc holds freed, its range, and a trend only when the
+    /// slope of the free-but-held bytes has an interval that excludes zero. O(1).
+    var allocatorText: String {
+        var text = "allocator (not counted as growth): glibc holds \(NumberText.megabytes(lastHeapFreeHeldBytes)) freed"
+        if maxHeapFreeHeldBytes - minHeapFreeHeldBytes >= 1_000_000 {
+            text += " (\(NumberText.megabytes(minHeapFreeHeldBytes)) to \(NumberText.megabytes(maxHeapFreeHeldBytes)) over the measured iterations)"
+        }
+        if heapFreeHeldTrend {
+            text += ", a trend of \(perHourOfUse(heapFreeHeldSlopeBytesPerIteration)) (its interval excludes zero)"
+            if heapFreeHeldSlopeBytesPerIteration > 0 { text += ": freed bitmaps kept in its arenas; \"allocator\": \"pageMapped\" returns them at once" }
+        } else if measuredIterations >= 3 {
+            text += ", no trend"
+        }
+        return text
     }
 }

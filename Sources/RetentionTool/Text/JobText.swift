@@ -10,7 +10,7 @@ public enum JobText {
     public static func render(_ outcome: CompareJob.Outcome) -> String {
         let s = outcome.settings
         var text = "scenario: \(outcome.scenarioName) (\(outcome.scenarioPath)), \(ComparisonSummary.plural(s.repeats, "repeat", "repeats")) per strategy, each in a fresh process\(s.shard.map { ", slice \($0) of the runs" } ?? "")\n"
-        text += costLines(costsPath: s.costsPath, table: outcome.costs, decodeSpeed: s.decodeSpeed, headroom: outcome.headroom)
+        text += costLines(costsPath: s.costsPath, table: outcome.costs, tableMedians: outcome.tableMedians, decodeSpeed: s.decodeSpeed, headroom: outcome.headroom)
         return text + outcome.document.summary.table(hints: outcome.hints, slice: s.shard)
     }
 
@@ -19,7 +19,7 @@ public enum JobText {
     public static func render(_ outcome: SweepJob.Outcome) -> String {
         let s = outcome.settings, plan = outcome.plan
         var text = "sweep: \(outcome.scenarioPath), \(plan.key.rawValue) over \(plan.values.map(plan.key.format).joined(separator: ", ")), \(ComparisonSummary.plural(s.repeats, "repeat", "repeats")) per point, each in a fresh process\(s.shard.map { ", slice \($0) of the runs" } ?? "")\n"
-        text += costLines(costsPath: s.costsPath, table: outcome.costs, decodeSpeed: s.decodeSpeed, headroom: outcome.headroom)
+        text += costLines(costsPath: s.costsPath, table: outcome.costs, tableMedians: outcome.tableMedians, decodeSpeed: s.decodeSpeed, headroom: outcome.headroom)
         if let judged = outcome.document.outcome { text += SweepText.render(judged, plan: plan, slice: s.shard) }
         return text
     }
@@ -29,8 +29,9 @@ public enum JobText {
         stoppedBy.map { "retention \(command): stopped by signal \($0) after \(finished) of \(planned) runs; the table shows what was measured" }
     }
 
-    private static func costLines(costsPath: String?, table: CostTable, decodeSpeed: Double, headroom: CostTable.Headroom?) -> String {
+    private static func costLines(costsPath: String?, table: CostTable, tableMedians: [Double], decodeSpeed: Double, headroom: CostTable.Headroom?) -> String {
         var text = CostText.header(givenPath: costsPath, table: table, decodeSpeed: decodeSpeed) + "\n"
+        if tableMedians.count > 1 { text += CostText.drift(tableMedians) + "\n" }
         if let headroom { text += CostText.headroom(headroom) + "\n" }
         return text
     }

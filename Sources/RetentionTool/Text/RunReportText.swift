@@ -59,6 +59,16 @@ public enum CostText {
         return text
     }
 
+    /// One line on the drift between cost tables measured one after another: each table's
+    /// median decode, and that the repeats took them in turn, so the spread across repeats (and
+    /// the ranking's ties) covers it; with a hint to give `--costs` where figures must compare
+    /// across commands. O(tables).
+    public static func drift(_ medians: [Double]) -> String {
+        let low = medians.min() ?? 0, high = medians.max() ?? 0
+        let percent = low > 0 ? Int((100 * (high - low) / low).rounded()) : 0
+        return "cost tables: \(medians.count) measured one after another, median decode \(medians.map(NumberText.twoDecimals).joined(separator: ", ")) ms (\(percent) % apart); repeat N is priced by table N mod \(medians.count), so the spread across repeats, and the ranking's ties, include the tables' drift; give --costs FILE for figures that must compare across commands"
+    }
+
     /// One line on how close the slowest synchronous load comes to the frame budget: its cost
     /// and share of the budget, and, when the budget lies within the cost table's own spread,
     /// a warning that hitch counts will swing. O(1).

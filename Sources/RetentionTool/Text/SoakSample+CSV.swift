@@ -12,6 +12,8 @@ extension SoakSample {
         ("evictableBytes", { "\($0.evictableBytes)" }), ("entries", { "\($0.entries)" }),
         ("heapInUseBytes", { "\($0.heapInUseBytes)" }), ("heapFreeHeldBytes", { "\($0.heapFreeHeldBytes)" }),
         ("decodes", { "\($0.decodes)" }), ("hitches", { "\($0.hitches)" }), ("rowsInList", { "\($0.rowsInList)" }),
+        ("useSeconds", { "\(($0.useSeconds * 1000).rounded() / 1000)" }), ("rowStateBytes", { "\($0.rowStateBytes)" }),
+        ("diskBytes", { "\($0.diskBytes)" }),
     ]
 
     /// The CSV header, from ``csvColumns``. O(columns).

@@ -6,11 +6,12 @@ public enum SweepText {
     /// The sweep's table and recommendation lines. For a slice (`slice` given), points with no
     /// run in it say so, and neither the frontier nor a recommendation is drawn from part of
     /// the points: `merge` of every slice gives them. O(points).
-    /// A strategy with a disk tier adds a `disk peak` column (MB allocated on disk) and its note.
+    /// A strategy with a disk tier adds `disk peak` (MB allocated on disk) and `writer CPU` (the
+    /// writer thread's CPU per run) columns and their note.
     public static func render(_ outcome: SweepOutcome, plan: SweepPlan, slice: Shard? = nil) -> String {
         let usesDisk = outcome.entries.contains { $0.row.disk != nil }
         var header = ["strategy", plan.key.rawValue, "admits", "peak", "logical peak", "after destroy", "decodes", "hitches", "placeholders"]
-        header += usesDisk ? ["disk peak", "frontier"] : ["frontier"]
+        header += usesDisk ? ["disk peak", "writer CPU", "frontier"] : ["frontier"]
         let rows: [[String]] = outcome.entries.map { entry in
             let row = entry.row
             let value = plan.key.format(entry.point.value)
@@ -22,14 +23,17 @@ public enum SweepText {
             var cells = [entry.point.strategy, value, admits, mb(row.peakBytes, row.peakSpread), mb(row.logicalPeakBytes, row.logicalPeakSpread),
                          mb(row.afterDestroyBytes, row.afterDestroySpread), NumberText.count(row.decodes, row.decodesSpread),
                          NumberText.count(row.hitches, row.hitchesSpread), NumberText.count(row.placeholderFrames, row.placeholderSpread)]
-            if usesDisk { cells.append(row.disk.map { mb($0.peakBytes, $0.peakSpread) } ?? "-") }
+            if usesDisk {
+                cells.append(row.disk.map { mb($0.peakBytes, $0.peakSpread) } ?? "-")
+                cells.append(row.disk?.writeCPUMs.map { "\(NumberText.oneDecimal($0)) ms" } ?? "-")
+            }
             cells.append(slice != nil ? "" : (entry.onFrontier ? "*" : "") + (entry.point.label == outcome.recommended ? " <" : ""))
             return cells
         }
         var text = TextTable.render(header: header, rows: rows)
         text += "sizes: resident MB (1 MB = 1,000,000 bytes), medians over repeats, (min–max) where repeats differ; * on the frontier (no point has both a lower peak and fewer placeholder frames); < the recommended (or nearest) point\n"
         if usesDisk {
-            text += "disk peak: the store's files in MB allocated on disk, not resident memory (the page cache holding them is in no process's RSS); - where the strategy keeps no disk tier\n"
+            text += "disk peak: the store's files in MB allocated on disk, not resident memory (the page cache holding them is in no process's RSS); writer CPU: the disk tier's writer thread's CPU per run (encoding thumbnails, writing); - where the strategy keeps no disk tier\n"
         }
         if !plan.admissions.isEmpty {
             text += "admits: the scenario's images whose bitmap the LRU admits: one larger than the admission cap (a quarter of the budget unless admissionCap is set) is not kept once its row disappears, so a point that admits none caches nothing beyond visible rows; - where the strategy keeps no LRU\n"

@@ -57,11 +57,15 @@ public final class ThumbnailCache: Sendable {
     /// not added (``writeState``). Throws the store's `DiskStoreError` (a file in the way, a
     /// folder that is not a cache, a folder that cannot be made). Costs the store's open (its
     /// index loads in the background).
+    /// `onWriteStateChange` hears of later changes (the store's ``DiskStore/Options/onWriteStateChange``).
     public init(folder: String, limit: Int, thumbnailer: Thumbnailer, encoder: PNGEncoder,
-                verification: Verification = .identity) throws(DiskStoreError) {
+                verification: Verification = .identity,
+                onWriteStateChange: (@Sendable (DiskStore.WriteState) -> Void)? = nil) throws(DiskStoreError) {
         self.folder = folder
         self.verification = verification
-        store = try DiskStore(folder: folder, limit: limit)
+        var options = DiskStore.Options()
+        options.onWriteStateChange = onWriteStateChange
+        store = try DiskStore(folder: folder, limit: ByteSize(bytes: limit), options: options)
         settings = "thumbnail/\(Self.formatVersion) \(thumbnailer.width)x\(thumbnailer.height) \(thumbnailer.mode.rawValue) \(thumbnailer.quality.rawValue) "
             + "\(thumbnailer.linearLight ? "linear" : "stored") level=\(encoder.compressionLevel) zlib=\(encoder.strategy.rawValue) filter=\(encoder.filter.rawValue)"
     }

@@ -121,13 +121,13 @@ final class TemporaryStore: Sendable {
     /// A store named after `name` (plus the process and a random part), bounded to `limit`.
     init(_ name: String, limit: Int = 50_000_000) throws {
         folder = try TestPaths.temporaryFolder(name)
-        store = try DiskStore(folder: folder + "/store", limit: limit, mode: .owner)
+        store = try DiskStore(folder: folder + "/store", limit: ByteSize(bytes: limit), mode: .owner)
     }
 
     /// A second store over the same folder, after closing this one (an app's next launch).
     func reopened() throws -> DiskStore {
         store.close()
-        return try DiskStore(folder: folder + "/store", limit: store.limit, mode: .owner)
+        return try DiskStore(folder: folder + "/store", limit: ByteSize(bytes: store.limit), mode: .owner)
     }
 
     /// The path of the entry file of `key` (the file the store names by its key's hash).
@@ -159,7 +159,7 @@ struct Harness {
         self.disk = policy.disk.map { tier in disk ?? (try! TemporaryStore("harness-\(policy.name)", limit: tier.budget.bytes)) }
         do {
             cache = try ImageCache(source: reads.source(delay: readDelay), policy: policy, mode: mode, disk: self.disk?.store,
-                                   onLoadCompleted: onLoadCompleted)
+                                   diskName: { "\($0)" }, onLoadCompleted: onLoadCompleted)
         } catch {
             fatalError("Harness: \(error)")
         }

@@ -1,8 +1,8 @@
 import Testing
 @testable import Lab
 
-@Suite("Virtual decode queue")
-struct VirtualDecodeQueueTests {
+@Suite("Virtual load pipeline")
+struct VirtualLoadPipelineTests {
     /// A `run` closure that records the batches it was given and answers fixed durations.
     final class Runner {
         var seconds: [Int: Double]
@@ -16,7 +16,7 @@ struct VirtualDecodeQueueTests {
 
     @Test("jobs wait for a free virtual worker, start only then, and are ready from the frame their work ends")
     func schedule() {
-        var queue = VirtualDecodeQueue(workers: 1, frameRate: 60)
+        var queue = VirtualLoadPipeline(workers: 1, fetchSlots: 6, frameRate: 60)
         let runner = Runner([1: 0.025, 2: 0.025])
         queue.request(row: 1, atFrame: 0)
         queue.request(row: 2, atFrame: 0)
@@ -36,7 +36,7 @@ struct VirtualDecodeQueueTests {
 
     @Test("a job whose row went away before it started is never run and occupies no worker")
     func cancel() {
-        var queue = VirtualDecodeQueue(workers: 1, frameRate: 60)
+        var queue = VirtualLoadPipeline(workers: 1, fetchSlots: 6, frameRate: 60)
         let runner = Runner([1: 0.1, 2: 0.1, 3: 0.01])
         for row in 1...3 { queue.request(row: row, atFrame: 0) }
         queue.advance(throughFrame: 0, run: runner.run)
@@ -50,7 +50,7 @@ struct VirtualDecodeQueueTests {
 
     @Test("more workers run jobs side by side, and short jobs chain inside one frame")
     func workers() {
-        var queue = VirtualDecodeQueue(workers: 2, frameRate: 60)
+        var queue = VirtualLoadPipeline(workers: 2, fetchSlots: 6, frameRate: 60)
         let runner = Runner([1: 0.025, 2: 0.025, 3: 0.004, 4: 0.004, 5: 0.004])
         for row in 1...2 { queue.request(row: row, atFrame: 0) }
         queue.advance(throughFrame: 0, run: runner.run)
@@ -60,5 +60,37 @@ struct VirtualDecodeQueueTests {
         queue.advance(throughFrame: 3, run: runner.run)
         #expect(runner.batches == [[1, 2], [3, 4], [5]], "4 ms jobs: the third starts at 54 ms, still in frame 3")
         #expect(queue.isReady(row: 5, at: 4))
+    }
+
+    @Test("a fetch holds a fetch slot for its latency and no decode worker; the decode waits for the fetch")
+    func fetchesApartFromDecodes() {
+        // Six slots, one worker, fetches of 150 ms (9 frames at 60 Hz), decodes of 4 ms.
+        var queue = VirtualLoadPipeline(workers: 1, fetchSlots: 6, frameRate: 60)
+        let runner = Runner(Dictionary(uniqueKeysWithValues: (1...12).map { ($0, 0.004) }))
+        for row in 1...12 { queue.request(row: row, atFrame: 0) }
+        var asked: [Int] = []
+        for frame in 0...40 {
+            queue.advance(throughFrame: frame, fetchLatency: { row in asked.append(row); return 0.150 }, run: runner.run)
+        }
+        #expect(asked == Array(1...12), "each job's latency is asked once, in order")
+        #expect(runner.batches.flatMap { $0 } == Array(1...12))
+        // The first six fetch together and end at 150 ms; their decodes chain on the one worker.
+        #expect(queue.isReady(row: 1, at: 10) && !queue.isReady(row: 1, at: 9), "150 + 4 ms ends in frame 9")
+        // The second six take the slots as the first six free them: they end at 300 ms.
+        #expect(!queue.isReady(row: 7, at: 18) && queue.isReady(row: 7, at: 19), "300 + 4 ms ends in frame 18")
+        #expect(queue.isReady(row: 12, at: 20))
+    }
+
+    @Test("a job whose bytes need no fetch goes straight to a worker, past fetches still waiting for a slot")
+    func noFetchSkipsTheSlots() {
+        var queue = VirtualLoadPipeline(workers: 1, fetchSlots: 1, frameRate: 60)
+        let runner = Runner([1: 0.004, 2: 0.004, 3: 0.004])
+        for row in 1...3 { queue.request(row: row, atFrame: 0) }
+        queue.advance(throughFrame: 0, fetchLatency: { $0 == 3 ? nil : 0.1 }, run: runner.run)
+        #expect(runner.batches == [[3]], "row 3's bytes are on disk: decoded at once; 1 fetches, 2 waits for the slot")
+        #expect(queue.isReady(row: 3, at: 1) && !queue.isReady(row: 2, at: 1))
+        queue.cancel(row: 2)
+        for frame in 1...10 { queue.advance(throughFrame: frame, fetchLatency: { _ in 0.1 }, run: runner.run) }
+        #expect(runner.batches == [[3], [1]], "row 2 went away before its fetch: never run")
     }
 }

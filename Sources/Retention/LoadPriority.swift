@@ -1,0 +1,43 @@
+/// How soon a load waiting for a decode worker runs: the highest priority waiting goes first,
+/// loads of equal priority in the order they were queued (Nuke's and Kingfisher's
+/// `veryLow`…`veryHigh`). The cache sets it from who wants the image and changes it while the
+/// load waits: `high` while a row that shows the key is visible, `normal` for an
+/// ``ImageCache/image(for:)`` caller, `low` for a prefetch alone. ``ImageCache/setPriority(_:for:)``
+/// overrides it for a key.
+public enum LoadPriority: Int, Sendable, Hashable, Comparable, CaseIterable {
+    case veryLow, low, normal, high, veryHigh
+
+    /// Orders by urgency. O(1).
+    public static func < (a: LoadPriority, b: LoadPriority) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// A representation that left an ``ImageCache`` without being asked for by key: what the
+/// `onEvicted` hook hears, after the cache's lock is released.
+public struct EvictionEvent<Key: Hashable & Sendable>: Sendable {
+    /// What left.
+    public enum Representation: Sendable, Hashable {
+        /// The decoded bitmap or thumbnail.
+        case bitmap
+        /// The compressed bytes.
+        case compressed
+    }
+
+    /// Why it left.
+    public enum Cause: Sendable, Hashable {
+        /// A budget, count limit or admission cap of an LRU.
+        case budget
+        /// ``ImageCache/memoryWarning(_:)``.
+        case memoryWarning
+        /// The row holding it was released or the container destroyed.
+        case release
+    }
+
+    /// The key whose representation left.
+    public let key: Key
+    /// Which representation.
+    public let representation: Representation
+    /// Why.
+    public let cause: Cause
+    /// The bytes it held.
+    public let bytes: Int
+}
