@@ -3,7 +3,7 @@
 // Dependencies point one way: RetentionCLI → RetentionTool (a job per command) → Lab (the
 // experiment engine) → {Scenario, Retention, Visibility, MemoryProbe, DiskCache}; RetentionTool → DiskCache;
 // Scenario → {StrictJSON, Visibility, Retention, AssetGen}; Retention → {Imaging, MemoryProbe, DiskCache};
-// Imaging → CPNG; every module → SystemIO (the system layer) → CProcessShim. Visibility and
+// Imaging → CPNG → CLibdeflate (libdeflate); every module → SystemIO (the system layer) → CProcessShim. Visibility and
 // StrictJSON depend on nothing of ours but each other. docs/ARCHITECTURE.md holds the graph;
 // tools/check-architecture.sh checks it. DiskCache knows nothing of the image cache.
 // Linux (glibc) only.
@@ -30,7 +30,14 @@ let package = Package(
     targets: [
         .target(
             name: "CPNG",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+            dependencies: ["CLibdeflate"],
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate")]
+        ),
+        // libdeflate, the whole-image inflate of CPNG's fast path (apt-get install libdeflate-dev).
+        .systemLibrary(
+            name: "CLibdeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]
         ),
         // The system layer: files, temporary files, owned descriptors, the one spawner, signals, cores.
         .target(name: "SystemIO", dependencies: ["CProcessShim"]),

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# thumbnail-vs-decode.sh [--kinds] DIR [ROUNDS]: what a thumbnail costs against libpng's full
-# decode, on every *.png below DIR (with --kinds, for each kind of file apart; see below).
+# thumbnail-vs-decode.sh [--kinds] DIR [ROUNDS]: what a thumbnail costs against a full decode,
+# on every *.png below DIR (with --kinds, for each kind of file apart; see below).
 #
 # Each round runs, once each and in alternating order (ABBA), one process over all the files:
 #   thumbnail: retention thumbnail FILES... -s SIZE --jobs 1 -o OUT    (decode, resample, encode, write)
-#   decode:    retention inspect --decode FILES...                      (libpng's full RGBA8 decode)
+#   decode:    retention inspect --decode FILES...                      (the full RGBA8 decode: the
+#              fast path where it takes a file, libpng otherwise; DECODE=libpng adds --libpng,
+#              libpng alone, the decoder before the fast path)
 # and takes the ratio thumbnail/decode of their CPU time (user + system, the kernel's accounting
 # of the finished child, to the microsecond, by tools/child_cpu.py; /usr/bin/time rounds each
 # part down to 10 ms, 2.5 % of a 0.4 s decode) and of their wall time. Prints the median of the per-round
@@ -13,7 +15,9 @@
 # One untimed run of each comes first (page cache).
 #
 # Environment: RETENTION (the binary; default .build/release/retention, built if missing),
-# SIZE (default 256), WORK (default a temporary folder, removed at the end), OUT (a folder in
+# SIZE (default 256), DECODE (libpng: the decode side with --libpng), INFLATE_WHOLE (a size: the
+# thumbnail side with --inflate-whole SIZE, the whole-image inflate), WORK (default a temporary
+# folder, removed at the end), OUT (a folder in
 # which the thumbnails' own folder is made, and removed at the end; default WORK). Each round
 # replaces the files the round before wrote, as a batch run again does: on ext4 that allocates an
 # inode per file and frees the old one, kernel work that OUT on a tmpfs (/dev/shm) leaves out.
@@ -51,8 +55,8 @@ outfs=$(df --output=fstype "$out" | tail -1)
 run() {
   local -a cmd
   case $1 in
-    thumbnail) cmd=("$RETENTION" thumbnail "${files[@]}" -s "$SIZE" --jobs 1 -o "$out") ;;
-    decode) cmd=("$RETENTION" inspect --decode "${files[@]}") ;;
+    thumbnail) cmd=("$RETENTION" thumbnail "${files[@]}" -s "$SIZE" --jobs 1 -o "$out" ${INFLATE_WHOLE:+--inflate-whole "$INFLATE_WHOLE"}) ;;
+    decode) cmd=("$RETENTION" inspect --decode ${DECODE:+--$DECODE} "${files[@]}") ;;
   esac
   python3 tools/child_cpu.py "${cmd[@]}" 2>"$work/stderr.txt" \
     || { echo "thumbnail-vs-decode: $1 failed:" >&2; cat "$work/stderr.txt" >&2; exit 1; }
@@ -84,7 +88,7 @@ PY
     done
   done
   python3 - "$work/kinds.txt" "$dir" "$SIZE" "$rounds" "${GOAL:-1.30}" "$outfs" <<'PY'
-import statistics, sys
+import os, statistics, sys
 path, folder, size, rounds, goal, outfs = sys.argv[1:]
 goal = float(goal)
 rows = {}
@@ -93,7 +97,7 @@ for line in open(path):
     rows.setdefault((kind, int(count)), []).append(list(map(float, values)))
 def spread(values, fmt):
     return f"{fmt % statistics.median(values)} ({fmt % min(values)}-{fmt % max(values)})"
-print(f"{folder}: thumbnail -s {size} --jobs 1 (outputs on {outfs}) against inspect --decode, by kind, {rounds} paired rounds each")
+print(f"{folder}: thumbnail -s {size} --jobs 1{' --inflate-whole ' + os.environ['INFLATE_WHOLE'] if os.environ.get('INFLATE_WHOLE') else ''} (outputs on {outfs}) against inspect --decode{' --' + os.environ['DECODE'] if os.environ.get('DECODE') else ''}, by kind, {rounds} paired rounds each")
 print(f"{'kind':<8} {'files':>5} {'thumbnail CPU s':>18} {'decode CPU s':>18} {'ratio, CPU':>20} {'ratio, wall':>20}  goal <= {goal:.2f}x")
 for (kind, count), values in rows.items():
     cpu = [t / d for t, _, d, _ in values]
@@ -115,14 +119,14 @@ for ((round = 0; round < rounds; round++)); do
 done
 # rounds.txt: thumbnail_cpu thumbnail_wall decode_cpu decode_wall, one line per round.
 python3 - "$work/rounds.txt" "$dir" "${#files[@]}" "$SIZE" <<'PY'
-import statistics, sys
+import os, statistics, sys
 path, folder, count, size = sys.argv[1:]
 rows = [list(map(float, line.split())) for line in open(path)]
 def spread(values, fmt):
     return f"median {fmt % statistics.median(values)} (min {fmt % min(values)}, max {fmt % max(values)})"
 cpu = [t / d for t, _, d, _ in rows]
 wall = [t / d for _, t, _, d in rows]
-print(f"{folder}: {count} PNGs, thumbnail -s {size} --jobs 1 against inspect --decode, {len(rows)} rounds")
+print(f"{folder}: {count} PNGs, thumbnail -s {size} --jobs 1{' --inflate-whole ' + os.environ['INFLATE_WHOLE'] if os.environ.get('INFLATE_WHOLE') else ''} against inspect --decode{' --' + os.environ['DECODE'] if os.environ.get('DECODE') else ''}, {len(rows)} rounds")
 print(f"thumbnail CPU s  {spread([r[0] for r in rows], '%.2f')}")
 print(f"decode CPU s     {spread([r[2] for r in rows], '%.2f')}")
 print(f"ratio, CPU time  {spread(cpu, '%.2fx')}")

@@ -519,6 +519,99 @@ RTN_INLINE int rtn_png_filter_row_body(const uint8_t *row, const uint8_t *prev, 
     return type;
 }
 
+// --- the decoder's row unfilter (the fast path, Sources/CPNG/fastpath.c) ----------------------
+//
+// The inverse of the residuals above: each byte plus its predictor from bytes already
+// unfiltered, so Sub, Average and Paeth go a pixel at a time (one vector of the pixel's bytes),
+// and Up, whose predictor is the row above, 32 bytes at a time. Every pixel's bytes are loaded
+// before any is stored, and stores go no further right than the loads, so `out` may lie before
+// `in` in the same buffer (the fast path's in-place unfilter).
+
+typedef int32_t rtn_i32x4 __attribute__((vector_size(16)));
+typedef uint8_t rtn_u8x16 __attribute__((vector_size(16)));
+
+// A pixel's bytes are put together in a register (never through memory: a 4-byte load of
+// bytes just stored one or two at a time would wait for the stores to drain).
+RTN_INLINE rtn_i32x4 rtn_png_load_pixel(const uint8_t *p, size_t bpp) {
+    uint32_t bits;
+    if (bpp == 4) {
+        memcpy(&bits, p, 4);
+    } else {
+        uint16_t low;
+        memcpy(&low, p, 2);
+        bits = (uint32_t)low | (uint32_t)p[2] << 16;
+    }
+    rtn_b4 bytes;
+    memcpy(&bytes, &bits, 4);
+    return __builtin_convertvector(bytes, rtn_i32x4);
+}
+
+RTN_INLINE void rtn_png_store_pixel(uint8_t *p, rtn_i32x4 v, size_t bpp) {
+    // The low byte of each lane (one shuffle; a conversion would extract lane by lane).
+    rtn_u8x16 lanes = (rtn_u8x16)v;
+    rtn_b4 bytes = __builtin_shufflevector(lanes, lanes, 0, 4, 8, 12);
+    uint32_t bits;
+    memcpy(&bits, &bytes, 4);
+    if (bpp == 4) {
+        memcpy(p, &bits, 4);
+    } else {
+        uint16_t low = (uint16_t)bits;
+        memcpy(p, &low, 2);
+        p[2] = (uint8_t)(bits >> 16);
+    }
+}
+
+// Sub, Average or Paeth on pixels of `bpp` (3 or 4) bytes: the left neighbour stays in a register.
+RTN_INLINE void rtn_png_unfilter_pixels(int type, const uint8_t *in, const uint8_t *prev, size_t length,
+                                        size_t bpp, uint8_t *out) {
+    rtn_i32x4 a = {0, 0, 0, 0}, c = {0, 0, 0, 0};
+    for (size_t i = 0; i + bpp <= length; i += bpp) {
+        rtn_i32x4 x = rtn_png_load_pixel(in + i, bpp), b = rtn_png_load_pixel(prev + i, bpp), predictor;
+        if (type == 1) {
+            predictor = a;
+        } else if (type == 3) {
+            predictor = (a + b) >> 1;
+        } else {
+            rtn_i32x4 p = b - c, q = a - c, r = p + q, sp = p >> 31, sq = q >> 31, sr = r >> 31;
+            rtn_i32x4 pa = (p ^ sp) - sp, pb = (q ^ sq) - sq, pc = (r ^ sr) - sr;
+            rtn_i32x4 take_a = (pa <= pb) & (pa <= pc), take_b = pb <= pc;
+            predictor = (take_a & a) | (~take_a & ((take_b & b) | (~take_b & c)));
+        }
+        a = (x + predictor) & 0xff;
+        c = b;
+        rtn_png_store_pixel(out + i, a, bpp);
+    }
+}
+
+RTN_INLINE int rtn_png_unfilter_row_body(int type, const uint8_t *in, const uint8_t *prev, size_t length,
+                                         size_t bpp, uint8_t *out) {
+    if (type < 0 || type > 4) return -1;
+    if (type == 0) {
+        if (out != in) memmove(out, in, length);
+        return 0;
+    }
+    if (type == 2) {
+        size_t i = 0;
+        for (; i + 32 <= length; i += 32) {
+            rtn_b32 v = *(const rtn_b32 *)(in + i) + *(const rtn_b32 *)(prev + i);
+            *(rtn_b32 *)(out + i) = v;
+        }
+        for (; i < length; i++) out[i] = (uint8_t)(in[i] + prev[i]);
+        return 0;
+    }
+    if (bpp == 3 || bpp == 4) {
+        if (bpp == 4) rtn_png_unfilter_pixels(type, in, prev, length, 4, out);
+        else rtn_png_unfilter_pixels(type, in, prev, length, 3, out);
+        return 0;
+    }
+    // One or two bytes a pixel: a byte at a time.
+    for (size_t i = 0; i < length; i++) {
+        unsigned a = i >= bpp ? out[i - bpp] : 0, b = prev[i], c = i >= bpp ? prev[i - bpp] : 0;
+        out[i] = (uint8_t)(in[i] + (type == 1 ? a : type == 3 ? (a + b) >> 1 : rtn_png_paeth((int)a, (int)b, (int)c)));
+    }
+    return 0;
+}
+
 // --- one copy of every kernel per path ----------------------------------------------------
 
 #define RTN_KERNELS(suffix, attributes)                                                              \
@@ -546,10 +639,14 @@ RTN_INLINE int rtn_png_filter_row_body(const uint8_t *row, const uint8_t *prev, 
                                                       uint8_t *out) {                                  \
         return rtn_png_filter_row_body(row, prev, length, bpp, allowed, out);                          \
     }                                                                                                  \
+    attributes static int rtn_png_unfilter_row_##suffix(int type, const uint8_t *in, const uint8_t *prev, \
+                                                        size_t length, size_t bpp, uint8_t *out) {     \
+        return rtn_png_unfilter_row_body(type, in, prev, length, bpp, out);                            \
+    }                                                                                                  \
     static const rtn_thumb_kernel_set rtn_kernels_##suffix = {                                         \
         rtn_thumb_accumulate_rgba8_##suffix, rtn_thumb_accumulate_indexed_##suffix,                    \
         rtn_thumb_filter_row_##suffix, rtn_thumb_gather_##suffix,                                      \
-        rtn_png_filter_row_##suffix};
+        rtn_png_filter_row_##suffix, rtn_png_unfilter_row_##suffix};
 
 RTN_KERNELS(base, )
 
@@ -557,30 +654,39 @@ RTN_KERNELS(base, )
 RTN_KERNELS(avx2, __attribute__((target("avx2"))))
 
 // AVX2 needs the CPU's flag and the OS saving the YMM registers (OSXSAVE, XCR0 bits 1 and 2).
-// Called by the loader before relocation is finished, so it calls nothing but cpuid and xgetbv.
-static int rtn_cpu_has_avx2(void) {
+// Called by the loader before relocation is finished, so it calls nothing but cpuid and xgetbv,
+// and nothing in it or the resolvers is instrumented by a sanitizer (whose runtime is not
+// started yet: `swift test --sanitize=address` crashed in here).
+#define RTN_RESOLVER __attribute__((no_sanitize("address", "thread", "undefined")))
+RTN_RESOLVER static int rtn_cpu_has_avx2(void) {
+    // cpuid.h's __cpuid macros, not its functions: an unoptimized build would call those, and
+    // they are instrumented.
     unsigned a, b, c, d;
-    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    __cpuid(0, a, b, c, d);
+    unsigned max_leaf = a;
+    if (max_leaf < 1) return 0;
+    __cpuid(1, a, b, c, d);
     if (!(c & bit_OSXSAVE) || !(c & bit_AVX)) return 0;
     unsigned lo, hi;
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     if ((lo & 6) != 6) return 0;
-    if (__get_cpuid_max(0, NULL) < 7) return 0;
+    if (max_leaf < 7) return 0;
     __cpuid_count(7, 0, a, b, c, d);
     return (b & bit_AVX2) != 0;
 }
 
-static const rtn_thumb_kernel_set *rtn_best_kernels(void) {
+RTN_RESOLVER static const rtn_thumb_kernel_set *rtn_best_kernels(void) {
     return rtn_cpu_has_avx2() ? &rtn_kernels_avx2 : &rtn_kernels_base;
 }
 
 // ifunc resolvers: run once by the dynamic loader; each returns the chosen path's function.
 typedef void (*rtn_any_fn)(void);
-static rtn_any_fn rtn_resolve_accumulate_rgba8(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate_rgba8; }
-static rtn_any_fn rtn_resolve_accumulate_indexed(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate_indexed; }
-static rtn_any_fn rtn_resolve_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->filter_row; }
-static rtn_any_fn rtn_resolve_gather(void) { return (rtn_any_fn)rtn_best_kernels()->gather; }
-static rtn_any_fn rtn_resolve_png_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->png_filter_row; }
+RTN_RESOLVER static rtn_any_fn rtn_resolve_accumulate_rgba8(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate_rgba8; }
+RTN_RESOLVER static rtn_any_fn rtn_resolve_accumulate_indexed(void) { return (rtn_any_fn)rtn_best_kernels()->accumulate_indexed; }
+RTN_RESOLVER static rtn_any_fn rtn_resolve_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->filter_row; }
+RTN_RESOLVER static rtn_any_fn rtn_resolve_gather(void) { return (rtn_any_fn)rtn_best_kernels()->gather; }
+RTN_RESOLVER static rtn_any_fn rtn_resolve_png_filter_row(void) { return (rtn_any_fn)rtn_best_kernels()->png_filter_row; }
+RTN_RESOLVER static rtn_any_fn rtn_resolve_png_unfilter_row(void) { return (rtn_any_fn)rtn_best_kernels()->png_unfilter_row; }
 
 void rtn_thumb_accumulate_rgba8(rtn_thumb_target *target, const uint8_t *row, size_t width,
                                 rtn_thumb_pixels pixels, const float *to_linear)
@@ -594,6 +700,8 @@ void rtn_thumb_gather(const float *const *rows, const float *weights, size_t cou
     __attribute__((ifunc("rtn_resolve_gather")));
 int rtn_png_filter_row(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp, unsigned allowed,
                        uint8_t *out) __attribute__((ifunc("rtn_resolve_png_filter_row")));
+int rtn_png_unfilter_row(int type, const uint8_t *in, const uint8_t *prev, size_t length, size_t bpp, uint8_t *out)
+    __attribute__((ifunc("rtn_resolve_png_unfilter_row")));
 
 const rtn_thumb_kernel_set *rtn_thumb_kernels(int path) {
     if (path == 0) return &rtn_kernels_base;
@@ -618,6 +726,9 @@ void rtn_thumb_gather(const float *const *rows, const float *weights, size_t cou
 int rtn_png_filter_row(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp, unsigned allowed,
                        uint8_t *out) {
     return rtn_png_filter_row_base(row, prev, length, bpp, allowed, out);
+}
+int rtn_png_unfilter_row(int type, const uint8_t *in, const uint8_t *prev, size_t length, size_t bpp, uint8_t *out) {
+    return rtn_png_unfilter_row_base(type, in, prev, length, bpp, out);
 }
 
 const rtn_thumb_kernel_set *rtn_thumb_kernels(int path) {

@@ -166,6 +166,12 @@ static void rtn_reader_read_header(struct rtn_png_reader *reader, const rtn_png_
     // CRCs match (libvips skips it the same way unless asked to fail on errors).
     if (!reader->verify_adler32) png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
 #endif
+#if defined(PNG_SET_OPTION_SUPPORTED) && defined(PNG_MAXIMUM_INFLATE_WINDOW)
+    // zlib's full 32 KiB window whatever the stream's header declares (libpng's own remedy for
+    // "too far back" streams): a distance up to 32 KiB back always decodes, as libdeflate
+    // decodes it, so the whole-image fast path and libpng agree on every window (fastpath.c).
+    png_set_option(png, PNG_MAXIMUM_INFLATE_WINDOW, PNG_OPTION_ON);
+#endif
     // Skip every ancillary chunk, known or not: the decoder keeps samples as stored (no gamma,
     // colour space or text), so only IHDR, PLTE, tRNS, IDAT and IEND matter. A skipped chunk
     // is read through a fixed stack buffer, so a length field that lies (a 141-byte file whose

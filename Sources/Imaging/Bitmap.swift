@@ -48,8 +48,11 @@ public final class Bitmap: @unchecked Sendable {
     /// Bytes the allocator reserved (page-rounded for `pageMapped`, size-class for `pooled`).
     public var reservedBytes: Int { memory.reservedBytes }
 
-    /// Allocates an uninitialized bitmap for a decoder that writes every byte.
-    init(uninitializedWidth width: Int, height: Int, allocator: BitmapAllocator) throws(ImagingError) {
+    /// Allocates an uninitialized bitmap for a decoder that writes every byte. `capacity`, when
+    /// larger than `byteCount`, asks for that many bytes instead (the fast decode path inflates
+    /// one byte a row more than the pixels, and stages compressed bytes past them); only
+    /// `byteCount` of them are the bitmap's, and `reservedBytes` says what was taken.
+    init(uninitializedWidth width: Int, height: Int, allocator: BitmapAllocator, capacity: Int = 0) throws(ImagingError) {
         guard width > 0, height > 0 else {
             throw .invalidArgument("bitmap size must be positive, got \(width)x\(height)")
         }
@@ -60,7 +63,7 @@ public final class Bitmap: @unchecked Sendable {
         self.height = height
         self.bytesPerRow = rowBytes.partialValue
         self.allocator = allocator
-        self.memory = try allocator.allocate(byteCount: total.partialValue)
+        self.memory = try allocator.allocate(byteCount: max(total.partialValue, capacity))
     }
 
     /// Creates a bitmap filled with `fill` (transparent black by default). Every byte is

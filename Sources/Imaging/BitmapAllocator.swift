@@ -64,6 +64,14 @@ public struct BitmapAllocator: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// True when asking for `capacity` bytes instead of `byteCount` takes memory of the same
+    /// kind: always, but for a pool, whose size class must not change (a bitmap given back must
+    /// serve the next request of its size). O(1).
+    func allowsCapacity(_ capacity: Int, forByteCount byteCount: Int) -> Bool {
+        if case .pooled = kind { return BitmapPool.sizeClass(capacity) == BitmapPool.sizeClass(byteCount) }
+        return true
+    }
+
     /// Gives back memory taken by `allocate`.
     func release(_ memory: PixelMemory) {
         switch kind {

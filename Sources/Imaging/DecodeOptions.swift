@@ -1,4 +1,4 @@
-/// How strictly a PNG's data is checked while it is decoded.
+/// How strictly a PNG's data is checked while it is decoded, and which decoder decodes it.
 ///
 /// Every PNG chunk carries a CRC-32 of its bytes, which libpng always checks; the image data's
 /// zlib stream also ends with an Adler-32 of the decompressed bytes. For a file read from
@@ -8,21 +8,62 @@
 /// CRCs match but whose Adler-32 is wrong decodes to its pixels. `verifyAdler32: true`
 /// restores libpng's default, and then such a file throws `ImagingError.corrupt`.
 ///
+/// A full decode (`PNGDecoder`) takes the whole-image fast path when it can (`DecodePath`);
+/// `path: .libpng` decodes every file with libpng, as before the fast path existed.
+///
 /// Cost: nothing of its own; `.default` makes decoding cheaper, `.strict` costs the checksum.
 public struct DecodeOptions: Sendable, Hashable {
     /// True: zlib verifies the image data's Adler-32 and a mismatch throws
     /// `.corrupt(message: "IDAT: incorrect data check")`. False (the default): it is skipped;
     /// the chunks' CRC-32s are checked either way.
     public var verifyAdler32: Bool
+    /// Which decoder a full decode uses (default `.automatic`).
+    public var path: DecodePath
+    /// The working memory a thumbnail may spend on inflating its source whole with the fast
+    /// path, in bytes (0, the default: thumbnails stream through libpng, about 0.45 MB of
+    /// working memory whatever the image). A file the fast path takes whose filtered image
+    /// (height × (1 + row bytes), plus at most 256 KiB of staged compressed bytes) fits is
+    /// inflated by libdeflate into one buffer and its rows fed to the thumbnailer from there:
+    /// the same pixels, for that buffer's memory. Needs `path` `.automatic`.
+    public var thumbnailInflateBytes: Int
 
-    /// Options; every argument has the documented default.
+    /// Options with the Adler-32 check as given, the fast path where it can be, and thumbnails
+    /// streaming.
     public init(verifyAdler32: Bool = false) {
-        self.verifyAdler32 = verifyAdler32
+        self.init(verifyAdler32: verifyAdler32, path: .automatic, thumbnailInflateBytes: 0)
     }
 
-    /// The defaults: the Adler-32 is skipped.
+    /// Options naming the decoder; the others have the documented defaults.
+    public init(verifyAdler32: Bool = false, path: DecodePath, thumbnailInflateBytes: Int = 0) {
+        self.verifyAdler32 = verifyAdler32
+        self.path = path
+        self.thumbnailInflateBytes = thumbnailInflateBytes
+    }
+
+    /// Options allowing thumbnails a whole-image inflate of up to `thumbnailInflateBytes`; the
+    /// others have the documented defaults.
+    public init(verifyAdler32: Bool = false, thumbnailInflateBytes: Int) {
+        self.init(verifyAdler32: verifyAdler32, path: .automatic, thumbnailInflateBytes: thumbnailInflateBytes)
+    }
+
+    /// The defaults: the Adler-32 is skipped, the fast path taken where it can be.
     public static let `default` = DecodeOptions()
 
     /// libpng's own checks: the Adler-32 is verified too.
     public static let strict = DecodeOptions(verifyAdler32: true)
+}
+
+/// Which decoder `PNGDecoder` uses for a full decode.
+///
+/// Both give the same pixels, and the same error kind for a file that fails: the fast path
+/// decodes only files it is sure libpng decodes alike and hands libpng every other
+/// (docs/libraries.md lists which files take which path).
+public enum DecodePath: String, Sendable, Hashable, CaseIterable {
+    /// The whole-image fast path (CPNG's chunk parser, libdeflate's inflate into the bitmap
+    /// itself, in-place unfilter and expansion) for an 8-bit, non-interlaced file within the
+    /// limits whose chunks it checks and takes; libpng for every other file, and for any file
+    /// the fast path declines part-way (the work done is then lost: about one inflate).
+    case automatic
+    /// libpng for every file (streaming zlib inflate; from a path, the file is never held whole).
+    case libpng
 }

@@ -3,14 +3,19 @@ import SystemIO
 
 import Glibc
 
-/// Where PNG bytes come from: memory the caller keeps alive, or a file streamed by C stdio.
+/// Where PNG bytes come from: memory the caller keeps alive, or a file streamed by C stdio
+/// (opened and checked here, or a descriptor already opened and checked, at offset 0, which the
+/// reader takes over and closes).
 enum PNGInput {
     case memory(UnsafeRawBufferPointer)
     case file(String)
+    case descriptor(Int32, path: String)
 
     var path: String? {
-        if case .file(let path) = self { return path }
-        return nil
+        switch self {
+        case .memory: return nil
+        case .file(let path), .descriptor(_, let path): return path
+        }
     }
 }
 
@@ -49,20 +54,11 @@ final class PNGReader {
                 opened = rtn_png_reader_open_memory(&empty, 0, &cLimits, &header, &error)
             }
         case .file(let path):
-            // A FIFO or device would block or never end inside libpng: refuse it first, and a
-            // file over the size cap, without reading a byte. The descriptor checked is the one
-            // libpng reads (CPNG fdopens it and owns it from the call on), so the file cannot be
-            // swapped between the check and the read.
-            let fd: Int32
-            do throws(SystemError) {
-                let descriptor = try FileDescriptor.openRegularFile(path)
-                if try descriptor.status(operation: "read").size > limits.maxFileBytes {
-                    throw SystemError(path: path, operation: "read", reason: .tooLarge(limit: limits.maxFileBytes))
-                }
-                fd = descriptor.take()
-            } catch {
-                throw .io(error)
-            }
+            // The descriptor checked is the one libpng reads (CPNG fdopens it and owns it from
+            // the call on), so the file cannot be swapped between the check and the read.
+            var size = 0
+            opened = rtn_png_reader_open_fd(try PNGReader.openChecked(path, limits: limits, size: &size).take(), &cLimits, &header, &error)
+        case .descriptor(let fd, _):
             opened = rtn_png_reader_open_fd(fd, &cLimits, &header, &error)
         }
         guard let opened else { throw PNGReader.translate(error, input: input) }
@@ -73,6 +69,22 @@ final class PNGReader {
 
     deinit {
         rtn_png_reader_close(handle)
+    }
+
+    /// Opens `path` for reading, refusing a FIFO or device (which would block or never end
+    /// inside libpng) and a file over `limits.maxFileBytes`, without reading a byte; `size`
+    /// receives the file's size. One `open` and two `fstat`s.
+    static func openChecked(_ path: String, limits: DecodeLimits, size: inout Int) throws(ImagingError) -> FileDescriptor {
+        do throws(SystemError) {
+            let descriptor = try FileDescriptor.openRegularFile(path)
+            size = try descriptor.status(operation: "read").size
+            if size > limits.maxFileBytes {
+                throw SystemError(path: path, operation: "read", reason: .tooLarge(limit: limits.maxFileBytes))
+            }
+            return descriptor
+        } catch {
+            throw .io(error)
+        }
     }
 
     var width: Int { Int(header.width) }
@@ -153,7 +165,7 @@ final class PNGReader {
         switch input {
         case .memory(let buffer):
             return Array(buffer.prefix(16))
-        case .file:
+        case .file, .descriptor:
             let count = max(0, min(16, Int(error.leading_count)))
             return withUnsafeBytes(of: error.leading) { Array($0.prefix(count)) }
         }

@@ -14,8 +14,11 @@ struct Inspect: ParsableCommand {
     @Argument(help: "PNG files to inspect.")
     var files: [String]
 
-    @Flag(help: "Decode each file fully with libpng and add the decode's CPU time (this thread's, in ms).")
+    @Flag(help: "Decode each file fully and add the decode's CPU time (this thread's, in ms).")
     var decode = false
+
+    @Flag(help: "With --decode: decode with libpng alone, never the whole-image fast path (libdeflate), to compare the two.")
+    var libpng = false
 
     @Flag(help: "Print one JSON object per file instead of a line of text.")
     var json = false
@@ -23,6 +26,7 @@ struct Inspect: ParsableCommand {
     func run() throws {
         var job = InspectJob(files: files)
         job.decode = decode
+        job.libpngOnly = libpng
         job.json = json
         if job.run(emit: { print($0) }) > 0 { throw ExitCode(1) }
     }

@@ -23,10 +23,10 @@ public struct InspectReport: Encodable, Sendable, Hashable {
     /// Why the file could not be read or decoded.
     public var error: String?
 
-    /// Reads `path`'s header (and decodes it fully when `decode`). Never throws: a failure is
-    /// the report's `error`. Costs the header read, plus a full decode (freed before return)
-    /// when asked.
-    public init(inspecting path: String, decode: Bool) {
+    /// Reads `path`'s header (and decodes it fully when `decode`, by `path`'s decoder: the fast
+    /// path where it can, or libpng alone). Never throws: a failure is the report's `error`.
+    /// Costs the header read, plus a full decode (freed before return) when asked.
+    public init(inspecting path: String, decode: Bool, path decoder: DecodePath = .automatic) {
         file = PathText.display(path)
         do {
             let info = try ImageInfo(contentsOf: path)
@@ -38,7 +38,7 @@ public struct InspectReport: Encodable, Sendable, Hashable {
             decodedBytes = info.decodedByteCount
             if decode {
                 let start = ThreadCPUTime.now()
-                let bitmap = try PNGDecoder().decode(contentsOf: path)
+                let bitmap = try PNGDecoder(options: DecodeOptions(path: decoder)).decode(contentsOf: path)
                 let elapsed = ThreadCPUTime.now() - start
                 // Freed after the clock is read: unmapping a big bitmap is not decode time.
                 withExtendedLifetime(bitmap) {}

@@ -307,6 +307,59 @@ struct KernelTests {
         #expect(Self.paths.contains { unsafeBitCast($0.kernels.gather, to: UnsafeRawPointer.self) == unsafeBitCast(best.pointee.gather, to: UnsafeRawPointer.self) })
     }
 
+    /// PNG's unfilter, byte by byte as the specification writes it.
+    static func unfiltered(_ type: Int, _ input: [UInt8], _ prev: [UInt8], bpp: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: input.count)
+        for i in 0..<input.count {
+            let a = i >= bpp ? Int(out[i - bpp]) : 0, b = Int(prev[i]), c = i >= bpp ? Int(prev[i - bpp]) : 0
+            let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+            let predictor = [0, a, b, (a + b) / 2, pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)][type]
+            out[i] = UInt8(truncatingIfNeeded: Int(input[i]) + predictor)
+        }
+        return out
+    }
+
+    @Test("unfilter_row inverts every filter type at 1-4 bytes a pixel, in place and moved left, on every path; types above 4 are refused")
+    func unfilterRow() {
+        var random = Random(state: 38)
+        for (name, kernels) in Self.paths {
+            for bpp in 1...4 {
+                for pixels in [1, 2, 7, 8, 9, 31, 33, 100] {
+                    let length = pixels * bpp
+                    let prev = (0..<length).map { _ in random.byte() }
+                    let original = (0..<length).map { _ in random.byte() }
+                    for type in 0...4 {
+                        let input = (0..<length).map { _ in random.byte() }
+                        let expected = Self.unfiltered(type, input, prev, bpp: bpp)
+                        var out = [UInt8](repeating: 0xAA, count: length)
+                        #expect(kernels.png_unfilter_row(Int32(type), input, prev, length, bpp, &out) == 0)
+                        #expect(out == expected, "\(name) type \(type) bpp \(bpp) length \(length)")
+                        // In place, and moved 1 and 5 bytes toward the start of one buffer.
+                        for shift in [0, 1, 5] {
+                            var buffer = [UInt8](repeating: 0x55, count: shift) + input
+                            buffer.withUnsafeMutableBufferPointer { all in
+                                _ = kernels.png_unfilter_row(Int32(type), all.baseAddress! + shift, prev, length, bpp, all.baseAddress!)
+                            }
+                            #expect(Array(buffer.prefix(length)) == expected, "\(name) type \(type) bpp \(bpp) moved \(shift)")
+                        }
+                        // The encoder's filter and this one are inverses.
+                        var filtered = [UInt8](repeating: 0, count: length + 1)
+                        _ = kernels.png_filter_row(original, prev, length, bpp, 1 << UInt32(type), &filtered)
+                        var back = [UInt8](repeating: 0, count: length)
+                        _ = kernels.png_unfilter_row(Int32(filtered[0]), Array(filtered.dropFirst()), prev, length, bpp, &back)
+                        #expect(back == original, "\(name) round trip type \(type) bpp \(bpp)")
+                    }
+                    var untouched = [UInt8](repeating: 7, count: length)
+                    #expect(kernels.png_unfilter_row(5, prev, prev, length, bpp, &untouched) == -1)
+                    #expect(untouched == [UInt8](repeating: 7, count: length))
+                }
+            }
+        }
+        // The public symbol (the loader's choice of path) gives the same bytes.
+        var out = [UInt8](repeating: 0, count: 3)
+        #expect(rtn_png_unfilter_row(2, [1, 2, 3], [10, 20, 30], 3, 1, &out) == 0 && out == [11, 22, 33])
+    }
+
     @Test("nonzero_span finds the first and last sample with a bit set, and 0..<0 for a zero row")
     func nonzeroSpan() {
         for width in [0, 1, 3, 4, 5, 8, 17, 64, 101] {

@@ -42,4 +42,46 @@ struct PNGFuzzTests {
         }
         #expect(failures > 0, "the mutations never broke a file: the fuzzer is not fuzzing (seed \(Self.seed))")
     }
+
+    /// Mutants the two decode paths see (RETENTION_FUZZ_ROUNDS; tools/decode-paths.sh --fuzz runs 100,000).
+    static let pathRounds = ProcessInfo.processInfo.environment["RETENTION_FUZZ_ROUNDS"].flatMap(Int.init) ?? 3000
+
+    /// `bytes` with every whole chunk's CRC made to match its bytes, so a mutation reaches the
+    /// chunk checks and the inflate behind them instead of failing the CRC.
+    static func fixingCRCs(_ bytes: [UInt8]) -> [UInt8] {
+        var bytes = bytes
+        for at in Mutations.chunkOffsets(bytes) {
+            let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            guard at + 12 + length <= bytes.count else { break }
+            let crc = crc32(bytes[at + 4 ..< at + 8 + length])
+            for k in 0..<4 { bytes[at + 8 + length + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(k))) }
+        }
+        return bytes
+    }
+
+    @Test("mutated PNGs give the same pixels or the same error on the fast path and on libpng")
+    func mutantsAgreeOnBothPaths() throws {
+        print("PNG decode-path fuzz seed \(Self.seed), \(Self.pathRounds) mutants (RETENTION_FUZZ_SEED, RETENTION_FUZZ_ROUNDS)")
+        guard let suite = TestData.folder("pngsuite") else { return }
+        var originals = try ["basn2c08", "basn6a08", "basn3p08", "basn0g08", "basn4a08", "tbrn2c08", "tbbn3p08", "basi3p02"].map {
+            [UInt8](try Data(contentsOf: URL(fileURLWithPath: suite + "/" + $0 + ".png")))
+        }
+        // A flat image and a photo as the encoder writes them, the photo's data in several IDATs.
+        let generator = AssetGenerator()
+        originals.append([UInt8](try PNGEncoder(compressionLevel: 9).encode(try generator.bitmap(for: AssetSpec(.ui, 48, 32, index: 1)))))
+        let photo = [UInt8](try PNGEncoder(compressionLevel: 6).encode(try generator.bitmap(for: AssetSpec(.photo, 40, 30, index: 1))))
+        originals.append(DecodePathTests.rechunked(photo, sizes: [2, 100, 0, 700]))
+        var random = SplitMix64(seed: Self.seed &+ 38)
+        var fast = 0, failed = 0
+        for round in 0..<Self.pathRounds {
+            var bytes = Mutations.png(originals[round % originals.count], &random)
+            if random.next() % 2 == 0 { bytes = Self.fixingCRCs(bytes) }
+            let (declined, outcome) = DecodePathTests.compare(bytes, limits: Self.limits, "seed \(Self.seed) round \(round)")
+            if declined == nil { fast += 1 }
+            if case .failed = outcome { failed += 1 }
+        }
+        print("decode-path fuzz: \(Self.pathRounds) mutants, \(fast) decoded by the fast path, \(failed) failed on both")
+        #expect(fast > Self.pathRounds / 20, "only \(fast) mutants took the fast path: the comparison hardly compared")
+        #expect(failed > Self.pathRounds / 10, "only \(failed) mutants failed: the mutations hardly mutated")
+    }
 }

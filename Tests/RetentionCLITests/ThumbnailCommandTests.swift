@@ -41,6 +41,27 @@ struct ThumbnailCommandTests {
         #expect(summary.contains(" MB read, ") && summary.contains(" MB written, ") && summary.contains(" s, peak memory ") && summary.hasSuffix(" MB"))
     }
 
+    @Test("--inflate-whole writes the same thumbnails as streaming, reports them not streamed, and a cut file still fails with libpng's reason")
+    func inflateWhole() async throws {
+        let dir = try CLIRunner.temporaryDirectory("thumb-whole")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        for name in ["photo-600x400-01.png", "alpha-600x400-01.png", "palette-600x400-01.png", "gray-600x400-01.png", "ui-600x400-01.png"] {
+            try Self.copy(Self.images + "/" + name, to: dir + "/in/" + name)
+        }
+        try Data(try Data(contentsOf: URL(fileURLWithPath: Self.photo)).prefix(3000)).write(to: URL(fileURLWithPath: dir + "/in/cut.png"))
+        let streamed = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "64", "-o", dir + "/streamed", "--jobs", "2", "--json"])
+        let whole = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "64", "-o", dir + "/whole", "--jobs", "2", "--json", "--inflate-whole", "8MB"])
+        #expect(streamed.status == 1 && whole.status == 1)
+        #expect(whole.stderr == streamed.stderr && whole.stderr.contains("cut.png: truncated PNG"), "\(whole.stderr)")
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir + "/streamed").sorted() {
+            #expect(FileManager.default.contents(atPath: dir + "/whole/" + name) == FileManager.default.contents(atPath: dir + "/streamed/" + name), "\(name)")
+        }
+        let reports = whole.stdout.split(separator: "\n").filter { $0.contains("\"streamed\"") }
+        #expect(reports.count == 5 && reports.allSatisfy { $0.contains("\"streamed\":false") }, "\(whole.stdout)")
+        #expect(streamed.stdout.split(separator: "\n").filter { $0.contains("\"streamed\":true") }.count == 5)
+    }
+
     @Test("outputs keep the input name, go to ./thumbnails by default, and are overwritten")
     func outputNaming() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-names")

@@ -6,7 +6,8 @@
 // callback is C, the error callback is C, and Swift only sees whole operations.
 //
 // Every symbol here carries the prefix `rtn_png_`. The module also holds the thumbnailer's
-// per-pixel loops (CPNGKernels.h, included below; they never touch libpng).
+// per-pixel loops (CPNGKernels.h, included below; they never touch libpng) and the whole-image
+// fast path on libdeflate (CPNGFast.h, which never touches libpng either).
 #ifndef RTN_CPNG_H
 #define RTN_CPNG_H
 
@@ -14,6 +15,7 @@
 #include <stdint.h>
 
 #include "CPNGKernels.h"
+#include "CPNGFast.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,7 +37,9 @@ typedef enum {
     /// A file could not be opened or read; `sys_errno` holds errno.
     RTN_PNG_IO = 6,
     /// The caller misused the API (wrong buffer size, call out of order).
-    RTN_PNG_USAGE = 7
+    RTN_PNG_USAGE = 7,
+    /// The whole-image fast path (CPNGFast.h) does not take this file: decode it with libpng.
+    RTN_PNG_DECLINED = 8
 } rtn_png_status;
 
 /// Header facts, read without touching pixel data.

@@ -7,7 +7,8 @@
 // Nothing here calls libpng, allocates or fails; the caller owns every buffer.
 //
 // Sample rows are premultiplied RGBA as 4 floats per pixel on a 0...255 scale. Every symbol
-// carries the prefix `rtn_thumb_`, but the encoder's `rtn_png_filter_row`.
+// carries the prefix `rtn_thumb_`, but the encoder's `rtn_png_filter_row` and the decoder's
+// `rtn_png_unfilter_row`.
 #ifndef RTN_CPNG_KERNELS_H
 #define RTN_CPNG_KERNELS_H
 
@@ -119,6 +120,15 @@ void rtn_thumb_gather(const float *const *rows, const float *weights, size_t cou
 int rtn_png_filter_row(const uint8_t *row, const uint8_t *prev, size_t length, size_t bpp, unsigned allowed,
                        uint8_t *out);
 
+/// The decoder's inverse of `rtn_png_filter_row`: reverses PNG filter `type` (0 none, 1 sub,
+/// 2 up, 3 average, 4 paeth) on one row of `length` bytes of `bpp`-byte pixels. `out` receives
+/// the samples from the filtered bytes `in` and the unfiltered row above `prev` (all zero for the
+/// first row); it may be `in`, or lie before it in the same buffer (an in-place unfilter moving
+/// rows toward the buffer's start), but must not overlap `prev`. Returns 0, or -1 (nothing
+/// written) for a type above 4. One vector operation per 32 bytes for Up, per pixel for Sub,
+/// Average and Paeth with 3 or 4 bytes a pixel, a few per byte otherwise.
+int rtn_png_unfilter_row(int type, const uint8_t *in, const uint8_t *prev, size_t length, size_t bpp, uint8_t *out);
+
 /// The samples `*first ..< *end` of a row of `width` samples (4 floats each) hold every one
 /// whose bits are not all zero (a premultiplied sample is zero where the source is fully
 /// transparent); both are 0 for a zero row. The filter stages compute only the outputs that
@@ -133,6 +143,7 @@ typedef struct {
     void (*filter_row)(const float *, rtn_thumb_taps, size_t, size_t, float *);
     void (*gather)(const float *const *, const float *, size_t, size_t, float *);
     int (*png_filter_row)(const uint8_t *, const uint8_t *, size_t, size_t, unsigned, uint8_t *);
+    int (*png_unfilter_row)(int, const uint8_t *, const uint8_t *, size_t, size_t, uint8_t *);
 } rtn_thumb_kernel_set;
 
 /// The kernels of dispatch path `path`: 0 the baseline (any CPU), 1 AVX2 (NULL where this CPU

@@ -1,7 +1,8 @@
 /// One thumbnail run: decoded rows → `AreaAccumulator` → (`Resampler`) → `RowWriter`.
 ///
 /// Non-interlaced files are read in batches of rows (at most 128 KiB, at most 32 rows) and
-/// each batch is consumed before the next is decoded. Interlaced files are decoded whole into
+/// each batch is consumed before the next is decoded: from libpng, or, with a whole-image
+/// inflate allowed (`DecodeOptions.thumbnailInflateBytes`), from the fast path's buffer. Interlaced files are decoded whole into
 /// one working buffer and then fed through the same stages. Everything the run allocates is
 /// counted in a `WorkingMemory`, which frees it when the run ends.
 struct ThumbnailPipeline {
@@ -22,6 +23,10 @@ struct ThumbnailPipeline {
     /// Zero (fully transparent) samples at the ends of rows, and zero rows, are not filtered,
     /// since they filter to zero (false: every sample is; the tests compare the two).
     var skipsZeroSpans = true
+
+    /// The source inflated whole by the fast path (`DecodeOptions.thumbnailInflateBytes`), when
+    /// prepared: its rows replace libpng's, unless the fast path declines when it inflates.
+    var whole: WholeImageRows?
 
     /// Decodes and resamples; the reader's limits were checked by the caller.
     func run(allocator: BitmapAllocator) throws(ImagingError) -> Thumbnail {
@@ -44,9 +49,25 @@ struct ThumbnailPipeline {
         }
         var area = try AreaAccumulator(x: plan.x.area, y: plan.y.area, source: source, memory: memory)
         area.skipsZeroSpans = skipsZeroSpans
-        let streamed = !reader.isInterlaced
+        var streamed = !reader.isInterlaced
         var pixelBytes = 4
-        if streamed, compactRows {
+        // Rows from the whole-image inflate, in the form libpng's would take (the same bytes).
+        var inflated: WholeImageRows?
+        if let whole, streamed {
+            memory.count(external: whole.capacity)
+            let type = header.color_type
+            var bytes = 4
+            if compactRows, type == 3 || (type == 0 && header.has_trns == 0) { bytes = 1 }
+            else if compactRows, !linearLight, type == 2, header.has_trns == 0 { bytes = 3 }
+            let rgba = bytes == 1 ? try memory.allocate(UInt8.self, count: 256 * 4) : nil
+            if whole.open(pixelBytes: bytes, rgba: rgba) {
+                inflated = whole
+                pixelBytes = bytes
+                if let rgba { try area.useIndexedRows(rgba: rgba, memory: memory) }
+                else if bytes == 3 { area.useRGBRows() }
+            }
+        }
+        if inflated == nil, streamed, compactRows {
             let rgba = try memory.allocate(UInt8.self, count: 256 * 4)
             if try reader.startIndexed(rgba: rgba) {
                 try area.useIndexedRows(rgba: rgba, memory: memory)
@@ -56,7 +77,7 @@ struct ThumbnailPipeline {
                 pixelBytes = 3
             }
         }
-        if pixelBytes == 4 { try reader.start() }
+        if inflated == nil, pixelBytes == 4 { try reader.start() }
         var resampler: Resampler?
         if plan.needsResampler {
             resampler = try Resampler(x: plan.x.resampleOrIdentity, y: plan.y.resampleOrIdentity,
@@ -83,7 +104,8 @@ struct ThumbnailPipeline {
             var y = 0
             while y < height {
                 let count = min(batch, height - y)
-                try reader.readRows(into: rows, bytesPerRow: stride, count: count)
+                if let inflated { try inflated.read(into: rows, bytesPerRow: stride, count: count) }
+                else { try reader.readRows(into: rows, bytesPerRow: stride, count: count) }
                 for i in 0..<count { feed(rows + i * stride, y + i) }
                 y += count
             }
@@ -95,6 +117,7 @@ struct ThumbnailPipeline {
         precondition(area.isComplete && writer.rowsWritten == writer.height,
                      "thumbnail pipeline wrote \(writer.rowsWritten) of \(writer.height) rows")
 
+        if inflated != nil { streamed = false }
         let stats = ThumbnailStats(
             sourceWidth: width, sourceHeight: height,
             intermediateWidth: plan.x.intermediate, intermediateHeight: plan.y.intermediate,

@@ -81,21 +81,32 @@ public struct Thumbnailer: Sendable, Hashable {
     /// `PNGDecoder` throws, `.limitExceeded` before any work, `.invalidArgument` for a bad box.
     public func thumbnail(_ data: Data, allocator: BitmapAllocator = .system) throws(ImagingError) -> Thumbnail {
         try data.withBytes { (raw: UnsafeRawBufferPointer) throws(ImagingError) -> Thumbnail in
-            try thumbnail(PNGReader(.memory(raw), limits: limits, options: options), allocator: allocator)
+            let whole = inflatesWhole ? WholeImageRows.prepare(bytes: raw, limits: limits, allowance: options.thumbnailInflateBytes) : nil
+            return try thumbnail(PNGReader(.memory(raw), limits: limits, options: options), allocator: allocator, whole: whole)
         }
     }
 
     /// The thumbnail of the PNG file at `path`, streamed from disk through a small buffer, so
-    /// neither the compressed bytes nor the decoded image is ever held whole.
+    /// neither the compressed bytes nor the decoded image is ever held whole (but with
+    /// `DecodeOptions.thumbnailInflateBytes`, when the file and its inflated image fit).
     public func thumbnail(contentsOf path: String, allocator: BitmapAllocator = .system) throws(ImagingError) -> Thumbnail {
-        try thumbnail(PNGReader(.file(path), limits: limits, options: options), allocator: allocator)
+        guard inflatesWhole else {
+            return try thumbnail(PNGReader(.file(path), limits: limits, options: options), allocator: allocator)
+        }
+        var size = 0
+        let descriptor = try PNGReader.openChecked(path, limits: limits, size: &size)
+        let whole = try WholeImageRows.prepare(descriptor: descriptor, size: size, limits: limits, allowance: options.thumbnailInflateBytes)
+        return try thumbnail(PNGReader(.descriptor(descriptor.take(), path: path), limits: limits, options: options), allocator: allocator, whole: whole)
     }
+
+    /// True when the options allow a whole-image inflate.
+    private var inflatesWhole: Bool { options.thumbnailInflateBytes > 0 && options.path == .automatic }
 
     /// The thumbnail from an open reader; `compactRows: false` makes palette, gray and RGB
     /// images go through libpng's RGBA8 expansion too, and `skipsZeroSpans: false` filters the
     /// zero (fully transparent) parts of rows as well (the tests compare each pair of paths).
     func thumbnail(_ reader: PNGReader, allocator: BitmapAllocator, compactRows: Bool = true,
-                   skipsZeroSpans: Bool = true) throws(ImagingError) -> Thumbnail {
+                   skipsZeroSpans: Bool = true, whole: WholeImageRows? = nil) throws(ImagingError) -> Thumbnail {
         guard width >= 1, height >= 1 else {
             throw .invalidArgument("thumbnail box must be at least 1x1, got \(width)x\(height)")
         }
@@ -105,6 +116,7 @@ public struct Thumbnailer: Sendable, Hashable {
         var pipeline = ThumbnailPipeline(reader: reader, plan: plan, linearLight: linearLight, quality: quality)
         pipeline.compactRows = compactRows
         pipeline.skipsZeroSpans = skipsZeroSpans
+        pipeline.whole = whole
         return try pipeline.run(allocator: allocator)
     }
 }
@@ -136,7 +148,8 @@ public struct ThumbnailStats: Sendable, Hashable {
     /// Height of that grid.
     public var intermediateHeight: Int
     /// True when rows were decoded in batches as they were needed; false for interlaced
-    /// files, which are decoded whole first.
+    /// files, which are decoded whole first, and for a source inflated whole by the fast path
+    /// (`DecodeOptions.thumbnailInflateBytes`).
     public var streamed: Bool
     /// Bytes of the buffers the thumbnailer held at its peak: the output bitmap, source row
     /// batches (or the whole image when not streamed), accumulator rows and tables. libpng's

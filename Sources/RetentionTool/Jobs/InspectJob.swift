@@ -9,6 +9,8 @@ public struct InspectJob {
     public var decode = false
     /// One JSON object per file instead of a line of text.
     public var json = false
+    /// Decode with libpng alone (`DecodePath.libpng`), never the whole-image fast path.
+    public var libpngOnly = false
 
     /// An inspection of `files`. O(1).
     public init(files: [String]) {
@@ -20,7 +22,7 @@ public struct InspectJob {
     public func run(emit: (String) -> Void) -> Int {
         var failed = 0
         for file in files {
-            let report = InspectReport(inspecting: file, decode: decode)
+            let report = InspectReport(inspecting: file, decode: decode, path: libpngOnly ? .libpng : .automatic)
             if report.error != nil { failed += 1 }
             emit(json ? JSONDocument.encode(report) : report.text)
         }

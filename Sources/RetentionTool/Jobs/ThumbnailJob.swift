@@ -30,6 +30,9 @@ public struct ThumbnailJob {
     /// The most one interlaced PNG, decoded whole, may take; nil for the default share of the
     /// machine's or the cgroup's memory.
     public var maxResidentBytes: Int?
+    /// The working memory a file's whole-image inflate may take (`DecodeOptions.thumbnailInflateBytes`);
+    /// 0 (the default) streams every file through libpng.
+    public var inflateWholeBytes = 0
     /// A folder of thumbnails made before (a `DiskStore`, created if missing): an input whose
     /// identity and options match an entry is not decoded again. Nil for none.
     public var cacheFolder: String?
@@ -83,7 +86,8 @@ public struct ThumbnailJob {
         } catch {
             throw SetupError(description: error.description)
         }
-        let thumbnailer = Thumbnailer(width: box.width, height: box.height, mode: mode, quality: quality, linearLight: linearLight)
+        let thumbnailer = Thumbnailer(width: box.width, height: box.height, mode: mode, quality: quality, linearLight: linearLight,
+                                      options: DecodeOptions(thumbnailInflateBytes: inflateWholeBytes))
         let encoder = PNGEncoder(compressionLevel: level, strategy: zlibStrategy)
         // The cache folder is checked before any output folder is made, so a refused cache
         // leaves nothing behind.

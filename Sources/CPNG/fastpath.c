@@ -1,0 +1,490 @@
+// The whole-image fast path; see include/CPNGFast.h for what it takes and why it declines.
+//
+// The rule kept throughout: decline whenever libpng might answer differently. libpng (with
+// CPNG's settings: every ancillary chunk but tRNS skipped, user limits from DecodeLimits) then
+// decodes the file, so its pixels, warnings and errors stand for every file this path does not
+// finish. What this path accepts is a file libpng decodes without a warning:
+// - the signature, then IHDR (13 bytes: 8-bit, colour type 0, 2, 3, 4 or 6, compression 0,
+//   filter 0, no interlace, width and height 1...2^31-1);
+// - before the image data, PLTE (colour type 3 only, 1...256 entries) and tRNS (after PLTE,
+//   at most one entry per palette colour; a gray or RGB key whose samples fit in 8 bits), at
+//   most once each; ancillary chunks anywhere, skipped;
+// - one run of consecutive IDAT chunks, then only ancillary chunks and an empty IEND;
+// - every chunk name made of letters, every length within 2^31-1 and libpng's chunk limits,
+//   every CRC matching (the IEND's too; bytes after IEND are ignored, as libpng ignores them);
+// - a zlib stream (deflate, no preset dictionary, a window of at most 32 KiB, which CPNG's
+//   reader makes zlib hold whatever the header declares) that ends with the last IDAT byte,
+//   inflates to exactly the filtered image and carries a matching Adler-32;
+// - every row's filter type 0...4.
+#include "CPNG.h"
+
+#include <libdeflate.h>
+#include <png.h>  // its configuration macros only: nothing here calls libpng
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+// How far past the inflated image compressed bytes may sit (rtn_png_fast_capacity). The
+// inflate writes behind the bytes it has read; a stream from any deflate encoder never falls
+// further behind than one block's worth, far less than this. A stream that did would read
+// bytes the inflate overwrote, fail its structure or Adler-32, and be declined.
+#define RTN_FAST_SLACK ((size_t)256 * 1024)
+
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the RGB expansion packs pixels little-endian");
+
+static const uint8_t rtn_png_signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+
+static inline uint32_t rtn_be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+static inline int rtn_is_type(const uint8_t *p, const char *name) { return memcmp(p, name, 4) == 0; }
+
+static int rtn_decline(rtn_png_fast_plan *plan, const char *reason) {
+    plan->reason = reason;
+    return RTN_PNG_DECLINED;
+}
+
+int rtn_png_fast_header(const uint8_t *data, size_t size, rtn_png_fast_plan *plan) {
+    memset(plan, 0, sizeof *plan);
+    if (size < 33 || memcmp(data, rtn_png_signature, 8) != 0) return rtn_decline(plan, "no signature and IHDR");
+    const uint8_t *ihdr = data + 8;
+    if (rtn_be32(ihdr) != 13 || !rtn_is_type(ihdr + 4, "IHDR")) return rtn_decline(plan, "the first chunk is not a 13-byte IHDR");
+    if (libdeflate_crc32(0, ihdr + 4, 17) != rtn_be32(ihdr + 21)) return rtn_decline(plan, "IHDR's CRC does not match");
+    const uint8_t *f = ihdr + 8;
+    uint32_t width = rtn_be32(f), height = rtn_be32(f + 4);
+    int depth = f[8], color = f[9];
+    if (width == 0 || height == 0 || width > 0x7fffffffU || height > 0x7fffffffU) {
+        return rtn_decline(plan, "width or height out of range");
+    }
+    if (f[10] != 0 || f[11] != 0) return rtn_decline(plan, "compression or filter method not 0");
+    if (f[12] != 0) return rtn_decline(plan, "interlaced");
+    if (depth != 8) return rtn_decline(plan, "bit depth not 8");
+    int bpp;
+    switch (color) {
+    case 0: bpp = 1; break;
+    case 2: bpp = 3; break;
+    case 3: bpp = 1; break;
+    case 4: bpp = 2; break;
+    case 6: bpp = 4; break;
+    default: return rtn_decline(plan, "invalid colour type");
+    }
+    // 64-bit sizes: width, height < 2^31, so none of these overflow.
+    size_t rowbytes = (size_t)width * (size_t)bpp;
+    plan->width = width;
+    plan->height = height;
+    plan->color_type = color;
+    plan->bpp = bpp;
+    plan->filtered_bytes = (size_t)height * (rowbytes + 1);
+    plan->output_bytes = (size_t)height * (size_t)width * 4;
+    plan->inflate_end = bpp == 4 ? plan->output_bytes + height : plan->output_bytes;
+    return RTN_PNG_OK;
+}
+
+int rtn_png_fast_scan(const uint8_t *data, size_t size, const rtn_png_fast_limits *limits,
+                      rtn_png_fast_plan *plan) {
+    int status = rtn_png_fast_header(data, size, plan);
+    if (status != RTN_PNG_OK) return status;
+    size_t chunk_max = limits != NULL && limits->chunk_malloc_max != 0 ? limits->chunk_malloc_max : 8000000;
+    // libpng lets an IDAT chunk be as long as the filtered image and zlib's overhead; taking
+    // no more than the filtered size (or the chunk limit) keeps inside what libpng accepts.
+    size_t idat_max = plan->filtered_bytes > chunk_max ? plan->filtered_bytes : chunk_max;
+    uint32_t ancillary_max = limits != NULL ? limits->chunk_cache_max : 0;
+    uint32_t ancillary = 0;
+    int seen_plte = 0, seen_trns = 0;
+    int idat_state = 0;  // 0 before the image data, 1 in the IDAT run, 2 after it
+    size_t pos = 33;
+    for (;;) {
+        if (size - pos < 12) return rtn_decline(plan, "the file ends before IEND");
+        const uint8_t *chunk = data + pos;
+        uint32_t length = rtn_be32(chunk);
+        const uint8_t *type = chunk + 4;
+        if (length > 0x7fffffffU) return rtn_decline(plan, "a chunk length over 2^31-1");
+        if (length > size - pos - 12) return rtn_decline(plan, "the file ends inside a chunk");
+        for (int i = 0; i < 4; i++) {
+            uint8_t c = type[i] & 0xDF;  // upper case
+            if (c < 'A' || c > 'Z') return rtn_decline(plan, "a chunk name that is not four letters");
+        }
+        int is_idat = rtn_is_type(type, "IDAT");
+        if (length > (is_idat ? idat_max : chunk_max)) return rtn_decline(plan, "a chunk over libpng's limit");
+        if (libdeflate_crc32(0, type, (size_t)length + 4) != rtn_be32(chunk + 8 + length)) {
+            return rtn_decline(plan, "a chunk's CRC does not match");
+        }
+        size_t payload = pos + 8;
+        if (is_idat) {
+            if (idat_state == 2) return rtn_decline(plan, "IDAT chunks that are not consecutive");
+            if (plan->color_type == 3 && !seen_plte) return rtn_decline(plan, "no PLTE before IDAT");
+            if (idat_state == 0) plan->first_idat = payload;
+            idat_state = 1;
+            plan->idat_count += 1;
+            plan->idat_bytes += length;
+        } else if (rtn_is_type(type, "IEND")) {
+            if (idat_state == 0) return rtn_decline(plan, "IEND before IDAT");
+            if (length != 0) return rtn_decline(plan, "IEND not empty");
+            break;
+        } else if (rtn_is_type(type, "PLTE")) {
+            if (plan->color_type != 3) return rtn_decline(plan, "PLTE in an image without a palette");
+            if (seen_plte || seen_trns || idat_state != 0) return rtn_decline(plan, "PLTE out of place");
+            if (length == 0 || length % 3 != 0 || length > 768) return rtn_decline(plan, "PLTE's length");
+            seen_plte = 1;
+            plan->plte_offset = payload;
+            plan->plte_length = length;
+        } else if (rtn_is_type(type, "tRNS")) {
+            if (seen_trns || idat_state != 0) return rtn_decline(plan, "tRNS out of place");
+            const uint8_t *t = data + payload;
+            switch (plan->color_type) {
+            case 3:
+                if (!seen_plte || length == 0 || length > plan->plte_length / 3) return rtn_decline(plan, "tRNS's length");
+                break;
+            case 0:
+                if (length != 2 || t[0] != 0) return rtn_decline(plan, "a gray tRNS that is not one 8-bit key");
+                break;
+            case 2:
+                if (length != 6 || t[0] != 0 || t[2] != 0 || t[4] != 0) return rtn_decline(plan, "an RGB tRNS that is not one 8-bit key");
+                break;
+            default:
+                return rtn_decline(plan, "tRNS in an image with alpha");
+            }
+            seen_trns = 1;
+            plan->trns_offset = payload;
+            plan->trns_length = length;
+        } else if ((type[0] & 0x20) == 0) {
+            return rtn_decline(plan, "a critical chunk other than IHDR, PLTE, IDAT and IEND");
+        } else {
+            ancillary += 1;
+            if (ancillary_max != 0 && ancillary > ancillary_max) return rtn_decline(plan, "more ancillary chunks than the limit");
+            if (idat_state == 1) idat_state = 2;
+        }
+        pos += 12 + (size_t)length;
+    }
+    // The zlib header: deflate, no preset dictionary, a window of at most 32 KiB. libdeflate
+    // takes any distance up to 32 KiB back whatever window the header declares; so does zlib as
+    // CPNG's reader drives it (PNG_MAXIMUM_INFLATE_WINDOW). Without that option zlib would
+    // refuse a distance past the declared window, so a smaller window is then taken only when
+    // the whole image fits in it.
+    const uint8_t *z = data + plan->first_idat;
+    if (rtn_be32(z - 8) < 2) return rtn_decline(plan, "the first IDAT holds less than the zlib header");
+    unsigned cmf = z[0], flg = z[1];
+    if ((cmf & 0x0f) != 8 || (cmf >> 4) > 7 || ((cmf << 8) | flg) % 31 != 0 || (flg & 0x20) != 0) {
+        return rtn_decline(plan, "the zlib header is not one libpng reads alike");
+    }
+#if !(defined(PNG_SET_OPTION_SUPPORTED) && defined(PNG_MAXIMUM_INFLATE_WINDOW))
+    if ((cmf >> 4) < 7 && plan->filtered_bytes > ((size_t)1 << ((cmf >> 4) + 8))) {
+        return rtn_decline(plan, "a zlib window smaller than the image");
+    }
+#endif
+    return RTN_PNG_OK;
+}
+
+size_t rtn_png_fast_capacity(const rtn_png_fast_plan *plan, size_t staged) {
+    if (staged > plan->inflate_end + RTN_FAST_SLACK) return 0;
+    return plan->inflate_end + (staged < RTN_FAST_SLACK ? staged : RTN_FAST_SLACK);
+}
+
+const char *rtn_png_fast_libdeflate_version(void) { return LIBDEFLATE_VERSION_STRING; }
+
+// Gathers the IDAT payloads into one stream ending at `end` (idat_bytes long): copied forward
+// from memory outside the buffer, or moved backward, last chunk first, when the file lies in
+// the buffer's tail (each payload then moves right, never over one not yet moved).
+static int rtn_fast_gather(const rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *end, int in_place) {
+    size_t count = plan->idat_count;
+    size_t *offsets = malloc(count * sizeof *offsets);
+    if (offsets == NULL) return -1;
+    size_t pos = plan->first_idat - 8;
+    for (size_t i = 0; i < count; i++) {
+        offsets[i] = pos;
+        pos += 12 + (size_t)rtn_be32(data + pos);
+    }
+    if (in_place) {
+        uint8_t *to = end;
+        for (size_t i = count; i-- > 0;) {
+            size_t length = rtn_be32(data + offsets[i]);
+            to -= length;
+            memmove(to, data + offsets[i] + 8, length);
+        }
+    } else {
+        uint8_t *to = end - plan->idat_bytes;
+        for (size_t i = 0; i < count; i++) {
+            size_t length = rtn_be32(data + offsets[i]);
+            memcpy(to, data + offsets[i] + 8, length);
+            to += length;
+        }
+    }
+    free(offsets);
+    return 0;
+}
+
+// What each byte value of a palette or gray row stands for in RGBA8, as libpng expands it:
+// a palette index past PLTE is black, alpha from tRNS or opaque; a gray level equal to the
+// tRNS key is transparent.
+static void rtn_fast_table(const rtn_png_fast_plan *plan, const uint8_t *data, uint32_t table[256]) {
+    const uint8_t *trns = plan->trns_length ? data + plan->trns_offset : NULL;
+    for (unsigned i = 0; i < 256; i++) {
+        uint8_t rgba[4] = {(uint8_t)i, (uint8_t)i, (uint8_t)i, 0xff};
+        if (plan->color_type == 3) {
+            rgba[0] = rgba[1] = rgba[2] = 0;
+            if (i < plan->plte_length / 3) memcpy(rgba, data + plan->plte_offset + 3 * i, 3);
+            if (trns != NULL && i < plan->trns_length) rgba[3] = trns[i];
+        } else if (trns != NULL && i == trns[1]) {
+            rgba[3] = 0;
+        }
+        memcpy(&table[i], rgba, 4);
+    }
+}
+
+// One unfiltered row of `width` pixels (`bpp` bytes each) to RGBA8.
+static void rtn_fast_expand(const rtn_png_fast_plan *plan, const uint32_t *table, const uint8_t *key,
+                            const uint8_t *row, uint8_t *out) {
+    size_t width = plan->width;
+    switch (plan->color_type) {
+    case 6:
+        memcpy(out, row, width * 4);
+        break;
+    case 0:
+    case 3:
+        for (size_t x = 0; x < width; x++) memcpy(out + 4 * x, &table[row[x]], 4);
+        break;
+    case 4:
+        for (size_t x = 0; x < width; x++) {
+            uint8_t g = row[2 * x];
+            uint8_t pixel[4] = {g, g, g, row[2 * x + 1]};
+            memcpy(out + 4 * x, pixel, 4);
+        }
+        break;
+    default:  // 2
+        if (key != NULL) {
+            for (size_t x = 0; x < width; x++) {
+                const uint8_t *p = row + 3 * x;
+                uint8_t alpha = p[0] == key[0] && p[1] == key[1] && p[2] == key[2] ? 0 : 0xff;
+                uint8_t pixel[4] = {p[0], p[1], p[2], alpha};
+                memcpy(out + 4 * x, pixel, 4);
+            }
+            break;
+        }
+        // Four pixels a step from two 8-byte loads (`row` has 16 bytes to spare past its end).
+        const uint64_t mask = 0xffffff, opaque = 0xff000000ff000000ull;
+        size_t x = 0;
+        for (; x + 4 <= width; x += 4) {
+            uint64_t a, b;
+            memcpy(&a, row + 3 * x, 8);
+            memcpy(&b, row + 3 * x + 6, 8);
+            uint64_t first = (a & mask) | ((a >> 24) & mask) << 32 | opaque;
+            uint64_t second = (b & mask) | ((b >> 24) & mask) << 32 | opaque;
+            memcpy(out + 4 * x, &first, 8);
+            memcpy(out + 4 * x + 8, &second, 8);
+        }
+        for (; x < width; x++) {
+            const uint8_t *p = row + 3 * x;
+            uint8_t pixel[4] = {p[0], p[1], p[2], 0xff};
+            memcpy(out + 4 * x, pixel, 4);
+        }
+        break;
+    }
+}
+
+// The whole pages of the buffer past the bitmap (the row bytes and staged compressed bytes the
+// decode used) handed back to the kernel: they would otherwise stay resident as long as the
+// bitmap. Their contents are not needed again; the allocator's own data lies outside them.
+static void rtn_fast_release_tail(uint8_t *buffer, size_t from, size_t capacity) {
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0) return;
+    uintptr_t mask = (uintptr_t)page - 1;
+    uintptr_t start = ((uintptr_t)(buffer + from) + mask) & ~mask;
+    uintptr_t end = (uintptr_t)(buffer + capacity) & ~mask;
+    if (end > start) madvise((void *)start, end - start, MADV_DONTNEED);
+}
+
+// The key of an RGB image's tRNS, when it has one: into key[0...2], returning 1.
+static int rtn_fast_key(const rtn_png_fast_plan *plan, const uint8_t *data, uint8_t key[3]) {
+    if (plan->color_type != 2 || plan->trns_length != 6) return 0;
+    const uint8_t *t = data + plan->trns_offset;
+    key[0] = t[1];
+    key[1] = t[3];
+    key[2] = t[5];
+    return 1;
+}
+
+// Gathers the image data if it is in several IDATs and inflates it to end at
+// buffer + plan->inflate_end, exactly filtered_bytes long. Returns the filtered image, or NULL
+// with plan->reason set. `data` may be overwritten from here on.
+static uint8_t *rtn_fast_inflate(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *buffer, size_t capacity) {
+    int in_place = data >= buffer && data < buffer + capacity;
+    // Several IDATs from memory outside the buffer are gathered in its tail when the caller
+    // left room for them there (rtn_png_fast_capacity), else in memory of their own, freed
+    // after the inflate (so a bitmap is allocated at its own size, as libpng's path does).
+    int staged = plan->idat_count > 1 &&
+                 (in_place || (capacity >= plan->idat_bytes &&
+                               capacity - plan->inflate_end >= (plan->idat_bytes < RTN_FAST_SLACK ? plan->idat_bytes : RTN_FAST_SLACK)));
+    if (plan->idat_count == 0 || capacity < plan->inflate_end || (staged && capacity < plan->idat_bytes)) {
+        rtn_decline(plan, "the buffer is too small for this plan");
+        return NULL;
+    }
+    const uint8_t *stream = data + plan->first_idat;
+    uint8_t *gathered = NULL;
+    if (plan->idat_count > 1) {
+        uint8_t *end = buffer + capacity;
+        if (!staged) {
+            gathered = malloc(plan->idat_bytes);
+            end = gathered != NULL ? gathered + plan->idat_bytes : NULL;
+        }
+        if (end == NULL || rtn_fast_gather(plan, data, end, in_place) != 0) {
+            free(gathered);
+            rtn_decline(plan, "out of memory");
+            return NULL;
+        }
+        stream = end - plan->idat_bytes;
+    }
+    struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
+    if (inflater == NULL) {
+        free(gathered);
+        rtn_decline(plan, "out of memory");
+        return NULL;
+    }
+    uint8_t *filtered = buffer + plan->inflate_end - plan->filtered_bytes;
+    size_t used_in = 0, used_out = 0;
+    enum libdeflate_result result = libdeflate_zlib_decompress_ex(inflater, stream, plan->idat_bytes, filtered,
+                                                                  plan->filtered_bytes, &used_in, &used_out);
+    libdeflate_free_decompressor(inflater);
+    free(gathered);
+    if (result != LIBDEFLATE_SUCCESS) {
+        rtn_decline(plan, "libdeflate could not inflate the image data");
+        return NULL;
+    }
+    if (used_out != plan->filtered_bytes) {
+        rtn_decline(plan, "the image data inflates to less than the image");
+        return NULL;
+    }
+    if (used_in != plan->idat_bytes) {
+        rtn_decline(plan, "bytes after the zlib stream");
+        return NULL;
+    }
+    return filtered;
+}
+
+int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *buffer, size_t capacity) {
+    // The tables first: the inflate may overwrite PLTE and tRNS when the file lies in the buffer.
+    uint32_t table[256];
+    uint8_t key[3];
+    if (plan->color_type == 0 || plan->color_type == 3) rtn_fast_table(plan, data, table);
+    int keyed = rtn_fast_key(plan, data, key);
+    uint8_t *filtered = rtn_fast_inflate(plan, data, buffer, capacity);
+    if (filtered == NULL) return RTN_PNG_DECLINED;
+
+    size_t width = plan->width, height = plan->height, bpp = (size_t)plan->bpp;
+    size_t rowbytes = width * bpp, out_row = width * 4;
+    if (bpp == 4) {
+        // In place from the top: row y moves y + 1 bytes toward the start.
+        uint8_t *zero = calloc(1, rowbytes);
+        if (zero == NULL) return rtn_decline(plan, "out of memory");
+        for (size_t y = 0; y < height; y++) {
+            const uint8_t *in = filtered + y * (rowbytes + 1);
+            uint8_t *out = buffer + y * out_row;
+            if (rtn_png_unfilter_row(in[0], in + 1, y == 0 ? zero : out - out_row, rowbytes, 4, out) != 0) {
+                free(zero);
+                return rtn_decline(plan, "a row filter type above 4");
+            }
+        }
+        free(zero);
+        rtn_fast_release_tail(buffer, plan->output_bytes, capacity);
+        return RTN_PNG_OK;
+    }
+    // Fewer bytes a pixel: the filtered rows end where the output ends; each row is unfiltered
+    // into `current` (the row above in `previous`) and expanded to its place, which ends before
+    // the next filtered row begins.
+    uint8_t *rows = calloc(2, rowbytes + 16);
+    if (rows == NULL) return rtn_decline(plan, "out of memory");
+    uint8_t *previous = rows, *current = rows + rowbytes + 16;
+    for (size_t y = 0; y < height; y++) {
+        const uint8_t *in = filtered + y * (rowbytes + 1);
+        if (rtn_png_unfilter_row(in[0], in + 1, previous, rowbytes, bpp, current) != 0) {
+            free(rows);
+            return rtn_decline(plan, "a row filter type above 4");
+        }
+        rtn_fast_expand(plan, table, keyed ? key : NULL, current, buffer + y * out_row);
+        uint8_t *swap = previous;
+        previous = current;
+        current = swap;
+    }
+    free(rows);
+    rtn_fast_release_tail(buffer, plan->output_bytes, capacity);
+    return RTN_PNG_OK;
+}
+
+// --- rows one batch at a time, for the thumbnailer ----------------------------------------
+
+struct rtn_png_fast_rows {
+    rtn_png_fast_plan plan;
+    const uint8_t *filtered;
+    uint8_t *previous, *current;
+    uint32_t next_row;
+    int pixel_bytes;
+    int keyed;
+    uint8_t key[3];
+    uint32_t table[256];
+};
+
+void rtn_png_fast_plan_for_rows(rtn_png_fast_plan *plan) { plan->inflate_end = plan->filtered_bytes; }
+
+rtn_png_fast_rows *rtn_png_fast_rows_open(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *buffer,
+                                          size_t capacity, int pixel_bytes, uint8_t *rgba) {
+    int indexed = plan->color_type == 3 || (plan->color_type == 0 && plan->trns_length == 0);
+    int rgb = plan->color_type == 2 && plan->trns_length == 0;
+    if (plan->inflate_end != plan->filtered_bytes || !(pixel_bytes == 4 || (pixel_bytes == 1 && indexed && rgba != NULL) ||
+                                                       (pixel_bytes == 3 && rgb))) {
+        rtn_decline(plan, "rows asked for in a form this image does not have");
+        return NULL;
+    }
+    struct rtn_png_fast_rows *rows = calloc(1, sizeof *rows);
+    size_t rowbytes = (size_t)plan->width * (size_t)plan->bpp;
+    uint8_t *scratch = rows != NULL ? calloc(2, rowbytes + 16) : NULL;
+    if (scratch == NULL) {
+        free(rows);
+        rtn_decline(plan, "out of memory");
+        return NULL;
+    }
+    rows->previous = scratch;
+    rows->current = scratch + rowbytes + 16;
+    rows->pixel_bytes = pixel_bytes;
+    if (plan->color_type == 0 || plan->color_type == 3) rtn_fast_table(plan, data, rows->table);
+    if (pixel_bytes == 1) memcpy(rgba, rows->table, sizeof rows->table);
+    rows->keyed = rtn_fast_key(plan, data, rows->key);
+    uint8_t *filtered = rtn_fast_inflate(plan, data, buffer, capacity);
+    // Every row's filter type checked now, so reading rows cannot fail half-way.
+    for (size_t y = 0; filtered != NULL && y < plan->height; y++) {
+        if (filtered[y * (rowbytes + 1)] > 4) {
+            rtn_decline(plan, "a row filter type above 4");
+            filtered = NULL;
+        }
+    }
+    if (filtered == NULL) {
+        rtn_png_fast_rows_close(rows);
+        return NULL;
+    }
+    rows->filtered = filtered;
+    rows->plan = *plan;
+    return rows;
+}
+
+int rtn_png_fast_rows_read(rtn_png_fast_rows *rows, uint8_t *dst, size_t stride, uint32_t count) {
+    const rtn_png_fast_plan *plan = &rows->plan;
+    if (count > plan->height - rows->next_row) return RTN_PNG_USAGE;
+    size_t rowbytes = (size_t)plan->width * (size_t)plan->bpp;
+    for (uint32_t i = 0; i < count; i++, rows->next_row++) {
+        const uint8_t *in = rows->filtered + (size_t)rows->next_row * (rowbytes + 1);
+        rtn_png_unfilter_row(in[0], in + 1, rows->previous, rowbytes, (size_t)plan->bpp, rows->current);
+        uint8_t *out = dst + (size_t)i * stride;
+        if (rows->pixel_bytes == 4) rtn_fast_expand(plan, rows->table, rows->keyed ? rows->key : NULL, rows->current, out);
+        else memcpy(out, rows->current, rowbytes);
+        uint8_t *swap = rows->previous;
+        rows->previous = rows->current;
+        rows->current = swap;
+    }
+    return RTN_PNG_OK;
+}
+
+void rtn_png_fast_rows_close(rtn_png_fast_rows *rows) {
+    if (rows == NULL) return;
+    free(rows->previous < rows->current ? rows->previous : rows->current);
+    free(rows);
+}
