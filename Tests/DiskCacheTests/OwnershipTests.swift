@@ -8,14 +8,7 @@ import Testing
 /// What the store never touches: folders it did not make, names outside its scheme, links,
 /// special files, and snapshots that are not its own.
 @Suite struct OwnershipTests {
-    /// Every name below `folder` with its type, size and modification time, as a listing a
-    /// person would compare: equal before and after means nothing was touched.
-    static func tree(_ folder: String) -> [String] {
-        FileIO.entries(under: folder).map { name in
-            let status = FileIO.status(of: folder + "/" + name, followLinks: false)
-            return "\(name) \(status.map { "\($0.kind) \($0.size) \($0.modificationNanoseconds) \($0.inode)" } ?? "gone")"
-        }
-    }
+    static func tree(_ folder: String) -> [String] { TestPaths.tree(folder) }
 
     /// A folder of someone's files laid out like a store's (`tmp/`, `entries/`, `lock`, `index`).
     static func foreignFolder(_ folder: String) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import RetentionTestSupport
 import SystemIO
 import Testing
 
@@ -106,12 +107,7 @@ struct CacheCommandTests {
         try FileIO.replace(notes + "/lock", with: Array("notes".utf8))
         try FileIO.replace(notes + "/index", with: Array("notes".utf8))
         try FileIO.replace(notes + "/entries/sub/f", with: Array("notes".utf8))
-        func tree() -> [String] {
-            FileIO.entries(under: notes).map { name in
-                let status = FileIO.status(of: notes + "/" + name, followLinks: false)
-                return "\(name) \(status.map { "\($0.kind) \($0.size) \($0.modificationNanoseconds)" } ?? "gone")"
-            }
-        }
+        func tree() -> [String] { TestPaths.tree(notes) }
         let before = tree()
         let refusal = "\(notes) is not a Retention cache (it holds files the cache did not make); give an empty or new folder"
         for arguments in [["stat"], ["verify"], ["trim", "--to", "1MB"], ["clear"]] {

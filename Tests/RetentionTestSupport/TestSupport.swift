@@ -8,6 +8,16 @@ import Glibc
 
 /// Paths every test target needs: the package root and the vendored corpora.
 public enum TestPaths {
+    /// Every name below `folder` with its type, size, modification time and inode, sorted: a
+    /// listing to compare before and after, so a test sees any file created, changed, replaced
+    /// or removed. O(entries) `lstat`s.
+    public static func tree(_ folder: String) -> [String] {
+        FileIO.entries(under: folder).map { name in
+            let status = FileIO.status(of: folder + "/" + name, followLinks: false)
+            return "\(name) \(status.map { "\($0.kind) \($0.size) \($0.modificationNanoseconds) \($0.inode)" } ?? "gone")"
+        }
+    }
+
     /// The package's root folder, found from this file's path (Tests/RetentionTestSupport/…).
     public static let packageRoot: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
