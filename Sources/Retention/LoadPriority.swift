@@ -5,7 +5,16 @@
 /// ``ImageCache/image(for:)`` caller, `low` for a prefetch alone. ``ImageCache/setPriority(_:for:)``
 /// overrides it for a key.
 public enum LoadPriority: Int, Sendable, Hashable, Comparable, CaseIterable {
-    case veryLow, low, normal, high, veryHigh
+    /// Behind everything else.
+    case veryLow
+    /// A prefetch alone.
+    case low
+    /// An ``ImageCache/image(for:)`` caller.
+    case normal
+    /// A row that shows the key is visible.
+    case high
+    /// Ahead of everything else.
+    case veryHigh
 
     /// Orders by urgency. O(1).
     public static func < (a: LoadPriority, b: LoadPriority) -> Bool { a.rawValue < b.rawValue }
