@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fails when the module graph in docs/ARCHITECTURE.md (the ```graph block) differs from the
-# targets' dependencies in Package.swift (test targets are not part of the graph), when a target
+# targets' dependencies in Package.swift (test targets are not part of the graph), when a
+# dependency does not point to a lower layer of the ```layers block, when a target
 # (test targets included) imports a module of this package it does not declare, or declares one
 # (or ArgumentParser) that no source imports, or when a source breaks a rule the build enforces:
 #   - wall clocks (ContinuousClock, SuspendingClock, DispatchTime.now, CLOCK_MONOTONIC, Date())
@@ -37,6 +38,21 @@ for line in block.group(1).strip().splitlines():
     name, _, rest = line.partition("->")
     documented[name.strip()] = {d.strip() for d in rest.split(",") if d.strip()}
 problems = []
+layers_block = re.search(r"```layers\n(.*?)```", text, re.S)
+if not layers_block:
+    sys.exit("check-architecture: docs/ARCHITECTURE.md has no ```layers block")
+layer = {}
+for line in layers_block.group(1).strip().splitlines():
+    number, _, names = line.partition(":")
+    for target in (n.strip() for n in names.split(",") if n.strip()):
+        layer[target] = int(number)
+for name, deps in sorted(graph.items()):
+    if name not in layer:
+        problems.append(f"  {name}: in no layer of docs/ARCHITECTURE.md")
+        continue
+    for dep in sorted(deps):
+        if dep in layer and layer[dep] >= layer[name]:
+            problems.append(f"  {name} (layer {layer[name]}) depends on {dep} (layer {layer[dep]}): dependencies point down only")
 for name in sorted(set(graph) | set(documented)):
     if graph.get(name) != documented.get(name):
         problems.append(f"  {name}: Package.swift {sorted(graph.get(name, []))}, ARCHITECTURE.md {sorted(documented.get(name, []))}")
@@ -52,7 +68,7 @@ def code(source):
     source = re.sub(r"\"\"\".*?\"\"\"", "\"\"", source, flags=re.S)
     source = re.sub(r"//[^\n]*", "", source)
     source = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
-    return re.sub(r"\"(?:[^\"\\\\\n]|\\\\.)*\"", "\"\"", source)
+    return re.sub(r"\"(?:[^\"\\\n]|\\.)*\"", "\"\"", source)
 
 modules = set(actual) - tests
 for name, declared in sorted(actual.items()):

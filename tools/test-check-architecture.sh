@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# test-check-architecture.sh: tools/check-architecture.sh catches what it is for. On copies of
+# the package's manifest, docs/ARCHITECTURE.md and sources in a temporary folder it checks that
+# the clean copy passes and that each injected violation fails with its own message:
+#   - a raw rename() after an interpolated string (the string stripper must not hide it);
+#   - an upward dependency declared in both Package.swift and the graph (Visibility -> Imaging).
+# Exit 0 when every case behaves.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
+  export PATH=/opt/swift/usr/bin:$PATH
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fresh() {
+  rm -rf "$work/copy"
+  mkdir -p "$work/copy/docs" "$work/copy/tools"
+  cp "$root/Package.swift" "$work/copy/"
+  cp "$root/docs/ARCHITECTURE.md" "$work/copy/docs/"
+  cp "$root/tools/check-architecture.sh" "$work/copy/tools/"
+  cp -r "$root/Sources" "$work/copy/"
+}
+status=0
+expect() {  # expect NAME pass|fail PATTERN
+  local name=$1 want=$2 pattern=$3 out rc=0
+  out=$("$work/copy/tools/check-architecture.sh" 2>&1) || rc=$?
+  if [ "$want" = pass ] && [ $rc -eq 0 ]; then echo "test-check-architecture: $name: passes, as it should"; return; fi
+  if [ "$want" = fail ] && [ $rc -ne 0 ] && printf '%s' "$out" | grep -q -- "$pattern"; then
+    echo "test-check-architecture: $name: fails with \"$pattern\", as it should"; return
+  fi
+  echo "test-check-architecture: $name: expected $want (\"$pattern\"), got exit $rc:" >&2
+  printf '%s\n' "$out" | tail -5 >&2
+  status=1
+}
+fresh
+expect "the package as it is" pass ""
+
+fresh
+cat >> "$work/copy/Sources/Lab/LabError.swift" <<'SWIFT'
+
+func injectedRename(_ name: String) { let path = "\(name)/x"; _ = rename(path, "y") }
+SWIFT
+expect "a raw rename after an interpolated string" fail "the system call rename() outside SystemIO"
+
+fresh
+python3 - "$work/copy" <<'PY'
+import sys, re
+root = sys.argv[1]
+p = root + "/Package.swift"
+s = open(p).read()
+s = s.replace('.target(name: "Visibility", dependencies: ["StrictJSON"])', '.target(name: "Visibility", dependencies: ["StrictJSON", "Imaging"])')
+open(p, "w").write(s)
+p = root + "/docs/ARCHITECTURE.md"
+s = open(p).read()
+s = s.replace("Visibility -> StrictJSON\n", "Visibility -> StrictJSON, Imaging\n")
+open(p, "w").write(s)
+p = root + "/Sources/Visibility/Engine/VisibilitySimulator.swift"
+s = open(p).read()
+open(p, "w").write("import Imaging\n" + s)
+PY
+expect "an upward dependency declared in both the manifest and the graph" fail "depends on Imaging (layer 2): dependencies point down only"
+exit $status
