@@ -30,22 +30,17 @@ for target in package["targets"]:
     paths[target["name"]] = target.get("path") or folder + "/" + target["name"]
 graph = {name: deps for name, deps in actual.items() if name not in tests}
 text = open("docs/ARCHITECTURE.md").read()
-block = re.search(r"```graph\n(.*?)```", text, re.S)
-if not block:
-    sys.exit("check-architecture: docs/ARCHITECTURE.md has no ```graph block")
-documented = {}
-for line in block.group(1).strip().splitlines():
-    name, _, rest = line.partition("->")
-    documented[name.strip()] = {d.strip() for d in rest.split(",") if d.strip()}
+def fenced(kind, separator):
+    # The lines of the ```KIND block, each split at `separator` into a key and a set of names.
+    block = re.search(r"```" + kind + r"\n(.*?)```", text, re.S)
+    if not block:
+        sys.exit(f"check-architecture: docs/ARCHITECTURE.md has no ```{kind} block")
+    for line in block.group(1).strip().splitlines():
+        key, _, rest = line.partition(separator)
+        yield key.strip(), {d.strip() for d in rest.split(",") if d.strip()}
+documented = dict(fenced("graph", "->"))
 problems = []
-layers_block = re.search(r"```layers\n(.*?)```", text, re.S)
-if not layers_block:
-    sys.exit("check-architecture: docs/ARCHITECTURE.md has no ```layers block")
-layer = {}
-for line in layers_block.group(1).strip().splitlines():
-    number, _, names = line.partition(":")
-    for target in (n.strip() for n in names.split(",") if n.strip()):
-        layer[target] = int(number)
+layer = {target: int(number) for number, names in fenced("layers", ":") for target in names}
 for name, deps in sorted(graph.items()):
     if name not in layer:
         problems.append(f"  {name}: in no layer of docs/ARCHITECTURE.md")

@@ -10,22 +10,10 @@ import Testing
 @Suite struct OwnershipTests {
     static func tree(_ folder: String) -> [String] { TestPaths.tree(folder) }
 
-    /// A folder of someone's files laid out like a store's (`tmp/`, `entries/`, `lock`, `index`).
-    static func foreignFolder(_ folder: String) throws {
-        try FileIO.createDirectories(folder + "/tmp")
-        try FileIO.createDirectories(folder + "/entries/sub")
-        try FileIO.replace(folder + "/tmp/draft.txt", with: Array("draft".utf8))
-        try FileIO.replace(folder + "/tmp/.rtn-1-1.tmp", with: Array("looks like ours".utf8))
-        try FileIO.replace(folder + "/lock", with: Array("my lock notes".utf8))
-        try FileIO.replace(folder + "/index", with: Array("my index".utf8))
-        try FileIO.replace(folder + "/entries/sub/f", with: Array("nested".utf8))
-        try FileIO.replace(folder + "/entries/00000000000000ab", with: Array("named like an entry".utf8))
-    }
-
     @Test("a folder of other files is refused in every mode, and nothing in it changes")
     func foreignFolderIsRefusedAndUntouched() throws {
         try DiskTest.withFolder("foreign") { folder in
-            try Self.foreignFolder(folder)
+            try TestPaths.plantForeignFolder(folder)
             let before = Self.tree(folder)
             for mode in [DiskStore.AccessMode.owner, .automatic, .readOnly] {
                 #expect(throws: DiskStoreError.notAStore(folder: folder)) { _ = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 20), mode: mode) }

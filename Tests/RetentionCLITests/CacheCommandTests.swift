@@ -101,12 +101,7 @@ struct CacheCommandTests {
         let base = try CLIRunner.temporaryDirectory("cache-foreign")
         defer { try? FileIO.removeTree(base) }
         let notes = base + "/notes"
-        try FileIO.createDirectories(notes + "/tmp")
-        try FileIO.createDirectories(notes + "/entries/sub")
-        try FileIO.replace(notes + "/tmp/a.png", with: Array("input".utf8))
-        try FileIO.replace(notes + "/lock", with: Array("notes".utf8))
-        try FileIO.replace(notes + "/index", with: Array("notes".utf8))
-        try FileIO.replace(notes + "/entries/sub/f", with: Array("notes".utf8))
+        try TestPaths.plantForeignFolder(notes)
         func tree() -> [String] { TestPaths.tree(notes) }
         let before = tree()
         let refusal = "\(notes) is not a Retention cache (it holds files the cache did not make); give an empty or new folder"

@@ -8,6 +8,21 @@ import Glibc
 
 /// Paths every test target needs: the package root and the vendored corpora.
 public enum TestPaths {
+    /// Fills `folder` with someone's files laid out like a disk store's (`tmp/` with a name of
+    /// the writers' form among others, `entries/` with a subfolder and a file named like an
+    /// entry, `lock`, `index`) and no marker: what a store must refuse and leave alone. A few
+    /// file writes.
+    public static func plantForeignFolder(_ folder: String) throws {
+        try FileIO.createDirectories(folder + "/tmp")
+        try FileIO.createDirectories(folder + "/entries/sub")
+        try FileIO.replace(folder + "/tmp/draft.txt", with: Array("draft".utf8))
+        try FileIO.replace(folder + "/tmp/.rtn-1-1.tmp", with: Array("looks like ours".utf8))
+        try FileIO.replace(folder + "/lock", with: Array("my lock notes".utf8))
+        try FileIO.replace(folder + "/index", with: Array("my index".utf8))
+        try FileIO.replace(folder + "/entries/sub/f", with: Array("nested".utf8))
+        try FileIO.replace(folder + "/entries/00000000000000ab", with: Array("named like an entry".utf8))
+    }
+
     /// Every name below `folder` with its type, size, modification time and inode, sorted: a
     /// listing to compare before and after, so a test sees any file created, changed, replaced
     /// or removed. O(entries) `lstat`s.
