@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # disk-torture.sh: the disk store's long crash tests, beyond what `swift test` runs.
-#   - 10,000 rounds (DISK_KILL_ROUNDS) of a writer killed with SIGKILL 0 to 50 ms into its run,
+#   - 10,000 rounds (DISK_KILL_ROUNDS) of a writer killed with SIGKILL 0 to 80 ms into its run,
 #     each followed by an open that checks every key and the temporary folder; one round in four
 #     is tampered with first (the lock file removed or made a link to a file outside, the
 #     snapshot swapped for another store's, an entry made a FIFO), and the summary counts bad

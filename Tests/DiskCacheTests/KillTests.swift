@@ -24,7 +24,7 @@ import Testing
         var failures: [String] = []
     }
 
-    /// `count` rounds on `folder`: a `DiskStoreCheck write` child killed 0 to 50 ms after
+    /// `count` rounds on `folder`: a `DiskStoreCheck write` child killed 0 to 80 ms after
     /// its start, then an open as owner that checks the temporary folder and every key.
     static func rounds(_ count: Int, folder: String, seed: UInt64) -> Tally {
         var tally = Tally()
@@ -46,7 +46,7 @@ import Testing
         }
         for round in 0..<count {
             tally.rounds += 1
-            let delay = Double(random.below(50_001)) / 1e6
+            let delay = Double(random.below(80_001)) / 1e6
             let child = ChildProcess(executable: DiskTest.helper, arguments: ["write", folder, "\(random.next())", "16"],
                                      timeoutSeconds: delay)
             guard let outcome = try? child.run() else {
