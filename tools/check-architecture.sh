@@ -85,7 +85,7 @@ for name, declared in sorted(actual.items()):
 wall_clock_allowed = {
     "Sources/SystemIO/ChildProcess.swift": "a child run'"'"'s timeout is wall time",
     "Sources/Lab/Soak/Soak.swift": "--duration and a sample'"'"'s elapsed seconds are wall time, labelled so",
-    "Sources/RetentionTool/Jobs/ChildRunBatch.swift": "progress lines: runs finished per wall second",
+    "Sources/Lab/Comparison/Comparison+Measure.swift": "progress lines: runs finished per wall second",
     "Sources/RetentionTool/Thumbnail/ThumbnailBatch.swift": "the batch summary'"'"'s seconds, labelled wall time in the help",
     "Sources/DiskCache/DiskStore.swift": "snapshot scheduling and the open'"'"'s duration (disk waits are the point)",
     "Sources/DiskCache/DiskStore+Index.swift": "the index load'"'"'s duration and last-use stamps",

@@ -1,5 +1,4 @@
 import Imaging
-import Lab
 import SystemIO
 
 /// What `retention inspect` says about one file: its header facts, optionally a full decode's

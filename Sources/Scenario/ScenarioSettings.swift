@@ -1,3 +1,4 @@
+import Retention
 import StrictJSON
 import Visibility
 
@@ -221,5 +222,19 @@ extension ScenarioSettings.Images: Codable {
         try container.encode(pattern, forKey: JSONKey("pattern"))
         try container.encodeIfPresent(displayPixelSize, forKey: JSONKey("displayPixelSize"))
         if identity != .row { try container.encode(identity.rawValue, forKey: JSONKey("identity")) }
+    }
+}
+
+extension ScenarioSettings {
+    /// `policy` as a run on a scenario with these settings uses it: a thumbnail preset takes
+    /// the scenario's `images.displayPixelSize` (a custom policy already took it, unless it gave
+    /// its own `maxPixelSize`, when the scenario was read). O(1).
+    public func effectivePolicy(_ policy: RetentionPolicy) -> RetentionPolicy {
+        var policy = policy
+        if case .thumbnail(_, let quality, let linearLight) = policy.visible, RetentionPolicy.named(policy.name) == policy,
+           let size = images?.displayPixelSize {
+            policy.visible = .thumbnail(maxPixelSize: size, quality: quality, linearLight: linearLight)
+        }
+        return policy
     }
 }

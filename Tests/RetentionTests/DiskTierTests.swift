@@ -435,9 +435,9 @@ struct DiskTierTests {
         h!.appear(1)
         h!.settle()
         let writer = h!.cache.diskTier!.writer
-        #expect(writer.liveThreads.load(ordering: .relaxed) == 1)
+        #expect(writer.liveThreads == 1)
         h = nil
-        for _ in 0..<1000 where writer.liveThreads.load(ordering: .relaxed) > 0 { usleep(1000) }
-        #expect(writer.liveThreads.load(ordering: .relaxed) == 0)
+        for _ in 0..<1000 where writer.liveThreads > 0 { usleep(1000) }
+        #expect(writer.liveThreads == 0)
     }
 }

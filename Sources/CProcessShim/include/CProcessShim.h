@@ -13,6 +13,10 @@
 /// (`prctl(PR_SET_PDEATHSIG, signal)`). Returns 0, or -1 with errno set.
 int rtn_set_parent_death_signal(int signal);
 
+/// Names the calling thread (`prctl(PR_SET_NAME, name)`: the first 15 bytes, as `top -H` shows
+/// them). Returns 0, or -1 with errno set.
+int rtn_set_thread_name(const char *name);
+
 /// Flushes stdio's standard output and reports whether everything written so far reached the
 /// file: 0, or the errno of the failure (EIO when the stream's error flag is set without one).
 int rtn_flush_standard_output(void);

@@ -92,32 +92,27 @@ public struct Comparison: Sendable {
             }
             return results
         }
-        // Workers take the next run from a shared index and hand results back through a `Lock`
-        // (plain shared state, touched briefly by a few threads; an actor would need async here);
-        // the semaphore wakes this thread to report them.
+        // Each run is a job on a pool of `jobs` threads (each blocks in its child's poll loop);
+        // results come back through a `Lock` (plain shared state, touched briefly by a few
+        // threads; an actor would need async here), and the semaphore wakes this thread to
+        // report them. A run ended by a stop request halts the runs not yet started.
         struct Shared {
-            var next = 0
             var finished: [Result] = []
-            var workersDone = 0
+            var ended = 0
+            var halted = false
         }
         let shared = Lock(Shared())
         let ready = DispatchSemaphore(value: 0)
-        let workers = min(jobs, plan.count)
-        for worker in 0..<workers {
-            // One serial queue per worker: each gets its own thread, since every worker blocks
-            // in its child's poll loop.
-            DispatchQueue(label: "retention.comparison.worker-\(worker)").async { [self] in
-                while true {
-                    let index: Int? = shared.withLock { state in
-                        guard stop?.signal == nil, state.next < plan.count else { return nil }
-                        defer { state.next += 1 }
-                        return state.next
-                    }
-                    guard let index, let result = runOne(plan[index].strategy, repeatIndex: plan[index].repeatIndex) else { break }
-                    shared.withLock { $0.finished.append(result) }
-                    ready.signal()
+        let pool = WorkerPool(threads: min(jobs, plan.count), name: "retention.runs")
+        defer { pool.shutdown() }
+        for item in plan {
+            pool.submit { [self] in
+                let halted = shared.withLock { $0.halted } || stop?.signal != nil
+                let result = halted ? nil : runOne(item.strategy, repeatIndex: item.repeatIndex)
+                shared.withLock { state in
+                    if let result { state.finished.append(result) } else { state.halted = true }
+                    state.ended += 1
                 }
-                shared.withLock { $0.workersDone += 1 }
                 ready.signal()
             }
         }
@@ -125,7 +120,7 @@ public struct Comparison: Sendable {
             ready.wait()
             let (batch, allDone) = shared.withLock { state -> ([Result], Bool) in
                 defer { state.finished.removeAll() }
-                return (state.finished, state.workersDone == workers)
+                return (state.finished, state.ended == plan.count)
             }
             for result in batch {
                 results.append(result)

@@ -27,7 +27,7 @@ extension ComparisonSummary {
 
     /// `1 hitch`, `2 hitches`: `count` and the word that goes with it. O(1).
     public static func plural(_ count: Int, _ one: String, _ many: String) -> String {
-        "\(count) \(count == 1 ? one : many)"
+        NumberText.plural(count, one, many)
     }
 
     /// The best row by `value` (smaller is better), named alone only when it beats the next by

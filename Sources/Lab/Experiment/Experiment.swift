@@ -104,16 +104,10 @@ public struct Experiment: Sendable {
         return table.headroom(frameRate: scenario.frameRate.rawValue, representations: representations, decodeSpeed: decodeSpeed)
     }
 
-    /// `policy` as a run on a scenario with `settings` uses it: a thumbnail preset takes the
-    /// scenario's `images.displayPixelSize` (a custom policy already took it, unless it gave its own
-    /// `maxPixelSize`, when the scenario was read). O(1).
+    /// `policy` as a run on a scenario with `settings` uses it (Scenario's
+    /// `ScenarioSettings.effectivePolicy(_:)`, named here as before). O(1).
     public static func effectivePolicy(_ policy: RetentionPolicy, settings: ScenarioSettings) -> RetentionPolicy {
-        var policy = policy
-        if case .thumbnail(_, let quality, let linearLight) = policy.visible, RetentionPolicy.named(policy.name) == policy,
-           let size = settings.images?.displayPixelSize {
-            policy.visible = .thumbnail(maxPixelSize: size, quality: quality, linearLight: linearLight)
-        }
-        return policy
+        settings.effectivePolicy(policy)
     }
 
     /// Measures the cost table for the scenario at `scenarioPath`: its images, and thumbnails

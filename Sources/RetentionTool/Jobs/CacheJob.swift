@@ -1,5 +1,5 @@
 import DiskCache
-import Lab
+import SystemIO
 
 /// What `retention cache DIR stat|verify|trim|clear` does to a disk store's folder and prints:
 /// the work and its text, apart from argument parsing, so a unit test can call it.
@@ -57,12 +57,12 @@ public enum CacheJob {
             let target = trimTo ?? 0
             let evicted = store.trim(to: ByteSize(bytes: target))
             let metrics = store.metrics
-            return Outcome(text: "trimmed to \(NumberText.megabytes(target)): evicted \(evicted) \(plural(evicted, "entry", "entries")); "
-                                 + "\(metrics.entries) \(plural(metrics.entries, "entry", "entries")) in \(NumberText.megabytes(metrics.bytes)) remain",
+            return Outcome(text: "trimmed to \(NumberText.megabytes(target)): evicted \(NumberText.plural(evicted, "entry", "entries")); "
+                                 + "\(NumberText.plural(metrics.entries, "entry", "entries")) in \(NumberText.megabytes(metrics.bytes)) remain",
                            status: 0, isError: false)
         case .clear:
             let removed = store.clear()
-            return Outcome(text: "cleared: removed \(removed) \(plural(removed, "entry", "entries"))", status: 0, isError: false)
+            return Outcome(text: "cleared: removed \(NumberText.plural(removed, "entry", "entries"))", status: 0, isError: false)
         }
     }
 
@@ -87,7 +87,7 @@ public enum CacheJob {
     /// `verify`'s lines: how many were checked and how many bad ones were removed, then one
     /// line per bad file, saying of each whether it was removed.
     public static func verifyText(_ report: DiskStore.VerifyReport) -> String {
-        let head = "checked \(report.checked) \(plural(report.checked, "entry", "entries")): "
+        let head = "checked \(NumberText.plural(report.checked, "entry", "entries")): "
         guard !report.bad.isEmpty else { return head + "all whole" }
         let removedCount = report.bad.filter(\.removed).count
         let removed = report.removed ? ", \(removedCount) removed" : ""
@@ -98,5 +98,4 @@ public enum CacheJob {
 
     private static func milliseconds(_ nanoseconds: Int) -> String { NumberText.oneDecimal(Double(nanoseconds) / 1e6) }
 
-    private static func plural(_ count: Int, _ one: String, _ many: String) -> String { count == 1 ? one : many }
 }

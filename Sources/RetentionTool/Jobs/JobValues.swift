@@ -14,6 +14,10 @@ public typealias GrowthRate = Lab.GrowthRate
 public typealias SweepSetting = Lab.SweepSetting
 /// One of N slices of a batch or a run list, for array jobs (Lab's `Shard`).
 public typealias Shard = Lab.Shard
+/// What `compare` and `sweep` share: repeats, jobs, slice, exports, costs (Lab's `ComparisonSettings`).
+public typealias ChildRunSettings = Lab.ComparisonSettings
+/// Where a job's progress and notes go (Lab's `ProgressSink`).
+public typealias JobSink = Lab.ProgressSink
 /// How a thumbnail fits its box: fit, fill or exact (Imaging's `Thumbnailer.Mode`).
 public typealias ThumbnailMode = Thumbnailer.Mode
 /// How a thumbnail is resampled: fast or good (Imaging's `Thumbnailer.Quality`).
@@ -40,5 +44,12 @@ public enum JobFailure {
         case .stopped(let signal): self = .stopped(signal: signal)
         default: self = .failed(error)
         }
+    }
+}
+
+extension ProgressSink {
+    /// Standard error, progress drawn in place when it is a terminal.
+    public static var standardError: ProgressSink {
+        ProgressSink(progress: { Output.progress($0, final: $1) }, note: { Output.error($0) }, isTerminal: Output.stderrIsTerminal)
     }
 }

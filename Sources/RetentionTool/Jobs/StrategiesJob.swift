@@ -1,4 +1,3 @@
-import Lab
 import Retention
 import Scenario
 import StrictJSON
@@ -34,7 +33,7 @@ public struct StrategiesJob {
         let loaded = try Scenario.load(contentsOf: scenarioPath)
         // What a run of this scenario really uses: a thumbnail preset takes its display size.
         for (index, preset) in RetentionPolicy.presets.enumerated() {
-            let effective = Experiment.effectivePolicy(preset.policy, settings: loaded.settings)
+            let effective = loaded.settings.effectivePolicy(preset.policy)
             if effective.visible != preset.policy.visible, case .thumbnail(let size, _, _) = effective.visible {
                 lines[index].summary += " (in this scenario: \(size) px thumbnails, from images.displayPixelSize)"
             }

@@ -1,7 +1,4 @@
 import Lab
-import Retention
-import Scenario
-import SystemIO
 
 /// `retention sweep`: every strategy at every value of one key, each point's repeats in fresh
 /// child processes priced with one cost table, then the frontier and the recommendation.
@@ -44,62 +41,12 @@ public struct SweepJob {
     }
 
     /// What a sweep measured, and what to say about it.
-    public struct Outcome {
-        /// The scenario file.
-        public var scenarioPath: String
-        /// The plan as checked (with what each point's LRU admits).
-        public var plan: SweepPlan
-        /// The settings it ran with.
-        public var settings: ChildRunSettings
-        /// The export document: every run, the medians, the judged outcome.
-        public var document: ComparisonDocument
-        /// The cost table of the first repeat (every run's, when one was given).
-        public var costs: CostTable
-        /// The median decode of each cost table measured, in repeat order.
-        public var tableMedians: [Double] = []
-        /// How close the slowest synchronous load comes to the frame budget.
-        public var headroom: CostTable.Headroom?
-        /// Runs this process planned and finished.
-        public var planned: Int, finished: Int
-        /// The signal that stopped the runs, if one did.
-        public var stoppedBy: Int32?
-        /// True when a run failed, a load failed, or an export could not be written.
-        public var failed: Bool
-
-        /// 128 + the signal; 1 when something failed or (for a whole sweep) no point meets
-        /// the constraints; 0 otherwise. A slice never judges: `merge` does.
-        public var exitStatus: Int32 {
-            if let stoppedBy { return 128 + stoppedBy }
-            if failed { return 1 }
-            return settings.shard == nil && document.outcome?.verdict == .nearest ? 1 : 0
-        }
-    }
+    public typealias Outcome = Comparison.Outcome
 
     /// Checks every point on the scenario (a setting that cannot apply is `LabError.usage`
-    /// before any child runs), then measures as ``CompareJob`` does. Throws as it does.
+    /// before any child runs), then measures as ``CompareJob`` does (see
+    /// `Comparison.measure`). Throws as it does.
     public func run(sink: JobSink) throws -> Outcome {
-        let path = try scenarioPath ?? DefaultScenario.path(announce: sink.note)
-        var plan = self.plan
-        try plan.check(scenarioPath: path, repairTrace: settings.repairTrace)
-        let inputs = try Experiment.Inputs(scenarioPath: path, needing: "sweep", repairTrace: true)
-        let jobs = settings.resolvedJobs
-        try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: jobs), command: "sweep")
-        let points = Dictionary(uniqueKeysWithValues: plan.points.map { ($0.label, $0) })
-        let key = plan.key, flags = settings.childFlags
-        let batch = ChildRunBatch(
-            scenarioPath: path, subjects: plan.points.map(\.label), costStrategies: plan.strategies, settings: settings,
-            sweep: plan, constraints: constraints, childResidentLimit: ResidentLimit.defaultBytes(sharedBy: jobs),
-            inputs: OutputCheck.scenarioInputs(path: path, trace: inputs.trace, images: inputs.images)
-        ) { label in
-            let point = points[label]!
-            return ["run", path, "--strategy", point.strategy, "--set", "\(SweepSetting(key: key, value: point.value))", "--json"] + flags
-        }
-        let ran = try batch.run(sink: sink)
-        let failedLoads = ran.results.contains { ($0.report?.failedLoads ?? 0) > 0 }
-        return Outcome(
-            scenarioPath: path, plan: plan, settings: settings, document: ran.document, costs: ran.costs, tableMedians: ran.tableMedians,
-            headroom: try Experiment.headroom(scenario: inputs.scenario, strategies: plan.strategies, table: ran.costs, decodeSpeed: settings.decodeSpeed),
-            planned: ran.planned, finished: ran.results.count, stoppedBy: ran.stoppedBy,
-            failed: ran.failed > 0 || ran.exportFailure != nil || failedLoads)
+        try Comparison.measure(scenarioPath: scenarioPath, subjects: .sweep(plan, constraints), settings: settings, progress: sink)
     }
 }

@@ -112,7 +112,7 @@ public struct ThumbnailJob {
         let skipped = ThumbnailPlan.skipped(inputs: inputs)
         if !skipped.isEmpty {
             let named = skipped.prefix(5).map(PathText.display).joined(separator: ", ")
-            sink.note("retention thumbnail: skipped \(ComparisonSummary.plural(skipped.count, "file", "files")) that \(skipped.count == 1 ? "is" : "are") not PNG: \(named)\(skipped.count > 5 ? " and \(skipped.count - 5) more" : "")")
+            sink.note("retention thumbnail: skipped \(NumberText.plural(skipped.count, "file", "files")) that \(skipped.count == 1 ? "is" : "are") not PNG: \(named)\(skipped.count > 5 ? " and \(skipped.count - 5) more" : "")")
         }
         let workers = max(1, min(jobs ?? Machine.availableCores, plan.count))
         try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: workers), command: "thumbnail")
@@ -137,7 +137,7 @@ public struct ThumbnailJob {
         summary.skipped = skipped.count
         summary.slice = shard?.description
         if let cache, let failure = batch.cacheFailure, let count = summary.notCached, count > 0, !cache.isReadOnly {
-            sink.note("retention thumbnail: \(ComparisonSummary.plural(count, "thumbnail was", "thumbnails were")) not added to the cache: \(failure)")
+            sink.note("retention thumbnail: \(NumberText.plural(count, "thumbnail was", "thumbnails were")) not added to the cache: \(failure)")
         }
         return summary
     }

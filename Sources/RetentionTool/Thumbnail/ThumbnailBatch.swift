@@ -1,6 +1,5 @@
 import Dispatch
 import Imaging
-import Lab
 import SystemIO
 import MemoryProbe
 import Synchronization
@@ -50,7 +49,7 @@ public struct ThumbnailSummary: Encodable, Sendable {
 
     /// `thumbnail: 40 files, 1 failed, 12.3 MB read, 0.9 MB written, 0.41 s, peak memory 18.2 MB`.
     public var line: String {
-        var text = "thumbnail: \(slice.map { "slice \($0), " } ?? "")\(ComparisonSummary.plural(files, "file", "files")), \(failed) failed, "
+        var text = "thumbnail: \(slice.map { "slice \($0), " } ?? "")\(NumberText.plural(files, "file", "files")), \(failed) failed, "
         if skipped > 0 { text += "\(skipped) skipped (not PNG), " }
         if let fromCache { text += "\(fromCache) from cache, " }
         text += "\(NumberText.megabytes(bytesRead)) read, "
@@ -140,11 +139,10 @@ public final class ThumbnailBatch: Sendable {
     public func run(workers: Int) -> ThumbnailSummary {
         let clock = ContinuousClock()
         let start = clock.now
-        let group = DispatchGroup()
-        for index in 0..<workers {
-            DispatchQueue(label: "retention.thumbnail.\(index)").async(group: group) { self.work() }
-        }
-        group.wait()
+        let pool = WorkerPool(threads: max(1, workers), name: "retention.thumb")
+        for _ in 0..<max(1, workers) { pool.submit { self.work() } }
+        pool.waitForIdle()
+        pool.shutdown()
         if sink.isTerminal && !jobs.isEmpty { sink.progress("", false) }
         var summary = totals.withLock { $0 }
         summary.seconds = ((clock.now - start).seconds * 1000).rounded() / 1000

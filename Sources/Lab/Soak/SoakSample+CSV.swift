@@ -1,5 +1,3 @@
-import Lab
-
 extension SoakSample {
     /// The CSV columns in order, each a name and how a sample writes its value: the header
     /// and every line come from this one list.

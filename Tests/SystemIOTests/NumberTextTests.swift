@@ -1,5 +1,5 @@
 import Testing
-@testable import Lab
+@testable import SystemIO
 
 /// The one number formatter's cells.
 @Suite("Number text")

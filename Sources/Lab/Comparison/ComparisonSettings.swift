@@ -1,9 +1,8 @@
-import Lab
 import SystemIO
 
 /// What `compare` and `sweep` share: how many runs, how they are priced, where they are
 /// written, how many at once, which slice, and what stops them.
-public struct ChildRunSettings: Sendable {
+public struct ComparisonSettings: Sendable {
     /// Runs per subject (strategy, or sweep point); repeats alternate the order.
     public var repeats = 3
     /// Seconds before a child is killed.

@@ -1,5 +1,4 @@
 import Scenario
-import Lab
 import SystemIO
 
 /// The files a command will write, checked before any work starts against each other and

@@ -1,4 +1,3 @@
-import Lab
 import SystemIO
 
 /// Checks made before a command starts work, so that what would fail halfway fails first with

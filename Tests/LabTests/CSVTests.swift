@@ -1,6 +1,5 @@
 @testable import Lab
 import Testing
-@testable import RetentionTool
 
 @Suite("CSV: RFC 4180 quoting, one column list per file")
 struct CSVTests {

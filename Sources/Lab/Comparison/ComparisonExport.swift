@@ -5,7 +5,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Lab
 import SystemIO
 
 /// Writes a comparison's results as they arrive: CSV appended one line per run (header first),

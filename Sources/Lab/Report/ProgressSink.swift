@@ -1,0 +1,24 @@
+/// Where long work's side output goes while it works: a progress line redrawn on a terminal,
+/// and one-line notes (a failed child, a repaired trace, a skipped file) for standard error.
+/// Work takes a sink rather than printing, so a test or a library caller can run it quietly or
+/// capture what it says. The tool's jobs take one as `JobSink`.
+public struct ProgressSink: Sendable {
+    /// Redraws the progress line (`final` ends it); called only when ``isTerminal``.
+    public var progress: @Sendable (_ line: String, _ final: Bool) -> Void
+    /// Writes one line.
+    public var note: @Sendable (_ line: String) -> Void
+    /// True when progress is drawn in place (a terminal); otherwise work writes a plain
+    /// progress note at most every 10 s.
+    public var isTerminal: Bool
+
+    /// A sink of the given parts. O(1).
+    public init(progress: @escaping @Sendable (_ line: String, _ final: Bool) -> Void, note: @escaping @Sendable (_ line: String) -> Void,
+                isTerminal: Bool) {
+        self.progress = progress
+        self.note = note
+        self.isTerminal = isTerminal
+    }
+
+    /// Nothing at all.
+    public static let silent = ProgressSink(progress: { _, _ in }, note: { _ in }, isTerminal: false)
+}

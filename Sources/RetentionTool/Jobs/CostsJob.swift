@@ -1,0 +1,40 @@
+import Lab
+import Scenario
+import SystemIO
+
+/// `retention costs`: the cost table a comparison's runs share, measured in this process.
+public struct CostsJob {
+    /// The scenario file; nil for the built-in default scenario.
+    public var scenarioPath: String?
+    /// Strategies whose thumbnail sizes to measure; nil for every strategy the scenario
+    /// defines and every memory preset.
+    public var strategies: [String]?
+    /// Timed repeats of each operation.
+    public var repeats = CostsJob.defaultRepeats
+    /// The repeats when none are given.
+    public static let defaultRepeats = CostTable.defaultRepeats
+    /// Where the table is written (atomically); nil for standard output.
+    public var outputPath: String?
+
+    /// A measurement of the scenario's costs. O(1).
+    public init(scenarioPath: String? = nil) {
+        self.scenarioPath = scenarioPath
+    }
+
+    /// Checks the output first (writable, and not one of the files the scenario brings:
+    /// `LabError.usage`), measures, and writes the table to the output; returns it. Costs
+    /// about (repeats + 1) × (read + decode + thumbnails) per image.
+    public func run(sink: JobSink) throws -> CostTable {
+        try Preflight.fileDescriptors(Preflight.baseFileDescriptors, command: "costs")
+        let path = try scenarioPath ?? DefaultScenario.path(announce: sink.note)
+        if let outputPath {
+            try FileIO.checkWritable(outputPath)
+            let inputs = try Experiment.Inputs(scenarioPath: path, needing: "costs", repairTrace: true)
+            try OutputCheck.check(outputs: [.init("-o", outputPath)],
+                                  inputs: OutputCheck.scenarioInputs(path: path, trace: inputs.trace, images: inputs.images))
+        }
+        let table = try Experiment.measureCosts(scenarioPath: path, strategies: strategies, repeats: repeats)
+        if let outputPath { try FileIO.replace(outputPath, with: Array((table.json + "\n").utf8)) }
+        return table
+    }
+}
