@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Compiles the Swift library snippets of the README and the library pages as a client package would: a new package in a
+# Compiles the Swift library snippets of the README and the libraries' guide as a client package would: a new package in a
 # temporary folder depends on this checkout by path, and every ```swift block becomes the body
 # of a function in it (imports hoisted to the top, shared by all). The
 # snippets are type-checked and built, not run; names they take as given (`paths`, `pngData`,
 # the `cache` of the cache example, and `cacheFolder`, `network`, `url` of the disk tier's) are declared here. A block whose first line is `// Package.swift` is the manifest example and
 # is checked for the product names instead. Exit 0 when everything builds, 1 otherwise.
-#   tools/check-readme-snippets.sh [PAGE.md ...]   (default: README.md and the library pages of
-#   docs/: libraries.md, disk-store.md, two-tiers.md; recording-traces.md's SwiftUI code is for an app, not Linux)
+#   tools/check-readme-snippets.sh [PAGE.md ...]   (default: README.md and docs/libraries.md, the
+#   libraries' guide, disk tier included; recording-traces.md's SwiftUI code is for an app, not Linux)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-if [ $# -gt 0 ]; then pages=("$@"); else pages=("$root/README.md" "$root/docs/libraries.md" "$root/docs/disk-store.md" "$root/docs/two-tiers.md"); fi
+if [ $# -gt 0 ]; then pages=("$@"); else pages=("$root/README.md" "$root/docs/libraries.md"); fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 . "$root/tools/client-package.sh"
