@@ -72,7 +72,7 @@ let package = Package(
         // Runs memory measurements alone in a child process for the tests (see its main.swift).
         .executableTarget(name: "MemoryCheck", dependencies: ["MemoryProbe", "Imaging", "Lab"]),
         // Writes and reads a disk store in a child process for the kill and multi-process tests.
-        .executableTarget(name: "DiskStoreCheck", dependencies: ["DiskCache", "Lab", "SystemIO", "RetentionTestSupport", "AssetGen"]),
+        .executableTarget(name: "DiskStoreCheck", dependencies: ["DiskCache", "SystemIO", "RetentionTestSupport", "AssetGen"]),
         // Helpers every test target shares: package root, corpora, temporary folders, mutations
         // (drawn from AssetGen's SplitMix64, the one copy).
         .target(name: "RetentionTestSupport", dependencies: ["AssetGen", "SystemIO"], path: "Tests/RetentionTestSupport"),
@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Retention", "Visibility", "StrictJSON", "AssetGen", "Imaging", "RetentionTestSupport", "SystemIO"]),
         .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "Retention", "Visibility", "AssetGen", "SystemIO", "MemoryCheck", "RetentionTestSupport", "Imaging", "DiskCache"]),
         .testTarget(name: "AssetGenTests", dependencies: ["AssetGen", "Imaging", "RetentionTestSupport"]),
-        .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool", "StrictJSON", "Lab", "Visibility", "RetentionTestSupport"]),
+        .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool", "StrictJSON", "Lab", "Visibility", "RetentionTestSupport", "SystemIO"]),
         .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "AssetGen", "SystemIO", "RetentionTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

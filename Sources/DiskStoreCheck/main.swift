@@ -21,7 +21,6 @@
 //       then prints "reads N hits N bad N writes N refused N owner 0|1" and exits 1 on a bad read.
 import AssetGen
 import DiskCache
-import Lab
 import Glibc
 import RetentionTestSupport
 import SystemIO

@@ -90,7 +90,6 @@ final class PNGReader {
     var width: Int { Int(header.width) }
     var height: Int { Int(header.height) }
     var isInterlaced: Bool { header.interlaced != 0 }
-    var warningCount: Int { Int(rtn_png_reader_warning_count(handle)) }
 
     /// Sets the RGBA8 transforms; libpng allocates its row buffers here.
     func start() throws(ImagingError) {

@@ -46,12 +46,7 @@ struct Assets: ParsableCommand {
             job.large = large
             job.only = only
             job.json = json
-            do {
-                try job.run { print($0) }
-            } catch {
-                Output.error("error: \(error)")
-                throw ExitCode(1)
-            }
+            try JobCommand.run(job)
         }
     }
 }

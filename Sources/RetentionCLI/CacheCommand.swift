@@ -40,8 +40,6 @@ struct CacheCommand: ParsableCommand {
     }
 
     func run() throws {
-        let outcome = CacheJob.run(action, folder: directory, trimTo: to?.bytes)
-        if outcome.isError { Output.error(outcome.text) } else { print(outcome.text) }
-        if outcome.status != 0 { throw ExitCode(outcome.status) }
+        try JobCommand.run(CacheJob(action, folder: directory, trimTo: to?.bytes))
     }
 }

@@ -86,22 +86,3 @@ func usage<T>(_ body: () throws -> T) throws -> T {
         throw error
     }
 }
-
-/// Running a job of `compare` or `sweep`: usage problems become exit 64, a signal before any
-/// run exits 128 + the signal with one line.
-enum ChildRunCommand {
-    /// Runs `body`, mapping what it throws as the module's commands expect.
-    static func run<T>(command: String, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch {
-            switch JobFailure(error) {
-            case .usage(let message): throw ValidationError(message)
-            case .stopped(let signal):
-                Output.error("retention \(command): stopped by signal \(signal) before any run")
-                throw ExitCode(128 + signal)
-            case .failed: throw error
-            }
-        }
-    }
-}

@@ -38,14 +38,10 @@ struct Compare: ParsableCommand {
     }
 
     func run() throws {
-        let job = CompareJob(scenarioPath: scenario, strategies: try strategies.map(strategyNames), settings: try runs.settings(costOptions),
+        var job = CompareJob(scenarioPath: scenario, strategies: try strategies.map(strategyNames), settings: try runs.settings(costOptions),
                              maxResidentBytes: maxResident?.bytes)
-        let outcome = try ChildRunCommand.run(command: "compare") { try job.run(sink: .standardError) }
-        print(runs.json ? outcome.document.jsonText : JobText.render(outcome), terminator: runs.json ? "\n" : "")
-        if let note = JobText.stopNote(command: "compare", stoppedBy: outcome.stoppedBy, finished: outcome.finished, planned: outcome.planned) {
-            Output.error(note)
-        }
-        if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+        job.json = runs.json
+        try JobCommand.run(job)
     }
 }
 

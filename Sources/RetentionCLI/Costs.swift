@@ -39,8 +39,7 @@ struct Costs: ParsableCommand {
         job.strategies = strategies.map { $0.split(separator: ",").map { String($0).trimmingWhitespace() } }
         job.repeats = repeats
         job.outputPath = output
-        let table = try usage { try job.run(sink: .standardError) }
-        if output == nil { print(table.json) }
+        try JobCommand.run(job)
     }
 }
 

@@ -28,6 +28,6 @@ struct Inspect: ParsableCommand {
         job.decode = decode
         job.libpngOnly = libpng
         job.json = json
-        if job.run(emit: { print($0) }) > 0 { throw ExitCode(1) }
+        try JobCommand.run(job)
     }
 }

@@ -28,9 +28,8 @@ struct Merge: ParsableCommand {
     }
 
     func run() throws {
-        let outcome = try usage { try MergeJob(files: files, exportJSON: exportJSON).run() }
-        print(json ? outcome.document.jsonText : JobText.render(outcome), terminator: json ? "\n" : "")
-        if let line = outcome.missingLine { Output.error(line) }
-        if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+        var job = MergeJob(files: files, exportJSON: exportJSON)
+        job.json = json
+        try JobCommand.run(job)
     }
 }

@@ -26,11 +26,12 @@ struct RetentionCommand: AsyncParsableCommand {
     /// failed write (a full disk, `> /dev/full`) is an error with exit status 1 and one line
     /// on standard error, never a silent success.
     static func main() async {
-        var failureStatus: Int32 = 1
+        // A job's own output failure status is applied where it prints (`JobCommand`); what is
+        // left here (help text, a version) fails with 1.
+        let failureStatus: Int32 = 1
         do {
             // Arguments as the bytes they are: a file name that is not UTF-8 still opens.
             var command = try parseAsRoot(PathText.arguments)
-            failureStatus = (type(of: command) as? any OutputFailureStatus.Type)?.outputFailureStatus ?? 1
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -49,11 +50,4 @@ struct RetentionCommand: AsyncParsableCommand {
             exit(withError: error)
         }
     }
-}
-
-/// A command whose failed standard output has an exit status of its own (soak: 2, a failed
-/// run, which scripts tell apart from growth).
-protocol OutputFailureStatus {
-    /// The exit status when standard output could not be written.
-    static var outputFailureStatus: Int32 { get }
 }

@@ -56,13 +56,7 @@ struct Run: ParsableCommand {
         job.decodeSpeed = costOptions.decodeSpeed
         job.maxResidentBytes = maxResident?.bytes
         job.repairTrace = repair
-        let outcome = try usage { try job.run(sink: .standardError) }
-        // With --json, a repaired trace's note is in the report (traceRepairs), not on stderr.
-        if let repairs = outcome.report.traceRepairs, !json { Output.error("\(outcome.scenarioPath): trace: \(repairs)") }
-        print(JobText.render(outcome, json: json))
-        if let line = outcome.errorLine {
-            Output.error("Error: \(line)")
-            throw ExitCode(outcome.exitStatus)
-        }
+        job.json = json
+        try JobCommand.run(job)
     }
 }

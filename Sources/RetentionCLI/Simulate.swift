@@ -35,8 +35,6 @@ struct Simulate: ParsableCommand {
         job.form = trace ? (json ? .trace : .events) : .summary
         job.json = json
         job.repairTrace = repair
-        var output = LineStream()
-        try job.run(sink: .standardError) { output.write($0) }
-        try output.finish()
+        try JobCommand.run(job)
     }
 }

@@ -3,10 +3,7 @@ import RetentionTool
 import SystemIO
 
 /// `retention soak SCENARIO --strategy NAME (--duration D | --iterations N)`.
-struct SoakCommand: ParsableCommand, OutputFailureStatus {
-    /// Standard output that cannot be written makes a soak a failed run (2), never "growth".
-    static let outputFailureStatus: Int32 = 2
-
+struct SoakCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "soak",
         abstract: "Repeat a scenario's script for a duration or a number of iterations and fail when memory grows.",
@@ -80,7 +77,7 @@ struct SoakCommand: ParsableCommand, OutputFailureStatus {
     @Flag(help: ArgumentHelp(repairHelp(" once", then: "Each iteration replays the trace once; a container it leaves alive is destroyed before the next.")))
     var repair = false
 
-    @Option(help: ResidentLimitHelp.text("the soak", status: "1 when retained memory grew to it (growth), 2 when the scenario needed more from its first iteration"), transform: ArgumentValues.residentSize())
+    @Option(help: ResidentLimitHelp.text("the soak", status: "3 (INCONCLUSIVE; 1 when growth is already certain) when it is reached after the first measured iteration, 2 when the scenario needed more before an iteration was measured"), transform: ArgumentValues.residentSize())
     var maxResident: ByteSize?
 
     /// Checks the flags' combinations. Called from `run()`, not `validate()`: ArgumentParser
@@ -117,19 +114,8 @@ struct SoakCommand: ParsableCommand, OutputFailureStatus {
         inputs.exportJSON = exportJSON
         inputs.repairTrace = repair
         inputs.stop = StopRequest(observingSignals: true)
-        let soak: SoakJob
-        do {
-            soak = try SoakJob(inputs, sink: .standardError)
-        } catch {
-            if case .usage(let message) = JobFailure(error) { throw ValidationError(message) }
-            Output.error("Error: \(error)")
-            throw ExitCode(SoakJob.failedRunStatus)
-        }
         // Signals only ask the soak to stop; the verdict is given on what was measured.
         try StopSignals.install()
-        let outcome = soak.run(sink: .standardError)
-        outcome.errors.forEach { Output.error($0) }
-        outcome.report.forEach { print($0) }
-        throw ExitCode(outcome.exitStatus)
+        try JobCommand.run(SoakJob(inputs))
     }
 }

@@ -17,6 +17,6 @@ struct Strategies: ParsableCommand {
     func run() throws {
         var job = StrategiesJob(scenarioPath: scenario)
         job.json = json
-        print(try job.run(), terminator: "")
+        try JobCommand.run(job)
     }
 }

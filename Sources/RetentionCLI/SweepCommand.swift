@@ -74,12 +74,8 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
-        let job = try job(settings: try runs.settings(costOptions))
-        let outcome = try ChildRunCommand.run(command: "sweep") { try job.run(sink: .standardError) }
-        print(runs.json ? outcome.document.jsonText : JobText.render(outcome), terminator: runs.json ? "\n" : "")
-        if let note = JobText.stopNote(command: "sweep", stoppedBy: outcome.stoppedBy, finished: outcome.finished, planned: outcome.planned) {
-            Output.error(note)
-        }
-        if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+        var job = try job(settings: try runs.settings(costOptions))
+        job.json = runs.json
+        try JobCommand.run(job)
     }
 }

@@ -130,14 +130,6 @@ struct ThumbnailCommand: ParsableCommand {
         if let cacheLimit { job.cacheLimitBytes = cacheLimit.bytes }
         if let cacheVerify { job.cacheVerification = cacheVerify }
         job.shard = try usage { try Shard.resolve(shard, shards: shards, environment: ProcessInfo.processInfo.environment) }
-        let summary: ThumbnailSummary
-        do {
-            summary = try job.run(sink: .standardError) { print($0) }
-        } catch let error as ThumbnailJob.SetupError {
-            Output.error("retention thumbnail: \(error)")
-            throw ExitCode(error.isUsage ? 64 : 1)
-        }
-        print(job.render(summary))
-        if summary.failed > 0 { throw ExitCode(1) }
+        try JobCommand.run(job)
     }
 }

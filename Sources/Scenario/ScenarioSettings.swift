@@ -83,7 +83,9 @@ public struct ScenarioSettings: Sendable, Hashable {
     /// temporary folder (`$TMPDIR`, else /tmp).
     public var diskFolder: String?
 
-    /// Every optional key with its default, for docs/scenario-format.md and `--help`.
+    /// Every optional key with its default, as one line of text. Nothing in the package reads
+    /// it (the keys are documented in docs/scenario-format.md).
+    @available(*, deprecated, message: "unused; docs/scenario-format.md lists the keys and their defaults")
     public static let defaultsDescription = """
         images: required by run/compare/soak; display: "sync"; decodeWorkers: 2; \
         sourceLatencyMs: 0; diskLatencyMs: 0; sessions: 1; diskFolder: $TMPDIR or /tmp; \

@@ -26,9 +26,6 @@ public final class LineFile {
         try FileIO.checkWritable(path)
     }
 
-    /// True once a line was written.
-    public var hasWritten: Bool { descriptor != nil }
-
     /// Appends `line` and a newline (after the header, at the first line). The first line
     /// costs a temporary file and a rename (or an open, in place); each later one a `write`.
     public func append(_ line: String) throws(SystemError) {

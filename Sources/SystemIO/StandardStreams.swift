@@ -12,6 +12,9 @@ public enum StandardStreams {
         if code != 0 { throw SystemError(path: "standard output", operation: "write to", reason: .errno(code)) }
     }
 
+    /// True when standard output is a terminal (where a reader waits for each line). One `isatty`.
+    public static var outputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
     /// True when standard error is a terminal (where progress lines are drawn). One `isatty`.
     public static var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 

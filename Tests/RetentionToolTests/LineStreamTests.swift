@@ -1,3 +1,4 @@
+import SystemIO
 import Testing
 @testable import RetentionTool
 
@@ -5,16 +6,22 @@ import Testing
 struct LineStreamTests {
     struct Full: Error, Equatable {}
 
-    /// A sink that records chunks, failing from the `failAt`-th chunk on.
-    final class Sink {
-        var chunks: [String] = []
-        var calls = 0
+    /// A sink that records chunks, failing from the `failAt`-th chunk on. Its record sits in
+    /// a `Lock`, since a stream's sink must be `Sendable`.
+    final class Sink: Sendable {
+        private let state = Lock<(chunks: [String], calls: Int)>(([], 0))
         let failAt: Int
         init(failAt: Int = .max) { self.failAt = failAt }
-        func write(_ text: String) throws {
-            calls += 1
-            if calls >= failAt { throw Full() }
-            chunks.append(text)
+        var chunks: [String] { state.withLock { $0.chunks } }
+        var calls: Int { state.withLock { $0.calls } }
+        @Sendable func write(_ text: String) throws {
+            let fails = state.withLock { state -> Bool in
+                state.calls += 1
+                if state.calls >= failAt { return true }
+                state.chunks.append(text)
+                return false
+            }
+            if fails { throw Full() }
         }
     }
 

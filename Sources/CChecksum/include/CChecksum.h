@@ -1,4 +1,5 @@
-// CChecksum: zlib's CRC-32 for the disk store's entries and index snapshots.
+// CChecksum: the CRC-32 of zlib and PNG (PCLMULQDQ-folded on x86-64) for the disk store's
+// entries and index snapshots.
 //
 // Why this target exists: Swift's Glibc module does not export zlib, and a CRC in C runs many
 // times faster than a byte-at-a-time table in Swift (far faster than one in a debug build,

@@ -1,5 +1,7 @@
-/// Where long work's side output goes while it works: a progress line redrawn on a terminal,
-/// and one-line notes (a failed child, a repaired trace, a skipped file) for standard error.
+/// Where long work's output goes while it works: a progress line redrawn on a terminal,
+/// one-line notes (a failed child, a repaired trace, a skipped file) for standard error, and
+/// the lines of its result as they come (a trace's events, one file's report) for standard
+/// output.
 /// Work takes a sink rather than printing, so a test or a library caller can run it quietly or
 /// capture what it says. The tool's jobs take one as `JobSink`.
 public struct ProgressSink: Sendable {
@@ -7,16 +9,19 @@ public struct ProgressSink: Sendable {
     public var progress: @Sendable (_ line: String, _ final: Bool) -> Void
     /// Writes one line.
     public var note: @Sendable (_ line: String) -> Void
+    /// Writes one line of the work's result (no newline in `line`); called from any thread.
+    public var emit: @Sendable (_ line: String) -> Void
     /// True when progress is drawn in place (a terminal); otherwise work writes a plain
     /// progress note at most every 10 s.
     public var isTerminal: Bool
 
-    /// A sink of the given parts. O(1).
+    /// A sink of the given parts; result lines are dropped unless `emit` is given. O(1).
     public init(progress: @escaping @Sendable (_ line: String, _ final: Bool) -> Void, note: @escaping @Sendable (_ line: String) -> Void,
-                isTerminal: Bool) {
+                isTerminal: Bool, emit: @escaping @Sendable (_ line: String) -> Void = { _ in }) {
         self.progress = progress
         self.note = note
         self.isTerminal = isTerminal
+        self.emit = emit
     }
 
     /// Nothing at all.

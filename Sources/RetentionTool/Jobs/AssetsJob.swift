@@ -34,17 +34,29 @@ public struct AssetsJob {
         var bytes: Int
     }
 
-    /// Paints and writes the images, giving `emit` a line per file as it is written. Throws the
-    /// first file that cannot be written (`ImagingError`). Costs painting and encoding each image.
-    public func run(emit: (String) -> Void) throws {
+    /// Paints and writes the images, emitting a line per file through the sink as it is
+    /// written. Throws the first file that cannot be written (`ImagingError`). Costs painting
+    /// and encoding each image.
+    public func run(sink: JobSink) throws {
         var specs = AssetSpec.defaultSet + (large ? AssetSpec.largeSet : [])
         if !only.isEmpty { specs = (AssetSpec.defaultSet + AssetSpec.largeSet).filter { only.contains($0.fileName) } }
         _ = try AssetGenerator(seed: seed).generate(specs, into: directory) { spec, bytes in
             if json {
-                emit(JSONDocument.encode(Written(file: directory + "/" + spec.fileName, width: spec.width, height: spec.height, bytes: bytes)))
+                sink.emit(JSONDocument.encode(Written(file: directory + "/" + spec.fileName, width: spec.width, height: spec.height, bytes: bytes)))
             } else {
-                emit("wrote \(directory)/\(spec.fileName)  \(spec.width)x\(spec.height)  \(bytes) bytes")
+                sink.emit("wrote \(directory)/\(spec.fileName)  \(spec.width)x\(spec.height)  \(bytes) bytes")
             }
         }
     }
+}
+
+extension AssetsJob: Job {
+    /// `assets generate`.
+    public static let command = "assets generate"
+
+    /// Nothing more to print: each file's line was emitted. O(1).
+    public func report(_ outcome: Void) -> JobReport { JobReport() }
+
+    /// `error: …` with exit status 1: any failure here is a file that could not be written. O(1).
+    public func report(failure error: any Error) -> JobReport { JobReport(errors: ["error: \(error)"], exitStatus: 1) }
 }

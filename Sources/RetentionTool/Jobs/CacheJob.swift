@@ -3,7 +3,7 @@ import SystemIO
 
 /// What `retention cache DIR stat|verify|trim|clear` does to a disk store's folder and prints:
 /// the work and its text, apart from argument parsing, so a unit test can call it.
-public enum CacheJob {
+public struct CacheJob {
     /// The operations on a store's folder.
     public enum Action: String, CaseIterable, Sendable {
         /// Entries, bytes, the index's state and the open's timings.
@@ -29,6 +29,23 @@ public enum CacheJob {
         /// True when ``text`` is an error for standard error.
         public var isError: Bool
     }
+
+    /// What to do.
+    public var action: Action
+    /// The store's folder.
+    public var folder: String
+    /// For `trim`: the size to trim down to, in bytes; nil for the store's own limit.
+    public var trimTo: Int?
+
+    /// `action` on the store in `folder`. O(1).
+    public init(_ action: Action, folder: String, trimTo: Int? = nil) {
+        self.action = action
+        self.folder = folder
+        self.trimTo = trimTo
+    }
+
+    /// Runs ``action`` (see ``run(_:folder:trimTo:)``). Costs what the action costs.
+    public func run(sink: JobSink) -> Outcome { Self.run(action, folder: folder, trimTo: trimTo) }
 
     /// Opens the store in `folder` as its owner (never creating the folder), runs `action`
     /// (`trim` down to `trimTo` bytes) and closes it, which writes its index snapshot. A
@@ -98,4 +115,15 @@ public enum CacheJob {
 
     private static func milliseconds(_ nanoseconds: Int) -> String { NumberText.oneDecimal(Double(nanoseconds) / 1e6) }
 
+}
+
+extension CacheJob: Job {
+    /// `cache`.
+    public static let command = "cache"
+
+    /// The text on standard output, or the error line on standard error, and the status. O(text).
+    public func report(_ outcome: Outcome) -> JobReport {
+        outcome.isError ? JobReport(errors: [outcome.text], exitStatus: outcome.status)
+            : JobReport(output: outcome.text + "\n", exitStatus: outcome.status)
+    }
 }

@@ -14,6 +14,8 @@ public struct CompareJob {
     /// The resident limit every child run stops at; nil for the default, divided among the
     /// children that run at once.
     public var maxResidentBytes: Int?
+    /// The export document on standard output instead of the table.
+    public var json = false
 
     /// A comparison to run. O(1).
     public init(scenarioPath: String? = nil, strategies: [String]? = nil, settings: ChildRunSettings = ChildRunSettings(),
@@ -34,4 +36,12 @@ public struct CompareJob {
         try Comparison.measure(scenarioPath: scenarioPath, subjects: .strategies(strategies), settings: settings,
                                maxResidentBytes: maxResidentBytes, progress: sink)
     }
+}
+
+extension CompareJob: Job {
+    /// `compare`.
+    public static let command = "compare"
+
+    /// The table (or with ``json`` the document), the stop's line, and the exit status. O(runs).
+    public func report(_ outcome: Outcome) -> JobReport { JobText.report(outcome, command: Self.command, json: json) }
 }

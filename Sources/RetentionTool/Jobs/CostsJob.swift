@@ -38,3 +38,13 @@ public struct CostsJob {
         return table
     }
 }
+
+extension CostsJob: Job {
+    /// `costs`.
+    public static let command = "costs"
+
+    /// The table as JSON on standard output when no output file was given. O(table).
+    public func report(_ outcome: CostTable) -> JobReport {
+        JobReport(output: outputPath == nil ? outcome.json + "\n" : "")
+    }
+}

@@ -17,15 +17,23 @@ public struct InspectJob {
         self.files = files
     }
 
-    /// Inspects every file, giving `emit` its line (text or JSON) as it is read, and returns
-    /// how many failed. Costs a header read per file, plus a decode when ``decode``.
-    public func run(emit: (String) -> Void) -> Int {
+    /// Inspects every file, emitting its line (text or JSON) through the sink as it is read,
+    /// and returns how many failed. Costs a header read per file, plus a decode when ``decode``.
+    public func run(sink: JobSink) -> Int {
         var failed = 0
         for file in files {
             let report = InspectReport(inspecting: file, decode: decode, path: libpngOnly ? .libpng : .automatic)
             if report.error != nil { failed += 1 }
-            emit(json ? JSONDocument.encode(report) : report.text)
+            sink.emit(json ? JSONDocument.encode(report) : report.text)
         }
         return failed
     }
+}
+
+extension InspectJob: Job {
+    /// `inspect`.
+    public static let command = "inspect"
+
+    /// Nothing more to print (each file's line was emitted); exit status 1 when any failed. O(1).
+    public func report(_ failed: Int) -> JobReport { JobReport(exitStatus: failed > 0 ? 1 : 0) }
 }

@@ -14,6 +14,8 @@ public struct MergeJob {
     public var files: [String]
     /// Where the merged document is written (atomically); nil for nowhere.
     public var exportJSON: String?
+    /// The merged document on standard output instead of the table.
+    public var json = false
 
     /// A merge of `files`. O(1).
     public init(files: [String], exportJSON: String? = nil) {
@@ -53,7 +55,7 @@ public struct MergeJob {
     /// Checks that the export is none of the slices (`LabError.usage`), reads the slices
     /// (strictly: a slice that is not one, or that does not fit the others, is
     /// `LabError.usage`), merges them and writes the export. Costs the slices' JSON.
-    public func run() throws -> Outcome {
+    public func run(sink: JobSink) throws -> Outcome {
         try OutputCheck.check(outputs: [exportJSON.map { .init("--export-json", $0) }],
                               inputs: files.map { OutputCheck.Input("a slice being merged", $0) })
         var documents: [(path: String, document: ComparisonDocument)] = []
@@ -64,5 +66,17 @@ public struct MergeJob {
         let hints = document.sweep == nil ? ((try? Scenario.load(contentsOf: document.scenario)).map(ComparisonHints.lines) ?? []) : []
         return Outcome(files: files.count, document: document, missing: merged.missing,
                        sliceCount: documents.first?.document.shard?.count ?? 0, hints: hints)
+    }
+}
+
+extension MergeJob: Job {
+    /// `merge`.
+    public static let command = "merge"
+
+    /// The merged table (or with ``json`` the document), the missing slices' line, and the
+    /// exit status. O(runs).
+    public func report(_ outcome: Outcome) -> JobReport {
+        JobReport(output: json ? outcome.document.jsonText + "\n" : JobText.render(outcome), errors: outcome.missingLine.map { [$0] } ?? [],
+                  exitStatus: outcome.exitStatus)
     }
 }

@@ -20,6 +20,9 @@ public struct RunJob {
     public var maxResidentBytes: Int?
     /// Drop a trace's impossible events instead of stopping at the first.
     public var repairTrace = false
+    /// The report as one JSON object (a repaired trace's note then in it, not on standard
+    /// error).
+    public var json = false
 
     /// A run of `strategy`. O(1).
     public init(scenarioPath: String? = nil, strategy: String) {
@@ -64,5 +67,19 @@ public struct RunJob {
         } catch let stop as ResidentLimitReached {
             return Outcome(scenarioPath: path, report: stop.report, stopped: stop)
         }
+    }
+}
+
+extension RunJob: Job {
+    /// `run`.
+    public static let command = "run"
+
+    /// The report (text, or one JSON object with ``json``), a repaired trace's note and the
+    /// stop's or failed loads' line on standard error, and the exit status. O(report).
+    public func report(_ outcome: Outcome) -> JobReport {
+        var errors: [String] = []
+        if let repairs = outcome.report.traceRepairs, !json { errors.append("\(outcome.scenarioPath): trace: \(repairs)") }
+        if let line = outcome.errorLine { errors.append("Error: \(line)") }
+        return JobReport(output: JobText.render(outcome, json: json) + "\n", errors: errors, exitStatus: outcome.exitStatus)
     }
 }

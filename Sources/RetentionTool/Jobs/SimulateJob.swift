@@ -32,7 +32,8 @@ public struct SimulateJob {
     /// Runs the scenario, handing each line to `line` as it comes (a trace can have millions),
     /// and tells `sink` what a repair dropped. Throws `ScenarioError` or `TraceError`.
     /// O(frames + events); memory as the simulator or the trace replayer.
-    public func run(sink: JobSink, line: (String) -> Void) throws {
+    public func run(sink: JobSink) throws {
+        let line = sink.emit
         let path = try scenarioPath ?? DefaultScenario.path(announce: sink.note)
         let scenario = try Scenario.load(contentsOf: path)
         let repairs: TraceRepairs?
@@ -51,4 +52,12 @@ public struct SimulateJob {
         }
         if let note = repairs?.summary { sink.note("\(path): trace: \(note)") }
     }
+}
+
+extension SimulateJob: Job {
+    /// `simulate`.
+    public static let command = "simulate"
+
+    /// Nothing more to print: every line was emitted. O(1).
+    public func report(_ outcome: Void) -> JobReport { JobReport() }
 }

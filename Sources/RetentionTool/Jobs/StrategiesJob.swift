@@ -44,11 +44,22 @@ public struct StrategiesJob {
         return lines
     }
 
-    /// The listing as the command prints it: a table, or one JSON line per strategy. Throws
-    /// the scenario's error. O(strategies) after the load.
-    public func run() throws -> String {
-        let lines = try lines()
+    /// The listing (``lines()``). Throws the scenario's error. Costs one scenario load.
+    public func run(sink: JobSink) throws -> [Line] {
+        try lines()
+    }
+
+    /// The listing as a table, or one JSON object per line with ``json``. O(strategies).
+    public func text(_ lines: [Line]) -> String {
         if json { return lines.map { JSONDocument.encode($0) + "\n" }.joined() }
         return TextTable.render(header: ["strategy", "summary"], rows: lines.map { [$0.name, $0.summary] }, leftAligned: 2)
     }
+}
+
+extension StrategiesJob: Job {
+    /// `strategies`.
+    public static let command = "strategies"
+
+    /// The listing. O(strategies).
+    public func report(_ outcome: [Line]) -> JobReport { JobReport(output: text(outcome)) }
 }

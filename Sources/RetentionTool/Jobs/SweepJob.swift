@@ -11,6 +11,8 @@ public struct SweepJob {
     public var constraints: SweepConstraints
     /// Repeats, exports, slice, costs and the rest.
     public var settings: ChildRunSettings
+    /// The export document on standard output instead of the table.
+    public var json = false
 
     /// A sweep to run. O(1).
     public init(scenarioPath: String? = nil, plan: SweepPlan, constraints: SweepConstraints = SweepConstraints(),
@@ -49,4 +51,13 @@ public struct SweepJob {
     public func run(sink: JobSink) throws -> Outcome {
         try Comparison.measure(scenarioPath: scenarioPath, subjects: .sweep(plan, constraints), settings: settings, progress: sink)
     }
+}
+
+extension SweepJob: Job {
+    /// `sweep`.
+    public static let command = "sweep"
+
+    /// The table and recommendation (or with ``json`` the document), the stop's line, and the
+    /// exit status. O(runs).
+    public func report(_ outcome: Outcome) -> JobReport { JobText.report(outcome, command: Self.command, json: json) }
 }

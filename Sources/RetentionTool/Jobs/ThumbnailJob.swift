@@ -7,7 +7,7 @@ import SystemIO
 /// `retention thumbnail`: PNG thumbnails of files and folders, several at a time, with bounded
 /// memory. The job plans the batch (refusing it before anything is written when an output
 /// would replace an input), names the files it skips, checks the file descriptors, and runs
-/// the workers; progress and failed files go to the sink, each file's report to `emit`.
+/// the workers; progress and failed files go to the sink, each file's report to its `emit`.
 public struct ThumbnailJob {
     /// PNG files, or folders searched for `*.png` at any depth.
     public var inputs: [String]
@@ -25,7 +25,7 @@ public struct ThumbnailJob {
     public var jobs: Int?
     /// zlib level (0–9) and matching of the written PNGs.
     public var level = 6, zlibStrategy = ZlibStrategy.rle
-    /// Each file's report as one JSON line (`emit`), and the summary as JSON.
+    /// Each file's report as one JSON line (the sink's `emit`), and the summary as JSON.
     public var json = false
     /// The most one interlaced PNG, decoded whole, may take; nil for the default share of the
     /// machine's or the cgroup's memory.
@@ -75,10 +75,10 @@ public struct ThumbnailJob {
     /// `LabError.failed` when too few file descriptors are left;
     /// otherwise every file is tried, each failure a note on the sink, and the summary (with
     /// the skipped files counted) returned. The whole batch is planned and checked in every
-    /// slice, so each slice refuses a bad batch alike; then only the slice's files run. `emit`
-    /// gets one line per file when ``json``. Costs a `stat` per file planned, then each file's
+    /// slice, so each slice refuses a bad batch alike; then only the slice's files run. The
+    /// sink's `emit` gets one line per file when ``json``. Costs a `stat` per file planned, then each file's
     /// thumbnail (or, from the cache, one entry read and one write).
-    public func run(sink: JobSink, emit: @escaping @Sendable (String) -> Void) throws -> ThumbnailSummary {
+    public func run(sink: JobSink) throws -> ThumbnailSummary {
         var plan: [ThumbnailTask]
         do {
             plan = try ThumbnailPlan.jobs(inputs: inputs, output: output)
@@ -128,7 +128,7 @@ public struct ThumbnailJob {
         if json {
             reports = { (report: ThumbnailReport) in
                 let line: String = JSONDocument.encode(report)
-                emit(line)
+                sink.emit(line)
             }
         }
         let batch = ThumbnailBatch(jobs: plan, thumbnailer: thumbnailer, encoder: encoder, sink: sink, emit: reports,
@@ -145,5 +145,22 @@ public struct ThumbnailJob {
     /// The summary as the command prints it: its line, or `{"summary": …}` with ``json``. O(1).
     public func render(_ summary: ThumbnailSummary) -> String {
         json ? JSONDocument.encode(["summary": summary]) : summary.line
+    }
+}
+
+extension ThumbnailJob: Job {
+    /// `thumbnail`.
+    public static let command = "thumbnail"
+
+    /// The summary line (JSON with ``json``); exit status 1 when any file failed. O(1).
+    public func report(_ summary: ThumbnailSummary) -> JobReport {
+        JobReport(output: render(summary) + "\n", exitStatus: summary.failed > 0 ? 1 : 0)
+    }
+
+    /// A refused batch (``SetupError``) is `retention thumbnail: …` with exit status 64 for
+    /// the arguments themselves, 1 otherwise; anything else as every job reports it. O(1).
+    public func report(failure error: any Error) -> JobReport {
+        guard let setup = error as? SetupError else { return defaultReport(failure: error) }
+        return JobReport(errors: ["retention thumbnail: \(setup)"], exitStatus: setup.isUsage ? 64 : 1)
     }
 }

@@ -22,6 +22,14 @@ public enum JobText {
         return text
     }
 
+    /// What `compare` or `sweep` prints for `outcome`: the report (or with `json` the export
+    /// document), the stop's line on standard error, and the exit status. O(runs).
+    public static func report(_ outcome: Comparison.Outcome, command: String, json: Bool) -> JobReport {
+        JobReport(output: json ? outcome.document.jsonText + "\n" : render(outcome),
+                  errors: stopNote(command: command, stoppedBy: outcome.stoppedBy, finished: outcome.finished, planned: outcome.planned).map { [$0] } ?? [],
+                  exitStatus: outcome.exitStatus)
+    }
+
     /// The line a run stopped by a signal leaves on standard error, or nil. O(1).
     public static func stopNote(command: String, stoppedBy: Int32?, finished: Int, planned: Int) -> String? {
         stoppedBy.map { "retention \(command): stopped by signal \($0) after \(finished) of \(planned) runs; the table shows what was measured" }

@@ -24,32 +24,3 @@ public typealias ThumbnailMode = Thumbnailer.Mode
 public typealias ThumbnailQuality = Thumbnailer.Quality
 /// zlib's matching for written PNGs: rle or standard (Imaging's `PNGEncoder.Strategy`).
 public typealias ZlibStrategy = PNGEncoder.Strategy
-
-/// What a job's error means for the process that ran it: a request that cannot be carried
-/// out as given (exit 64), a stop by a signal (exit 128 + the signal), or a failure with its
-/// one line (exit 1, or the command's own status).
-public enum JobFailure {
-    /// A usage problem: a setting that cannot apply, slices that do not fit, an export that is
-    /// an input. The message is one line.
-    case usage(String)
-    /// A signal asked the job to stop before it had anything to report.
-    case stopped(signal: Int32)
-    /// Any other failure; its description is one line.
-    case failed(any Error)
-
-    /// The meaning of `error`, thrown by a job. O(1).
-    public init(_ error: any Error) {
-        switch error as? LabError {
-        case .usage(let message): self = .usage(message)
-        case .stopped(let signal): self = .stopped(signal: signal)
-        default: self = .failed(error)
-        }
-    }
-}
-
-extension ProgressSink {
-    /// Standard error, progress drawn in place when it is a terminal.
-    public static var standardError: ProgressSink {
-        ProgressSink(progress: { Output.progress($0, final: $1) }, note: { Output.error($0) }, isTerminal: Output.stderrIsTerminal)
-    }
-}
