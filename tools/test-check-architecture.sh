@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # test-check-architecture.sh: tools/check-architecture.sh catches what it is for. On copies of
-# the package's manifest, docs/ARCHITECTURE.md and sources in a temporary folder it checks that
-# the clean copy passes and that each injected violation fails with its own message:
+# the package's manifest, docs/ARCHITECTURE.md, sources and tests in a temporary folder it
+# checks that the clean copy passes, that SystemIOTests may call the system directly, and that
+# each injected violation fails with its own message:
 #   - a raw rename() after an interpolated string (the string stripper must not hide it);
-#   - an upward dependency declared in both Package.swift and the graph (Visibility -> Imaging).
+#   - an upward dependency declared in both Package.swift and the graph (Visibility -> Imaging);
+#   - Foundation's `Process()` in a test file (tests spawn through SystemIO's ChildProcess);
+#   - `FileManager.default` in a source outside SystemIO;
+#   - a raw read() in a source outside SystemIO.
 # Exit 0 when every case behaves.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,7 +22,7 @@ fresh() {
   cp "$root/Package.swift" "$work/copy/"
   cp "$root/docs/ARCHITECTURE.md" "$work/copy/docs/"
   cp "$root/tools/check-architecture.sh" "$work/copy/tools/"
-  cp -r "$root/Sources" "$work/copy/"
+  cp -r "$root/Sources" "$root/Tests" "$work/copy/"
 }
 status=0
 expect() {  # expect NAME pass|fail PATTERN
@@ -59,4 +63,31 @@ s = open(p).read()
 open(p, "w").write("import Imaging\n" + s)
 PY
 expect "an upward dependency declared in both the manifest and the graph" fail "depends on Imaging (layer 2): dependencies point down only"
+fresh
+cat >> "$work/copy/Tests/SystemIOTests/FileIOTests.swift" <<'SWIFT'
+
+func injectedSystemTest(_ path: String) -> Int32 { unlink(path) }
+SWIFT
+expect "a raw unlink() in SystemIOTests, the system layer's own tests" pass ""
+
+fresh
+cat >> "$work/copy/Tests/RetentionCLITests/CLIRunner.swift" <<'SWIFT'
+
+func injectedSpawn() throws { let process = Process(); try process.run() }
+SWIFT
+expect "Process() in a test file" fail "Foundation's Process outside SystemIO"
+
+fresh
+cat >> "$work/copy/Sources/Lab/LabError.swift" <<'SWIFT'
+
+func injectedListing() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: "/")) ?? [] }
+SWIFT
+expect "FileManager.default in a source outside SystemIO" fail "Foundation's FileManager outside SystemIO"
+
+fresh
+cat >> "$work/copy/Sources/Lab/LabError.swift" <<'SWIFT'
+
+func injectedRead(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int { read(fd, buffer.baseAddress, buffer.count) }
+SWIFT
+expect "a raw read() in a source outside SystemIO" fail "the system call read() outside SystemIO"
 exit $status

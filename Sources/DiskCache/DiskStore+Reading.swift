@@ -75,7 +75,7 @@ extension DiskStore {
         guard seen.size <= maximumEntryBytes else { return .damaged(.tooLarge, inode: seen.inode) }
         do {
             let file = try entriesFolder.openRegularFile(name)
-            return read(file, named: name, seen: seen, body)
+            return self.read(file, named: name, seen: seen, body)
         } catch {
             switch error.errno {
             case ENOENT: return .missing

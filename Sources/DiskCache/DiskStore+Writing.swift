@@ -26,7 +26,7 @@ extension DiskStore {
             guard keyBytes.count <= EntryFormat.maximumKeyBytes else { throw .keyTooLong(bytes: keyBytes.count) }
             let result: Result<Void, DiskStoreError> = bytes.withUnsafeBytes { payload in
                 do throws(DiskStoreError) {
-                    try write(key: keyBytes, hash: options.keyHash(key), payload: payload)
+                    try self.write(key: keyBytes, hash: options.keyHash(key), payload: payload)
                     return .success(())
                 } catch {
                     return .failure(error)

@@ -102,7 +102,7 @@ public final class MemoryPressureSource: Sendable {
     /// current level (nil when memory is fine or unreadable). Costs a few small file reads.
     @discardableResult
     public func poll() -> MemoryWarningLevel? {
-        let level = read().flatMap { Self.level(for: $0, thresholds: thresholds) }
+        let level = self.read().flatMap { Self.level(for: $0, thresholds: thresholds) }
         let rank = level?.rank ?? 0
         // Relaxed: the rank publishes no other memory; the exchange alone orders the polls.
         if lastRank.exchange(rank, ordering: .relaxed) < rank, let level { handler(level) }

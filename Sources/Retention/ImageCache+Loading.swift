@@ -153,7 +153,7 @@ extension ImageCache {
     private func finish(_ job: LoadJob<Key>, _ outcome: LoadOutcome, _ io: LoadIO, onCallerThread: Bool) {
         let settlement = locked { $0._complete(job, outcome, io) }
         for waiter in settlement.waiters { waiter.resume(with: outcome.result.mapError { $0.error }) }
-        if let writes = settlement.diskWrites, let diskTier { write(writes, diskTier) }
+        if let writes = settlement.diskWrites, let diskTier { self.write(writes, diskTier) }
         guard settlement.delivered, let onLoadCompleted else { return }
         let bitmap = try? outcome.result.get()
         let error: (any Error)?

@@ -41,7 +41,7 @@ public struct ImageSource<Key: Hashable & Sendable>: Sendable {
     /// source, the calling thread waits for the fetch (never call it from a task: the fetch
     /// may need the thread it blocks).
     public func data(for key: Key) throws -> Data {
-        if let read { return try read(key) }
+        if let reader = read { return try reader(key) }
         let result = Lock<Result<Data, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let fetcher = fetcher!

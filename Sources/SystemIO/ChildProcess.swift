@@ -17,6 +17,9 @@ internal import CProcessShim
 ///   what is left of its group is killed too, so nothing it started outlives it.
 /// - It never outlives us: it is told our pid (``parentEnvironmentKey``), and a program that
 ///   calls ``dieWithParent()`` asks the kernel to kill it when we die.
+/// - ``run()`` starts and waits in one call; ``start()`` returns a ``Running`` child, whose pid
+///   can be signalled while it runs (a test that kills a tool mid-run) and which is then awaited.
+/// - Either standard stream can go to a file instead (``standardOutput``, ``standardError``).
 public struct ChildProcess: Sendable {
     /// The environment variable that carries the parent's pid to the child.
     public static let parentEnvironmentKey = "RETENTION_PARENT_PID"
@@ -48,6 +51,9 @@ public struct ChildProcess: Sendable {
         public var stderr: [UInt8]
         /// The child's pid, which is also its process group's id.
         public var processID: Int32 = 0
+        /// The child's peak resident set in KiB (`wait4`'s `ru_maxrss`: the child alone, not
+        /// what it started). Read when the child is reaped, at no extra cost.
+        public var maxResidentKilobytes = 0
 
         /// An outcome as given. O(1).
         public init(exitStatus: Int32? = nil, signal: Int32? = nil, timedOut: Bool = false, stoppedBy: Int32? = nil,
@@ -60,6 +66,18 @@ public struct ChildProcess: Sendable {
             self.stdout = stdout
             self.stderr = stderr
         }
+    }
+
+    /// Where one of the child's standard streams goes.
+    public enum Destination: Sendable, Equatable {
+        /// Read through a pipe into the ``Outcome`` (the default), within the stream's limit.
+        case capture
+        /// Written to the file at this path, opened by us before the child starts: created
+        /// (mode 0600) or truncated, and a device such as `/dev/null` or `/dev/full` taken as it
+        /// is. Nothing is read back, so no limit applies and the outcome's bytes for the stream
+        /// stay empty. Costs one `open` in the parent; a path that cannot be opened throws
+        /// before the child starts.
+        case file(String)
     }
 
     /// The program's path.
@@ -78,6 +96,14 @@ public struct ChildProcess: Sendable {
     public var outputLimit = 256 << 20
     /// The most standard error kept; the rest is read and dropped. Default 1 MiB.
     public var errorLimit = 1 << 20
+    /// Where standard output goes; ``Destination/capture`` by default.
+    public var standardOutput = Destination.capture
+    /// Where standard error goes; ``Destination/capture`` by default.
+    public var standardError = Destination.capture
+    /// True (the default): the child gets our environment with ``environment`` on top. False:
+    /// it gets ``environment`` alone (and ``parentEnvironmentKey``), so nothing of ours (HOME,
+    /// TMPDIR, …) leaks in. No cost either way.
+    public var inheritsEnvironment = true
 
     /// A child to run.
     public init(executable: String, arguments: [String], timeoutSeconds: Double = 600, stop: StopRequest? = nil,
@@ -90,14 +116,39 @@ public struct ChildProcess: Sendable {
         self.environment = environment
     }
 
-    /// Starts the child, waits for it, and returns what it printed. Paths and arguments travel
-    /// as the bytes they stand for (``PathText``). Throws naming the program ("cannot start
-    /// PATH: …") when it cannot start. Costs one spawn plus the child's run time; blocks the
-    /// calling thread.
+    /// Starts the child, waits for it, and returns what it printed: `try start().wait()`.
+    /// Paths and arguments travel as the bytes they stand for (``PathText``). Throws naming the
+    /// program ("cannot start PATH: …") when it cannot start. Costs one spawn plus the child's
+    /// run time; blocks the calling thread.
     public func run() throws(SystemError) -> Outcome {
+        try start().wait()
+    }
+
+    /// Starts the child and returns at once with a handle to it: its pid, a way to signal it
+    /// while it runs, and ``Running/wait()`` for its outcome. The deadline counts from here.
+    /// Captured output is read only inside `wait()`, so a child that prints more than a pipe
+    /// holds (64 KiB) before it is awaited waits too; send such output to a file. Throws as
+    /// ``run()`` does. Costs one spawn (and one `open` per stream sent to a file).
+    public func start() throws(SystemError) -> Running {
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
-        defer { for fd in outPipe + errPipe where fd >= 0 { close(fd) } }
-        guard rtn_pipe_cloexec(&outPipe) == 0, rtn_pipe_cloexec(&errPipe) == 0 else { throw .lastError("start", executable) }
+        var handedOver = false
+        defer {
+            // The write ends always close here; the read ends pass to the handle.
+            for fd in [outPipe[1], errPipe[1]] where fd >= 0 { close(fd) }
+            if !handedOver { for fd in [outPipe[0], errPipe[0]] where fd >= 0 { close(fd) } }
+        }
+        for (destination, index) in [(standardOutput, 0), (standardError, 1)] {
+            switch destination {
+            case .capture:
+                var fds: [Int32] = [-1, -1]
+                guard rtn_pipe_cloexec(&fds) == 0 else { throw .lastError("start", executable) }
+                if index == 0 { outPipe = fds } else { errPipe = fds }
+            case .file(let path):
+                // Only the child's end: opened close-on-exec, set onto 1 or 2 by the file actions.
+                let fd = try FileDescriptor.open(path, .writeOnly, options: [.create, .truncate], permissions: 0o600).take()
+                if index == 0 { outPipe[1] = fd } else { errPipe[1] = fd }
+            }
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -126,7 +177,7 @@ public struct ChildProcess: Sendable {
         overrides[Self.parentEnvironmentKey] = "\(getpid())"
         var childEnvironment: [UnsafeMutablePointer<CChar>?] = []
         var index = 0
-        while let entry = environ[index] {
+        while inheritsEnvironment, let entry = environ[index] {
             let text = String(cString: entry)
             let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
             if overrides[name] == nil { childEnvironment.append(strdup(entry)) }
@@ -139,33 +190,115 @@ public struct ChildProcess: Sendable {
         defer { for p in childEnvironment { free(p) } }
 
         var pid: pid_t = 0
+        let deadline = Self.monotonicSeconds() + timeoutSeconds
         let status = PathText.withCString(executable) { posix_spawn(&pid, $0, &actions, &attributes, argv, childEnvironment) }
-        close(outPipe[1])
-        close(errPipe[1])
-        (outPipe[1], errPipe[1]) = (-1, -1)
         guard status == 0 else { throw SystemError(path: executable, operation: "start", reason: .errno(status)) }
-
-        var outcome = Outcome()
-        outcome.processID = pid
-        drain(out: outPipe[0], err: errPipe[0], pid: pid, into: &outcome)
-        // The child has exited or been killed; wait for it without reaping, so its pid (its
-        // group's id) cannot be reused while the rest of the group is killed.
-        var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
-        kill(-pid, SIGKILL)
-        var wstatus: Int32 = 0
-        while waitpid(pid, &wstatus, 0) < 0 && errno == EINTR {}
-        if wstatus & 0x7f == 0 { outcome.exitStatus = (wstatus >> 8) & 0xff } else { outcome.signal = wstatus & 0x7f }
-        return outcome
+        handedOver = true
+        return Running(child: self, pid: pid, out: outPipe[0], err: errPipe[0], deadline: deadline)
     }
 
-    /// Reads both pipes until the child has exited and they are closed, or the child must end
-    /// (deadline, stop request, output over the limit), sending its group the signals that end
-    /// it. When the child exits, the rest of its group is killed, so a grandchild holding the
-    /// pipes cannot keep us reading.
-    private func drain(out: Int32, err: Int32, pid: pid_t, into outcome: inout Outcome) {
-        let deadline = Self.monotonicSeconds() + timeoutSeconds
-        var open = [out, err]
+    /// A started child (``ChildProcess/start()``): signal it while it runs, then wait for it.
+    /// Until it is awaited it stays unreaped (at worst a zombie), so its pid cannot be reused
+    /// and ``signal(_:)`` never reaches another process. Dropped without ``wait()``, it kills
+    /// the child's group and reaps the child.
+    public final class Running: Sendable {
+        /// Where a child is: unreaped (running or a zombie), being awaited, or reaped.
+        enum State {
+            case unreaped
+            case waiting
+            case reaped(Outcome)
+        }
+
+        /// The child's pid, which is also its process group's id.
+        public let processID: Int32
+        private let child: ChildProcess
+        private let out: Int32, err: Int32
+        private let deadline: Double
+        // A Lock, not an actor: `signal` and `hasExited` are called from any thread, and the
+        // check that the child is not yet reaped must hold while the signal is sent (a reaped
+        // pid may be reused). Held for one `kill`, `waitid` or `wait4` of an exited child.
+        private let state = Lock(State.unreaped)
+
+        init(child: ChildProcess, pid: pid_t, out: Int32, err: Int32, deadline: Double) {
+            self.child = child
+            self.processID = pid
+            self.out = out
+            self.err = err
+            self.deadline = deadline
+        }
+
+        deinit {
+            let unreaped = state.withLock { if case .unreaped = $0 { true } else { false } }
+            guard unreaped else { return }
+            kill(-processID, SIGKILL)
+            for fd in [out, err] where fd >= 0 { close(fd) }
+            var wstatus: Int32 = 0
+            while waitpid(processID, &wstatus, 0) < 0 && errno == EINTR {}
+        }
+
+        /// True once the child has exited (or has been awaited). One `waitid` with `WNOWAIT`,
+        /// which leaves the child for ``wait()`` to reap.
+        public var hasExited: Bool {
+            state.withLock { state in
+                if case .reaped = state { return true }
+                return ChildProcess.hasExited(processID)
+            }
+        }
+
+        /// Sends `signal` (SIGTERM, SIGINT, SIGKILL, …) to the child alone, not to its group,
+        /// so what the child does with its own children is what a test sees. Returns false,
+        /// sending nothing, once the child has been reaped. One `kill`.
+        @discardableResult
+        public func signal(_ signal: Int32) -> Bool {
+            state.withLock { state in
+                if case .reaped = state { return false }
+                return kill(processID, signal) == 0
+            }
+        }
+
+        /// Waits for the child, reading its captured output meanwhile, and returns its outcome;
+        /// past the deadline, on a stop request or on output over the limit its group is
+        /// killed, as ``ChildProcess/run()`` says. When it ends, what is left of its group is
+        /// killed. Later calls return the same outcome; call it from one thread at a time.
+        /// Blocks the calling thread for the child's run time.
+        public func wait() -> Outcome {
+            let done: Outcome? = state.withLock { state in
+                switch state {
+                case .reaped(let outcome): return outcome
+                case .waiting: preconditionFailure("ChildProcess.Running.wait() called from two threads at once")
+                case .unreaped:
+                    state = .waiting
+                    return nil
+                }
+            }
+            if let done { return done }
+            var outcome = Outcome()
+            outcome.processID = processID
+            child.drain(out: out, err: err, pid: processID, deadline: deadline, into: &outcome)
+            for fd in [out, err] where fd >= 0 { close(fd) }
+            // The child has exited or been killed; wait for it without reaping, so its pid (its
+            // group's id) cannot be reused while the rest of the group is killed.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(processID), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+            kill(-processID, SIGKILL)
+            return state.withLock { state in
+                var wstatus: Int32 = 0
+                var usage = rusage()
+                while wait4(processID, &wstatus, 0, &usage) < 0 && errno == EINTR {}
+                if wstatus & 0x7f == 0 { outcome.exitStatus = (wstatus >> 8) & 0xff } else { outcome.signal = wstatus & 0x7f }
+                outcome.maxResidentKilobytes = usage.ru_maxrss
+                state = .reaped(outcome)
+                return outcome
+            }
+        }
+    }
+
+    /// Reads the captured pipes (`out` and `err`, -1 when not captured) until the child has
+    /// exited and they are closed, or the child must end (deadline, stop request, output over
+    /// the limit), sending its group the signals that end it. When the child exits, the rest of
+    /// its group is killed, so a grandchild holding the pipes cannot keep us reading.
+    fileprivate func drain(out: Int32, err: Int32, pid: pid_t, deadline: Double, into outcome: inout Outcome) {
+        var open = [out, err].filter { $0 >= 0 }
         var buffer = [UInt8](repeating: 0, count: 65536)
         var killAt = Double.infinity
         var exited = false
@@ -193,8 +326,8 @@ public struct ChildProcess: Sendable {
                 return
             }
             if open.isEmpty {
-                // It closed its output but runs on.
-                usleep(1000)
+                // It closed its output (or none is captured) but runs on: look again in 5 ms.
+                usleep(5000)
                 continue
             }
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }

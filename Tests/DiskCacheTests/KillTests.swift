@@ -66,13 +66,13 @@ import Testing
                 case 0: try? FileIO.remove(folder + "/lock")
                 case 1:
                     try? FileIO.remove(folder + "/lock")
-                    _ = symlink(outside + "/precious", folder + "/lock")
+                    try? FileIO.makeSymbolicLink(folder + "/lock", to: outside + "/precious")
                 case 2: try? FileIO.replace(folder + "/index", with: foreignSnapshot)
                 default:
                     let names = DiskTest.entryFiles(in: folder)
                     if let victim = names.isEmpty ? nil : names[Int(random.below(names.count))] {
                         try? FileIO.remove(folder + "/entries/" + victim)
-                        if mkfifo(folder + "/entries/" + victim, 0o644) == 0 { tally.fifos += 1 }
+                        if (try? FileIO.makeFIFO(folder + "/entries/" + victim)) != nil { tally.fifos += 1 }
                     }
                 }
             }

@@ -16,7 +16,7 @@ struct BitmapTests {
         #expect(Array(data.prefix(8)) == [0, 1, 2, 3, 10, 11, 12, 13])
         #expect(data[12] == 100 && data[23] == 123)
         let folder = try TestPaths.temporaryFolder("bitmap-rgba")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { try? FileIO.removeTree(folder) }
         try bitmap.writeRGBA(to: folder + "/out.rgba")
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/out.rgba")) == data)
         #expect(throws: ImagingError.self) { try bitmap.writeRGBA(to: folder + "/missing/out.rgba") }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemIO
 import RetentionTestSupport
 import Testing
 @testable import Imaging
@@ -50,7 +51,7 @@ struct DecodeOptionsTests {
 
             // From a file, and through the thumbnailer, alike.
             let folder = try TestPaths.temporaryFolder("adler")
-            defer { try? FileManager.default.removeItem(atPath: folder) }
+            defer { try? FileIO.removeTree(folder) }
             let path = folder + "/bad.png"
             try Data(bad).write(to: URL(fileURLWithPath: path))
             #expect(try PNGDecoder().decode(contentsOf: path).hasSamePixels(as: reference))
@@ -91,9 +92,9 @@ struct DecodeOptionsTests {
     @Test("a FIFO and a device are refused without blocking; a regular file decodes from the descriptor checked")
     func specialFilesRefused() throws {
         let folder = try TestPaths.temporaryFolder("fd")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { try? FileIO.removeTree(folder) }
         let fifo = folder + "/pipe.png"
-        #expect(mkfifo(fifo, 0o644) == 0)
+        try FileIO.makeFIFO(fifo)
         // Nothing writes to the FIFO: reading it would block forever; it must be refused at once.
         let fifoError = #expect(throws: ImagingError.self) { try PNGDecoder().decode(contentsOf: fifo) }
         #expect(fifoError?.description == "cannot read \(fifo): it is a FIFO, not a regular file")

@@ -3,6 +3,7 @@ import Foundation
 import RetentionTestSupport
 import Testing
 @testable import Imaging
+import SystemIO
 
 /// The whole-image fast path (libdeflate) against libpng: the same pixels, or the same error,
 /// for every file of every corpus, from memory and from a path; and the files it must take, it
@@ -109,7 +110,7 @@ struct DecodePathTests {
     @Test("PngSuite: every file gives the same pixels or error on both paths, from memory and from a path; the 8-bit non-interlaced ones take the fast path")
     func pngSuite() throws {
         guard let suite = TestData.folder("pngsuite") else { return }
-        let names = try FileManager.default.contentsOfDirectory(atPath: suite).filter { $0.hasSuffix(".png") }.sorted()
+        let names = try FileIO.directoryEntries(suite).filter { $0.hasSuffix(".png") }.sorted()
         #expect(names.count >= 170)
         var fast: [String] = []
         for name in names {
@@ -136,7 +137,7 @@ struct DecodePathTests {
     @Test("the broken corpus: the same pixels or error on both paths, with and without the Adler-32 check")
     func brokenCorpus() throws {
         guard let folder = TestData.folder("broken") else { return }
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }.sorted()
+        let names = try FileIO.directoryEntries(folder).filter { $0.hasSuffix(".png") }.sorted()
         #expect(names.count == 40)
         for name in names {
             let path = folder + "/" + name
@@ -152,7 +153,7 @@ struct DecodePathTests {
     func generated() throws {
         var pngs: [(String, [UInt8])] = []
         let assets = TestData.assetsImages
-        for name in try FileManager.default.contentsOfDirectory(atPath: assets).filter({ $0.hasSuffix(".png") }).sorted() {
+        for name in try FileIO.directoryEntries(assets).filter({ $0.hasSuffix(".png") }).sorted() {
             pngs.append((name, [UInt8](try Data(contentsOf: URL(fileURLWithPath: assets + "/" + name)))))
         }
         let generator = AssetGenerator()
@@ -180,7 +181,7 @@ struct DecodePathTests {
         let folders = ProcessInfo.processInfo.environment["RETENTION_DECODE_CORPORA"]?.split(separator: ":").map(String.init) ?? []
         var compared = 0, fast = 0
         for folder in folders {
-            let names = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".png") }.sorted() ?? []
+            let names = FileIO.entries(under: folder).filter { $0.hasSuffix(".png") }.sorted()
             #expect(!names.isEmpty, "no PNG below \(folder)")
             for name in names {
                 let path = folder + "/" + name
@@ -223,7 +224,7 @@ struct DecodePathTests {
     @Test("image data in many IDAT chunks (empty ones, one-byte ones) is gathered, from memory and from a file, in place")
     func splitImageData() throws {
         let folder = try TestPaths.temporaryFolder("idat")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { try? FileIO.removeTree(folder) }
         let generator = AssetGenerator()
         var random = SplitMix64(seed: 38)
         for spec in [AssetSpec(.photo, 300, 200, index: 3), AssetSpec(.palette, 200, 120, index: 3), AssetSpec(.alpha, 150, 150, index: 3)] {
@@ -360,11 +361,11 @@ struct WholeImageThumbnailTests {
     @Test("PngSuite, the assets and generated images: the same thumbnail pixels as streaming, from memory and from a path, in every mode")
     func samePixels() throws {
         guard let suite = TestData.folder("pngsuite") else { return }
-        var files = try FileManager.default.contentsOfDirectory(atPath: suite).filter { $0.hasSuffix(".png") }.sorted().map { suite + "/" + $0 }
-        files += try FileManager.default.contentsOfDirectory(atPath: TestData.assetsImages).filter { $0.hasSuffix(".png") }.sorted()
+        var files = try FileIO.directoryEntries(suite).filter { $0.hasSuffix(".png") }.sorted().map { suite + "/" + $0 }
+        files += try FileIO.directoryEntries(TestData.assetsImages).filter { $0.hasSuffix(".png") }.sorted()
             .prefix(6).map { TestData.assetsImages + "/" + $0 }
         let folder = try TestPaths.temporaryFolder("whole-thumbnails")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { try? FileIO.removeTree(folder) }
         let generator = AssetGenerator()
         for (index, spec) in [AssetSpec(.alpha, 90, 70, index: 5), AssetSpec(.gray, 64, 40, index: 5), AssetSpec(.palette, 80, 50, index: 5)].enumerated() {
             let path = folder + "/generated-\(index).png"

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import Imaging
+import SystemIO
 
 /// Encoding then decoding gives identical pixels.
 @Suite("Round trip")
 struct RoundTripTests {
     @Test("every committed generated asset survives decode → encode → decode")
     func committedAssets() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: TestData.assetsImages).filter { $0.hasSuffix(".png") }.sorted()
+        let names = try FileIO.directoryEntries(TestData.assetsImages).filter { $0.hasSuffix(".png") }.sorted()
         #expect(names.count >= 16 + 6, "assets/images holds the generated default set")
         for name in names {
             let original = try PNGDecoder().decode(contentsOf: TestData.assetsImages + "/" + name)
@@ -64,11 +65,11 @@ struct RoundTripTests {
     func atomicWrite() throws {
         let error = #expect(throws: ImagingError.self) { try PNGEncoder().write(sampleBitmap(), to: "/nonexistent/out.png") }
         #expect(error?.description == "cannot write /nonexistent/out.png: No such file or directory")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rtn-atomic-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = URL(fileURLWithPath: TemporaryFile.systemFolder).appendingPathComponent("rtn-atomic-\(getpid())").path
+        try FileIO.createDirectories(dir)
+        defer { try? FileIO.removeTree(dir) }
         let bytes = try PNGEncoder().write(sampleBitmap(), to: dir + "/a.png")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["a.png"])
+        #expect(try FileIO.directoryEntries(dir) == ["a.png"])
         #expect(try TestData.bytes(dir + "/a.png").count == bytes)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Imaging
+import SystemIO
 
 /// PngSuite and the broken corpus through the thumbnailer, interlace fallback, bounded memory.
 @Suite("Thumbnail corpora and memory")
@@ -92,7 +93,7 @@ struct ThumbnailCorpusTests {
                      "basn0g04", "basn0g08", "basn0g16", "s39n3p04", "ch1n3p04", "basn2c08", "tbrn2c08", "basn2c16"].map { suite + "/\($0).png" }
             + [TestData.assetsImages + "/palette-600x400-01.png", TestData.assetsImages + "/gray-600x400-01.png",
                TestData.assetsImages + "/photo-600x400-01.png"]
-        for path in files where FileManager.default.fileExists(atPath: path) {
+        for path in files where FileIO.exists(path) {
             for thumbnailer in [Thumbnailer(maxPixelSize: 13), Thumbnailer(width: 7, height: 30, mode: .fill, quality: .fast),
                                 Thumbnailer(maxPixelSize: 40, linearLight: true)] {
                 let indexed = try thumbnailer.thumbnail(PNGReader(.file(path), limits: .default), allocator: .system)

@@ -2,6 +2,7 @@ import RetentionTestSupport
 import FoundationEssentials
 import Testing
 @testable import Lab
+import SystemIO
 
 /// Async display in a real experiment: loads start when a virtual decode worker would start
 /// them, so rows that fly past before then are never read or decoded.
@@ -10,8 +11,8 @@ struct AsyncExperimentTests {
     /// Writes a fast-scrolling scenario over the committed 600x400 photos into a temporary
     /// folder and prepares it under `decoded-release`.
     static func experiment(display: String) throws -> Experiment {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("retention-async-\(display)-\(UInt64.random(in: 0...UInt64.max))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = URL(fileURLWithPath: TemporaryFile.systemFolder).appendingPathComponent("retention-async-\(display)-\(UInt64.random(in: 0...UInt64.max))")
+        try FileIO.createDirectories(folder.path)
         let path = folder.appendingPathComponent("fast.json").path
         // 80 rows of 300 pt scrolled in 12 frames: 2,000 pt a frame, so a row stays in the
         // laid-out region for about one frame, and each load costs 50 ms of virtual latency.
@@ -23,7 +24,7 @@ struct AsyncExperimentTests {
          "script": [{"scroll": {"by": 23156, "frames": 12}}, {"pause": {"frames": 30}}]}
         """
         try Data(json.utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { try? FileIO.removeTree(folder.path) }
         return try Experiment.prepare(scenarioPath: path, strategyName: "decoded-release")
     }
 
@@ -46,9 +47,9 @@ struct ImageIdentityTests {
     /// 150 rows over the 8 committed 600x400 photos, scrolled down and back, under decoded-lru,
     /// with `identity` as given (or the default when nil).
     static func run(identity: String?, display: String) throws -> RunReport {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("retention-identity-\(UInt64.random(in: 0...UInt64.max))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = URL(fileURLWithPath: TemporaryFile.systemFolder).appendingPathComponent("retention-identity-\(UInt64.random(in: 0...UInt64.max))")
+        try FileIO.createDirectories(folder.path)
+        defer { try? FileIO.removeTree(folder.path) }
         let path = folder.appendingPathComponent("feed.json").path
         let identityKey = identity.map { #", "identity": "\#($0)""# } ?? ""
         let json = """
@@ -80,9 +81,9 @@ struct FetchStageTests {
     /// A feed scrolled at a reading pace over a 150 ms source, under decoded-release, with
     /// `workers` decode workers and `fetchLimit` fetch slots.
     static func run(workers: Int, fetchLimit: Int = 6, latency: String = "150") throws -> RunReport {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("retention-fetch-\(UInt64.random(in: 0...UInt64.max))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = URL(fileURLWithPath: TemporaryFile.systemFolder).appendingPathComponent("retention-fetch-\(UInt64.random(in: 0...UInt64.max))")
+        try FileIO.createDirectories(folder.path)
+        defer { try? FileIO.removeTree(folder.path) }
         let path = folder.appendingPathComponent("feed.json").path
         let json = """
         {"name": "feed", "frameRate": 60, "viewport": {"width": 390, "height": 844, "scale": 3},

@@ -13,7 +13,7 @@ struct CostTableTests {
     /// A table for the committed photos named `prefix…` with every cost set to `decodeMs`.
     static func table(decodeMs: Double, readMs: Double = 0.01, prefix: String = "photo-600x400-") throws -> CostTable {
         let folder = TestPaths.packageRoot + "/assets/images"
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(prefix) }.sorted()
+        let names = try FileIO.directoryEntries(folder).filter { $0.hasPrefix(prefix) }.sorted()
         let entries = try names.map { name -> CostTable.Entry in
             let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)).count
             return CostTable.Entry(file: name, bytes: bytes, readMs: readMs, decodeMs: decodeMs, thumbnailMs: ["256": decodeMs])
@@ -82,8 +82,8 @@ struct CostTableTests {
     func loadsFromFiles() throws {
         let table = try Self.table(decodeMs: 2)
         let folder = NSTemporaryDirectory() + "retention-costs-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileIO.createDirectories(folder)
+        defer { try? FileIO.removeTree(folder) }
         try Data(table.json.utf8).write(to: URL(fileURLWithPath: folder + "/costs.json"))
         #expect(try CostTable.load(contentsOf: folder + "/costs.json") == table)
         let export = ComparisonDocument(scenario: "s", repeats: 1, strategies: ["decoded-lru"], sweep: nil, constraints: nil, outcome: nil,
@@ -117,7 +117,7 @@ struct CostTableTests {
     func measuresDisk() throws {
         let images = TestPaths.packageRoot + "/assets/images"
         let parent = try TestPaths.temporaryFolder("costs-disk")
-        defer { try? FileManager.default.removeItem(atPath: parent) }
+        defer { try? FileIO.removeTree(parent) }
         let table = try CostTable.measure(paths: [images + "/photo-600x400-01.png"], thumbnails: [.thumbnail(maxPixelSize: 64)],
                                           disk: .init(thumbnails: [.thumbnail(maxPixelSize: 64)], folder: parent), repeats: 2)
         let entry = try #require(table.images.first)
@@ -128,7 +128,7 @@ struct CostTableTests {
         #expect(stored.bytes == expected.count, "the PNG the cache would write")
         #expect(stored.decodeMs > 0 && stored.diskReadMs > 0 && stored.encodeMs > 0 && stored.loadRangeMs[0] <= stored.loadRangeMs[1])
         #expect(table.summary.contains("median disk read"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: parent).isEmpty, "the measuring store is removed")
+        #expect(try FileIO.directoryEntries(parent).isEmpty, "the measuring store is removed")
         // A saved table keeps them, and a bad one is refused with its path.
         let path = parent + "/costs.json"
         try Data(table.json.utf8).write(to: URL(fileURLWithPath: path))

@@ -38,7 +38,7 @@ struct DiskExperimentTests {
             return try experiment.run()
         }
 
-        deinit { try? FileManager.default.removeItem(atPath: folder) }
+        deinit { try? FileIO.removeTree(folder) }
     }
 
     @Test("a disk strategy's run has a store of its own: rows that return hit it, nothing of it is mapped, and it is removed after")
@@ -56,7 +56,7 @@ struct DiskExperimentTests {
         #expect(disk.entries == rows && disk.endBytes > 0)
         #expect(disk.mappedResidentBytes == 0, "the store reads with pread and maps nothing")
         #expect(report.decodes == memory.decodes, "the same loads, from disk instead of the source")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: feed.stores).isEmpty, "the run's store folder is gone")
+        #expect(try FileIO.directoryEntries(feed.stores).isEmpty, "the run's store folder is gone")
     }
 
     @Test("source latency is charged to reads from the source, disk latency to reads from the disk: both models")

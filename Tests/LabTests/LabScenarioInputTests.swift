@@ -4,6 +4,7 @@ import Retention
 import Scenario
 import Testing
 @testable import Lab
+import SystemIO
 
 @Suite("Lab scenario inputs: strategies resolved, images found")
 struct LabScenarioInputTests {
@@ -24,7 +25,7 @@ struct LabScenarioInputTests {
         let root = TestPaths.packageRoot
         let folder = root + "/assets/scenarios"
         var count = 0
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where name.hasSuffix(".json") {
+        for name in try FileIO.directoryEntries(folder).sorted() where name.hasSuffix(".json") {
             let path = folder + "/" + name
             let scenario = try Scenario.load(contentsOf: path)
             #expect(scenario.settings.images != nil, "\(name) has no images, so it cannot soak")
@@ -38,7 +39,7 @@ struct LabScenarioInputTests {
     @Test("a scenario without images says what it can do and what to add")
     func noImages() throws {
         let folder = try TestPaths.temporaryFolder("no-images")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { try? FileIO.removeTree(folder) }
         let path = folder + "/sim.json"
         try Data(#"{"viewport": {"width": 390, "height": 844, "scale": 3}, "container": {"kind": "list"}, "rows": {"count": 10, "height": 100}}"#.utf8)
             .write(to: URL(fileURLWithPath: path))

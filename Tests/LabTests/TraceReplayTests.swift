@@ -6,6 +6,7 @@ import Visibility
 import Retention
 import Scenario
 @testable import Lab
+import SystemIO
 
 /// Recorded traces as scenario input: a scenario's own recorded trace replays to the same
 /// events, and a run of it measures the same decodes, logical bytes and placeholder frames.
@@ -14,14 +15,14 @@ struct TraceReplayTests {
     /// Every scenario under assets/scenarios.
     static let seeds: [String] = {
         let folder = TestPaths.packageRoot + "/assets/scenarios"
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+        return ((try? FileIO.directoryEntries(folder)) ?? [])
             .filter { $0.hasSuffix(".json") }.sorted()
     }()
 
     /// A fresh temporary folder.
     static func scratch() throws -> String {
         let path = NSTemporaryDirectory() + "retention-trace-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try FileIO.createDirectories(path)
         return path
     }
 
@@ -58,7 +59,7 @@ struct TraceReplayTests {
     func eventsRoundTrip() throws {
         #expect(Self.seeds.count >= 30)
         let folder = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { try? FileIO.removeTree(folder) }
         for name in Self.seeds {
             let path = TestPaths.packageRoot + "/assets/scenarios/" + name
             let scenario = try Scenario.load(contentsOf: path)
@@ -81,7 +82,7 @@ struct TraceReplayTests {
         var experiment = try Experiment(scenario: scenario, images: images, strategy: strategy, trace: trace)
             .applying([SweepSetting(key: .bitmapBudget, value: 200_000)])
         let entries = try images.paths.map { file -> CostTable.Entry in
-            let bytes = try FileManager.default.attributesOfItem(atPath: file)[.size] as! Int
+            let bytes = try #require(FileIO.status(of: file)).size
             return CostTable.Entry(file: String(file.split(separator: "/").last!), bytes: bytes, readMs: 0.2, decodeMs: 6, thumbnailMs: ["256": 4])
         }
         experiment.costs = CostModel(table: CostTable(repeats: 1, machine: "test", images: entries))
@@ -91,7 +92,7 @@ struct TraceReplayTests {
     @Test("a run of every seed scenario and a run of its recorded trace measure the same decodes, logical bytes and placeholders")
     func runsRoundTrip() throws {
         let folder = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { try? FileIO.removeTree(folder) }
         let images = folder + "/images"
         _ = try AssetGenerator().generate((0..<8).map { AssetSpec(.photo, 120, 80, index: $0) }, into: images)
         var placeholders = 0
@@ -120,7 +121,7 @@ struct TraceReplayTests {
     @Test("a trace's image must exist: an index past the scenario's images or an unreadable path names its line")
     func traceImages() throws {
         let folder = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { try? FileIO.removeTree(folder) }
         let header = #"{"format":"retention-trace","version":1,"time":"frames"}"#
         let created = #"{"frame":0,"event":"containerCreated"}"#
         let cases: [(String, String)] = [

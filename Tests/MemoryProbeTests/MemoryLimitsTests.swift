@@ -1,5 +1,6 @@
 import Foundation
 import MemoryProbe
+import SystemIO
 import Testing
 
 @Suite("Memory limits: MemTotal and cgroup limits")
@@ -47,33 +48,33 @@ struct MemoryLimitsTests {
 
     @Test("read takes the smallest limit on the cgroup path, v2 and v1, and MemTotal when it is smaller")
     func readTree() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("memory-limits-\(getpid())").path
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        func write(_ path: String, _ text: String) throws {
-            try FileManager.default.createDirectory(atPath: root + (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try text.write(toFile: root + path, atomically: true, encoding: .utf8)
+        let root = TemporaryFile.systemFolder + "/memory-limits-\(getpid())"
+        defer { try? FileIO.removeTree(root) }
+        func put(_ path: String, _ text: String) throws {
+            try FileIO.createDirectories(FileIO.directory(of: root + path))
+            try FileIO.replace(root + path, with: Array(text.utf8))
         }
-        try write("/proc/meminfo", Fixtures.meminfo)
+        try put("/proc/meminfo", Fixtures.meminfo)
         // No cgroup file: the machine's memory.
         #expect(try MemoryLimits.read(root: root) == MemoryLimits(machineBytes: 24_683_656 * 1024, cgroupBytes: nil))
         // v2: the parent's limit is smaller than the group's own.
-        try write("/proc/self/cgroup", "0::/app/job\n")
-        try write("/sys/fs/cgroup/app/job/memory.max", "max\n")
-        try write("/sys/fs/cgroup/app/memory.max", "2147483648\n")
+        try put("/proc/self/cgroup", "0::/app/job\n")
+        try put("/sys/fs/cgroup/app/job/memory.max", "max\n")
+        try put("/sys/fs/cgroup/app/memory.max", "2147483648\n")
         var limits = try MemoryLimits.read(root: root)
         #expect(limits.cgroupBytes == 2_147_483_648 && limits.bytes == 2_147_483_648)
         // v1 on a hybrid system, below the v2 limit.
-        try write("/proc/self/cgroup", "4:memory:/box\n0::/app/job\n")
-        try write("/sys/fs/cgroup/memory/box/memory.limit_in_bytes", "1073741824\n")
-        try write("/sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n")
+        try put("/proc/self/cgroup", "4:memory:/box\n0::/app/job\n")
+        try put("/sys/fs/cgroup/memory/box/memory.limit_in_bytes", "1073741824\n")
+        try put("/sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n")
         limits = try MemoryLimits.read(root: root)
         #expect(limits.cgroupBytes == 1_073_741_824)
         // A limit above the machine's memory leaves the machine's.
-        try write("/sys/fs/cgroup/memory/box/memory.limit_in_bytes", "\(1 << 40)\n")
-        try write("/sys/fs/cgroup/app/memory.max", "max\n")
+        try put("/sys/fs/cgroup/memory/box/memory.limit_in_bytes", "\(1 << 40)\n")
+        try put("/sys/fs/cgroup/app/memory.max", "max\n")
         #expect(try MemoryLimits.read(root: root).bytes == 24_683_656 * 1024)
         // No meminfo is an error naming it.
-        try FileManager.default.removeItem(atPath: root + "/proc/meminfo")
+        try FileIO.remove(root + "/proc/meminfo")
         #expect(errorText { try MemoryLimits.read(root: root) } == "cannot read \(root)/proc/meminfo: No such file or directory")
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import MemoryProbe
+import SystemIO
 
 /// Readings and levels on fixed text, and polling over a fake file system root.
 @Suite("Memory pressure")
@@ -56,17 +57,17 @@ struct MemoryPressureTests {
     final class FakeRoot {
         let path: String
         init(cgroup: String, files: KeyValuePairs<String, String> = [:]) throws {
-            path = FileManager.default.temporaryDirectory.appendingPathComponent("retention-pressure-\(UUID().uuidString)").path
-            try write("/proc/self/cgroup", cgroup)
-            try write("/proc/meminfo", MemoryPressureTests.meminfo)
-            for (file, text) in files { try write(file, text) }
+            path = TemporaryFile.systemFolder + "/retention-pressure-\(UUID().uuidString)"
+            try put("/proc/self/cgroup", cgroup)
+            try put("/proc/meminfo", MemoryPressureTests.meminfo)
+            for (file, text) in files { try put(file, text) }
         }
-        func write(_ file: String, _ text: String) throws {
-            let url = URL(fileURLWithPath: path + file)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
+        /// Writes `text` to `file` under the fake root, making its folders.
+        func put(_ file: String, _ text: String) throws {
+            try FileIO.createDirectories(FileIO.directory(of: path + file))
+            try FileIO.replace(path + file, with: Array(text.utf8))
         }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
+        deinit { try? FileIO.removeTree(path) }
     }
 
     @Test("a cgroup v2 limit drives the level; the handler fires on rising edges only")
@@ -80,16 +81,16 @@ struct MemoryPressureTests {
 
         #expect(source.read() == .init(origin: .cgroup(directory: "/sys/fs/cgroup/app.slice/worker"), limitBytes: 1_000_000, availableBytes: 500_000))
         #expect(source.poll() == nil)
-        try root.write("/sys/fs/cgroup/app.slice/worker/memory.current", "900000\n")
+        try root.put("/sys/fs/cgroup/app.slice/worker/memory.current", "900000\n")
         #expect(source.poll() == .moderate)
         #expect(source.poll() == .moderate)
-        try root.write("/sys/fs/cgroup/app.slice/worker/memory.current", "990000\n")
+        try root.put("/sys/fs/cgroup/app.slice/worker/memory.current", "990000\n")
         #expect(source.poll() == .critical)
-        try root.write("/sys/fs/cgroup/app.slice/worker/memory.current", "900000\n")
+        try root.put("/sys/fs/cgroup/app.slice/worker/memory.current", "900000\n")
         #expect(source.poll() == .moderate)
-        try root.write("/sys/fs/cgroup/app.slice/worker/memory.current", "100000\n")
+        try root.put("/sys/fs/cgroup/app.slice/worker/memory.current", "100000\n")
         #expect(source.poll() == nil)
-        try root.write("/sys/fs/cgroup/app.slice/worker/memory.current", "870000\n")
+        try root.put("/sys/fs/cgroup/app.slice/worker/memory.current", "870000\n")
         #expect(source.poll() == .moderate)
         #expect(fired.withLock { $0 } == [.moderate, .critical, .moderate])
     }
@@ -104,12 +105,12 @@ struct MemoryPressureTests {
         #expect(source.read() == .init(origin: .cgroup(directory: "/sys/fs/cgroup/memory/docker/abc"), limitBytes: 2_000_000, availableBytes: 50_000))
         #expect(source.poll() == .critical)
         // A v2 limit, where there is one, comes first.
-        try root.write("/sys/fs/cgroup/memory.max", "4000000\n")
-        try root.write("/sys/fs/cgroup/memory.current", "1000000\n")
+        try root.put("/sys/fs/cgroup/memory.max", "4000000\n")
+        try root.put("/sys/fs/cgroup/memory.current", "1000000\n")
         #expect(source.read()?.origin == .cgroup(directory: "/sys/fs/cgroup"))
         // A pure v1 host whose group has no limit: meminfo.
-        try root.write("/proc/self/cgroup", "4:memory:/docker/abc\n")
-        try root.write("/sys/fs/cgroup/memory/docker/abc/memory.limit_in_bytes", "9223372036854771712\n")
+        try root.put("/proc/self/cgroup", "4:memory:/docker/abc\n")
+        try root.put("/sys/fs/cgroup/memory/docker/abc/memory.limit_in_bytes", "9223372036854771712\n")
         #expect(source.read()?.origin == .meminfo)
     }
 

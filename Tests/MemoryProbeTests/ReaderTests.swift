@@ -42,7 +42,7 @@ struct ReaderTests {
     @Test("a file this process maps counts in its resident memory; one it reads with pread does not")
     func mappedResidentOfThisProcess() throws {
         let folder = "/tmp/retention-mapped-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        #expect(mkdir(folder, 0o755) == 0)
+        try FileIO.createDirectories(folder)
         defer { _ = try? FileIO.removeTree(folder) }
         let path = folder + "/file"
         let bytes = 256 * 1024
@@ -50,10 +50,8 @@ struct ReaderTests {
         // Read through the page cache: nothing of it is mapped.
         _ = try FileIO.readAll(path, limit: bytes)
         #expect(try ProcessMemory.readMappedResident(under: folder) == 0)
-        let fd = open(path, O_RDONLY)
-        #expect(fd >= 0)
-        defer { close(fd) }
-        let mapped = try #require(mmap(nil, bytes, PROT_READ, MAP_SHARED, fd, 0).flatMap { $0 == MAP_FAILED ? nil : $0 })
+        let file = try FileDescriptor.open(path, .readOnly)
+        let mapped = try #require(mmap(nil, bytes, PROT_READ, MAP_SHARED, file.rawValue, 0).flatMap { $0 == MAP_FAILED ? nil : $0 })
         defer { munmap(mapped, bytes) }
         var sum = 0
         for offset in stride(from: 0, to: bytes, by: 4096) { sum += Int(mapped.load(fromByteOffset: offset, as: UInt8.self)) }

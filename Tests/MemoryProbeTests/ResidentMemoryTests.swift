@@ -1,5 +1,5 @@
-import Foundation
 import MemoryProbe
+import SystemIO
 import Testing
 
 /// Measurements of a real process's memory. Each runs in a fresh `MemoryCheck` child process,
@@ -8,16 +8,10 @@ import Testing
 struct ResidentMemoryTests {
     /// Runs `MemoryCheck <name>` (built beside the test bundle) and parses its `key value` lines.
     static func measure(_ name: String) throws -> [String: Int] {
-        let here = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: here).deletingLastPathComponent().appendingPathComponent("MemoryCheck")
-        process.arguments = [name]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "MemoryCheck \(name): \(output)")
+        let here = try #require(FileIO.executablePath, "the test bundle's path from /proc/self/exe")
+        let outcome = try ChildProcess(executable: FileIO.directory(of: here) + "/MemoryCheck", arguments: [name]).run()
+        let output = String(decoding: outcome.stdout, as: UTF8.self)
+        #expect(outcome.exitStatus == 0, "MemoryCheck \(name): \(output)")
         var values: [String: Int] = [:]
         for line in output.split(separator: "\n") {
             let parts = line.split(separator: " ")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SystemIO
 
 /// Answers a user can act on: what compare and sweep print on top of their figures must not
 /// send anyone the wrong way. Each test runs the built tool as a user does.
@@ -21,7 +22,7 @@ struct AnswersCommandTests {
     @Test("compare: a headroom line, the all-loaded fallback, the LazyVStack hint, rankings in the JSON, progress off a terminal")
     func compareNotes() async throws {
         let dir = try CLIRunner.temporaryDirectory("answers-compare")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = try Self.scenario(dir, container: #"{"kind": "lazyVStack", "prefetchRows": 1}"#)
         let result = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-release,decoded-lru", "--repeat", "1",
                                               "--export-json", dir + "/out.json"])
@@ -41,7 +42,7 @@ struct AnswersCommandTests {
     @Test("sweep: the admits column names a budget under which no image fits, and a recommendation of one says what it is")
     func admission() async throws {
         let dir = try CLIRunner.temporaryDirectory("answers-sweep")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         // 1200x900 photos are 4.32 MB decoded: an 8MB budget admits entries up to 2 MB, none of them.
         let scenario = try Self.scenario(dir, pattern: "photo-1200x900-0[12].png", rows: 8)
         let result = try await CLIRunner.run(["sweep", scenario, "--values", "8MB,32MB", "--repeat", "1", "--max-hitches", "1000"], timeout: 300)
@@ -63,7 +64,7 @@ struct AnswersCommandTests {
         let unitless = try await CLIRunner.run(["sweep", "--values", "10,20"])
         #expect(unitless.status == 64 && unitless.stderr.hasPrefix("Error: --values: '10' is not a size with its unit like 8MB (for bitmapBudget)"), "\(unitless.stderr)")
         let dir = try CLIRunner.temporaryDirectory("answers-messages")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let path = dir + "/big.json"
         try #"{"viewport": {"width": 390, "height": 844, "scale": 3}, "container": {"kind": "list"}, "rows": {"count": 10, "height": 100}, "images": {"directory": "\#(CLIRunner.packageRoot)/assets/images", "displayPixelSize": 1170}}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
@@ -80,7 +81,7 @@ struct AnswersCommandTests {
     @Test("a custom strategy built on a thumbnail preset takes the scenario's displayPixelSize unless it gives its own maxPixelSize")
     func customStrategiesInheritTheDisplaySize() async throws {
         let dir = try CLIRunner.temporaryDirectory("answers-inherit")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let path = dir + "/s.json"
         try #"{"viewport": {"width": 390, "height": 844, "scale": 3}, "container": {"kind": "list"}, "rows": {"count": 10, "height": 100}, "images": {"directory": "\#(CLIRunner.packageRoot)/assets/images", "displayPixelSize": 390}, "strategies": ["thumbnail-lru", {"name": "thumb16", "base": "thumbnail-lru", "thumbnailBudget": "16MB"}, {"name": "own", "base": "thumbnail-lru", "maxPixelSize": 128}, {"name": "plain", "visible": "thumbnail"}]}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
@@ -97,7 +98,7 @@ struct AnswersCommandTests {
     @Test("a checkpoint named like one the lab records is refused with its JSON path")
     func reservedCheckpoint() async throws {
         let dir = try CLIRunner.temporaryDirectory("answers-reserved")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let path = dir + "/r.json"
         try #"{"viewport": {"width": 390, "height": 844, "scale": 3}, "container": {"kind": "list"}, "rows": {"count": 10, "height": 100}, "script": [{"checkpoint": {"name": "end"}}]}"#
             .write(toFile: path, atomically: true, encoding: .utf8)

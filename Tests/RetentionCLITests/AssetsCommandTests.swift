@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import SystemIO
 
 @Suite("retention assets generate")
 struct AssetsCommandTests {
     @Test("--only writes the named images, byte-identical to the committed ones, and a manifest")
     func generateOne() async throws {
         let dir = try CLIRunner.temporaryDirectory("assets")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let result = try await CLIRunner.run(["assets", "generate", dir, "--only", "ui-600x400-01.png", "--only", "palette-600x400-01.png"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("wrote \(dir)/ui-600x400-01.png  600x400  "))
@@ -29,7 +30,7 @@ struct AssetsCommandTests {
         #expect(unwritable.stderr.hasPrefix("error: "))
         // A regular file where the folder should be: one line with the reason, not a raw error.
         let dir = try CLIRunner.temporaryDirectory("assets-file")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         try "x".write(toFile: dir + "/afile", atomically: false, encoding: .utf8)
         let onFile = try await CLIRunner.run(["assets", "generate", dir + "/afile", "--only", "ui-600x400-01.png"])
         #expect(onFile.status == 1)

@@ -18,8 +18,7 @@ struct CLIRunner {
 
     /// `retention` beside the test bundle (SwiftPM builds it before the tests that depend on it).
     static let executable: String = {
-        let here = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: here).deletingLastPathComponent().appendingPathComponent("retention").path
+        FileIO.directory(of: FileIO.executablePath ?? CommandLine.arguments[0]) + "/retention"
     }()
 
     /// Runs `retention ARGS` through `/bin/sh -c`, for arguments that are not UTF-8 (which
@@ -58,13 +57,20 @@ struct CLIRunner {
         return Result(status: outcome.exitStatus ?? outcome.signal ?? -1, stdout: stdout, stderr: stderr, processGroup: outcome.processID)
     }
 
+    /// Waits on a thread of its own for a child started with `ChildProcess.start()`, and
+    /// suspends until it ends (see `run`: a blocked cooperative thread stalls other tests).
+    static func wait(for child: ChildProcess.Running) async -> ChildProcess.Outcome {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: child.wait()) }.start()
+        }
+    }
+
     /// Whether process group `group` is gone: no process is in it, or only zombies (a killed
     /// process stays one until its new parent, often PID 1, reaps it). Asks again for up to
     /// `attempts` × 50 ms, since SIGKILL takes effect when each process next runs. O(processes)
     /// per attempt.
     static func groupIsGone(_ group: pid_t, attempts: Int = 200) -> Bool {
         for attempt in 0..<attempts {
-            if kill(-group, 0) == -1 && errno == ESRCH { return true }
             if liveMembers(of: group).isEmpty { return true }
             if attempt + 1 < attempts { usleep(50_000) }
         }
@@ -87,10 +93,11 @@ struct CLIRunner {
 
     /// Every process on the machine, from /proc/*/stat. O(processes).
     static func processes() -> [ProcessEntry] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        let entries = (try? FileIO.directoryEntries("/proc")) ?? []
         return entries.compactMap { name -> ProcessEntry? in
-            guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
+            guard let pid = pid_t(name), let bytes = try? FileIO.readAll("/proc/\(name)/stat", limit: 4096) else { return nil }
+            let stat = String(decoding: bytes, as: UTF8.self)
+            guard let close = stat.lastIndex(of: ")") else { return nil }
             // After the command's closing parenthesis: state, ppid, pgrp, …
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             guard fields.count > 2, let parent = pid_t(fields[1]), let group = pid_t(fields[2]) else { return nil }
@@ -99,9 +106,9 @@ struct CLIRunner {
     }
 
     static func temporaryDirectory(_ name: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("retention-cli-\(name)-\(getpid())").path
-        try? FileManager.default.removeItem(atPath: path)
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let path = TemporaryFile.systemFolder + "/retention-cli-\(name)-\(getpid())"
+        try? FileIO.removeTree(path)
+        try FileIO.createDirectories(path)
         return path
     }
 }

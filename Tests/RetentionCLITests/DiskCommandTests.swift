@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SystemIO
 
 /// Strategies with a disk tier through the built tool: a comparison's disk columns, the warm
 /// sessions' table, a diskBudget sweep, and the one-line errors.
@@ -14,7 +15,7 @@ struct DiskCommandTests {
     @Test("a comparison with a disk strategy shows disk peak, reads and writes, and the note on what resident memory does not count")
     func compareWithDisk() async throws {
         let dir = try CLIRunner.temporaryDirectory("compare-disk")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let result = try await CLIRunner.run(["compare", try Self.scenario(dir), "--strategies", "decoded-release,decoded-release+disk",
                                               "--repeat", "1", "--jobs", "1", "--export-json", dir + "/out.json", "--export-csv", dir + "/out.csv"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -29,7 +30,7 @@ struct DiskCommandTests {
         #expect(result.stdout.contains(" ms, median disk read "), "the table measured the disk read")
         #expect(result.stdout.contains("the page cache holding them is in no process's RSS, and the runs mapped 0.0 MB of them"))
         #expect(result.stdout.contains("disk latency: a MODEL of 0.00 ms per disk read"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/stores").isEmpty, "every run removed its store")
+        #expect(try FileIO.directoryEntries(dir + "/stores").isEmpty, "every run removed its store")
         let export = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/out.json"))) as? [String: Any])
         let rows = try #require((export["summary"] as? [String: Any])?["rows"] as? [[String: Any]])
         #expect(rows[0]["disk"] == nil && rows[0]["sourceReads"] == nil)
@@ -50,7 +51,7 @@ struct DiskCommandTests {
     @Test("sessions: 2 prints the cold and the warm session of each strategy")
     func warmStart() async throws {
         let dir = try CLIRunner.temporaryDirectory("compare-warm")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let result = try await CLIRunner.run(["compare", try Self.scenario(dir, extra: #","sessions":2,"display":"async","sourceLatencyMs":100"#),
                                               "--strategies", "decoded-lru,decoded-lru+disk", "--repeat", "1", "--jobs", "2"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -73,7 +74,7 @@ struct DiskCommandTests {
     @Test("sweep --vary diskBudget runs each budget as the store's limit")
     func sweepDiskBudget() async throws {
         let dir = try CLIRunner.temporaryDirectory("sweep-disk")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let result = try await CLIRunner.run(["sweep", try Self.scenario(dir), "--strategies", "decoded-release+disk", "--vary", "diskBudget",
                                               "--values", "1MB,8MB", "--repeat", "1", "--jobs", "2", "--export-json", dir + "/sweep.json"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -81,7 +82,7 @@ struct DiskCommandTests {
         let header = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("strategy ") })
         #expect(header.contains("diskBudget") && header.contains("disk peak") && header.contains("writer CPU"))
         #expect(result.stdout.split(separator: "\n").contains { $0.hasPrefix("decoded-release+disk ") && $0.contains(" ms") }, "the writer's CPU per point")
-        let points = try SweepCommandTests.points(String(decoding: FileManager.default.contents(atPath: dir + "/sweep.json") ?? Data(), as: UTF8.self))
+        let points = try SweepCommandTests.points(String(decoding: (try? FileIO.readAll(dir + "/sweep.json")) ?? Data(), as: UTF8.self))
         let small = try #require(points["decoded-release+disk diskBudget=1MB"]?["disk"] as? [String: Any])
         let large = try #require(points["decoded-release+disk diskBudget=8MB"]?["disk"] as? [String: Any])
         #expect((small["peakBytes"] as? Int ?? .max) <= 1_000_000)
@@ -91,7 +92,7 @@ struct DiskCommandTests {
     @Test("bad disk inputs are one line: a diskFolder that is a file, a run with --set diskBudget on a memory strategy")
     func badInputs() async throws {
         let dir = try CLIRunner.temporaryDirectory("disk-bad")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = try Self.scenario(dir)
         try "x".write(toFile: dir + "/stores", atomically: true, encoding: .utf8)
         let file = try await CLIRunner.run(["run", scenario, "--strategy", "decoded-lru+disk"])
@@ -105,7 +106,7 @@ struct DiskCommandTests {
     @Test("a comparison stopped by SIGTERM, or whose children a --timeout kills, leaves no store folder behind")
     func stoppedRunsLeaveNoStore() async throws {
         let dir = try CLIRunner.temporaryDirectory("disk-stopped")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         // Long enough to be caught mid-run: the list scrolled down and up twenty times.
         let script = (0..<20).map { _ in #"{"scroll":{"by":2400,"frames":30}},{"scroll":{"by":-2400,"frames":30}}"# }.joined(separator: ",")
         let scenario = try LabCommandTests.smallScenario(dir, extra: #","diskFolder":"stores","sourceLatencyMs":30"#, script: script, name: "long")
@@ -121,10 +122,10 @@ struct DiskCommandTests {
         // One store per run in flight (the runs go --jobs at a time), each caught before the signal.
         let lines = stopped.stdout.split(separator: "\n")
         #expect(lines.count == 2 && (Int(lines[0]) ?? 0) >= 1 && lines[1] == "status 143", "\(stopped.stdout)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/stores").isEmpty, "SIGTERM left a store folder")
+        #expect(try FileIO.directoryEntries(dir + "/stores").isEmpty, "SIGTERM left a store folder")
         let timedOut = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-release+disk", "--repeat", "1",
                                                 "--costs", dir + "/costs.json", "--timeout", "1"])
         #expect(timedOut.status != 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/stores").isEmpty, "a timed-out child left a store folder")
+        #expect(try FileIO.directoryEntries(dir + "/stores").isEmpty, "a timed-out child left a store folder")
     }
 }

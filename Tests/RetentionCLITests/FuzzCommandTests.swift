@@ -2,6 +2,7 @@ import AssetGen
 import Foundation
 import Glibc
 import RetentionTestSupport
+import SystemIO
 import Testing
 
 /// Seeded fuzzing through the tool itself: mutated scenarios go to `simulate` and `run`, mutated
@@ -25,49 +26,34 @@ struct FuzzCommandTests {
         var stderr: String
     }
 
-    /// Runs the tool with `arguments`, its output kept in files, and reports how it ended
-    /// with its own peak resident memory (`wait4`'s rusage, so only this child counts).
-    static func spawn(_ arguments: [String], stderrPath: String, environment: [String]) -> Outcome {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stderrPath + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = ([CLIRunner.executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
+    /// Runs the tool with `arguments`, its output kept in files and `environment` its whole
+    /// environment, and reports how it ended with its own peak resident memory (`wait4`'s
+    /// rusage, so only this child counts). Past `maxSecondsPerProcess` it is killed.
+    static func spawn(_ arguments: [String], stderrPath: String, environment: [String: String]) -> Outcome {
+        var child = ChildProcess(executable: CLIRunner.executable, arguments: arguments, timeoutSeconds: maxSecondsPerProcess,
+                                 environment: environment)
+        child.inheritsEnvironment = false
+        child.standardOutput = .file(stderrPath + ".out")
+        child.standardError = .file(stderrPath)
         let start = ContinuousClock.now
-        guard posix_spawn(&pid, CLIRunner.executable, &actions, nil, argv, envp) == 0 else {
+        guard let outcome = try? child.run() else {
             return Outcome(status: nil, signal: nil, seconds: 0, maxResidentKB: 0, stderr: "spawn failed")
         }
-        var status: Int32 = 0
-        var usage = rusage()
-        while true {
-            let done = wait4(pid, &status, WNOHANG, &usage)
-            if done == pid { break }
-            if (ContinuousClock.now - start) > .seconds(maxSecondsPerProcess) { kill(pid, SIGKILL) }
-            usleep(2_000)
-        }
         let seconds = (ContinuousClock.now - start) / .seconds(1)
-        let stderr = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+        let stderr = (try? FileIO.readAll(stderrPath)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         // inspect reports a file it cannot read on stdout ("FILE: error: REASON"), as documented.
-        let stdout = (try? String(contentsOfFile: stderrPath + ".out", encoding: .utf8)) ?? ""
+        let stdout = (try? FileIO.readAll(stderrPath + ".out")).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let reason = stderr.isEmpty ? stdout.split(separator: "\n").first { $0.contains("error:") }.map(String.init) ?? "" : stderr
-        let exited = status & 0x7F == 0
-        return Outcome(status: exited ? (status >> 8) & 0xFF : nil, signal: exited ? nil : status & 0x7F,
-                       seconds: seconds, maxResidentKB: usage.ru_maxrss, stderr: reason)
+        return Outcome(status: outcome.exitStatus, signal: outcome.signal, seconds: seconds, maxResidentKB: outcome.maxResidentKilobytes, stderr: reason)
     }
 
-    /// Size and modification time of every file under `root`, to see that nothing changed.
+    /// Kind, size, modification time and inode of every file under `root`, to see that
+    /// nothing changed.
     static func snapshot(_ root: String) -> [String: String] {
         var result: [String: String] = [:]
-        guard let walker = FileManager.default.enumerator(atPath: root) else { return result }
-        while let name = walker.nextObject() as? String {
-            if name.hasPrefix(".build") || name.hasPrefix(".git") { walker.skipDescendants(); continue }
-            if let info = try? FileManager.default.attributesOfItem(atPath: root + "/" + name) {
-                result[name] = "\(info[.size] ?? 0) \((info[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        for name in FileIO.entries(under: root) where !name.hasPrefix(".build") && !name.hasPrefix(".git") {
+            if let status = FileIO.status(of: root + "/" + name, followLinks: false) {
+                result[name] = "\(status.kind) \(status.size) \(status.modificationNanoseconds) \(status.inode)"
             }
         }
         return result
@@ -85,13 +71,13 @@ struct FuzzCommandTests {
         print("tool fuzz seed \(seed) (set RETENTION_FUZZ_SEED to replay)")
         let root = CLIRunner.packageRoot
         let dir = try CLIRunner.temporaryDirectory("fuzz")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let images = dir + "/images", out = dir + "/out", home = dir + "/home"
-        for folder in [images, out, home] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        for folder in [images, out, home] { try FileIO.createDirectories(folder) }
         let pngs = ["ui-600x400-01.png", "palette-600x400-01.png"].map { root + "/assets/images/" + $0 }
-        for png in pngs { try FileManager.default.copyItem(atPath: png, toPath: images + "/" + (png as NSString).lastPathComponent) }
-        let originals = try pngs.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0))) }
-        let environment = ["HOME=\(home)", "XDG_CACHE_HOME=\(home)/cache", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"]
+        for png in pngs { try TestPaths.copyFile(png, to: images + "/" + (png as NSString).lastPathComponent) }
+        let originals = try pngs.map { [UInt8](try FileIO.readAll($0)) }
+        let environment = ["HOME": home, "XDG_CACHE_HOME": "\(home)/cache", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         // What the tool could reach by mistake: the committed assets and fixtures.
         let watched = [root + "/assets", root + "/Tests/Fixtures"]
         let before = watched.map(snapshot)

@@ -1,5 +1,7 @@
 import Foundation
+import SystemIO
 import Testing
+import RetentionTestSupport
 
 /// Special files and unwritable outputs: one line, a documented status, never a hang, never a
 /// device or FIFO replaced.
@@ -8,9 +10,9 @@ struct HostileInputCommandTests {
     @Test("inspect and simulate refuse a FIFO and /dev/zero at once instead of blocking or reading forever")
     func specialInputs() async throws {
         let dir = try CLIRunner.temporaryDirectory("special")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let fifo = dir + "/b.png"
-        #expect(mkfifo(fifo, 0o644) == 0)
+        try FileIO.makeFIFO(fifo)
         let inspect = try await CLIRunner.run(["inspect", fifo], timeout: 20)
         #expect(inspect.status == 1)
         #expect(inspect.stdout == "\(fifo): error: cannot read \(fifo): it is a FIFO, not a regular file\n")
@@ -35,11 +37,11 @@ struct HostileInputCommandTests {
     @Test("a FIFO among a scenario's images fails that row's reads, reported, without hanging the run")
     func fifoImage() async throws {
         let dir = try CLIRunner.temporaryDirectory("fifo-image")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let images = dir + "/images"
-        try FileManager.default.createDirectory(atPath: images, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLIRunner.packageRoot + "/assets/images/photo-600x400-01.png", toPath: images + "/a.png")
-        #expect(mkfifo(images + "/b.png", 0o644) == 0)
+        try FileIO.createDirectories(images)
+        try TestPaths.copyFile(CLIRunner.packageRoot + "/assets/images/photo-600x400-01.png", to: images + "/a.png")
+        try FileIO.makeFIFO(images + "/b.png")
         let scenario = try Self.fourRowScenario(dir, images: images)
         let result = try await CLIRunner.run(["run", scenario, "--strategy", "decoded-lru"], timeout: 60)
         #expect(result.status == 1, "the run hung, or did not report the file that could not be read: \(result.stderr)")
@@ -52,9 +54,9 @@ struct HostileInputCommandTests {
     @Test("file names that are not UTF-8 open: as inspect and thumbnail arguments, in a folder, among a scenario's images")
     func nonUTF8Names() async throws {
         let dir = try CLIRunner.temporaryDirectory("non-utf8")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let photo = CLIRunner.packageRoot + "/assets/images/photo-600x400-01.png"
-        try FileManager.default.createDirectory(atPath: dir + "/images", withIntermediateDirectories: true)
+        try FileIO.createDirectories(dir + "/images")
         // A Latin-1 "é" (0xE9): Swift's own decoding would turn it into U+FFFD, a name that does not exist.
         let copy = "cp '\(photo)' \"$(printf 'images/caf\\351.png')\""
         let inspect = try await CLIRunner.shell(copy + #" && "$R" inspect "$(printf 'images/caf\351.png')""#, in: dir)
@@ -69,7 +71,7 @@ struct HostileInputCommandTests {
         #expect(folder.status == 0, "\(folder.stdout)\(folder.stderr)")
         #expect(folder.stdout.contains(#""file":"images\/caf\\xE9.png""#) || folder.stdout.contains(#""file":"images/caf\\xE9.png""#), "\(folder.stdout)")
         for made in ["out", "folder-out"] {
-            let names = try FileManager.default.contentsOfDirectory(atPath: dir + "/" + made)
+            let names = try FileIO.directoryEntries(dir + "/" + made)
             #expect(names.count == 1, "\(made): \(names)")
         }
         let run = try await CLIRunner.run(["run", try Self.fourRowScenario(dir, images: "images"), "--strategy", "decoded-lru"], timeout: 60)
@@ -80,7 +82,7 @@ struct HostileInputCommandTests {
     @Test("soak checks --export-json before it measures: a missing folder fails at once with exit 2")
     func soakOutputCheckedFirst() async throws {
         let dir = try CLIRunner.temporaryDirectory("soak-out")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = CLIRunner.packageRoot + "/assets/scenarios/default.json"
         let result = try await CLIRunner.run(["soak", scenario, "--strategy", "decoded-lru", "--iterations", "50",
                                               "--export-json", dir + "/nodir/x.json"], timeout: 30)
@@ -91,19 +93,18 @@ struct HostileInputCommandTests {
     @Test("costs -o /dev/full fails with ENOSPC and exit 1, and -o onto a FIFO streams into it")
     func costsIntoDevices() async throws {
         let dir = try CLIRunner.temporaryDirectory("costs-dev")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = try LabCommandTests.smallScenario(dir)
         let full = try await CLIRunner.run(["costs", scenario, "--repeat", "1", "--strategies", "decoded-lru", "-o", "/dev/full"], timeout: 60)
         #expect(full.status == 1)
         #expect(full.stderr.hasSuffix("Error: cannot write /dev/full: No space left on device\n"), "\(full.stderr)")
         let fifo = dir + "/costs.json"
-        #expect(mkfifo(fifo, 0o644) == 0)
-        let reader = Task.detached { FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data() }
+        try FileIO.makeFIFO(fifo)
+        let reader = Task.detached { (try? FileDescriptor.open(fifo, .readOnly).readAll()) ?? Data() }
         let streamed = try await CLIRunner.run(["costs", scenario, "--repeat", "1", "--strategies", "decoded-lru", "-o", fifo], timeout: 60)
         #expect(streamed.status == 0, "\(streamed.stderr)")
         let json = await reader.value
         #expect(String(decoding: json, as: UTF8.self).contains("\"decodeMs\""))
-        var info = stat()
-        #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO was replaced")
+        #expect(FileIO.kind(of: fifo, followLinks: false) == .special(noun: "a FIFO"), "the FIFO was replaced")
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
+import SystemIO
 import Testing
+import RetentionTestSupport
 
 /// Round three of hostile use: outputs that are inputs, numbers that trap, reports that grow,
 /// loops that never end, signals that do not stop, descriptors and address space that run out.
@@ -24,7 +26,7 @@ struct HostileRoundThreeTests {
     @Test("an export that is an input is refused with exit 64 before anything runs, and the input is untouched")
     func exportsOntoInputs() async throws {
         let dir = try CLIRunner.temporaryDirectory("onto-inputs")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = try Self.scenario(in: dir)
         let original = try String(contentsOfFile: scenario, encoding: .utf8)
         let cases: [([String], String, String)] = [
@@ -58,8 +60,8 @@ struct HostileRoundThreeTests {
     @Test("an export onto the scenario's own trace is refused")
     func exportOntoTrace() async throws {
         let dir = try CLIRunner.temporaryDirectory("onto-trace")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileManager.default.copyItem(atPath: CLIRunner.packageRoot + "/assets/traces/sample-session.jsonl", toPath: dir + "/t.jsonl")
+        defer { try? FileIO.removeTree(dir) }
+        try TestPaths.copyFile(CLIRunner.packageRoot + "/assets/traces/sample-session.jsonl", to: dir + "/t.jsonl")
         let scenario = dir + "/t.json"
         try #"{"name": "t", "trace": "t.jsonl", "images": {"directory": "\#(CLIRunner.packageRoot)/assets/images", "pattern": "photo-600x400-*.png"}}"#
             .write(toFile: scenario, atomically: true, encoding: .utf8)
@@ -73,7 +75,7 @@ struct HostileRoundThreeTests {
     @Test("when nothing is measured, earlier exports stay as they were")
     func earlierResultsKept() async throws {
         let dir = try CLIRunner.temporaryDirectory("kept")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = try Self.scenario(in: dir)
         try "old json".write(toFile: dir + "/r.json", atomically: true, encoding: .utf8)
         try "old,csv\n".write(toFile: dir + "/r.csv", atomically: true, encoding: .utf8)
@@ -81,13 +83,13 @@ struct HostileRoundThreeTests {
         #expect(result.status == 1, "\(result.stderr)")
         #expect(try String(contentsOfFile: dir + "/r.json", encoding: .utf8) == "old json")
         #expect(try String(contentsOfFile: dir + "/r.csv", encoding: .utf8) == "old,csv\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["r.csv", "r.json", "s.json"], "no temporary file left")
+        #expect(try FileIO.directoryEntries(dir).sorted() == ["r.csv", "r.json", "s.json"], "no temporary file left")
     }
 
     @Test("merge: slice counts out of range, duplicated runs, negative figures and truncated JSON are one line each, exit 64")
     func mergeTrustsNothing() async throws {
         let dir = try CLIRunner.temporaryDirectory("merge-hostile")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = try Self.scenario(in: dir)
         let costs = dir + "/c.json"
         _ = try await CLIRunner.run(["costs", scenario, "-o", costs, "--strategies", "decoded-lru"])
@@ -123,7 +125,7 @@ struct HostileRoundThreeTests {
     @Test("cost tables: figures out of range are one line naming the JSON path, never a trap")
     func costNumbers() async throws {
         let dir = try CLIRunner.temporaryDirectory("cost-numbers")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = try Self.scenario(in: dir)
         let costs = dir + "/c.json"
         _ = try await CLIRunner.run(["costs", scenario, "-o", costs, "--strategies", "decoded-lru"])
@@ -145,7 +147,7 @@ struct HostileRoundThreeTests {
     @Test("repeats of steps that take no frame are refused, not run for ever")
     func zeroFrameRepeats() async throws {
         let dir = try CLIRunner.temporaryDirectory("zero-frames")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         for (name, script) in [("empty", #"[{"repeat": {"times": 9000000000000000000, "steps": []}}]"#),
                                ("checkpoints", #"[{"repeat": {"times": 1000000000, "steps": [{"checkpoint": {"name": "c"}}]}}]"#)] {
             let path = dir + "/\(name).json"
@@ -162,35 +164,34 @@ struct HostileRoundThreeTests {
     @Test("SIGTERM ends compare and soak promptly even while they wait on a FIFO nobody reads: 143")
     func signalsWhileBlocked() async throws {
         let dir = try CLIRunner.temporaryDirectory("blocked")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = try Self.scenario(in: dir)
         let costs = dir + "/c.json"
         _ = try await CLIRunner.run(["costs", scenario, "-o", costs, "--strategies", "decoded-lru"])
         let fifo = dir + "/fifo"
-        #expect(mkfifo(fifo, 0o644) == 0)
+        try FileIO.makeFIFO(fifo)
         for arguments in [["compare", scenario, "--strategies", "decoded-lru", "--repeat", "1", "--costs", costs, "--export-json", fifo],
                           ["soak", scenario, "--strategy", "decoded-lru", "--iterations", "3", "--warmup", "0", "--export-csv", fifo]] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            var child = ChildProcess(executable: CLIRunner.executable, arguments: arguments, timeoutSeconds: 120)
+            child.standardOutput = .file("/dev/null")
+            child.standardError = .file("/dev/null")
+            let running = try child.start()
             // Long enough for the run to finish and block opening the FIFO.
             try await Task.sleep(for: .seconds(4))
             let start = Date()
-            kill(process.processIdentifier, SIGTERM)
+            running.signal(SIGTERM)
             let ended: Bool = await withCheckedContinuation { continuation in
                 Thread {
                     let deadline = Date().addingTimeInterval(20)
-                    while process.isRunning && Date() < deadline { usleep(20_000) }
-                    continuation.resume(returning: !process.isRunning)
+                    while !running.hasExited && Date() < deadline { usleep(20_000) }
+                    continuation.resume(returning: running.hasExited)
                 }.start()
             }
-            if !ended { process.interrupt(); kill(process.processIdentifier, SIGKILL) }
+            if !ended { running.signal(SIGKILL) }
+            let outcome = await CLIRunner.wait(for: running)
             #expect(ended, "\(arguments[0]) is still running 20 s after SIGTERM")
             #expect(Date().timeIntervalSince(start) < 15)
-            #expect(process.terminationStatus == 143, "\(arguments[0]): \(process.terminationStatus)")
+            #expect(outcome.exitStatus == 143, "\(arguments[0]): \(outcome)")
         }
     }
 
@@ -206,7 +207,7 @@ struct HostileRoundThreeTests {
     @Test("a strategy name with a comma or a line break is refused at validation with its JSON path")
     func strategyNames() async throws {
         let dir = try CLIRunner.temporaryDirectory("names")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let path = dir + "/n.json"
         try #"{"viewport": {"width": 390, "height": 844, "scale": 3}, "container": {"kind": "list"}, "rows": {"count": 10, "height": 100}, "strategies": ["tiered", {"name": "lru, 16MB", "base": "decoded-lru"}]}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
@@ -219,7 +220,7 @@ struct HostileRoundThreeTests {
     func resourceLimits() async throws {
         let scenario = CLIRunner.packageRoot + "/assets/scenarios/default.json"
         let dir = try CLIRunner.temporaryDirectory("ulimits")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         // `exec` and no redirection: the shell then needs no descriptor of its own (dash saves
         // redirected ones above 9).
         for command in ["run '\(scenario)' --strategy decoded-lru", "soak '\(scenario)' --strategy decoded-lru --iterations 3", "sweep --values 8MB --repeat 1"] {
@@ -238,7 +239,7 @@ struct HostileRoundThreeTests {
     @Test("reports stay bounded: too many checkpoints or timeline samples are refused up front")
     func boundedReports() async throws {
         let dir = try CLIRunner.temporaryDirectory("bounded")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let path = dir + "/c.json"
         try #"{"viewport": {"width": 390, "height": 844, "scale": 3}, "container": {"kind": "list"}, "rows": {"count": 10, "height": 100}, "images": {"directory": "\#(CLIRunner.packageRoot)/assets/images"}, "script": [{"repeat": {"times": 2000, "steps": [{"pause": {"frames": 1}}, {"checkpoint": {"name": "c"}}]}}]}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
@@ -254,15 +255,15 @@ struct HostileRoundThreeTests {
     @Test("an interlaced PNG bigger than --max-resident is skipped with its reason; the batch goes on")
     func interlacedThumbnail() async throws {
         let dir = try CLIRunner.temporaryDirectory("interlaced")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let suite = CLIRunner.packageRoot + "/Tests/Fixtures/pngsuite"
-        let interlaced = try FileManager.default.contentsOfDirectory(atPath: suite).filter { $0.hasPrefix("basi") && $0.hasSuffix(".png") }.sorted().first
+        let interlaced = try FileIO.directoryEntries(suite).filter { $0.hasPrefix("basi") && $0.hasSuffix(".png") }.sorted().first
         let input = try #require(interlaced.map { suite + "/" + $0 })
-        try FileManager.default.copyItem(atPath: input, toPath: dir + "/i.png")
-        try FileManager.default.copyItem(atPath: CLIRunner.packageRoot + "/assets/images/photo-600x400-01.png", toPath: dir + "/p.png")
+        try TestPaths.copyFile(input, to: dir + "/i.png")
+        try TestPaths.copyFile(CLIRunner.packageRoot + "/assets/images/photo-600x400-01.png", to: dir + "/p.png")
         let result = try await CLIRunner.run(["thumbnail", dir + "/i.png", dir + "/p.png", "-o", dir + "/out", "--max-resident", "1KB"])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("\(dir)/i.png: invalid argument: an interlaced 32x32 PNG cannot stream and decodes whole to 0.0 MB, over --max-resident 0.0 MB; skipped"), "\(result.stderr)")
-        #expect(FileManager.default.fileExists(atPath: dir + "/out/p.png"))
+        #expect(FileIO.exists(dir + "/out/p.png"))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RetentionTestSupport
 import Testing
+import SystemIO
 
 @Suite("retention inspect")
 struct InspectCommandTests {
@@ -39,7 +40,7 @@ struct InspectCommandTests {
     @Test("a corrupt file, a non-PNG and a missing file each print the reason and exit 1")
     func badFiles() async throws {
         let dir = try CLIRunner.temporaryDirectory("inspect")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let jpeg = dir + "/photo.png"
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10] + Array("JFIF".utf8)).write(to: URL(fileURLWithPath: jpeg))
         let truncated = dir + "/cut.png"
@@ -62,7 +63,7 @@ struct InspectCommandTests {
         case .success(let path): folder = path
         case .failure(let missing): Issue.record("\(missing)"); return
         }
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }.sorted().map { folder + "/" + $0 }
+        let files = try FileIO.directoryEntries(folder).filter { $0.hasSuffix(".png") }.sorted().map { folder + "/" + $0 }
         let result = try await CLIRunner.run(["inspect", "--decode"] + files)
         #expect(result.status == 1, "some files are corrupt, none may crash")
         #expect(result.stdout.split(separator: "\n").count == files.count)

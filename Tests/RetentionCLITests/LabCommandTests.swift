@@ -1,5 +1,7 @@
 import Foundation
+import SystemIO
 import Testing
+import RetentionTestSupport
 
 /// `run`, `compare` and `strategies`, run as a user runs them, on a small scenario.
 @Suite("retention run / compare / strategies")
@@ -20,7 +22,7 @@ struct LabCommandTests {
     @Test("run --json prints the documented fields")
     func runJSON() async throws {
         let dir = try CLIRunner.temporaryDirectory("run")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let result = try await CLIRunner.run(["run", try Self.smallScenario(dir), "--strategy", "swiftui-image-state", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -43,7 +45,7 @@ struct LabCommandTests {
     @Test("compare runs each strategy in a child, prints the table and writes CSV and JSON")
     func compare() async throws {
         let dir = try CLIRunner.temporaryDirectory("compare")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let result = try await CLIRunner.run(["compare", try Self.smallScenario(dir), "--strategies", "decoded-release,swiftui-image-state",
                                         "--repeat", "2", "--export-csv", dir + "/out.csv", "--export-json", dir + "/out.json"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -60,7 +62,7 @@ struct LabCommandTests {
     @Test("bad inputs: unknown strategy, missing images, bad scenario, bad flags — one line, exit 1 or 64")
     func badInputs() async throws {
         let dir = try CLIRunner.temporaryDirectory("badlab")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = try Self.smallScenario(dir)
         let unknown = try await CLIRunner.run(["run", scenario, "--strategy", "keep-everything"])
         #expect(unknown.status == 1)
@@ -68,7 +70,7 @@ struct LabCommandTests {
         let noImages = dir + "/noimages.json"
         try #"{"name":"n","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list"},"rows":{"count":3,"height":300},"images":{"directory":"empty"},"script":[]}"#
             .write(toFile: noImages, atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(atPath: dir + "/empty", withIntermediateDirectories: true)
+        try FileIO.createDirectories(dir + "/empty")
         let missing = try await CLIRunner.run(["compare", noImages])
         #expect(missing.status == 1)
         #expect(missing.stderr == "Error: images: no file in \(dir)/empty matches \"*.png\"\n")
@@ -110,7 +112,7 @@ struct LabCommandTests {
     @Test("a child that times out is reported, the others go on, and the exit status is 1")
     func childTimeout() async throws {
         let dir = try CLIRunner.temporaryDirectory("timeout")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = try Self.smallScenario(dir)
         let calibration = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-lru", "--timeout", "0.001"])
         #expect(calibration.status == 1)
@@ -132,9 +134,9 @@ struct LabCommandTests {
     @Test("a corrupt image in a row is counted and reported: run measures and exits 1, soak's verdict stays on memory")
     func corruptRowImage() async throws {
         let dir = try CLIRunner.temporaryDirectory("corrupt")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileManager.default.createDirectory(atPath: dir + "/images", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: CLIRunner.packageRoot + "/assets/images/photo-600x400-01.png", toPath: dir + "/images/a.png")
+        defer { try? FileIO.removeTree(dir) }
+        try FileIO.createDirectories(dir + "/images")
+        try TestPaths.copyFile(CLIRunner.packageRoot + "/assets/images/photo-600x400-01.png", to: dir + "/images/a.png")
         try Data("not a png at all".utf8).write(to: URL(fileURLWithPath: dir + "/images/b.png"))
         let scenario = dir + "/s.json"
         try #"{"name":"c","viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list","prefetchRows":0},"rows":{"count":6,"height":300},"images":{"directory":"images"},"script":[{"scroll":{"by":900,"frames":20}},{"destroyContainer":{}}]}"#
@@ -167,7 +169,7 @@ struct LabCommandTests {
                           "decoded-release+disk", "decoded-lru+disk", "thumbnail-disk"])
         #expect(lines.contains { $0.hasPrefix("thumbnail-disk        256px thumbnail while visible, released on disappear; thumbnails on disk as PNG") })
         let dir = try CLIRunner.temporaryDirectory("strategies")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = try Self.smallScenario(dir, extra: #","strategies":["tiered",{"name":"small-lru","base":"decoded-lru","decodedBudget":"8MB"}]"#)
         let custom = try await CLIRunner.run(["strategies", scenario])
         #expect(custom.status == 0)
@@ -185,32 +187,30 @@ struct CompareChildrenTests {
     }
 
     static func alive(_ pid: Int32) -> Bool {
-        guard kill(pid, 0) == 0 else { return false }
-        // A zombie is dead; only its parent has not reaped it yet.
-        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-        return !stat.contains(") Z ")
+        // Gone, or a zombie (dead; only its parent has not reaped it yet).
+        guard let stat = try? FileIO.readAll("/proc/\(pid)/stat", limit: 4096) else { return false }
+        return !String(decoding: stat, as: UTF8.self).contains(") Z ")
     }
 
     /// Starts a long comparison (temporary files in `tmp`) and returns it with the pid of its
     /// first `retention run` child.
-    static func startWithChild(tmp: String) throws -> (Process, Int32) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp]) { $1 }
-        process.arguments = ["compare", CLIRunner.packageRoot + "/assets/scenarios/infinite-feed.json", "--repeat", "3"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+    static func startWithChild(tmp: String) throws -> (ChildProcess.Running, Int32) {
+        var child = ChildProcess(executable: CLIRunner.executable,
+                                 arguments: ["compare", CLIRunner.packageRoot + "/assets/scenarios/infinite-feed.json", "--repeat", "3"],
+                                 timeoutSeconds: 600, environment: ["TMPDIR": tmp])
+        child.standardOutput = .file("/dev/null")
+        child.standardError = .file("/dev/null")
+        let process = try child.start()
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             // The first child measures the cost table; wait for a run child after it.
-            for child in children(of: process.processIdentifier) {
-                let cmdline = (try? String(contentsOfFile: "/proc/\(child)/cmdline", encoding: .utf8)) ?? ""
-                if cmdline.contains("run\u{0}") { return (process, child) }
+            for child in children(of: process.processID) {
+                let cmdline = (try? FileIO.readAll("/proc/\(child)/cmdline", limit: 1 << 16)) ?? Data()
+                if String(decoding: cmdline, as: UTF8.self).contains("run\u{0}") { return (process, child) }
             }
             usleep(50_000)
         }
-        process.terminate()
+        process.signal(SIGTERM)
         throw CocoaError(.fileReadUnknown)
     }
 
@@ -218,17 +218,16 @@ struct CompareChildrenTests {
     func childrenDieWithParent() throws {
         // Its own TMPDIR: the cost table's temporary file, which a SIGKILL leaves behind.
         let tmp = try CLIRunner.temporaryDirectory("die-with-parent")
-        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        defer { try? FileIO.removeTree(tmp) }
         let (compare, child) = try Self.startWithChild(tmp: tmp)
-        kill(compare.processIdentifier, SIGTERM)
-        compare.waitUntilExit()
-        #expect(compare.terminationStatus == 143)
+        compare.signal(SIGTERM)
+        #expect(compare.wait().exitStatus == 143)
         #expect(!Self.alive(child), "the run child \(child) outlived compare")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp) == [], "SIGTERM removed the temporary cost table")
+        #expect(try FileIO.directoryEntries(tmp) == [], "SIGTERM removed the temporary cost table")
 
         let (second, orphan) = try Self.startWithChild(tmp: tmp)
-        kill(second.processIdentifier, SIGKILL)
-        second.waitUntilExit()
+        second.signal(SIGKILL)
+        _ = second.wait()
         var gone = false
         for _ in 0..<40 where !gone {
             gone = !Self.alive(orphan)
@@ -240,7 +239,7 @@ struct CompareChildrenTests {
     @Test("the test runner's timeout kills compare and every process it started: the child's process group")
     func runnerTimeoutKillsTheGroup() async throws {
         let dir = try CLIRunner.temporaryDirectory("runner-group")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = CLIRunner.packageRoot + "/assets/scenarios/infinite-feed.json"
         // A saved cost table: compare goes straight to its runs (each several seconds) and
         // leaves no temporary table behind when it is killed.

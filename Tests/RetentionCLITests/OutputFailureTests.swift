@@ -1,4 +1,4 @@
-import Foundation
+import SystemIO
 import Testing
 
 /// A write to standard output that fails is an error, never a silent success.
@@ -6,17 +6,10 @@ import Testing
 struct OutputFailureTests {
     /// Runs the tool with standard output on /dev/full; returns status and standard error.
     static func runIntoFullDevice(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
-        let err = Pipe()
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        var child = ChildProcess(executable: CLIRunner.executable, arguments: arguments, timeoutSeconds: 120)
+        child.standardOutput = .file("/dev/full")
+        let outcome = try child.run()
+        return (outcome.exitStatus ?? -1, String(decoding: outcome.stderr, as: UTF8.self))
     }
 
     @Test("inspect, simulate, strategies and costs into /dev/full exit 1 with one line", arguments: [

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SystemIO
 
 /// `--max-resident`: a scenario that outgrows the limit stops with one line, what it measured,
 /// and a documented status, instead of taking the host down.
@@ -27,7 +28,7 @@ struct ResidentLimitCommandTests {
     @Test("run stops at the limit in frame 0 with one line and exit 1, and still prints what it measured")
     func run() async throws {
         let dir = try CLIRunner.temporaryDirectory("limit-run")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = try Self.vStackScenario(dir)
         let text = try await CLIRunner.run(["run", scenario, "--strategy", "decoded-lru", "--max-resident", "64MB"], timeout: 60)
         #expect(text.status == 1)
@@ -53,7 +54,7 @@ struct ResidentLimitCommandTests {
     @Test("async loads are admitted against the limit before they allocate: eight workers cannot overshoot it")
     func asyncAdmission() async throws {
         let dir = try CLIRunner.temporaryDirectory("limit-async")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         // Four 2000x2000 images (16 MB decoded each) on an async vStack of 40 rows, 8 workers:
         // without admission a batch of 8 loads allocates 128 MB at once.
         let big = try await CLIRunner.shell("mkdir -p '\(dir)/images' && python3 - <<'EOF'\nimport struct, zlib\nw = h = 2000\nraw = b''.join(b'\\x00' + bytes([(x * 7 + y) & 255 for x in range(0, w * 3, 3)]) * 3 for y in range(h))\ndef chunk(t, d):\n    return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)\nfor i in range(4):\n    png = b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0)) + chunk(b'IDAT', zlib.compress(raw, 1)) + chunk(b'IEND', b'')\n    open('\(dir)/images/big-%d.png' % i, 'wb').write(png)\nEOF")
@@ -75,7 +76,7 @@ struct ResidentLimitCommandTests {
     @Test("compare passes the limit to its children and reports the child's line")
     func compare() async throws {
         let dir = try CLIRunner.temporaryDirectory("limit-compare")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = try Self.vStackScenario(dir)
         let result = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-lru", "--repeat", "1", "--max-resident", "64MB",
                                               "--export-json", dir + "/out.json"], timeout: 120)
@@ -92,7 +93,7 @@ struct ResidentLimitCommandTests {
     @Test("soak stops at the limit as a failed run, exit 2, with the line")
     func soak() async throws {
         let dir = try CLIRunner.temporaryDirectory("limit-soak")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let result = try await CLIRunner.run(["soak", try Self.vStackScenario(dir), "--strategy", "decoded-lru", "--iterations", "3",
                                               "--max-resident", "64MB"], timeout: 60)
         #expect(result.status == 2)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SystemIO
 
 @Suite("retention simulate")
 struct SimulateCommandTests {
@@ -31,7 +32,7 @@ struct SimulateCommandTests {
     @Test("a bad scenario exits 1 with a one-line message naming the JSON path")
     func badScenario() async throws {
         let dir = try CLIRunner.temporaryDirectory("simulate")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let path = dir + "/bad.json"
         try #"{"name":"x","frameRate":60,"viewport":{"width":390,"height":844,"scale":3},"container":{"kind":"list"},"rows":{"count":"ten","height":100},"script":[]}"#
             .write(toFile: path, atomically: true, encoding: .utf8)

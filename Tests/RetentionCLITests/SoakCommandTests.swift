@@ -1,4 +1,5 @@
 import Foundation
+import SystemIO
 import Testing
 
 @Suite("retention soak")
@@ -10,7 +11,7 @@ struct SoakCommandTests {
     @Test("an infinite feed under swiftui-image-state fails with a growth verdict (real retention, nothing injected)")
     func imageStateGrows() async throws {
         let dir = try CLIRunner.temporaryDirectory("soak-grow")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let result = try await CLIRunner.run(["soak", Self.feed, "--strategy", "swiftui-image-state", "--iterations", "4", "--export-csv", dir + "/s.csv"])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("verdict: FAIL (growth)"))
@@ -45,7 +46,7 @@ struct SoakCommandTests {
     @Test("SIGINT stops at the end of the current frame; the CSV, the JSON and the verdict cover the finished iterations and say so")
     func interrupt() async throws {
         let dir = try CLIRunner.temporaryDirectory("soak-int")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let csv = dir + "/s.csv"
         // Wait until at least 4 iterations are on disk (header + 4 lines), then interrupt.
         let (status, stdout) = try await Self.stop(["soak", Self.feed, "--strategy", "decoded-lru", "--duration", "10m", "--warmup", "1",
@@ -118,7 +119,7 @@ struct SoakCommandTests {
     @Test("an export that is the scenario itself is refused before anything runs, and the scenario is untouched")
     func exportOntoInput() async throws {
         let dir = try CLIRunner.temporaryDirectory("soak-onto-input")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = dir + "/s.json"
         let text = try String(contentsOfFile: CLIRunner.packageRoot + "/assets/scenarios/soak-slow-leak.json", encoding: .utf8)
             .replacingOccurrences(of: "\"../images\"", with: "\"\(CLIRunner.packageRoot)/assets/images\"")
@@ -150,7 +151,7 @@ struct SoakCommandTests {
     @Test("the growing feed (30 rows of 4 KB per 5.5 s of use) fails, with the counter that grows, in the text, the JSON and the CSV")
     func growingFeedFails() async throws {
         let dir = try CLIRunner.temporaryDirectory("soak-feed")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let result = try await CLIRunner.run(["soak", Self.growingFeed, "--strategy", "decoded-lru", "--iterations", "12",
                                               "--export-csv", dir + "/s.csv", "--export-json", dir + "/s.json"])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
@@ -199,7 +200,7 @@ struct SoakCommandTests {
         let parts = pair.split(separator: " ").map(String.init)
         // A folder per case: the cases run side by side.
         let dir = try CLIRunner.temporaryDirectory("soak-pass-\(parts[1])")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = parts[0] == "grid" ? try Self.asyncGrid(in: dir) : CLIRunner.packageRoot + "/assets/scenarios/" + parts[0]
         let result = try await CLIRunner.run(["soak", scenario, "--strategy", parts[1], "--iterations", "60", "--until-verdict"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -212,35 +213,25 @@ struct SoakCommandTests {
     /// `signal`, and returns the exit status (of a process that exited, not one killed) and
     /// standard output.
     static func stop(_ arguments: [String], with signal: Int32, afterLines lines: Int, csv: String) async throws -> (status: Int32, stdout: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        var child = ChildProcess(executable: CLIRunner.executable, arguments: arguments, timeoutSeconds: 600)
+        child.standardError = .file("/dev/null")
+        let process = try child.start()
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
-            let text = (try? String(contentsOfFile: csv, encoding: .utf8)) ?? ""
+            let text = (try? FileIO.readAll(csv)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             if text.split(separator: "\n").count >= lines { break }
             try await Task.sleep(for: .milliseconds(50))
         }
-        kill(process.processIdentifier, signal)
+        process.signal(signal)
         // Wait for the child on a thread of its own, not on a cooperative one.
-        let stdout: String = await withCheckedContinuation { continuation in
-            Thread {
-                let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
-                continuation.resume(returning: text)
-            }.start()
-        }
-        return (process.terminationReason == .exit ? process.terminationStatus : -1, stdout)
+        let outcome = await CLIRunner.wait(for: process)
+        return (outcome.exitStatus ?? -1, String(decoding: outcome.stdout, as: UTF8.self))
     }
 
     @Test("SIGTERM (a CI timeout) is never a pass: exit 3 for a flat soak whose iterations would pass, 1 when growth is already certain")
     func terminated() async throws {
         let dir = try CLIRunner.temporaryDirectory("soak-term")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         // Header, 2 warm-up and 6 measured iterations: enough for the flat soak to pass had it run its course.
         let flat = try await Self.stop(["soak", CLIRunner.packageRoot + "/assets/scenarios/default.json", "--strategy", "thumbnail-lru",
                                         "--duration", "10m", "--export-csv", dir + "/flat.csv"], with: SIGTERM, afterLines: 9, csv: dir + "/flat.csv")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SystemIO
 
 @Suite("retention sweep and merge")
 struct SweepCommandTests {
@@ -18,7 +19,7 @@ struct SweepCommandTests {
     @Test("a sweep runs every point in children, marks the frontier and names the cheapest point meeting the constraints")
     func sweep() async throws {
         let dir = try CLIRunner.temporaryDirectory("sweep")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = try LabCommandTests.smallScenario(dir)
         let result = try await CLIRunner.run(["sweep", scenario, "--values", "2MB,8MB", "--repeat", "1", "--jobs", "2",
                                               "--max-placeholders", "0", "--export-json", dir + "/s.json"])
@@ -36,7 +37,7 @@ struct SweepCommandTests {
     @Test("three slices run as separate processes and merged equal one unsharded sweep")
     func shardsMerge() async throws {
         let dir = try CLIRunner.temporaryDirectory("shards")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let scenario = try LabCommandTests.smallScenario(dir)
         let costs = try await CLIRunner.run(["costs", scenario, "-o", dir + "/costs.json", "--strategies", "decoded-lru,decoded-release"])
         #expect(costs.status == 0, "\(costs.stderr)")
@@ -84,7 +85,7 @@ struct SweepCommandTests {
     ])
     func usageErrors(_ flags: [String], _ message: String) async throws {
         let dir = try CLIRunner.temporaryDirectory("sweep-bad-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let result = try await CLIRunner.run(["sweep", try LabCommandTests.smallScenario(dir)] + flags)
         #expect(result.status == 64, "\(result.stdout) \(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")

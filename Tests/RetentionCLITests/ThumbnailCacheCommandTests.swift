@@ -1,5 +1,7 @@
 import Foundation
+import SystemIO
 import Testing
+import RetentionTestSupport
 
 @Suite("retention thumbnail --cache and --shard")
 struct ThumbnailCacheCommandTests {
@@ -8,11 +10,11 @@ struct ThumbnailCacheCommandTests {
     /// `count` PNG copies of the committed images in `folder` (distinct files, so distinct
     /// identities), named `f000.png` …
     static func inputs(_ count: Int, in folder: String) throws -> [String] {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let sources = try FileManager.default.contentsOfDirectory(atPath: images).filter { $0.hasSuffix(".png") }.sorted()
+        try FileIO.createDirectories(folder)
+        let sources = try FileIO.directoryEntries(images).filter { $0.hasSuffix(".png") }.sorted()
         return try (0..<count).map { index in
             let path = folder + "/" + String(format: "f%03d.png", index)
-            try FileManager.default.copyItem(atPath: images + "/" + sources[index % sources.count], toPath: path)
+            try TestPaths.copyFile(images + "/" + sources[index % sources.count], to: path)
             return path
         }
     }
@@ -23,7 +25,8 @@ struct ThumbnailCacheCommandTests {
 
     static func files(under folder: String) throws -> [String: Data] {
         var result: [String: Data] = [:]
-        for name in try FileManager.default.subpathsOfDirectory(atPath: folder) where name.hasSuffix(".png") {
+        _ = try FileIO.directoryEntries(folder) // a missing folder is an error, not an empty listing
+        for name in FileIO.entries(under: folder) where name.hasSuffix(".png") {
             result[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
         }
         return result
@@ -32,7 +35,7 @@ struct ThumbnailCacheCommandTests {
     @Test("a second run writes every thumbnail from the cache, byte for byte; a changed input is made again, a damaged entry is a miss")
     func rerun() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-cache-rerun")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         _ = try Self.inputs(6, in: dir + "/in")
         let plain = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "64", "-o", dir + "/plain"])
         #expect(plain.status == 0, "\(plain.stderr)")
@@ -45,7 +48,7 @@ struct ThumbnailCacheCommandTests {
         #expect(try Self.files(under: dir + "/out") == Self.files(under: dir + "/plain"), "cached thumbnails are the bytes a plain run writes")
 
         // One damaged entry: the store finds it, removes it, and the file is made again.
-        let entries = try FileManager.default.contentsOfDirectory(atPath: dir + "/cache/entries").sorted()
+        let entries = try FileIO.directoryEntries(dir + "/cache/entries").sorted()
         let damaged = dir + "/cache/entries/" + entries[0]
         var bytes = try Data(contentsOf: URL(fileURLWithPath: damaged))
         bytes[bytes.count / 2] ^= 0xFF
@@ -57,8 +60,8 @@ struct ThumbnailCacheCommandTests {
         #expect(verify.status == 0, "no damaged entry is left: \(verify.stdout)\(verify.stderr)")
 
         // A changed input (new contents, new modification time) is made again, from its new contents.
-        try FileManager.default.removeItem(atPath: dir + "/in/f000.png")
-        try FileManager.default.copyItem(atPath: Self.images + "/ui-600x400-01.png", toPath: dir + "/in/f000.png")
+        try FileIO.removeTree(dir + "/in/f000.png")
+        try TestPaths.copyFile(Self.images + "/ui-600x400-01.png", to: dir + "/in/f000.png")
         let fourth = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "64", "-o", dir + "/out", "--json", "--cache", dir + "/cache"])
         #expect(fourth.status == 0, "\(fourth.stderr)")
         let reports = fourth.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -75,28 +78,28 @@ struct ThumbnailCacheCommandTests {
     @Test("a batch killed with SIGKILL leaves a valid cache; the next run makes only what was not finished")
     func killed() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-cache-kill")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         _ = try Self.inputs(60, in: dir + "/in")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-        process.arguments = ["thumbnail", dir + "/in", "--size", "96", "--jobs", "1", "-o", dir + "/out", "--cache", dir + "/cache"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        var child = ChildProcess(executable: CLIRunner.executable,
+                                 arguments: ["thumbnail", dir + "/in", "--size", "96", "--jobs", "1", "-o", dir + "/out", "--cache", dir + "/cache"],
+                                 timeoutSeconds: 120)
+        child.standardOutput = .file("/dev/null")
+        child.standardError = .file("/dev/null")
+        let running = try child.start()
         // Kill it once some thumbnails are written, well before the end.
         var written = 0
-        for _ in 0..<600 where process.isRunning {
-            written = (try? FileManager.default.contentsOfDirectory(atPath: dir + "/out").count) ?? 0
+        for _ in 0..<600 where !running.hasExited {
+            written = (try? FileIO.directoryEntries(dir + "/out").count) ?? 0
             if written >= 8 { break }
             usleep(10_000)
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal, "the batch ended before it was killed (\(written) written)")
+        running.signal(SIGKILL)
+        let outcome = await CLIRunner.wait(for: running)
+        #expect(outcome.signal != nil, "the batch ended before it was killed (\(written) written)")
 
         let verify = try await CLIRunner.run(["cache", dir + "/cache", "verify"])
         #expect(verify.status == 0, "no bad entry after SIGKILL: \(verify.stdout)\(verify.stderr)")
-        let entries = try FileManager.default.contentsOfDirectory(atPath: dir + "/cache/entries").count
+        let entries = try FileIO.directoryEntries(dir + "/cache/entries").count
         #expect(entries > 0 && entries < 60, "\(entries) entries")
 
         let again = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "96", "--jobs", "1", "-o", dir + "/out", "--cache", dir + "/cache"])
@@ -110,7 +113,7 @@ struct ThumbnailCacheCommandTests {
     @Test("slices: every input in exactly one, the same slice whatever the order of the inputs, together one run's outputs")
     func slices() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-shards")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let inputs = try Self.inputs(20, in: dir + "/in")
         var seen: [String: Int] = [:]
         for k in 1...3 {
@@ -145,13 +148,13 @@ struct ThumbnailCacheCommandTests {
     @Test("bad flags and a cache folder that cannot be one: one line each")
     func errors() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-cache-errors")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let photo = Self.images + "/photo-600x400-01.png"
         try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/file"))
         let file = try await CLIRunner.run(["thumbnail", photo, "-o", dir + "/o.png", "--cache", dir + "/file"])
         #expect(file.status == 1)
         #expect(file.stderr.hasPrefix("retention thumbnail: --cache: ") && file.stderr.hasSuffix("\n") && file.stderr.split(separator: "\n").count == 1, "\(file.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: dir + "/o.png"), "nothing is written when the batch cannot start")
+        #expect(!FileIO.exists(dir + "/o.png"), "nothing is written when the batch cannot start")
 
         for (arguments, message) in [(["--cache-limit", "1GB"], "--cache-limit goes with --cache DIR"),
                                      (["--shard", "4/3"], "--shard: expected K/N with 1 ≤ K ≤ N ≤ 10000, got 4/3"),
@@ -166,17 +169,17 @@ struct ThumbnailCacheCommandTests {
     @Test("an input replaced by another of the same size and mtime (a reused inode) is made again, not served from the cache")
     func replacedInputWithTheSameSizeAndTimeMisses() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-cache-ctime")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let suite = CLIRunner.packageRoot + "/Tests/Fixtures/pngsuite/"
-        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: dir + "/ref", withIntermediateDirectories: true)
+        try FileIO.createDirectories(dir + "/in")
+        try FileIO.createDirectories(dir + "/ref")
         // Two different 32x32 images of exactly 145 bytes each.
-        try FileManager.default.copyItem(atPath: suite + "basn2c08.png", toPath: dir + "/ref/a.png")
+        try TestPaths.copyFile(suite + "basn2c08.png", to: dir + "/ref/a.png")
         let expected = try await CLIRunner.run(["thumbnail", dir + "/ref/a.png", "--size", "16", "-o", dir + "/expected.png"])
         #expect(expected.status == 0)
         for (round, source) in ["basn0g04.png", "basn2c08.png"].enumerated() {
-            try? FileManager.default.removeItem(atPath: dir + "/in/a.png")
-            try FileManager.default.copyItem(atPath: suite + source, toPath: dir + "/in/a.png")
+            try? FileIO.removeTree(dir + "/in/a.png")
+            try TestPaths.copyFile(suite + source, to: dir + "/in/a.png")
             let touched = try await CLIRunner.shell("touch -m -d '2020-01-01 00:00:00' '\(dir)/in/a.png'")
             #expect(touched.status == 0)
             for verify in ["identity", "content"] {
@@ -195,16 +198,16 @@ struct ThumbnailCacheCommandTests {
     @Test("temporary outputs a killed batch left are removed by the next batch once their process is gone; a live one's stay")
     func leftoverOutputsOfAKilledBatchAreRemoved() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-leftovers")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         _ = try Self.inputs(2, in: dir + "/in")
-        try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
-        let dead = (4_000_000...4_194_303).first { !FileManager.default.fileExists(atPath: "/proc/\($0)") } ?? 4_194_303
+        try FileIO.createDirectories(dir + "/out")
+        let dead = (4_000_000...4_194_303).first { !FileIO.exists("/proc/\($0)") } ?? 4_194_303
         for name in [".rtn-\(dead)-1.tmp", ".rtn-\(getpid())-1.tmp", "notes.txt"] {
             try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/out/" + name))
         }
         let result = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "32", "-o", dir + "/out"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/out").sorted()
+        #expect(try FileIO.directoryEntries(dir + "/out").sorted()
                 == [".rtn-\(getpid())-1.tmp", "f000.png", "f001.png", "notes.txt"].sorted())
     }
 
@@ -212,16 +215,16 @@ struct ThumbnailCacheCommandTests {
           .enabled(if: getuid() == 0, "needs root to bind-mount the cache read-only"))
     func readOnlyCacheDegrades() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-cache-ro")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         _ = try Self.inputs(3, in: dir + "/in")
         let first = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "32", "-o", dir + "/out", "--cache", dir + "/cache"])
         #expect(first.status == 0, "\(first.stderr)")
-        try FileManager.default.createDirectory(atPath: dir + "/ro", withIntermediateDirectories: true)
+        try FileIO.createDirectories(dir + "/ro")
         let mounted = try await CLIRunner.shell("mount --bind '\(dir)/cache' '\(dir)/ro' && mount -o remount,bind,ro '\(dir)/ro' && echo ok")
         #expect(mounted.stdout == "ok\n", "\(mounted.stderr)")
         defer { _ = system("umount '\(dir)/ro'") }
         // One new input, which cannot be added.
-        try FileManager.default.copyItem(atPath: dir + "/in/f000.png", toPath: dir + "/in/f003.png")
+        try TestPaths.copyFile(dir + "/in/f000.png", to: dir + "/in/f003.png")
         let second = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "32", "-o", dir + "/out2", "--cache", dir + "/ro"])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(Self.summary(second.stdout).contains("3 from cache"), "\(second.stdout)")

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import RetentionTestSupport
+import SystemIO
 
 @Suite("retention thumbnail")
 struct ThumbnailCommandTests {
@@ -7,7 +9,7 @@ struct ThumbnailCommandTests {
     static let photo = images + "/photo-600x400-01.png"
 
     static func copy(_ source: String, to destination: String) throws {
-        try FileManager.default.copyItem(atPath: source, toPath: destination)
+        try TestPaths.copyFile(source, to: destination)
     }
 
     static func header(_ path: String) throws -> (width: Int, height: Int) {
@@ -21,8 +23,8 @@ struct ThumbnailCommandTests {
     @Test("a batch with one corrupt file: the reason on stderr, the other outputs written, a summary, exit 1")
     func batchWithCorruptFile() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-batch")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileManager.default.createDirectory(atPath: dir + "/in/nested", withIntermediateDirectories: true)
+        defer { try? FileIO.removeTree(dir) }
+        try FileIO.createDirectories(dir + "/in/nested")
         try Self.copy(Self.photo, to: dir + "/in/a.png")
         try Self.copy(Self.images + "/alpha-600x400-01.png", to: dir + "/in/nested/b.PNG")
         try Data(try Data(contentsOf: URL(fileURLWithPath: Self.photo)).prefix(3000)).write(to: URL(fileURLWithPath: dir + "/in/cut.png"))
@@ -33,8 +35,8 @@ struct ThumbnailCommandTests {
         #expect(result.stderr == "retention thumbnail: skipped 1 file that is not PNG: \(dir)/in/notes.txt\n\(dir)/in/cut.png: truncated PNG: unexpected end of data\n", "\(result.stderr)")
         #expect(try Self.header(dir + "/out/a.png") == (64, 43))
         #expect(try Self.header(dir + "/out/nested/b.PNG") == (64, 43))
-        #expect(!FileManager.default.fileExists(atPath: dir + "/out/cut.png"))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir + "/out").filter { $0.hasPrefix(".") }
+        #expect(!FileIO.exists(dir + "/out/cut.png"))
+        let leftovers = try FileIO.directoryEntries(dir + "/out").filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "no temporary files are left behind")
         let summary = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
         #expect(summary.hasPrefix("thumbnail: 3 files, 1 failed, "), "\(summary)")
@@ -44,8 +46,8 @@ struct ThumbnailCommandTests {
     @Test("--inflate-whole writes the same thumbnails as streaming, reports them not streamed, and a cut file still fails with libpng's reason")
     func inflateWhole() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-whole")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        defer { try? FileIO.removeTree(dir) }
+        try FileIO.createDirectories(dir + "/in")
         for name in ["photo-600x400-01.png", "alpha-600x400-01.png", "palette-600x400-01.png", "gray-600x400-01.png", "ui-600x400-01.png"] {
             try Self.copy(Self.images + "/" + name, to: dir + "/in/" + name)
         }
@@ -54,8 +56,8 @@ struct ThumbnailCommandTests {
         let whole = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "64", "-o", dir + "/whole", "--jobs", "2", "--json", "--inflate-whole", "8MB"])
         #expect(streamed.status == 1 && whole.status == 1)
         #expect(whole.stderr == streamed.stderr && whole.stderr.contains("cut.png: truncated PNG"), "\(whole.stderr)")
-        for name in try FileManager.default.contentsOfDirectory(atPath: dir + "/streamed").sorted() {
-            #expect(FileManager.default.contents(atPath: dir + "/whole/" + name) == FileManager.default.contents(atPath: dir + "/streamed/" + name), "\(name)")
+        for name in try FileIO.directoryEntries(dir + "/streamed").sorted() {
+            #expect((try? FileIO.readAll(dir + "/whole/" + name)) == (try? FileIO.readAll(dir + "/streamed/" + name)), "\(name)")
         }
         let reports = whole.stdout.split(separator: "\n").filter { $0.contains("\"streamed\"") }
         #expect(reports.count == 5 && reports.allSatisfy { $0.contains("\"streamed\":false") }, "\(whole.stdout)")
@@ -65,7 +67,7 @@ struct ThumbnailCommandTests {
     @Test("outputs keep the input name, go to ./thumbnails by default, and are overwritten")
     func outputNaming() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-names")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let first = try await CLIRunner.run(["thumbnail", Self.photo, Self.images + "/ui-600x400-01.png", "--size", "50x20"], in: dir)
         #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
         #expect(try Self.header(dir + "/thumbnails/photo-600x400-01.png") == (30, 20))
@@ -88,13 +90,13 @@ struct ThumbnailCommandTests {
     @Test("-o into folders that do not exist makes them, a 252-byte file name works, and a file in the way is one line with its reason")
     func outputFolders() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-folders")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         // A file name of 252 bytes: the temporary name of the atomic write must not outgrow 255.
         let name = String(repeating: "n", count: 248) + ".png"
         let made = try await CLIRunner.run(["thumbnail", Self.photo, "--size", "32", "-o", dir + "/missing/deeper/" + name])
         #expect(made.status == 0 && made.stderr.isEmpty, "\(made.stderr)")
         #expect(try Self.header(dir + "/missing/deeper/" + name) == (32, 21))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/missing/deeper") == [name])
+        #expect(try FileIO.directoryEntries(dir + "/missing/deeper") == [name])
         // A regular file where a folder must go.
         try "x".write(toFile: dir + "/afile", atomically: false, encoding: .utf8)
         let blocked = try await CLIRunner.run(["thumbnail", Self.photo, "-o", dir + "/afile/sub"])
@@ -108,8 +110,8 @@ struct ThumbnailCommandTests {
     @Test("a batch that would overwrite an input is refused whole, before anything is written")
     func collisions() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-collide")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileManager.default.createDirectory(atPath: dir + "/other", withIntermediateDirectories: true)
+        defer { try? FileIO.removeTree(dir) }
+        try FileIO.createDirectories(dir + "/other")
         try Self.copy(Self.photo, to: dir + "/p.png")
         try Self.copy(Self.photo, to: dir + "/other/p.png")
         let result = try await CLIRunner.run(["thumbnail", dir + "/p.png", dir + "/other/p.png", "-o", dir])
@@ -117,15 +119,15 @@ struct ThumbnailCommandTests {
         #expect(result.stderr == "retention thumbnail: the thumbnail of \(dir)/p.png would replace the input \(dir)/p.png; nothing was written; choose another output folder\n")
         #expect(try Self.header(dir + "/p.png") == (600, 400), "the input is untouched")
         // Two input folders into one of them: the other folder's same-named file would replace it.
-        try FileManager.default.createDirectory(atPath: dir + "/fa", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: dir + "/fb", withIntermediateDirectories: true)
+        try FileIO.createDirectories(dir + "/fa")
+        try FileIO.createDirectories(dir + "/fb")
         try Self.copy(Self.photo, to: dir + "/fa/x.png")
         try Self.copy(Self.photo, to: dir + "/fb/x.png")
         let folders = try await CLIRunner.run(["thumbnail", dir + "/fa", dir + "/fb", "-o", dir + "/fb"])
         #expect(folders.status == 1)
         #expect(folders.stderr == "retention thumbnail: the thumbnail of \(dir)/fa/x.png would replace the input \(dir)/fb/x.png; nothing was written; choose another output folder\n")
         #expect(try Self.header(dir + "/fb/x.png") == (600, 400), "the input is untouched")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/fb") == ["x.png"])
+        #expect(try FileIO.directoryEntries(dir + "/fb") == ["x.png"])
     }
 
     // MARK: - JSON
@@ -133,7 +135,7 @@ struct ThumbnailCommandTests {
     @Test("--json prints one object per file and a summary object")
     func json() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-json")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let missing = dir + "/missing.png"
         let result = try await CLIRunner.run(["thumbnail", "--json", Self.photo, missing, "--size", "128", "-o", dir, "--jobs", "1"])
         #expect(result.status == 1)
@@ -172,12 +174,12 @@ struct ThumbnailCommandTests {
     @Test("-o one.jpg is refused (PNG only); files that are not PNG are named as skipped; the old -s and --strategy still work, with a note")
     func namesAndAliases() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-aliases")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let jpg = try await CLIRunner.run(["thumbnail", Self.photo, "-o", dir + "/one.jpg"])
         #expect(jpg.status == 64 && jpg.stderr.hasPrefix("Error: -o \(dir)/one.jpg: thumbnail writes PNG files only; name the output .png, or give a folder"), "\(jpg.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: dir + "/one.jpg"))
-        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Self.photo, toPath: dir + "/in/a.png")
+        #expect(!FileIO.exists(dir + "/one.jpg"))
+        try FileIO.createDirectories(dir + "/in")
+        try TestPaths.copyFile(Self.photo, to: dir + "/in/a.png")
         try "notes".write(toFile: dir + "/in/notes.txt", atomically: true, encoding: .utf8)
         try "jpeg".write(toFile: dir + "/in/b.jpg", atomically: true, encoding: .utf8)
         let batch = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "32", "-o", dir + "/out"])
@@ -187,6 +189,6 @@ struct ThumbnailCommandTests {
         let old = try await CLIRunner.run(["thumbnail", Self.photo, "-s", "32", "--strategy", "standard", "-o", dir + "/old.png"])
         #expect(old.status == 0, "\(old.stderr)")
         #expect(old.stderr.contains("-s is the old spelling of --size") && old.stderr.contains("--strategy is the old spelling of --zlib-strategy"), "\(old.stderr)")
-        #expect(FileManager.default.fileExists(atPath: dir + "/old.png"))
+        #expect(FileIO.exists(dir + "/old.png"))
     }
 }

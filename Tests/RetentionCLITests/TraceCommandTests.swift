@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SystemIO
 
 /// Scenarios that replay a recorded trace, run the way a user runs them.
 @Suite("trace scenarios")
@@ -28,7 +29,7 @@ struct TraceCommandTests {
     @Test("an impossible event is one line with the trace's line number, exit 1; --repair drops and reports it")
     func impossibleEvent() async throws {
         let dir = try CLIRunner.temporaryDirectory("trace-impossible")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let path = try Self.scenario(in: dir, lines: Self.impossible)
         let strict = try await CLIRunner.run(["run", path, "--strategy", "decoded-lru"])
         #expect(strict.status == 1)
@@ -47,7 +48,7 @@ struct TraceCommandTests {
     @Test("malformed lines, unknown events and a missing trace are one line each, exit 1")
     func malformed() async throws {
         let dir = try CLIRunner.temporaryDirectory("trace-malformed")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let cases: [([String], String)] = [
             ([#"{"frame":0,"event":"containerCreated"}"#, "{not json"], "t.jsonl:3: column 2: expected a string key"),
             ([#"{"frame":0,"event":"containerCreated"}"#, #"{"frame":1,"event":"scrolled"}"#], "t.jsonl:3: unknown event \"scrolled\""),
@@ -64,7 +65,7 @@ struct TraceCommandTests {
                 #expect(result.stderr.split(separator: "\n").count == 1)
             }
         }
-        try FileManager.default.removeItem(atPath: dir + "/t.jsonl")
+        try FileIO.removeTree(dir + "/t.jsonl")
         let missing = try await CLIRunner.run(["compare", dir + "/t.json"])
         #expect(missing.status == 1)
         #expect(missing.stderr == "Error: \(dir)/t.jsonl: cannot read the trace: No such file or directory\n")
@@ -77,7 +78,7 @@ struct TraceCommandTests {
         #expect(compare.status == 0, "\(compare.stderr)")
         #expect(compare.stdout.contains("decoded-lru") && compare.stdout.contains("decoded-release"))
         let dir = try CLIRunner.temporaryDirectory("trace-roundtrip")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileIO.removeTree(dir) }
         let recorded = try await CLIRunner.run(["simulate", Self.root + "/assets/scenarios/seed-image-reappear.json", "--trace", "--json"])
         #expect(recorded.status == 0)
         try recorded.stdout.write(toFile: dir + "/seed.jsonl", atomically: true, encoding: .utf8)

@@ -1,10 +1,10 @@
 #if canImport(FoundationEssentials)
-import SystemIO
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import Glibc
+import SystemIO
 
 /// Paths every test target needs: the package root and the vendored corpora.
 public enum TestPaths {
@@ -58,9 +58,15 @@ public enum TestPaths {
 
     /// A fresh, empty folder under the system's temporary folder for one test; the caller removes it.
     public static func temporaryFolder(_ name: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("retention-\(name)-\(getpid())-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let path = TemporaryFile.systemFolder + "/retention-\(name)-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileIO.createDirectories(path)
         return path
+    }
+
+    /// Copies the regular file `source` to `destination` (replaced atomically if it exists),
+    /// through SystemIO: one read of the whole file and one write.
+    public static func copyFile(_ source: String, to destination: String) throws {
+        try FileIO.replace(destination, with: FileIO.readAll(source))
     }
 }
 

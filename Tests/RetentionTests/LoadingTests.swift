@@ -263,9 +263,9 @@ struct LoadingTests {
 
     @Test("file sources read PNGs from disk and report missing files and FIFOs as SystemError")
     func fileSource() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("retention-cache-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = URL(fileURLWithPath: TemporaryFile.systemFolder).appendingPathComponent("retention-cache-\(UUID().uuidString)")
+        try FileIO.createDirectories(directory.path)
+        defer { try? FileIO.removeTree(directory.path) }
         let path = directory.appendingPathComponent("1.png").path
         try Fixtures.images[1]!.write(to: URL(fileURLWithPath: path))
         let source = ImageSource<Int>.files(paths: [1: path, 2: directory.appendingPathComponent("missing.png").path])
@@ -276,7 +276,7 @@ struct LoadingTests {
         #expect(missing?.errno == ENOENT)
         // A FIFO among the files is refused at once rather than blocking a decode worker.
         let fifo = directory.appendingPathComponent("pipe.png").path
-        #expect(mkfifo(fifo, 0o644) == 0)
+        try FileIO.makeFIFO(fifo)
         let piped = try ImageCache(source: ImageSource<Int>.files { _ in fifo }, policy: .decodedLRU, mode: .asynchronous(workers: 1))
         let refused = await #expect(throws: SystemError.self) { try await piped.image(for: 1) }
         #expect(refused?.reasonText == "it is a FIFO, not a regular file")

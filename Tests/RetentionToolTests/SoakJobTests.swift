@@ -4,6 +4,7 @@ import Synchronization
 import RetentionTestSupport
 import Testing
 @testable import RetentionTool
+import SystemIO
 
 /// A sink that keeps what a job says: progress lines and notes, in order. Under a `Mutex`,
 /// since a sink is `Sendable` and jobs may call it from their workers.
@@ -34,7 +35,7 @@ struct SoakJobTests {
     @Test("a run writes one CSV row per iteration under the header, the JSON document with every sample, and reports both lines")
     func exports() throws {
         let folder = try TestPaths.temporaryFolder("soakrun")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { try? FileIO.removeTree(folder) }
         let run = Self.soak(.iterations(3), csv: folder + "/soak.csv", json: folder + "/soak.json")
         let capture = CapturingSink(terminal: true)
         let outcome = try run.run(sink: capture.sink)
@@ -84,10 +85,10 @@ struct SoakJobTests {
         let missing = #expect(throws: (any Error).self) { try Self.soak(.iterations(3), scenario: "/nonexistent/soak.json").run(sink: .silent) }
         #expect("\(missing!)".contains("/nonexistent/soak.json"))
         let folder = try TestPaths.temporaryFolder("soakrun-out")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { try? FileIO.removeTree(folder) }
         let export = #expect(throws: (any Error).self) { try Self.soak(.iterations(3), json: folder + "/no/such/folder/soak.json").run(sink: .silent) }
         #expect("\(export!)".contains("no/such/folder"))
-        #expect(!FileManager.default.fileExists(atPath: folder + "/no"))
+        #expect(!FileIO.exists(folder + "/no"))
     }
 }
 
@@ -108,7 +109,7 @@ struct InspectReportTests {
     @Test("a truncated file and a missing one: the reason in the line, never a throw")
     func failures() throws {
         let folder = try TestPaths.temporaryFolder("inspect")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { try? FileIO.removeTree(folder) }
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.photo))
         try bytes.prefix(40).write(to: URL(fileURLWithPath: folder + "/cut.png"))
         let cut = InspectReport(inspecting: folder + "/cut.png", decode: true)

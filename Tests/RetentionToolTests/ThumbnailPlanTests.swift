@@ -1,20 +1,21 @@
 import Foundation
 import Testing
 @testable import RetentionTool
+import SystemIO
 
 /// A temporary tree of files for one test, removed at the end.
 private struct Tree {
     let root: String
     init(_ files: [String: String]) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString)").path
+        root = URL(fileURLWithPath: TemporaryFile.systemFolder).appendingPathComponent("plan-\(UUID().uuidString)").path
         for (path, text) in files {
             let full = root + "/" + path
-            try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileIO.createDirectories((full as NSString).deletingLastPathComponent)
             try text.write(toFile: full, atomically: false, encoding: .utf8)
         }
     }
     func path(_ relative: String) -> String { root + "/" + relative }
-    func remove() { try? FileManager.default.removeItem(atPath: root) }
+    func remove() { try? FileIO.removeTree(root) }
 }
 
 @Suite("ThumbnailPlan: outputs planned before anything is written")

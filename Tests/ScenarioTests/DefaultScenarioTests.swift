@@ -3,6 +3,7 @@ import Foundation
 import Imaging
 import Testing
 @testable import Scenario
+import SystemIO
 
 @Suite("Default scenario")
 struct DefaultScenarioTests {
@@ -18,7 +19,7 @@ struct DefaultScenarioTests {
     @Test("away from the checkout it is written once into the cache folder, images byte-identical to the committed ones")
     func materializedInCache() throws {
         let folder = NSTemporaryDirectory() + "retention-default-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { try? FileIO.removeTree(folder) }
         var announced: [String] = []
         let path = try DefaultScenario.materialized(in: folder + "/cache") { announced.append($0) }
         #expect(announced.count == 1)
@@ -34,15 +35,15 @@ struct DefaultScenarioTests {
             let committed = try Data(contentsOf: URL(fileURLWithPath: TestPaths.packageRoot + "/assets/images/" + name))
             #expect(try Data(contentsOf: URL(fileURLWithPath: image)) == committed, "\(name)")
         }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder + "/cache").filter { $0.hasPrefix(".") }
+        let leftovers = try FileIO.directoryEntries(folder + "/cache").filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "no staging folder is left behind")
     }
 
     @Test("a cache folder that cannot be made is one line that says why and what to do")
     func unwritableCache() throws {
         let file = NSTemporaryDirectory() + "retention-default-file-\(getpid())"
-        _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        try FileIO.replace(file, with: Array("x".utf8))
+        defer { try? FileIO.removeTree(file) }
         #expect(throws: ScenarioError.defaultScenario("the default scenario needs a cache folder: cannot create the folder \(file): Not a directory; pass a scenario file")) {
             _ = try DefaultScenario.materialized(in: file + "/cache")
         }

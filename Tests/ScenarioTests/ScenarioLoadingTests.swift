@@ -4,6 +4,7 @@ import Testing
 import Visibility
 @testable import Scenario
 import StrictJSON
+import SystemIO
 
 /// Loading, defaults, round trips, and every shipped example scenario.
 @Suite("Scenario loading")
@@ -11,7 +12,7 @@ struct ScenarioLoadingTests {
     @Test("every scenario in assets/scenarios loads and runs")
     func shippedScenarios() throws {
         let folder = packageRoot + "/assets/scenarios"
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }
+        let names = try FileIO.directoryEntries(folder).filter { $0.hasSuffix(".json") }
         #expect(names.count >= 12)
         for name in names.sorted() {
             let scenario = try Scenario.load(contentsOf: folder + "/" + name)

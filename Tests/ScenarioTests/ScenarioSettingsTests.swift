@@ -34,9 +34,9 @@ struct ScenarioSettingsTests {
 
     @Test("the disk folder resolves against the scenario's folder; a file there is an error at diskFolder, one line")
     func diskFolder() throws {
-        let folder = FileManager.default.temporaryDirectory.path + "/retention-diskfolder-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = TemporaryFile.systemFolder + "/retention-diskfolder-\(UUID().uuidString.prefix(8))"
+        try FileIO.createDirectories(folder)
+        defer { try? FileIO.removeTree(folder) }
         try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/file"))
         func scenario(_ extra: String) throws -> Scenario {
             try Scenario.decode(Data("{\(Self.base)\(extra)}".utf8), source: folder + "/s.json")

@@ -72,6 +72,74 @@ struct ChildProcessTests {
         #expect(outcome.outputOverLimit && outcome.stdout.count == 100_000 && outcome.stderr.count == 1000)
         #expect(outcome.signal == SIGKILL)
     }
+
+    @Test("standard output and error to files: written there, not captured; a device is taken as it is; a file that cannot be opened throws before the start")
+    func streamsToFiles() throws {
+        let folder = temporaryFolder()
+        defer { try? FileIO.removeTree(folder) }
+        try FileIO.replace(folder + "/out", with: Array("old contents, longer than the new".utf8))
+        var child = ChildProcess(executable: "/bin/sh", arguments: ["-c", "echo out; echo err >&2"], timeoutSeconds: 30)
+        child.standardOutput = .file(folder + "/out")
+        child.standardError = .file(folder + "/err")
+        let outcome = try child.run()
+        #expect(outcome.exitStatus == 0 && outcome.stdout.isEmpty && outcome.stderr.isEmpty)
+        #expect(try FileIO.readAll(folder + "/out") == Data("out\n".utf8), "truncated, then written")
+        #expect(try FileIO.readAll(folder + "/err") == Data("err\n".utf8))
+        #expect(FileIO.status(of: folder + "/err")?.permissions == 0o600)
+
+        child.standardOutput = .file("/dev/full")
+        child.standardError = .capture
+        child.arguments = ["-c", "echo out || echo failed >&2"]
+        let full = try child.run()
+        #expect(String(decoding: full.stderr, as: UTF8.self).hasSuffix("failed\n"), "the write to /dev/full failed in the child")
+
+        child.standardOutput = .file(folder + "/missing/out")
+        let error = #expect(throws: SystemError.self) { try child.run() }
+        #expect(error?.description.hasPrefix("cannot open \(folder)/missing/out: ") == true, "\(String(describing: error))")
+    }
+
+    @Test("without our environment the child sees only what it is given, and our pid")
+    func ownEnvironment() throws {
+        var child = ChildProcess(executable: "/usr/bin/env", arguments: [], timeoutSeconds: 30, environment: ["ONLY": "this"])
+        child.inheritsEnvironment = false
+        let lines = String(decoding: try child.run().stdout, as: UTF8.self).split(separator: "\n").sorted()
+        #expect(lines == ["ONLY=this", "RETENTION_PARENT_PID=\(getpid())"])
+        child.inheritsEnvironment = true
+        let inherited = String(decoding: try child.run().stdout, as: UTF8.self)
+        #expect(inherited.contains("ONLY=this\n") && inherited.split(separator: "\n").count > 2)
+    }
+
+    @Test("a started child runs until signalled: SIGTERM, SIGINT and SIGKILL reach it alone, then wait() reaps it")
+    func startSignalWait() throws {
+        for signal in [SIGTERM, SIGINT, SIGKILL] {
+            let running = try ChildProcess(executable: "/bin/sleep", arguments: ["30"], timeoutSeconds: 30).start()
+            #expect(running.processID > 0 && !running.hasExited)
+            #expect(running.signal(signal))
+            let outcome = running.wait()
+            #expect(outcome.signal == signal && outcome.exitStatus == nil && !outcome.timedOut, "\(signal)")
+            #expect(outcome.processID == running.processID)
+            #expect(running.hasExited && !running.signal(SIGKILL), "a reaped child is never signalled")
+            #expect(running.wait().signal == signal, "a second wait returns the same outcome")
+        }
+        // The signal goes to the child, not its group: the shell's trap runs and exits 7.
+        let folder = temporaryFolder()
+        defer { try? FileIO.removeTree(folder) }
+        let trapping = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "trap 'exit 7' INT; echo ready; : > ready; sleep 30 & wait"],
+                                        timeoutSeconds: 30, directory: folder).start()
+        for _ in 0..<500 where !FileIO.exists(folder + "/ready") { usleep(10_000) }
+        #expect(FileIO.exists(folder + "/ready"))
+        trapping.signal(SIGINT)
+        let outcome = trapping.wait()
+        #expect(outcome.exitStatus == 7 && String(decoding: outcome.stdout, as: UTF8.self) == "ready\n", "\(outcome)")
+        #expect(Self.groupEnds(outcome.processID), "the sleep it left is killed with the group")
+    }
+
+    @Test("the outcome carries the child's peak resident memory")
+    func peakResident() throws {
+        let outcome = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "exit 0"], timeoutSeconds: 30).run()
+        #expect(outcome.exitStatus == 0)
+        #expect(outcome.maxResidentKilobytes > 100 && outcome.maxResidentKilobytes < 1 << 20, "\(outcome.maxResidentKilobytes) KiB")
+    }
 }
 
 @Suite("Machine and ControlGroup: cores a process may use")

@@ -208,3 +208,36 @@ struct FileIOTests {
         #expect(try FileIO.readAll(folder + "-target") == Data("target".utf8))
     }
 }
+
+@Suite("FileIO: FIFOs and symbolic links made for tests")
+struct SpecialFileTests {
+    @Test("makeFIFO makes a FIFO; over a FIFO, a device or in a missing folder it throws naming the path")
+    func fifo() throws {
+        let folder = temporaryFolder()
+        defer { try? FileIO.removeTree(folder) }
+        try FileIO.makeFIFO(folder + "/f", permissions: 0o600)
+        #expect(FileIO.kind(of: folder + "/f") == .special(noun: "a FIFO"))
+        #expect(FileIO.status(of: folder + "/f")?.permissions == 0o600)
+        for (path, reason) in [(folder + "/f", "File exists"), ("/dev/null", "File exists"), (folder + "/missing/f", "No such file or directory")] {
+            let error = #expect(throws: SystemError.self) { try FileIO.makeFIFO(path) }
+            #expect(error?.description == "cannot create the FIFO \(path): \(reason)")
+        }
+    }
+
+    @Test("makeSymbolicLink stores the target as given, dangling or not; over a FIFO, a device or in a missing folder it throws")
+    func symbolicLink() throws {
+        let folder = temporaryFolder()
+        defer { try? FileIO.removeTree(folder) }
+        try FileIO.makeSymbolicLink(folder + "/to-null", to: "/dev/null")
+        try FileIO.makeSymbolicLink(folder + "/dangling", to: "nowhere/x")
+        #expect(FileIO.linkTarget(folder + "/to-null") == "/dev/null")
+        #expect(FileIO.kind(of: folder + "/to-null") == .special(noun: "a character device"))
+        #expect(FileIO.linkTarget(folder + "/dangling") == "nowhere/x")
+        #expect(FileIO.kind(of: folder + "/dangling", followLinks: false) == .symbolicLink)
+        try FileIO.makeFIFO(folder + "/f")
+        for (path, reason) in [(folder + "/f", "File exists"), ("/dev/null", "File exists"), (folder + "/missing/l", "No such file or directory")] {
+            let error = #expect(throws: SystemError.self) { try FileIO.makeSymbolicLink(path, to: "/tmp") }
+            #expect(error?.description == "cannot create the symbolic link \(path): \(reason)")
+        }
+    }
+}

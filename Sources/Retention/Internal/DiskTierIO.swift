@@ -63,7 +63,7 @@ final class DiskTierIO<Key: Hashable & Sendable>: Sendable {
     func perform(_ writes: DiskWrites<Key>) -> DiskWriteResult {
         var result = DiskWriteResult()
         let start = ThreadCPUTime.now()
-        func write(_ data: Data, _ entryKey: String) {
+        func put(_ data: Data, _ entryKey: String) {
             do {
                 try store.store(data, for: entryKey)
                 result.writes += 1
@@ -72,10 +72,10 @@ final class DiskTierIO<Key: Hashable & Sendable>: Sendable {
                 result.failures += 1
             }
         }
-        if let data = writes.source { write(data, sourceKey(writes.key)) }
+        if let data = writes.source { put(data, sourceKey(writes.key)) }
         if let bitmap = writes.thumbnail, let entryKey = thumbnailKey(writes.key) {
             if let png = try? RetentionPolicy.DiskTier.thumbnailEncoder.encode(bitmap) {
-                write(png, entryKey)
+                put(png, entryKey)
             } else {
                 result.failures += 1
             }

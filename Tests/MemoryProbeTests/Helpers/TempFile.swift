@@ -1,30 +1,35 @@
 import Glibc
+import SystemIO
 
-/// A file under /tmp holding given text, removed when released. Made with `mkstemp`, so
-/// parallel tests never share one.
+/// A file under the system's temporary folder holding given text, removed when released. Its
+/// name carries our pid and a random number and it is created exclusively, so parallel tests
+/// never share one.
 final class TempFile {
     let path: String
-    private let fd: Int32
+    // Opened for appending: after a truncation to 0 the next write lands at the start.
+    private let file: FileDescriptor
 
     init(contents: String) {
-        var template = Array("/tmp/memoryprobe-test-XXXXXX".utf8CString)
-        fd = mkstemp(&template)
-        precondition(fd >= 0, "mkstemp failed: errno \(errno)")
-        path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        path = TemporaryFile.systemFolder + "/memoryprobe-test-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        do {
+            file = try FileDescriptor.open(path, .readWrite, options: [.create, .exclusive, .append], permissions: 0o600)
+        } catch {
+            preconditionFailure("\(error)")
+        }
         replace(with: contents)
     }
 
     /// Replaces the whole content in place (same inode, so an open descriptor sees the change).
     func replace(with contents: String) {
-        precondition(ftruncate(fd, 0) == 0)
-        var text = contents
-        text.withUTF8 { utf8 in
-            precondition(pwrite(fd, utf8.baseAddress, utf8.count, 0) == utf8.count)
+        do {
+            try file.truncate(to: 0)
+            try file.write(Array(contents.utf8))
+        } catch {
+            preconditionFailure("\(error)")
         }
     }
 
     deinit {
-        close(fd)
-        unlink(path)
+        try? FileIO.remove(path)
     }
 }

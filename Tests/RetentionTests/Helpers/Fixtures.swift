@@ -133,7 +133,7 @@ final class TemporaryStore: Sendable {
     /// The path of the entry file of `key` (the file the store names by its key's hash).
     func entryFile(_ key: String) -> String? {
         let entries = folder + "/store/entries"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: entries)) ?? []
+        let names = (try? FileIO.directoryEntries(entries)) ?? []
         return names.map { entries + "/" + $0 }.first { path in
             (try? Data(contentsOf: URL(fileURLWithPath: path)))?.range(of: Data(key.utf8)) != nil
         }
@@ -141,7 +141,7 @@ final class TemporaryStore: Sendable {
 
     deinit {
         store.close()
-        try? FileManager.default.removeItem(atPath: folder)
+        try? FileIO.removeTree(folder)
     }
 }
 
