@@ -59,6 +59,53 @@ struct StoreIndex {
         return replaced
     }
 
+    /// Fills an empty index with `count` records given most recently used first (`record(0)`
+    /// the hottest), in two tight passes: the hash table first (one probe per record), then
+    /// the arrays, each written in order (slot i is the i-th record kept, linked to i - 1 and
+    /// i + 1: no list surgery). A hash seen again (only a forged snapshot has one) is skipped,
+    /// so its more recently used record wins. O(count).
+    mutating func fill(count: Int, newestFirst record: (Int) -> IndexSnapshot.Record) {
+        precondition(slots.count == 0, "fill needs an empty index")
+        self = StoreIndex()
+        let repeated = slots.fill(count: count) { record($0).hash }
+        let kept = count - repeated.count
+        // The record of each slot: the identity unless a hash repeated.
+        var source = Array(0..<count)
+        if !repeated.isEmpty {
+            var skip = Set(repeated)
+            source.removeAll { skip.remove($0) != nil }
+        }
+        var total = 0
+        hashes = [UInt64](unsafeUninitializedCapacity: kept) { buffer, initialized in
+            sizes = [Int](unsafeUninitializedCapacity: kept) { sizeBuffer, sizesInitialized in
+                uses = [UInt32](unsafeUninitializedCapacity: kept) { useBuffer, usesInitialized in
+                    for slot in 0..<kept {
+                        let r = record(source[slot])
+                        buffer.initializeElement(at: slot, to: r.hash)
+                        sizeBuffer.initializeElement(at: slot, to: r.allocatedBytes)
+                        useBuffer.initializeElement(at: slot, to: r.lastUse)
+                        total += r.allocatedBytes
+                    }
+                    usesInitialized = kept
+                }
+                sizesInitialized = kept
+            }
+            initialized = kept
+        }
+        previous = [Int32](unsafeUninitializedCapacity: kept) { buffer, initialized in
+            for slot in 0..<kept { buffer.initializeElement(at: slot, to: Int32(slot) - 1) }
+            initialized = kept
+        }
+        next = [Int32](unsafeUninitializedCapacity: kept) { buffer, initialized in
+            for slot in 0..<kept { buffer.initializeElement(at: slot, to: slot == kept - 1 ? -1 : Int32(slot) + 1) }
+            initialized = kept
+        }
+        bytes = total
+        guard kept > 0 else { return }
+        head = 0
+        tail = Int32(kept) - 1
+    }
+
     /// Adds `hash` as the least recently used entry unless the index has it; returns whether
     /// it was added. The loader's step: one probe when the hash is new. O(1).
     @discardableResult
