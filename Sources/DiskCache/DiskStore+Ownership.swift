@@ -39,11 +39,8 @@ extension DiskStore {
         }
         background.async { [self] in
             defer { leave() }
-            // Read the snapshot and remove it before any change (writes wait for the index),
-            // so that a crash from here on never leaves a snapshot that looks current.
-            let snapshot = readSnapshot()
-            if snapshot != nil { try? root.remove(StoreLayout.snapshot) }
-            loadIndex(snapshot: snapshot, folderStatus: try? entriesFolder?.status())
+            // The snapshot is removed before any change (writes wait for the index).
+            withSnapshot { loadIndex(snapshot: $0, folderStatus: try? entriesFolder?.status()) }
         }
     }
 
@@ -72,11 +69,16 @@ extension DiskStore {
         guard isOwner else { throw .readOnly(folder: folder) }
     }
 
-    /// Tells ``Options/onWriteStateChange`` the state now, on the background queue. O(1).
+    /// Tells ``Options/onWriteStateChange`` the state now, on the background queue, as an
+    /// operation: close waits until the hook has heard it. Called within an operation. O(1).
     func reportWriteState() {
         guard let hook = options.onWriteStateChange else { return }
         let now = writeState
-        background.async { hook(now) }
+        state.withLock { $0.operations += 1 }
+        background.async { [self] in
+            hook(now)
+            leave()
+        }
     }
 }
 

@@ -121,8 +121,8 @@ public final class DiskStore: Sendable {
     // loaded, close begun) wakes them all, and each checks again. Nothing polls.
     //
     // `background`, a serial queue, runs the index load, the quiet-period snapshot and the
-    // write-state hook, one at a time; the load and the snapshot count as operations, so
-    // close waits for them like for any other.
+    // write-state hook, one at a time; each counts as an operation, so close waits for them
+    // like for any other.
 
     /// The index and everything accounted with it; see "Locks and waits".
     let state: Lock<State>

@@ -135,22 +135,24 @@ import Testing
     @Test func theSlotTableAgreesWithADictionaryUnderRandomChurn() {
         var table = SlotTable()
         var model: [UInt64: Int32] = [:]
+        var keyOf: [UInt64] = []  // slot → key, as the index keeps it
         var random = SplitMix64(seed: 3)
         for step in 0..<20_000 {
             // Few distinct keys, many colliding homes: low bits only, so probe runs are long.
             let key = random.next() % 512 &* (1 << 40)
+            keyOf.append(key)
             switch random.below(3) {
             case 0:
-                table.set(key, Int32(step))
+                table.set(key, Int32(step)) { keyOf[Int($0)] }
                 model[key] = Int32(step)
             case 1:
-                #expect(table.remove(key) == model.removeValue(forKey: key))
+                #expect(table.remove(key) { keyOf[Int($0)] } == model.removeValue(forKey: key))
             default:
-                #expect(table.find(key) == model[key])
+                #expect(table.find(key) { keyOf[Int($0)] } == model[key])
             }
         }
         #expect(table.count == model.count)
-        for (key, value) in model { #expect(table.find(key) == value) }
+        for (key, value) in model { #expect(table.find(key) { keyOf[Int($0)] } == value) }
     }
 
     /// A version 2 snapshot as the format's first writer laid it out, byte for byte (three
