@@ -102,11 +102,11 @@ public final class DiskStore: Sendable {
     //   across those system calls (a few µs to tens of µs each), never across writing an
     //   entry's bytes (that goes to a temporary file of the writer's own, unlocked) and never
     //   by a lookup that hits a known entry. It replaced 64 stripe locks by key hash, which
-    //   did not pay: on the DiskStore benchmarks (tmpfs, 6 alternating pairs of runs, median
-    //   of the paired ratios one lock / stripes) a warm 4 KiB hit at p99 1.04 (0.72-1.22),
-    //   a 4 KiB put at p50 0.99 (0.99-1.04), 128 puts from two threads at p50 0.98
-    //   (0.59-1.31): ties. The section is a few system calls, and the kernel serializes
-    //   renames in one folder anyway.
+    //   did not pay: on the DiskStore benchmarks (tmpfs, alternating runs of the two builds,
+    //   median of the paired ratios one lock / stripes, with their range) a warm 4 KiB hit at
+    //   p99 0.98 (0.49-1.70, 6 pairs), a 4 KiB put at p50 0.99 (0.80-1.01, 6 pairs), 128
+    //   puts from two threads at p50 1.02 (0.94-1.14, 12 pairs): ties. The section is a few
+    //   system calls, and the kernel serializes renames in one folder anyway.
     // - `state` (a `Lock`) guards the index and everything counted with it, plus the
     //   operations in flight, `closing`, `owning` and the waiters. Every section is an
     //   in-memory step, O(1) (or O(evicted) when choosing victims), never I/O and never a wait.
