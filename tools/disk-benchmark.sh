@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # disk-benchmark.sh [bench|open]: the disk store's figures, printed.
 #   bench  DiskStoreBenchmarks (Benchmarks/, package-benchmark, a release build): a warm hit of
-#          4 KiB and of 64 KiB (wall time per hit, p0 to p100), and puts of 4 KiB without and
-#          with fsync (time per put, and puts per second). Stores in $DISK_BENCH_TMP (default
-#          /var/tmp; see the benchmark's header for why not /tmp).
+#          4 KiB and of 64 KiB (wall time per hit, p0 to p100), puts of 4 KiB without and
+#          with fsync (time per put, and puts per second), and 128 puts from two threads at
+#          once (where the store's locks would show). Stores in $DISK_BENCH_TMP (default
+#          /var/tmp; see the benchmark's header for why not /tmp; /dev/shm for A/B runs).
 #   open   the open of a store of COUNT (default 1,000,000) entries of 100 bytes, ROUNDS
 #          (default 5) times with the page cache dropped before each (root; said when not):
 #          when init returns, when the first lookup has run, when the index is complete, with

@@ -32,8 +32,8 @@ extension DiskStore {
     /// `fstat` and `pread` per entry.
     public func verify() -> VerifyReport {
         (try? operation { () throws(DiskStoreError) -> VerifyReport in
-            indexReady.wait()
-            var report = VerifyReport(removed: owning.load(ordering: .acquiring))
+            waitForIndex()
+            var report = VerifyReport(removed: isOwner)
             let names = (try? entriesFolder?.entries()) ?? []
             for name in names.sorted() {
                 report.checked += 1
@@ -81,9 +81,9 @@ extension DiskStore {
     private func trim(toBytes bytes: Int) -> Int {
         (try? operation { () throws(DiskStoreError) -> Int in
             try requireOwnership()
-            indexReady.wait()
+            try waitForLoadedIndex()
             // This trim's own count: a shared counter would also count a concurrent trim's.
-            return evict(downTo: bytes, reason: .trim, holding: nil)
+            return evict(downTo: bytes, reason: .trim)
         }) ?? 0
     }
 
@@ -91,17 +91,17 @@ extension DiskStore {
     /// Only names the store gives its entries are removed, never a folder or another name in
     /// the entries folder, and never the marker. Only the owner clears (a reader returns 0).
     /// Waits for the index. One `readdir` and one `unlinkat` per entry, each under its key's
-    /// stripe lock.
+    /// `names`.
     @discardableResult
     public func clear() -> Int {
         (try? operation { () throws(DiskStoreError) -> Int in
             try requireOwnership()
-            indexReady.wait()
+            try waitForLoadedIndex()
             guard let entriesFolder else { return 0 }
             var removed = 0
             for name in (try? entriesFolder.entries()) ?? [] {
                 guard let hash = KeyHash.hash(fileName: name) else { continue }
-                stripe(hash).lock.withLock { _ in
+                names.withLock { _ in
                     guard entriesFolder.status(of: name)?.kind != .directory else { return }
                     if (try? entriesFolder.remove(name)) != nil { removed += 1 }
                     state.withLock { s in

@@ -10,19 +10,18 @@ extension DiskStore {
     /// The bytes stored under `key`, or nil: nil when there is no entry, when the file holds
     /// another key (a hash collision), and when the file is damaged (wrong magic, lengths,
     /// footer or CRC-32), in which case the owner removes it and counts it. Never a partial or
-    /// corrupt value. Takes no lock across I/O. Costs one `open`, one `fstat`, one `pread` of
-    /// the file and a CRC-32 of it (O(size)); the payload is returned without a copy.
+    /// corrupt value. Takes no lock across I/O (the index lock three times, for in-memory
+    /// steps). Costs one `open`, one `fstat`, one `pread` of the file and a CRC-32 of it
+    /// (O(size)); the payload is returned without a copy.
     public func data(for key: String) -> Data? {
-        inFlight.enter()
-        defer { inFlight.leave() }
-        guard !closing.load(ordering: .sequentiallyConsistent) else { return nil }
+        guard let owner = enter() else { return nil }
+        defer { leave() }
         let hash = options.keyHash(key)
         let name = KeyHash.fileName(hash)
         let read = withEntry(named: name) { buffer, parts, _ -> Data? in
             guard EntryFormat.keyMatches(key, buffer.bytes, parts.key) else { return nil }
             return buffer.payload(parts.payload)
         }
-        let owner = owning.load(ordering: .acquiring)
         switch read {
         case .read(let data?, let status):
             counters.add(counters.hits)
@@ -125,9 +124,9 @@ extension DiskStore {
             return !s.index.touch(hash, now: now)
         }
         guard adopt else { return }
-        // A file the index does not know: count it, under its key's stripe so a concurrent
-        // remove cannot leave it counted after it is gone.
-        let over: Bool = stripe(hash).lock.withLock { _ in
+        // A file the index does not know: count it, under `names` so a concurrent remove
+        // cannot leave it counted after it is gone.
+        let over: Bool = names.withLock { _ in
             guard entriesFolder?.status(of: name)?.inode == status.inode else { return false }
             return state.withLock { s in
                 guard !s.index.contains(hash) else { return false }
@@ -136,14 +135,14 @@ extension DiskStore {
                 return s.usage > limit
             }
         }
-        if over { evict(downTo: Int(Double(limit) * options.evictionTarget), reason: .size, holding: nil) }
+        if over { evict(downTo: Int(Double(limit) * options.evictionTarget), reason: .size) }
     }
 
     /// A miss on a key the index lists: the file is gone, so the index forgets it.
     func noteMissing(_ hash: UInt64, name: String) {
         let listed = state.withLock { !$0.loading && $0.index.contains(hash) }
         guard listed else { return }
-        stripe(hash).lock.withLock { _ in
+        names.withLock { _ in
             guard entriesFolder?.status(of: name) == nil else { return }
             state.withLock { s in
                 if s.index.remove(hash) != nil { markChanged(&s) }
@@ -152,17 +151,17 @@ extension DiskStore {
     }
 
     /// A damaged entry: counted; the owner removes the name (only the file that was read,
-    /// checked by inode under the key's stripe; a link itself, never its target; never a
+    /// checked by inode under `names`; a link itself, never its target; never a
     /// folder) and forgets it in the index. Returns whether it was removed.
     @discardableResult
     func removeDamaged(_ hash: UInt64, name: String, inode: UInt64) -> Bool {
-        guard owning.load(ordering: .acquiring), let entriesFolder else {
+        guard isOwner, let entriesFolder else {
             counters.add(counters.corrupt)
             return false
         }
         // Counted unless another thread already removed or replaced it; removed unless it is
         // a folder (never ours to remove) or the removal fails.
-        let outcome: (counted: Bool, removed: Bool) = stripe(hash).lock.withLock { _ in
+        let outcome: (counted: Bool, removed: Bool) = names.withLock { _ in
             guard let status = entriesFolder.status(of: name), status.inode == inode else { return (false, false) }
             guard status.kind != .directory, (try? entriesFolder.remove(name)) != nil else { return (true, false) }
             state.withLock { s in
@@ -175,9 +174,6 @@ extension DiskStore {
         if outcome.counted { counters.add(counters.corrupt) }
         return outcome.removed
     }
-
-    /// The stripe lock of `hash`. O(1).
-    func stripe(_ hash: UInt64) -> Stripe { stripes[Int(hash % UInt64(stripes.count))] }
 
     /// Seconds since 2020-01-01, a record's last use. One `time` call.
     static func now() -> UInt32 {

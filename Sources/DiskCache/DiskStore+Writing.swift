@@ -38,15 +38,15 @@ extension DiskStore {
 
     /// Removes the entry of `key`, if any; returns whether a file was removed. A reader (not
     /// the owner) removes nothing and returns false. With ``durable``, the folder is
-    /// `fsync`ed. One `unlink` under the key's stripe lock.
+    /// `fsync`ed. One `unlink` under `names`.
     @discardableResult
     public func remove(_ key: String) -> Bool {
         (try? operation { () throws(DiskStoreError) -> Bool in
             try requireOwnership()
-            indexReady.wait()
+            try waitForLoadedIndex()
             let hash = options.keyHash(key)
             let name = KeyHash.fileName(hash)
-            let removed: Bool = stripe(hash).lock.withLock { _ in
+            let removed: Bool = names.withLock { _ in
                 let gone = entriesFolder?.status(of: name)?.kind != .directory && (try? entriesFolder?.remove(name)) != nil
                 state.withLock { s in
                     if s.index.remove(hash) != nil || gone { markChanged(&s) }
@@ -58,55 +58,53 @@ extension DiskStore {
         }) ?? false
     }
 
-    /// The write itself: temporary file, reservation (evicting first when needed), rename,
-    /// index. Runs under `hash`'s stripe lock.
+    /// The write itself: the entry's bytes to a temporary file (no lock held), a reservation
+    /// (evicting first when needed), then under `names` the victims' files, the old file, the
+    /// rename and the index insert.
     private func write(key: [UInt8], hash: UInt64, payload: UnsafeRawBufferPointer) throws(DiskStoreError) {
         let fileBytes = EntryFormat.fileSize(keyBytes: key.count, payloadBytes: payload.count)
-        let block = state.withLock { $0.block }
+        let (block, bookkeeping) = state.withLock { ($0.block, $0.bookkeeping) }
         let estimate = (fileBytes + block - 1) / block * block
-        let bookkeeping = state.withLock { $0.bookkeeping }
         guard estimate + bookkeeping <= limit else { throw .entryTooLarge(bytes: estimate, limit: limit) }
-        indexReady.wait()
+        try waitForLoadedIndex()
         try checkPause(needing: estimate)
-
-        let ownStripe = Int(hash % UInt64(stripes.count))
         guard let temporaryFolder, let entriesFolder else { throw .readOnly(folder: folder) }
-        try stripes[ownStripe].lock.withLock { (_: inout Void) throws(DiskStoreError) in
-            let name = KeyHash.fileName(hash)
-            let destination = entriesFolder.path(of: name)
-            let file: TemporaryFile
-            let allocated: Int
-            do throws(SystemError) {
-                file = try TemporaryFile(in: temporaryFolder, displayPath: destination)
-                let header = EntryFormat.header(key: key, payloadBytes: payload.count)
-                var crc = header.withUnsafeBytes { rtn_crc32(0, $0.baseAddress, $0.count) }
-                crc = rtn_crc32(crc, payload.baseAddress, payload.count)
-                let footer = EntryFormat.footer(crc: crc)
-                if payload.count <= 65_536 {
-                    // One write for a small entry.
-                    var whole = header
-                    whole.reserveCapacity(fileBytes)
-                    whole.append(contentsOf: payload)
-                    whole.append(contentsOf: footer)
-                    try file.write(whole)
-                } else {
-                    try file.write(header)
-                    try file.write(payload)
-                    try file.write(footer)
-                }
-                allocated = (try? file.status().allocatedBytes) ?? estimate
-            } catch {
-                writeFailed(error, needing: estimate, holding: ownStripe)
-                throw .io(error)
+
+        let name = KeyHash.fileName(hash)
+        let file: TemporaryFile
+        let allocated: Int
+        do throws(SystemError) {
+            file = try TemporaryFile(in: temporaryFolder, displayPath: entriesFolder.path(of: name))
+            let header = EntryFormat.header(key: key, payloadBytes: payload.count)
+            var crc = header.withUnsafeBytes { rtn_crc32(0, $0.baseAddress, $0.count) }
+            crc = rtn_crc32(crc, payload.baseAddress, payload.count)
+            let footer = EntryFormat.footer(crc: crc)
+            if payload.count <= 65_536 {
+                // One write for a small entry.
+                var whole = header
+                whole.reserveCapacity(fileBytes)
+                whole.append(contentsOf: payload)
+                whole.append(contentsOf: footer)
+                try file.write(whole)
+            } else {
+                try file.write(header)
+                try file.write(payload)
+                try file.write(footer)
             }
+            if durable { try file.sync() }
+            allocated = (try? file.status().allocatedBytes) ?? estimate
+        } catch {
+            writeFailed(error, needing: estimate)
+            throw .io(error)
+        }
 
-            // Reserve room: evict the least recently used entries first when the store would
-            // pass the eviction start, so committed entries never take more than the limit.
-            let (victims, fits) = reserve(allocated)
-            counters.evicted(victims.count, .size)
-            removeFiles(of: victims, holding: ownStripe)
+        // Reserve room: evict the least recently used entries first when the store would
+        // pass the eviction start, so committed entries never take more than the limit.
+        let (victims, fits) = reserve(allocated)
+        counters.evicted(victims.count, .size)
+        let committed: Result<Void, SystemError> = try names.withLock { (_: inout Void) throws(DiskStoreError) in
+            removeFiles(of: victims)
             guard fits else { throw .noRoom(bytes: allocated, limit: limit) }
-
             // Replacing a key: its old file goes first. ext4 treats a rename over an existing
             // file as replace-via-rename and starts writing the new file out at once
             // (auto_da_alloc): measured 76 µs a rename, against 19 µs plus a 12 µs unlink.
@@ -116,26 +114,25 @@ extension DiskStore {
                 try? entriesFolder.remove(name)
             }
             do throws(SystemError) {
-                try file.commit(as: name, in: entriesFolder, durable: durable)
+                try file.commit(as: name, in: entriesFolder)
             } catch {
-                // The rename may have happened with only the folder's fsync failing: then the
-                // entry is in place and is counted as such.
-                let inPlace = FileIO.status(of: file.path, followLinks: false) == nil && entriesFolder.status(of: name) != nil
-                state.withLock { s in
-                    s.reserved -= allocated
-                    if inPlace {
-                        s.index.insert(hash, allocatedBytes: allocated, lastUse: Self.now())
-                        markChanged(&s)
-                    }
-                }
-                writeFailed(error, needing: estimate, holding: ownStripe)
-                throw .io(error)
+                state.withLock { $0.reserved -= allocated }
+                return .failure(error)
             }
             state.withLock { s in
                 s.reserved -= allocated
                 s.index.insert(hash, allocatedBytes: allocated, lastUse: Self.now())
                 markChanged(&s)
             }
+            return .success(())
+        }
+        do throws(SystemError) {
+            try committed.get()
+            // The entry is in place and counted; a failed fsync of the folder fails the write.
+            if durable { try entriesFolder.sync() }
+        } catch {
+            writeFailed(error, needing: estimate)
+            throw .io(error)
         }
         counters.add(counters.writes)
     }
@@ -161,29 +158,18 @@ extension DiskStore {
         }
     }
 
-    /// Removes the files of entries already taken out of the index. A victim in our own stripe
-    /// (held) or a free stripe is removed under that stripe; one whose stripe another writer
-    /// holds is removed unless the index lists it again (that writer may be replacing it).
-    /// Never waits for a stripe, so two writers cannot deadlock. One `unlink` each.
-    func removeFiles(of victims: [(hash: UInt64, allocatedBytes: Int)], holding own: Int?) {
-        for victim in victims {
-            let index = Int(victim.hash % UInt64(stripes.count))
-            let name = KeyHash.fileName(victim.hash)
-            let removeUnlessListed = {
-                if !self.state.withLock({ $0.index.contains(victim.hash) }) { try? self.entriesFolder?.remove(name) }
-            }
-            if index == own {
-                removeUnlessListed()
-            } else if stripes[index].lock.withLockIfAvailable({ _ in removeUnlessListed() }) == nil {
-                removeUnlessListed()
-            }
+    /// Removes the files of entries already taken out of the index, unless a writer has put
+    /// one back meanwhile. The caller holds `names`. One `unlink` each.
+    func removeFiles(of victims: [(hash: UInt64, allocatedBytes: Int)]) {
+        for victim in victims where !state.withLock({ $0.index.contains(victim.hash) }) {
+            try? entriesFolder?.remove(KeyHash.fileName(victim.hash))
         }
     }
 
     /// Evicts least recently used entries until the store counts at most `target` bytes;
-    /// returns how many it evicted.
+    /// returns how many it evicted. Never call holding `names`.
     @discardableResult
-    func evict(downTo target: Int, reason: DiskStoreMetrics.EvictionReason, holding own: Int?) -> Int {
+    func evict(downTo target: Int, reason: DiskStoreMetrics.EvictionReason) -> Int {
         let victims: [(hash: UInt64, allocatedBytes: Int)] = state.withLock { s in
             var chosen: [(hash: UInt64, allocatedBytes: Int)] = []
             while s.usage > target, let coldest = s.index.coldest {
@@ -194,22 +180,22 @@ extension DiskStore {
             return chosen
         }
         counters.evicted(victims.count, reason)
-        removeFiles(of: victims, holding: own)
+        if !victims.isEmpty { names.withLock { _ in removeFiles(of: victims) } }
         return victims.count
     }
 
     /// A failed write: counted by errno; on a full disk or quota, entries are evicted and
     /// writes paused until the file system has room.
-    private func writeFailed(_ error: SystemError, needing estimate: Int, holding own: Int) {
+    private func writeFailed(_ error: SystemError, needing estimate: Int) {
         let code = error.errno ?? EIO
-        counters.failed(code)
+        countFailure(code)
         guard code == ENOSPC || code == EDQUOT else { return }
         let (usage, changed) = state.withLock { s in
             defer { s.paused = code }
             return (s.index.bytes, s.paused == nil)
         }
         if changed { reportWriteState() }
-        evict(downTo: usage - max(usage / 10, 2 * estimate), reason: .diskFull, holding: own)
+        evict(downTo: usage - max(usage / 10, 2 * estimate), reason: .diskFull)
     }
 
     /// While writes are paused: resumes them when the file system has room for an entry of

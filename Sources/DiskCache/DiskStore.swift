@@ -20,14 +20,15 @@ import SystemIO
 ///   past about 95 % of `limit` evicts the least recently used entries down to about 90 %. At
 ///   rest the store's files take at most `limit`; during writes, at most `limit` plus one entry
 ///   per concurrent writer.
-/// - One process owns a folder (an `flock` on its lock file, released by the kernel when the
+/// - One process owns a folder (an `flock` on the folder itself, released by the kernel when the
 ///   owner dies); others read. In ``AccessMode/automatic`` mode a reader takes ownership when
 ///   the owner's lock is released.
 /// - A full disk (`ENOSPC`, `EDQUOT`) fails the write, removes its temporary file, evicts, and
 ///   pauses writes until the file system has room again; lookups go on.
 ///
-/// Thread-safe: lookups take no lock across I/O; writes and removals of one key are serialized
-/// by one of 64 stripe locks; the index sits behind a `Lock` held only for in-memory steps.
+/// Thread-safe: lookups take no lock across I/O; the index sits behind one `Lock` held only
+/// for in-memory steps, and a second `Lock` serializes changes to the names in `entries/`
+/// (see "Locks and waits" below).
 public final class DiskStore: Sendable {
     /// Who may change the folder.
     public enum AccessMode: Sendable, Equatable {
@@ -89,35 +90,55 @@ public final class DiskStore: Sendable {
     /// The largest entry file a lookup reads: larger ones are damage, never read whole.
     let maximumEntryBytes: Int
     let counters = Counters()
-    /// The index and everything accounted with it. A `Lock`: every section is an in-memory
-    /// step of O(1) (or O(evicted) when choosing victims), never I/O.
+
+    // MARK: Locks and waits
+    //
+    // Two locks, one background queue, one way to wait:
+    //
+    // - `names` (a `Lock`) serializes every check-and-change of a name in `entries/`: the
+    //   commit of a write (the old file's removal, the rename, the index insert), a removal,
+    //   an eviction's unlinks, the removal of a damaged file (checked by inode), the adoption
+    //   of a file the index lacks, and a reader's takeover of the folder's `flock`. It is held
+    //   across those system calls (a few µs to tens of µs each), never across writing an
+    //   entry's bytes (that goes to a temporary file of the writer's own, unlocked) and never
+    //   by a lookup that hits a known entry. It replaced 64 stripe locks by key hash, which
+    //   did not pay: on the DiskStore benchmarks (tmpfs, alternating runs of the two builds,
+    //   median of the paired ratios one lock / stripes, with their range) a warm 4 KiB hit at
+    //   p99 0.98 (0.49-1.70, 6 pairs), a 4 KiB put at p50 0.99 (0.80-1.01, 6 pairs), 128
+    //   puts from two threads at p50 1.02 (0.94-1.14, 12 pairs): ties. The section is a few
+    //   system calls, and the kernel serializes renames in one folder anyway.
+    // - `state` (a `Lock`) guards the index and everything counted with it, plus the
+    //   operations in flight, `closing`, `owning` and the waiters. Every section is an
+    //   in-memory step, O(1) (or O(evicted) when choosing victims), never I/O and never a wait.
+    //
+    // Lock order: `names` before `state`, never the other way; nothing else is taken while
+    // either is held (the background queue is only ever given blocks with `async`).
+    //
+    // Waiting (``waitForIndex()``, writes that wait for the index, ``close()`` waiting for
+    // operations) is one mechanism: `wait(until:)` checks a condition on `state` under its
+    // lock and, when it does not hold yet, parks on a semaphore it leaves in `state.waiters`;
+    // whoever changes what such a condition reads (the last operation leaving, the index
+    // loaded, close begun) wakes them all, and each checks again. Nothing polls.
+    //
+    // `background`, a serial queue, runs the index load, the quiet-period snapshot and the
+    // write-state hook, one at a time; each counts as an operation, so close waits for them
+    // like for any other.
+
+    /// The index and everything accounted with it; see "Locks and waits".
     let state: Lock<State>
-    /// Stripe locks by key hash: one key's file I/O is serialized, other keys run in parallel.
-    let stripes: [Stripe]
-    /// True once this store owns the folder. An `Atomic`: read on every lookup.
-    let owning = Atomic<Bool>(false)
-    /// True once ``close()`` began. An `Atomic`: read at the start of every operation.
-    let closing = Atomic<Bool>(false)
-    /// Operations running now; ``close()`` waits for them on this group (no polling). An
-    /// operation enters it, then reads ``closing``; close sets ``closing``, then waits: an
-    /// operation that entered first is waited for, one that entered after sees ``closing``.
-    let inFlight = DispatchGroup()
-    /// Held while a reader tries to take ownership, so two threads cannot both take it. A
-    /// `Lock`: the section is one non-blocking `flock`.
-    let takeover = Lock<Void>(())
-    /// When a reader last tried to take ownership (uptime in ns). An `Atomic`.
-    let lastTakeoverAttempt = Atomic<UInt64>(0)
-    /// Entered while the index loads; writes wait on it.
-    let indexReady = DispatchGroup()
-    /// Index loading and snapshot writes, one at a time.
+    /// Held across one check-and-change of a name in `entries/`; see "Locks and waits".
+    let names = Lock<Void>(())
+    /// Index loading, snapshot writes and the write-state hook, one at a time.
     let background: DispatchQueue
     let openedAt: DispatchTime
 
-    /// Everything the index mutex guards.
+    /// Everything the index lock guards.
     struct State {
         var index = StoreIndex()
         /// Bytes of entries reserved by writers between their reservation and their insert.
         var reserved = 0
+        /// True from taking ownership until the index is complete (it stays true when close
+        /// cut the load short).
         var loading = false
         var indexState: DiskStoreMetrics.IndexState = .none
         /// Hashes whose damaged files a lookup removed while the index was loading.
@@ -139,6 +160,18 @@ public final class DiskStore: Sendable {
         var indexNanoseconds: Int?
         /// The pid the other owner wrote, read when this store found the folder taken.
         var otherOwner: Int32?
+        /// Failed writes by errno (few distinct values; a failure is rare).
+        var failures: [Int32: Int] = [:]
+        /// True while this store owns the folder.
+        var owning = false
+        /// True once ``DiskStore/close()`` began: new operations are refused.
+        var closing = false
+        /// Operations running now (calls in progress, the index load, a snapshot write).
+        var operations = 0
+        /// When a reader last tried to take ownership (uptime in ns; 0: never).
+        var lastTakeoverAttempt: UInt64 = 0
+        /// Threads parked in ``DiskStore/wait(until:)``, each on its own semaphore.
+        var waiters: [DispatchSemaphore] = []
 
         /// The snapshot's allowance: what it takes on disk now, or would take for one more entry.
         var bookkeeping: Int {
@@ -148,6 +181,12 @@ public final class DiskStore: Sendable {
 
         /// Allocated bytes as the store counts them: entries, reservations, snapshot, own files.
         var usage: Int { index.bytes + reserved + bookkeeping }
+
+        /// Wakes every parked waiter, which then checks its condition again. O(waiters).
+        mutating func wakeWaiters() {
+            for waiter in waiters { waiter.signal() }
+            waiters.removeAll()
+        }
     }
 
     /// Opens the store in `folder` (created when missing unless `options` say not), bounded to
@@ -189,7 +228,6 @@ public final class DiskStore: Sendable {
         self.options = options
         maximumEntryBytes = max(limit, 0)
         state = Lock(State())
-        stripes = (0..<64).map { _ in Stripe() }
         background = DispatchQueue(label: "DiskStore")
 
         let opened = try StoreOpening.open(folder, mode: mode, createFolder: options.createFolder)
@@ -229,14 +267,12 @@ public final class DiskStore: Sendable {
     }
 
     deinit {
-        // No queued block holds the store (the loader holds it strongly, the snapshot timer
-        // weakly and strongly only while it runs), so nothing of ours runs in the background:
-        // do not wait for the queue, which may be the one this deinit runs on.
-        shutDown(waitingForBackground: false)
+        // No operation runs (each holds the store), so this does not wait.
+        shutDown()
     }
 
-    /// True while this store owns its folder (it may write); false for a reader. O(1).
-    public var isOwner: Bool { owning.load(ordering: .acquiring) }
+    /// True while this store owns its folder (it may write); false for a reader. O(1): one lock.
+    public var isOwner: Bool { state.withLock { $0.owning } }
 
     /// Whether this store writes, and if not, why.
     public enum WriteState: Sendable, Hashable, CustomStringConvertible {
@@ -270,19 +306,11 @@ public final class DiskStore: Sendable {
     /// Whether this store writes now, and if not, why (the other owner's pid as read at open).
     /// O(1): one lock.
     public var writeState: WriteState {
-        if owning.load(ordering: .acquiring) {
-            return state.withLock { $0.paused }.map { .paused(errno: $0) } ?? .owner
-        }
+        let (owning, paused, otherOwner) = state.withLock { ($0.owning, $0.paused, $0.otherOwner) }
+        if owning { return paused.map { .paused(errno: $0) } ?? .owner }
         if mode == .readOnly { return .readOnlyRequested }
         if let unwritableReason { return .notWritable(reason: unwritableReason) }
-        return .ownedByAnotherProcess(processID: state.withLock { $0.otherOwner })
-    }
-
-    /// Tells ``Options/onWriteStateChange`` the state now, on the background queue. O(1).
-    func reportWriteState() {
-        guard let hook = options.onWriteStateChange else { return }
-        let now = writeState
-        background.async { hook(now) }
+        return .ownedByAnotherProcess(processID: otherOwner)
     }
 
     /// Allocated bytes of the store's files as it counts them (entries, index snapshot, lock
@@ -299,187 +327,45 @@ public final class DiskStore: Sendable {
             m.writesPaused = s.paused != nil
             m.openNanoseconds = s.openNanoseconds
             m.indexNanoseconds = s.indexNanoseconds
+            m.writeFailures = s.failures
         }
         return m
     }
 
-    /// Blocks until the index has loaded (at once for a reader or a loaded index). Writes wait
-    /// for it by themselves; tests and benchmarks call it to time the load.
+    /// Blocks until the index has loaded (at once for a reader or a loaded index; at once
+    /// after ``close()``). Writes wait for it by themselves; tests and benchmarks call it to
+    /// time the load. Parks on a semaphore, woken when the load ends.
     public func waitForIndex() {
-        indexReady.wait()
+        wait { !$0.loading || $0.closing }
     }
 
     /// Writes the index snapshot (marked clean, so the next open trusts it), releases the
-    /// folder's lock and refuses further operations; waits for operations already running.
-    /// Called by `deinit` when not called before. Idempotent. O(entries) for the snapshot.
+    /// folder's lock and refuses further operations; waits for operations already running
+    /// (parked on a semaphore until the last one ends, see "Locks and waits"). Called by
+    /// `deinit` when not called before. Idempotent. O(entries) for the snapshot.
     public func close() {
-        shutDown(waitingForBackground: true)
+        shutDown()
     }
 
-    private func shutDown(waitingForBackground: Bool) {
-        guard !closing.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        inFlight.wait()
-        indexReady.wait()
-        if waitingForBackground { background.sync {} }
-        if owning.load(ordering: .acquiring) {
-            let complete = state.withLock { !$0.loading && $0.indexState != .loading }
-            if complete { writeSnapshot(clean: true) }
+    private func shutDown() {
+        let first: Bool = state.withLock { s in
+            guard !s.closing else { return false }
+            s.closing = true
+            s.wakeWaiters()  // writes waiting for the index give up
+            return true
         }
+        guard first else { return }
+        wait { $0.operations == 0 }
+        let (owning, complete) = state.withLock { ($0.owning, !$0.loading && $0.indexState != .loading) }
+        guard owning else { return }
+        if complete { writeSnapshot(clean: true) }
         // Unlock before the descriptor closes: a child that another thread is spawning may
         // hold a copy of it until its exec closes it, and `LOCK_UN` releases every copy's lock.
-        if owning.load(ordering: .acquiring) { try? root.unlock() }
-        owning.store(false, ordering: .releasing)
+        try? root.unlock()
+        state.withLock { $0.owning = false }
     }
 
-    // MARK: - Ownership
-
-    /// The process id the owner wrote in `lock`, if readable (a regular file of a few bytes,
-    /// never through a link). One `openat`, `fstat` and `read`.
-    static func ownerProcessID(_ root: Directory) -> Int32? {
-        guard let file = try? root.openRegularFile(StoreLayout.lock), file.status.size <= 32,
-              let bytes = try? file.descriptor.readAll(limit: 32) else { return nil }
-        return Int32(String(decoding: bytes, as: UTF8.self).trimmingWhitespace)
-    }
-
-    /// Becomes the owner (the folder's lock is held): writes our pid into `lock` (only when it
-    /// is a regular file of one link, or missing), removes temporary files a killed writer
-    /// left (names of the writers' form only), and starts loading the index in the background
-    /// (which first reads the snapshot and removes it: a crash from then on must not leave a
-    /// snapshot that looks current).
-    func takeOwnership() throws(SystemError) {
-        if let fd = try? root.open(StoreLayout.lock, .readWrite, options: [.create, .nonBlocking]),
-           let status = try? fd.status(), status.kind == .regular, status.links == 1 {
-            try? fd.truncate(to: 0)
-            try? fd.write(Array("\(getpid())\n".utf8))
-        }
-        var removed = 0
-        if let temporaryFolder {
-            for name in try temporaryFolder.entries() where TemporaryFile.creatorProcessID(ofName: name) != nil {
-                do {
-                    try temporaryFolder.remove(name)
-                    removed += 1
-                } catch where error.errno == ENOENT || error.errno == EISDIR {}
-            }
-        }
-        counters.add(counters.temporaryFilesRemoved, removed)
-        state.withLock { s in
-            s.loading = true
-            s.indexState = .loading
-        }
-        owning.store(true, ordering: .releasing)
-        indexReady.enter()
-        background.async { [self] in
-            // Read the snapshot and remove it before any change (writes wait for the index),
-            // so that a crash from here on never leaves a snapshot that looks current.
-            let snapshot = readSnapshot()
-            if snapshot != nil { try? root.remove(StoreLayout.snapshot) }
-            loadIndex(snapshot: snapshot, folderStatus: try? entriesFolder?.status())
-        }
-    }
-
-    /// The index snapshot's bytes when its header is whole and names this store: the header is
-    /// read first, and a file whose size is not what the header's count makes, or whose id is
-    /// another store's, is not read further (a forged or copied 2 GiB file costs 48 bytes).
-    /// Never through a link, never a special file. One `openat`, `fstat` and two `pread`s.
-    func readSnapshot() -> Data? {
-        guard let storeID, let file = try? root.openRegularFile(StoreLayout.snapshot) else { return nil }
-        var header = [UInt8](repeating: 0, count: IndexSnapshot.headerSize)
-        let n = header.withUnsafeMutableBytes { (try? file.descriptor.read(into: $0, at: 0)) ?? 0 }
-        guard n == header.count, let count = header.withUnsafeBytes({ IndexSnapshot.expectedCount($0, storeID: storeID) }),
-              IndexSnapshot.fileSize(count: count) == file.status.size else { return nil }
-        return try? file.descriptor.readAll(limit: file.status.size)
-    }
-
-    /// For a reader in ``AccessMode/automatic`` mode: takes ownership when the owner's lock
-    /// is free (tried at most every 100 ms); throws ``DiskStoreError/readOnly(folder:)``
-    /// otherwise. O(1) for an owner.
-    func requireOwnership() throws(DiskStoreError) {
-        if owning.load(ordering: .acquiring) { return }
-        guard mode == .automatic else { throw .readOnly(folder: folder) }
-        let now = DispatchTime.now().uptimeNanoseconds
-        let last = lastTakeoverAttempt.load(ordering: .relaxed)
-        guard now &- last >= 100_000_000 || last == 0,
-              lastTakeoverAttempt.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged else {
-            throw .readOnly(folder: folder)
-        }
-        guard unwritableReason == nil else { throw .readOnly(folder: folder) }
-        let acquired: Bool = takeover.withLock { _ in
-            guard !owning.load(ordering: .acquiring) else { return false }
-            return (try? root.lock(exclusive: true, wait: false)) ?? false
-        }
-        if acquired {
-            do { try takeOwnership() } catch { throw .io(error) }
-            reportWriteState()
-        }
-        guard owning.load(ordering: .acquiring) else { throw .readOnly(folder: folder) }
-    }
-
-    /// Runs `body` as one operation: refused after close, waited for by close.
-    func operation<R>(_ body: () throws(DiskStoreError) -> R) throws(DiskStoreError) -> R {
-        inFlight.enter()
-        defer { inFlight.leave() }
-        guard !closing.load(ordering: .sequentiallyConsistent) else { throw .closed(folder: folder) }
-        return try body()
-    }
-
-    /// Records a change: the snapshot is written once the store has been quiet for
-    /// ``Options/quietPeriod``. Called with the state locked.
-    func markChanged(_ s: inout State) {
-        s.dirty = true
-        s.lastChange = DispatchTime.now()
-        guard !s.snapshotScheduled else { return }
-        s.snapshotScheduled = true
-        scheduleSnapshot(after: options.quietPeriod)
-    }
-
-    private func scheduleSnapshot(after delay: Duration) {
-        let nanoseconds = max(0, Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000))
-        background.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-            self?.quietSnapshot()
-        }
-    }
-
-    private func quietSnapshot() {
-        guard !closing.load(ordering: .acquiring) else { return }
-        let wait: Duration? = state.withLock { s in
-            let quiet = Int(options.quietPeriod.components.seconds) * 1_000_000_000
-                + Int(options.quietPeriod.components.attoseconds / 1_000_000_000)
-            let since = Int(DispatchTime.now().uptimeNanoseconds - s.lastChange.uptimeNanoseconds)
-            if since < quiet { return .nanoseconds(quiet - since) }
-            s.snapshotScheduled = false
-            return nil
-        }
-        if let wait { scheduleSnapshot(after: wait) } else { writeSnapshot(clean: false) }
-    }
-
-    /// Writes the index snapshot by temporary file and rename (a failure is counted and
-    /// otherwise ignored: the next open rebuilds). `clean` marks it as written at close, with
-    /// no change after. O(entries).
-    func writeSnapshot(clean: Bool) {
-        guard let storeID, let temporaryFolder else { return }
-        let folderStatus = try? entriesFolder?.status()
-        let records: [IndexSnapshot.Record] = state.withLock { s in
-            s.dirty = false
-            return s.index.records()
-        }
-        let bytes = IndexSnapshot.encode(records, clean: clean, storeID: storeID, folderModification: folderStatus?.modificationNanoseconds ?? 0,
-                                         folderInode: folderStatus?.inode ?? 0)
-        do {
-            let file = try TemporaryFile(in: temporaryFolder, displayPath: root.path(of: StoreLayout.snapshot))
-            try file.write(bytes)
-            let allocated = (try? file.status().allocatedBytes) ?? bytes.count
-            try file.commit(as: StoreLayout.snapshot, in: root, durable: durable)
-            state.withLock { $0.snapshotBytes = allocated }
-        } catch {
-            counters.failed(error.errno ?? EIO)
-        }
-    }
-}
-
-extension String {
-    /// Without leading and trailing spaces and newlines. O(length).
-    var trimmingWhitespace: String {
-        let scalars = unicodeScalars.drop { $0 == " " || $0 == "\n" || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\n" || $0 == "\t" }
-        return String(String.UnicodeScalarView(scalars.reversed()))
-    }
+    /// Uptime in nanoseconds: the clock of the takeover's throttle and of durations. One
+    /// `clock_gettime`.
+    static var uptimeNanoseconds: UInt64 { DispatchTime.now().uptimeNanoseconds }
 }

@@ -102,7 +102,8 @@ extension ImageCache {
             } else {
                 workers.submit(ticket: job.ticket) { [self] in
                     guard !job.isCancelled else { return recordCancelled(io) }
-                    finish(job, outcome(decoding: result, readDuration: waited), io, onCallerThread: false)
+                    finish(job, outcome(decoding: result, from: .source, readDuration: waited, cpuStart: ThreadCPUTime.now()), io,
+                           onCallerThread: false)
                 }
             }
             workers.endOutsideWork()
@@ -110,18 +111,22 @@ extension ImageCache {
         job.ticket.whenCancelled { task.cancel() }
     }
 
-    /// The outcome of a fetch: its bytes decoded on this worker, or its error. O(pixels).
-    private func outcome(decoding fetched: Result<Data, any Error>, readDuration: Duration) -> LoadOutcome {
-        let cpuStart = ThreadCPUTime.now()
+    /// The outcome of bytes read `from` memory or the source (a read's error, or the bytes
+    /// decoded on this thread), its CPU time counted from `cpuStart`. O(pixels).
+    private func outcome(decoding fetched: Result<Data, any Error>, from origin: LoadOrigin, readDuration: Duration,
+                         cpuStart: Duration) -> LoadOutcome {
         switch fetched {
         case .failure(let error):
-            return LoadOutcome(result: .failure(.read(error)), origin: .source, readDuration: readDuration, cpuTime: .zero)
+            return LoadOutcome(result: .failure(.read(error)), origin: origin, readDuration: readDuration,
+                               cpuTime: ThreadCPUTime.now() - cpuStart)
         case .success(let data):
+            let start = ThreadCPUTime.now()
             let result: Result<Bitmap, LoadFailure>
             do throws(ImagingError) { result = .success(try decode(data)) } catch { result = .failure(.decode(error)) }
-            let cpu = ThreadCPUTime.now() - cpuStart
-            return LoadOutcome(result: result, origin: .source, readData: data, madeThumbnail: policy.visible.isThumbnail,
-                               readDuration: readDuration, decodeDuration: cpu, cpuTime: cpu)
+            let now = ThreadCPUTime.now()
+            return LoadOutcome(result: result, origin: origin, readData: origin == .memory ? nil : data,
+                               madeThumbnail: policy.visible.isThumbnail, readDuration: readDuration,
+                               decodeDuration: now - start, cpuTime: now - cpuStart)
         }
     }
 
@@ -166,107 +171,49 @@ extension ImageCache {
     }
 
     /// Queues `writes` on the disk tier's writer; the job counts what it did under the lock.
-    private func write(_ writes: DiskWrites<Key>, _ diskTier: DiskTierIO<Key>) {
+    private func write(_ writes: DiskWrites<Key>, _ diskTier: CacheDiskTier<Key>) {
         diskTier.writer.submit { [self] in
             let result = diskTier.perform(writes)
             store.withLock { $0._diskWritten(writes, result) }
         }
     }
 
-    /// Finds the bytes (memory, then the disk tier — a stored thumbnail, then the source's
-    /// bytes — then the source) and decodes them, checking for cancellation before every read
-    /// and decode. An entry from disk that does not decode is removed and the next tier tried.
-    /// Returns nil for the outcome when the load was cancelled, and the reads it made either
-    /// way. With `fetchLater`, a load that reaches the source stops there and returns a nil
-    /// outcome with the source read counted, for the caller to fetch. Runs without the lock.
+    /// Finds the bytes and decodes them: memory, then the disk tier (which looks for a stored
+    /// thumbnail, then the source's bytes, and counts what it read), then the source, checking
+    /// for cancellation before every read and decode. Returns nil for the outcome when the
+    /// load was cancelled, and the reads it made either way. With `fetchLater`, a load that
+    /// reaches the source stops there and returns a nil outcome with the source read counted,
+    /// for the caller to fetch. Runs without the lock.
     func perform(_ job: LoadJob<Key>, fetchLater: Bool = false) -> (outcome: LoadOutcome?, io: LoadIO) {
-        // Reads are timed in wall time (a source may wait on a network, which is no CPU work);
-        // decodes are work, timed in this thread's CPU time.
-        let clock = ContinuousClock()
         let cpuStart = ThreadCPUTime.now()
         var io = LoadIO()
         var readDuration = Duration.zero
-        /// Decodes `data` found at `origin` into an outcome, or nil when it does not decode.
-        func decoded(_ data: Data, _ origin: LoadOrigin) -> LoadOutcome {
-            let start = ThreadCPUTime.now()
-            let result: Result<Bitmap, LoadFailure>
-            do throws(ImagingError) {
-                result = .success(try decode(data))
-            } catch {
-                result = .failure(.decode(error))
-            }
-            return LoadOutcome(result: result, origin: origin, readData: origin == .memory ? nil : data,
-                               madeThumbnail: policy.visible.isThumbnail, readDuration: readDuration,
-                               decodeDuration: ThreadCPUTime.now() - start, cpuTime: ThreadCPUTime.now() - cpuStart)
-        }
-        /// Reads `entryKey` from the disk tier, timing it and counting a hit or a miss.
-        func diskRead(_ diskTier: DiskTierIO<Key>, _ entryKey: String, thumbnail: Bool) -> Data? {
-            let start = clock.now
-            let data = diskTier.read(entryKey)
-            readDuration += start.duration(to: clock.now)
-            if let data {
-                io.diskHits += 1
-                io.diskReadBytes += data.count
-                if thumbnail { io.diskThumbnailHits += 1 }
-            } else {
-                io.diskMisses += 1
-            }
-            return data
-        }
-        /// An entry that read whole but cannot be used: counted as a miss (not a hit), removed.
-        func discard(_ diskTier: DiskTierIO<Key>, _ entryKey: String, _ data: Data, thumbnail: Bool) {
-            io.diskHits -= 1
-            io.diskReadBytes -= data.count
-            if thumbnail { io.diskThumbnailHits -= 1 }
-            io.diskMisses += 1
-            io.diskCorruptEntries += 1
-            diskTier.discard(entryKey)
-        }
-
         if let cached = job.compressed {
             if job.isCancelled { return (nil, io) }
-            return (decoded(cached, .memory), io)
+            return (outcome(decoding: .success(cached), from: .memory, readDuration: .zero, cpuStart: cpuStart), io)
         }
         if let diskTier {
-            if let entryKey = diskTier.thumbnailKey(job.key) {
-                if job.isCancelled { return (nil, io) }
-                if let data = diskRead(diskTier, entryKey, thumbnail: true) {
-                    if job.isCancelled { return (nil, io) }
-                    let start = ThreadCPUTime.now()
-                    if let bitmap = diskTier.decodeThumbnail(data, limits: decodeLimits, allocator: allocator) {
-                        return (LoadOutcome(result: .success(bitmap), origin: .diskThumbnail, readDuration: readDuration,
-                                            decodeDuration: ThreadCPUTime.now() - start, cpuTime: ThreadCPUTime.now() - cpuStart), io)
-                    }
-                    discard(diskTier, entryKey, data, thumbnail: true)
-                }
-            }
-            if diskTier.tier.source {
-                let entryKey = diskTier.sourceKey(job.key)
-                if job.isCancelled { return (nil, io) }
-                if let data = diskRead(diskTier, entryKey, thumbnail: false) {
-                    if job.isCancelled { return (nil, io) }
-                    let outcome = decoded(data, .disk)
-                    if case .success = outcome.result { return (outcome, io) }
-                    // The tier writes only bytes that decoded, so this entry is damaged.
-                    discard(diskTier, entryKey, data, thumbnail: false)
-                }
+            switch diskTier.find(job.key, io: &io, readDuration: &readDuration, isCancelled: { job.isCancelled },
+                                 decodeSource: { try? decode($0) }) {
+            case .bitmap(let bitmap, let origin, let sourceBytes, let decodeDuration):
+                return (LoadOutcome(result: .success(bitmap), origin: origin, readData: sourceBytes,
+                                    madeThumbnail: origin == .disk && policy.visible.isThumbnail, readDuration: readDuration,
+                                    decodeDuration: decodeDuration, cpuTime: ThreadCPUTime.now() - cpuStart), io)
+            case .cancelled: return (nil, io)
+            case .missing: break
             }
         }
         if job.isCancelled { return (nil, io) }
-        let start = clock.now
-        let data: Data
         io.sourceReads += 1
         if fetchLater { return (nil, io) }
-        do {
-            data = try source.data(for: job.key)
-        } catch {
-            readDuration += start.duration(to: clock.now)
-            return (LoadOutcome(result: .failure(.read(error)), origin: .source, readDuration: readDuration,
-                                cpuTime: ThreadCPUTime.now() - cpuStart), io)
-        }
+        // Reads are timed in wall time (a source may wait on a network, which is no CPU work);
+        // decodes are work, timed in this thread's CPU time.
+        let clock = ContinuousClock()
+        let start = clock.now
+        let fetched = Result { () throws -> Data in try source.data(for: job.key) }
         readDuration += start.duration(to: clock.now)
-        if job.isCancelled { return (nil, io) }
-        return (decoded(data, .source), io)
+        if case .success = fetched, job.isCancelled { return (nil, io) }
+        return (outcome(decoding: fetched, from: .source, readDuration: readDuration, cpuStart: cpuStart), io)
     }
 
     /// A full decode, or a thumbnail by `Imaging.Thumbnailer` for `thumbnail` policies; the

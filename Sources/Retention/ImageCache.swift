@@ -55,7 +55,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// The most fetches of an asynchronous ``source`` in flight at once; a synchronous source
     /// reads on the decode workers and ignores it.
     public let fetchLimit: Int
-    let diskTier: DiskTierIO<Key>?
+    let diskTier: CacheDiskTier<Key>?
     let onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)?
     let onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)?
     let waiterIDs = Atomic<UInt64>(0)
@@ -107,6 +107,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     ) throws(ImageCacheError) {
         if let problem = policy.diskProblem { throw problem }
         var policy = policy
+        let allocator = allocator ?? policy.allocator.makeAllocator()
         switch (policy.disk, disk) {
         case (nil, nil): diskTier = nil
         case (nil, .some): throw .storeWithoutDiskTier(policy: policy.name)
@@ -117,12 +118,13 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
             }
             guard let name = diskName ?? Self.defaultDiskName else { throw .diskNameRequired(keyType: "\(Key.self)") }
             policy.disk = fitted
-            diskTier = DiskTierIO(store: store, tier: fitted, visible: policy.visible, name: name)
+            diskTier = CacheDiskTier(store: store, tier: fitted, visible: policy.visible, decodeLimits: decodeLimits,
+                                     allocator: allocator, name: name)
         }
         self.policy = policy
         self.source = source
         self.mode = mode
-        self.allocator = allocator ?? policy.allocator.makeAllocator()
+        self.allocator = allocator
         self.decodeLimits = decodeLimits
         self.disk = disk
         self.onLoadCompleted = onLoadCompleted
@@ -219,9 +221,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     package func needsSource(_ key: Key) -> Bool {
         let inMemory = store.withLock { store in store.index[key].map { store.slots[Int($0)].compressed != nil } ?? false }
         guard !inMemory else { return false }
-        guard let diskTier else { return true }
-        if let thumbnail = diskTier.thumbnailKey(key), diskTier.store.contains(thumbnail) { return false }
-        return !(diskTier.tier.source && diskTier.store.contains(diskTier.sourceKey(key)))
+        return diskTier?.lacks(key) ?? true
     }
 
     /// The priority `key`'s load in flight has now, or nil when none is in flight. O(1).

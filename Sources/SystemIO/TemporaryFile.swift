@@ -158,6 +158,13 @@ public final class TemporaryFile {
         return result
     }
 
+    /// Forces the bytes written so far to stable storage, before a commit that then need not
+    /// be `durable` for the file itself (its folder still needs its own `fsync`). Throws
+    /// naming ``displayPath``. One `fsync`.
+    public func sync() throws(SystemError) {
+        do { try withDescriptor { fd throws(SystemError) in try fd.sync() } } catch { throw renamed(error) }
+    }
+
     /// The open descriptor, for writes SystemIO does not wrap; valid until commit.
     public var rawDescriptor: Int32 { descriptor?.rawValue ?? -1 }
 

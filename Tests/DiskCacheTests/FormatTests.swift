@@ -135,22 +135,90 @@ import Testing
     @Test func theSlotTableAgreesWithADictionaryUnderRandomChurn() {
         var table = SlotTable()
         var model: [UInt64: Int32] = [:]
+        var keyOf: [UInt64] = []  // slot → key, as the index keeps it
         var random = SplitMix64(seed: 3)
         for step in 0..<20_000 {
             // Few distinct keys, many colliding homes: low bits only, so probe runs are long.
             let key = random.next() % 512 &* (1 << 40)
+            keyOf.append(key)
             switch random.below(3) {
             case 0:
-                table.set(key, Int32(step))
+                table.set(key, Int32(step)) { keyOf[Int($0)] }
                 model[key] = Int32(step)
             case 1:
-                #expect(table.remove(key) == model.removeValue(forKey: key))
+                #expect(table.remove(key) { keyOf[Int($0)] } == model.removeValue(forKey: key))
             default:
-                #expect(table.find(key) == model[key])
+                #expect(table.find(key) { keyOf[Int($0)] } == model[key])
             }
         }
         #expect(table.count == model.count)
-        for (key, value) in model { #expect(table.find(key) == value) }
+        for (key, value) in model { #expect(table.find(key) { keyOf[Int($0)] } == value) }
+    }
+
+    /// A version 2 snapshot as the format's first writer laid it out, byte for byte (three
+    /// records, written at a clean close): it must keep loading, in its order.
+    @Test func aVersionTwoSnapshotFromFixedBytesLoadsInItsOrder() {
+        let bytes: [UInt8] = [
+            0x52, 0x54, 0x4E, 0x49, 0x02, 0x00, 0x01, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x2A, 0x36, 0xFE, 0x9C, 0x97, 0x17, 0x4D, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+            0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0x10,
+            0xEF, 0xCD, 0xAB, 0x89, 0x67, 0x45, 0x23, 0x01, 0x08, 0x00, 0x00, 0x00, 0x64, 0x00, 0x00, 0x00,
+            0x2A, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0xC8, 0x00, 0x00, 0x00,
+            0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02, 0x00, 0x00, 0x00, 0x2C, 0x01, 0x00, 0x00,
+            0xF6, 0x67, 0x02, 0x31, 0x52, 0x54, 0x4E, 0x4A,
+        ]
+        let expected = [IndexSnapshot.Record(hash: 0x0123_4567_89AB_CDEF, allocatedBytes: 4096, lastUse: 100),
+                        IndexSnapshot.Record(hash: 42, allocatedBytes: 512, lastUse: 200),
+                        IndexSnapshot.Record(hash: .max, allocatedBytes: 1024, lastUse: 300)]
+        let id = [UInt8](1...16)
+        #expect(IndexSnapshot.encode(expected, clean: true, storeID: id, folderModification: 1_700_000_000_000_000_000, folderInode: 77) == bytes)
+        bytes.withUnsafeBytes { raw in
+            guard case .success(let header) = IndexSnapshot.check(raw, storeID: id) else {
+                Issue.record("the fixed snapshot does not check")
+                return
+            }
+            #expect(header == .init(clean: true, count: 3, folderModification: 1_700_000_000_000_000_000, folderInode: 77))
+            var index = StoreIndex()
+            index.fill(count: header.count) { IndexSnapshot.record(raw, header.count - 1 - $0) }
+            #expect(index.records() == expected)
+            #expect(index.bytes == 4096 + 512 + 1024)
+            #expect(index.coldest?.hash == expected[0].hash)
+        }
+    }
+
+    /// The loader's one-pass fill gives the index that inserting the records one by one, newest
+    /// first, each as the coldest unless present, gives: same order, sizes and totals, and the
+    /// same behaviour after touches, inserts and removals. A repeated hash keeps its newest record.
+    @Test func fillingInOnePassMatchesInsertingOneByOne() {
+        var random = SplitMix64(seed: 11)
+        for count in [0, 1, 2, 17, 5_000] {
+            // Newest first; a few hashes repeat (only a forged snapshot has such).
+            let records = (0..<count).map { i in
+                IndexSnapshot.Record(hash: random.below(10) == 0 ? UInt64(random.below(40)) : random.next(),
+                                     allocatedBytes: 512 * (1 + random.below(100)), lastUse: UInt32(count - i))
+            }
+            var filled = StoreIndex()
+            filled.fill(count: count) { records[$0] }
+            var inserted = StoreIndex()
+            for record in records {
+                inserted.insertColdestIfAbsent(record.hash, allocatedBytes: record.allocatedBytes, lastUse: record.lastUse)
+            }
+            #expect(filled.records() == inserted.records())
+            #expect(filled.count == inserted.count)
+            #expect(filled.bytes == inserted.bytes)
+            for step in 0..<200 where count > 0 {
+                let hash = records[random.below(count)].hash
+                switch step % 3 {
+                case 0: #expect(filled.touch(hash, now: 9_999) == inserted.touch(hash, now: 9_999))
+                case 1: #expect(filled.remove(hash) == inserted.remove(hash))
+                default:
+                    filled.insert(hash &+ 1, allocatedBytes: 512, lastUse: 1)
+                    inserted.insert(hash &+ 1, allocatedBytes: 512, lastUse: 1)
+                }
+            }
+            #expect(filled.records() == inserted.records())
+            #expect(filled.bytes == inserted.bytes)
+        }
     }
 
     @Test func checkablePayloadsFindAnyChangedByte() {

@@ -1,7 +1,8 @@
 // DiskStore costs on the machine's own disk: a warm hit of 4 KiB and of 64 KiB (one sample per
-// lookup, so the percentiles are per hit), and puts of 4 KiB without and with fsync (one
-// sample per put; the throughput metric is puts per second; 4,096 keys, so most puts replace
-// an entry, as a cache's do). Each store lives in a fresh folder under $DISK_BENCH_TMP
+// lookup, so the percentiles are per hit), puts of 4 KiB without and with fsync (one sample per
+// put; the throughput metric is puts per second; 4,096 keys, so most puts replace an entry, as a
+// cache's do), and 128 puts of 4 KiB from two threads at once (64 each, distinct keys; one
+// sample per 128 puts), where the store's locks would show. Each store lives in a fresh folder under $DISK_BENCH_TMP
 // (default /var/tmp: on this machine /tmp's ext4 block group makes every file creation cost
 // about 0.5 ms of inode search, which would measure /tmp rather than the store), made in the
 // benchmark's setup and removed in its teardown. Hits read files the page cache holds.
@@ -74,5 +75,23 @@ let benchmarks: @Sendable () -> Void = {
         } teardown: {
             fixture.close()
         }
+    }
+
+    // MARK: - Puts from two threads
+
+    let pair = Fixture("put-two-threads")
+    let payload = [UInt8](repeating: 0xA5, count: 4_096)
+    Benchmark("put, 4 KiB, two threads, 128 puts",
+              configuration: .init(metrics: [.wallClock, .throughput], timeUnits: .microseconds,
+                                   maxDuration: .seconds(3), maxIterations: 1_000)) { _ in
+        let store = pair.store!, keys = pair.keys, base = pair.next
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            for i in 0..<64 { try! store.store(payload, for: keys[(thread * 2_048 + base + i) & 4095]) }
+        }
+        pair.next &+= 64
+    } setup: {
+        try pair.open()
+    } teardown: {
+        pair.close()
     }
 }

@@ -1,9 +1,8 @@
 import Synchronization
-import SystemIO
 
 /// The store's counters: `Atomic`s, so every lookup and write counts without a lock, and
-/// reading them all is O(1). Write failures by `errno` sit in a `Lock`-guarded dictionary
-/// (a failure is rare, and the `errno`s seen are few).
+/// reading them all is O(1). Only counted, never waited on (write failures by `errno` are
+/// counted in the store's state, under its lock).
 final class Counters: Sendable {
     let hits = Atomic<Int>(0)
     let misses = Atomic<Int>(0)
@@ -14,7 +13,6 @@ final class Counters: Sendable {
     let evictedForSize = Atomic<Int>(0)
     let evictedByTrim = Atomic<Int>(0)
     let evictedForDiskFull = Atomic<Int>(0)
-    let failures = Lock<[Int32: Int]>([:])
 
     func add(_ counter: borrowing Atomic<Int>, _ amount: Int = 1) {
         counter.add(amount, ordering: .relaxed)
@@ -29,10 +27,6 @@ final class Counters: Sendable {
         }
     }
 
-    func failed(_ code: Int32) {
-        failures.withLock { $0[code, default: 0] += 1 }
-    }
-
     /// The counters as metrics (sizes and index state are filled in by the store).
     func metrics() -> DiskStoreMetrics {
         var m = DiskStoreMetrics()
@@ -42,7 +36,6 @@ final class Counters: Sendable {
         m.writesRefusedWhilePaused = refusedWhilePaused.load(ordering: .relaxed)
         m.corruptEntries = corrupt.load(ordering: .relaxed)
         m.temporaryFilesRemoved = temporaryFilesRemoved.load(ordering: .relaxed)
-        m.writeFailures = failures.withLock { $0 }
         for reason in DiskStoreMetrics.EvictionReason.allCases {
             let value: Int
             switch reason {
@@ -54,11 +47,4 @@ final class Counters: Sendable {
         }
         return m
     }
-}
-
-/// A lock for the keys whose hash falls in one stripe: held across one key's file I/O (write,
-/// rename, remove) so that two operations on one key never interleave, while keys in other
-/// stripes go on in parallel. A `Lock`, since the section is one key's I/O and nothing else.
-final class Stripe: Sendable {
-    let lock = Lock<Void>(())
 }

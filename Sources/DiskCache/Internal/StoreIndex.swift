@@ -22,6 +22,9 @@ struct StoreIndex {
     /// Entries in the index. O(1).
     var count: Int { slots.count }
 
+    /// The slot of `hash`, or nil. O(1).
+    private func slot(of hash: UInt64) -> Int32? { slots.find(hash) { hashes[Int($0)] } }
+
     /// Makes room for `capacity` entries without rehashing. O(capacity).
     mutating func reserve(_ capacity: Int) {
         slots.reserve(capacity)
@@ -33,15 +36,15 @@ struct StoreIndex {
     }
 
     /// True when `hash` is in the index. O(1).
-    func contains(_ hash: UInt64) -> Bool { slots.find(hash) != nil }
+    func contains(_ hash: UInt64) -> Bool { slot(of: hash) != nil }
 
     /// The allocated size of `hash`'s entry, or nil. O(1).
-    func size(of hash: UInt64) -> Int? { slots.find(hash).map { sizes[Int($0)] } }
+    func size(of hash: UInt64) -> Int? { slot(of: hash).map { sizes[Int($0)] } }
 
     /// Marks `hash` most recently used at `now`; false when it is not in the index. O(1).
     @discardableResult
     mutating func touch(_ hash: UInt64, now: UInt32) -> Bool {
-        guard let slot = slots.find(hash) else { return false }
+        guard let slot = slot(of: hash) else { return false }
         uses[Int(slot)] = now
         if slot != head {
             detach(slot)
@@ -59,11 +62,58 @@ struct StoreIndex {
         return replaced
     }
 
+    /// Fills an empty index with `count` records given most recently used first (`record(0)`
+    /// the hottest), in two tight passes: the hash table first (one probe per record), then
+    /// the arrays, each written in order (slot i is the i-th record kept, linked to i - 1 and
+    /// i + 1: no list surgery). A hash seen again (only a forged snapshot has one) is skipped,
+    /// so its more recently used record wins. O(count).
+    mutating func fill(count: Int, newestFirst record: (Int) -> IndexSnapshot.Record) {
+        precondition(slots.count == 0, "fill needs an empty index")
+        self = StoreIndex()
+        let repeated = slots.fill(count: count) { record($0).hash }
+        let kept = count - repeated.count
+        // The record of each slot: the identity unless a hash repeated.
+        var source: [Int] = []
+        if !repeated.isEmpty {
+            let skip = Set(repeated)
+            source = (0..<count).filter { !skip.contains($0) }
+        }
+        var total = 0
+        hashes = [UInt64](unsafeUninitializedCapacity: kept) { buffer, initialized in
+            sizes = [Int](unsafeUninitializedCapacity: kept) { sizeBuffer, sizesInitialized in
+                uses = [UInt32](unsafeUninitializedCapacity: kept) { useBuffer, usesInitialized in
+                    for slot in 0..<kept {
+                        let r = record(source.isEmpty ? slot : source[slot])
+                        buffer.initializeElement(at: slot, to: r.hash)
+                        sizeBuffer.initializeElement(at: slot, to: r.allocatedBytes)
+                        useBuffer.initializeElement(at: slot, to: r.lastUse)
+                        total += r.allocatedBytes
+                    }
+                    usesInitialized = kept
+                }
+                sizesInitialized = kept
+            }
+            initialized = kept
+        }
+        previous = [Int32](unsafeUninitializedCapacity: kept) { buffer, initialized in
+            for slot in 0..<kept { buffer.initializeElement(at: slot, to: Int32(slot) - 1) }
+            initialized = kept
+        }
+        next = [Int32](unsafeUninitializedCapacity: kept) { buffer, initialized in
+            for slot in 0..<kept { buffer.initializeElement(at: slot, to: slot == kept - 1 ? -1 : Int32(slot) + 1) }
+            initialized = kept
+        }
+        bytes = total
+        guard kept > 0 else { return }
+        head = 0
+        tail = Int32(kept) - 1
+    }
+
     /// Adds `hash` as the least recently used entry unless the index has it; returns whether
     /// it was added. The loader's step: one probe when the hash is new. O(1).
     @discardableResult
     mutating func insertColdestIfAbsent(_ hash: UInt64, allocatedBytes: Int, lastUse: UInt32) -> Bool {
-        guard slots.find(hash) == nil else { return false }
+        guard slot(of: hash) == nil else { return false }
         add(hash, allocatedBytes: allocatedBytes, lastUse: lastUse, coldest: true)
         return true
     }
@@ -83,7 +133,10 @@ struct StoreIndex {
             previous.append(-1)
             next.append(-1)
         }
-        slots.set(hash, slot)
+        do {
+            let keys = hashes
+            slots.set(hash, slot) { keys[Int($0)] }
+        }
         bytes += allocatedBytes
         if coldest { linkAtTail(slot) } else { linkAtHead(slot) }
     }
@@ -91,7 +144,8 @@ struct StoreIndex {
     /// Removes `hash`; returns its allocated size, or nil when it was not there. O(1).
     @discardableResult
     mutating func remove(_ hash: UInt64) -> Int? {
-        guard let slot = slots.remove(hash) else { return nil }
+        let keys = hashes
+        guard let slot = slots.remove(hash, keyOf: { keys[Int($0)] }) else { return nil }
         detach(slot)
         freeSlots.append(slot)
         let size = sizes[Int(slot)]

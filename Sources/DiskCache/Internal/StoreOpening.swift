@@ -53,7 +53,9 @@ enum StoreOpening {
                 return (root, id)
             case .invalid:
                 // A marker being written by another opener is short for a moment; one that
-                // stays invalid is not ours.
+                // stays invalid is not ours. The pause below is a bounded retry, not a poll
+                // that a wait could replace: the writer is another process, and nothing in
+                // this one can say when it is done.
                 if attempt >= 50 { throw .notAStore(folder: folder) }
             }
             usleep(2_000)
