@@ -40,7 +40,7 @@ struct ReaderTests {
     }
 
     @Test("a file this process maps counts in its resident memory; one it reads with pread does not")
-    func mappedResidentOfThisProcess() throws {
+    func mappedResidentOfThisProcessIsRead() throws {
         let folder = "/tmp/retention-mapped-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileIO.createDirectories(folder)
         defer { _ = try? FileIO.removeTree(folder) }
