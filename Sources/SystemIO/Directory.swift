@@ -33,6 +33,49 @@ public final class Directory: Sendable {
         }
     }
 
+    /// The effective user id of this process (`geteuid`): whose files and folders it may
+    /// treat as its own. One system call.
+    public static var effectiveUserID: UInt32 { UInt32(geteuid()) }
+
+    /// Opens the subfolder `name` of `parent` as a folder only this user can use, creating it
+    /// (and `parent` with its parents) when missing, with mode 0700. What a program keeps in a
+    /// folder every user can write (the temporary folder) goes in such a folder: `name` is
+    /// opened without following a link (`O_NOFOLLOW`), and the descriptor's `fstat` must show
+    /// a folder owned by this user in which no group or other user may create or remove a name
+    /// (no group or other write bit). Anything
+    /// else (a link, a file, another user's folder, one with looser permissions) is refused
+    /// with ``SystemError/Reason/unsafe(_:)`` naming what was found, and nothing in it is
+    /// touched or changed. `parent` itself is followed: the caller named it. A `mkdir` per
+    /// missing component, an `open`, a `mkdirat`, an `openat` and an `fstat`.
+    public static func openPrivate(_ name: String, in parent: String) throws(SystemError) -> Directory {
+        if FileIO.kind(of: parent) == .missing { try FileIO.createDirectories(parent) }
+        let base = try Directory.open(parent)
+        let full = base.path(of: name)
+        do { try base.createSubfolder(name, mode: 0o700) } catch {
+            if base.status(of: name)?.kind == .symbolicLink {
+                throw SystemError(path: full, operation: "use the folder", reason: .unsafe("it is a symbolic link, not a folder of this user's"))
+            }
+            throw error
+        }
+        let folder: Directory
+        do { folder = try base.subfolder(name) } catch {
+            if error.errno == ELOOP || base.status(of: name)?.kind == .symbolicLink {
+                throw SystemError(path: full, operation: "use the folder", reason: .unsafe("it is a symbolic link, not a folder of this user's"))
+            }
+            throw error
+        }
+        let status = try folder.status()
+        let user = effectiveUserID
+        if status.owner != user {
+            throw SystemError(path: full, operation: "use the folder", reason: .unsafe("it is owned by user \(status.owner), not by this user (\(user))"))
+        }
+        if status.permissions & 0o022 != 0 {
+            throw SystemError(path: full, operation: "use the folder", reason: .unsafe(
+                "other users may write in it (mode \(String(status.permissions, radix: 8))); only its owner may (mode 700)"))
+        }
+        return folder
+    }
+
     /// The path of `name` in this folder, for messages. O(length).
     public func path(of name: String) -> String { path == "/" ? "/" + name : path + "/" + name }
 

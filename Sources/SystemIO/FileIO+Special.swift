@@ -16,4 +16,10 @@ extension FileIO {
         let made = PathText.withCString(target) { target in PathText.withCString(path) { symlink(target, $0) } }
         if made != 0 { throw .lastError("create the symbolic link", path) }
     }
+
+    /// Sets the permission bits of `path` (`chmod`, following a link there: the caller named
+    /// it), with no umask applied. Throws naming `path`. One `chmod`.
+    public static func setPermissions(_ path: String, _ permissions: UInt32) throws(SystemError) {
+        if PathText.withCString(path, { chmod($0, mode_t(permissions)) }) != 0 { throw .lastError("change the permissions of", path) }
+    }
 }

@@ -55,6 +55,8 @@ public enum FileIO {
         /// The last change of the inode (contents, name, owner or times: `st_ctim`), in
         /// nanoseconds since 1970. Unlike the modification time, no program can set it back.
         public var changeNanoseconds: Int64 = 0
+        /// The owning user's id (`st_uid`).
+        public var owner: UInt32 = 0
 
         /// What `info` says. O(1).
         init(_ info: stat) {
@@ -67,6 +69,7 @@ public enum FileIO {
             modificationNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
             links = Int(info.st_nlink)
             changeNanoseconds = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+            owner = UInt32(info.st_uid)
         }
 
         /// A status with the given identity. O(1).

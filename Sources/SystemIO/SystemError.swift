@@ -14,6 +14,9 @@ public struct SystemError: Error, CustomStringConvertible, Sendable, Equatable {
         /// The allocator refused `bytes` for the operation's buffer (an address-space limit,
         /// `ulimit -v`).
         case outOfMemory(bytes: Int)
+        /// The path is not safe to use as asked; the text says why, as a clause ("it is owned
+        /// by user 1000, not by this user (0)").
+        case unsafe(String)
     }
 
     /// The path the operation was on.
@@ -54,6 +57,7 @@ public struct SystemError: Error, CustomStringConvertible, Sendable, Equatable {
         case .notARegularFile(let kind): return "it is \(kind), not a regular file"
         case .tooLarge(let limit): return "it is larger than the limit of \(limit) bytes"
         case .outOfMemory(let bytes): return "out of memory (\(bytes) bytes could not be allocated)"
+        case .unsafe(let why): return why
         }
     }
 

@@ -56,7 +56,8 @@ struct DiskExperimentTests {
         #expect(disk.entries == rows && disk.endBytes > 0)
         #expect(disk.mappedResidentBytes == 0, "the store reads with pread and maps nothing")
         #expect(report.decodes == memory.decodes, "the same loads, from disk instead of the source")
-        #expect(try FileIO.directoryEntries(feed.stores).isEmpty, "the run's store folder is gone")
+        #expect(try FileIO.directoryEntries(feed.stores) == [LabDiskStore.privateFolderName], "runs keep their stores in this user's folder")
+        #expect(try FileIO.directoryEntries(feed.stores + "/" + LabDiskStore.privateFolderName).isEmpty, "the run's store folder is gone")
     }
 
     @Test("source latency is charged to reads from the source, disk latency to reads from the disk: both models")
@@ -152,17 +153,21 @@ struct DiskExperimentTests {
 
 @Suite("Lab store leftovers")
 struct LabStoreLeftoverTests {
+    /// A process id no process has now.
+    static var deadProcess: Int32 { (4_000_000...4_194_303).first { FileIO.status(of: "/proc/\($0)") == nil } ?? 4_194_303 }
+
     @Test("a later run removes the store folders of runs whose process is gone, only what the store made")
     func leftoversOfDeadRunsAreRemoved() throws {
         let parent = try TestPaths.temporaryFolder("lab-leftovers")
         defer { try? FileIO.removeTree(parent) }
-        let dead = (4_000_000...4_194_303).first { FileIO.status(of: "/proc/\($0)") == nil } ?? 4_194_303
+        let home = try LabDiskStore.privateFolder(in: parent).path
+        let dead = Self.deadProcess
         // A store a killed run left, a store someone added a file to, a plain folder named alike,
         // and a live process's store.
-        let left = parent + "/retention-disk-\(dead)-abc"
-        let mixed = parent + "/retention-costs-\(dead)-def"
-        let plain = parent + "/retention-disk-\(dead)-123"
-        let live = parent + "/retention-disk-\(getpid())-456"
+        let left = home + "/retention-disk-\(dead)-abc"
+        let mixed = home + "/retention-costs-\(dead)-def"
+        let plain = home + "/retention-disk-\(dead)-123"
+        let live = home + "/retention-disk-\(getpid())-456"
         for folder in [left, mixed, live] {
             let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 20))
             try store.store(Array("v".utf8), for: "k")
@@ -176,5 +181,74 @@ struct LabStoreLeftoverTests {
         #expect(FileIO.entries(under: mixed) == ["RETENTION-STORE", "entries", "entries/mine.txt"])
         #expect(FileIO.entries(under: plain) == ["notes.txt"])
         #expect(FileIO.exists(live + "/RETENTION-STORE"))
+    }
+
+    /// Every file under `folder` with its bytes and permissions: what "byte-identical" compares.
+    static func fingerprint(_ folder: String) throws -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        for name in FileIO.entries(under: folder) {
+            let path = folder + "/" + name
+            let status = try #require(FileIO.status(of: path))
+            files[name] = (status.kind == .regular ? Array(try FileIO.readAll(path, limit: 1 << 24)) : []) + Array(String(status.permissions, radix: 8).utf8)
+        }
+        return files
+    }
+
+    @Test("a link planted where a dead run's store would be, in the store folder or its parent, is never followed: the store it points at stays byte-identical")
+    func plantedLinkIsNotFollowed() throws {
+        let feed = try DiskExperimentTests.Feed("planted")
+        let victim = feed.folder + "/victim-thumbs"
+        let store = try DiskStore(folder: victim, limit: ByteSize(bytes: 1 << 20))
+        for key in ["a", "b", "c"] { try store.store(Array(repeating: 7, count: 5_000), for: key) }
+        store.close()
+        let before = try Self.fingerprint(victim)
+        #expect(before.count >= 5, "the victim is a store with entries")
+        let dead = Self.deadProcess
+        try FileIO.createDirectories(feed.stores)
+        // The old place (the parent) and the private folder, as an attacker with write access to
+        // either would plant them.
+        try FileIO.makeSymbolicLink(feed.stores + "/retention-disk-\(dead)-abcdef", to: victim)
+        let home = try LabDiskStore.privateFolder(in: feed.stores).path
+        try FileIO.makeSymbolicLink(home + "/retention-disk-\(dead)-fedcba", to: victim)
+        let report = try feed.run("decoded-lru+disk")
+        #expect(report.disk != nil)
+        #expect(try Self.fingerprint(victim) == before, "the linked store is untouched")
+        #expect(LabDiskStore.removeLeftovers(in: feed.stores) == 0)
+        #expect(try Self.fingerprint(victim) == before)
+        #expect(DiskStore.removeFolder(home + "/retention-disk-\(dead)-fedcba") == false, "removeFolder refuses a link by path too")
+        #expect(DiskStore.removeFolder(home + "/retention-disk-\(dead)-fedcba/") == false)
+        #expect(try Self.fingerprint(victim) == before)
+    }
+
+    @Test("the private store folder is refused when it is a link, another's, or open to others, and nothing in it changes")
+    func privateFolderIsChecked() throws {
+        let parent = try TestPaths.temporaryFolder("lab-private")
+        defer { try? FileIO.removeTree(parent) }
+        let elsewhere = parent + "/elsewhere"
+        try FileIO.createDirectories(elsewhere)
+        try FileIO.makeSymbolicLink(parent + "/" + LabDiskStore.privateFolderName, to: elsewhere)
+        #expect(throws: LabError.failed("cannot use the folder \(parent)/\(LabDiskStore.privateFolderName): it is a symbolic link, not a folder of this user's")) {
+            try LabDiskStore.privateFolder(in: parent)
+        }
+        #expect(LabDiskStore.removeLeftovers(in: parent) == 0)
+        try FileIO.remove(parent + "/" + LabDiskStore.privateFolderName)
+        try FileIO.createDirectories(parent + "/" + LabDiskStore.privateFolderName)
+        try FileIO.setPermissions(parent + "/" + LabDiskStore.privateFolderName, 0o777)
+        #expect(throws: LabError.failed("cannot use the folder \(parent)/\(LabDiskStore.privateFolderName): other users may write in it (mode 777); only its owner may (mode 700)")) {
+            try LabDiskStore.privateFolder(in: parent)
+        }
+        #expect(FileIO.entries(under: elsewhere).isEmpty)
+    }
+
+    @Test("a run with the default folder keeps its stores in TMPDIR/retention-UID, mode 700, owned by this user")
+    func defaultFolderIsPrivate() throws {
+        let feed = try DiskExperimentTests.Feed("default-folder")
+        let scenario = try String(contentsOfFile: feed.path, encoding: .utf8).replacingOccurrences(of: "\"diskFolder\": \"stores\",", with: "")
+        try FileIO.replace(feed.path, with: Array(scenario.utf8))
+        _ = try feed.run("decoded-lru+disk")
+        let home = TemporaryFile.systemFolder + "/" + LabDiskStore.privateFolderName
+        let status = try #require(FileIO.status(of: home))
+        #expect(status.kind == .directory && status.permissions == 0o700 && status.owner == Directory.effectiveUserID)
+        #expect(!FileIO.exists(feed.stores))
     }
 }
