@@ -49,8 +49,15 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     /// True when a tRNS chunk gives transparency to a type without an alpha channel.
     public var hasTransparencyChunk: Bool
 
-    /// Bytes of the RGBA8 bitmap a full decode produces: width × height × 4.
-    public var decodedByteCount: Int { width * height * 4 }
+    /// Bytes of the RGBA8 bitmap a full decode produces: width × height × 4, computed with
+    /// overflow checks: `Int.max` when the product does not fit (a header may declare
+    /// 2^31 − 1 × 2^31 − 1), never a trap. Check ``DecodeLimits/check(width:height:)`` before
+    /// using it as an allocation size. O(1).
+    public var decodedByteCount: Int {
+        let pixels = width.multipliedReportingOverflow(by: height)
+        let bytes = pixels.partialValue.multipliedReportingOverflow(by: 4)
+        return pixels.overflow || bytes.overflow || width < 0 || height < 0 ? Int.max : bytes.partialValue
+    }
 
     /// Reads the header of the PNG in `data`.
     public init(data: Data, limits: DecodeLimits = .default) throws(ImagingError) {

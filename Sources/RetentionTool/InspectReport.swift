@@ -23,7 +23,9 @@ public struct InspectReport: Encodable, Sendable, Hashable {
     public var error: String?
 
     /// Reads `path`'s header (and decodes it fully when `decode`, by `path`'s decoder: the fast
-    /// path where it can, or libpng alone). Never throws: a failure is the report's `error`.
+    /// path where it can, or libpng alone). Never throws: a failure is the report's `error`,
+    /// a header over `DecodeLimits.default` among them (its size is kept, its decoded bytes
+    /// are not computed).
     /// Costs the header read, plus a full decode (freed before return) when asked.
     public init(inspecting path: String, decode: Bool, path decoder: DecodePath = .automatic) {
         file = PathText.display(path)
@@ -34,6 +36,9 @@ public struct InspectReport: Encodable, Sendable, Hashable {
             colorType = info.colorType.description + (info.hasTransparencyChunk ? "+tRNS" : "")
             bitDepth = info.bitDepth
             interlaced = info.interlaced
+            // The header's sizes are checked before any arithmetic on them: a file declaring
+            // more than a decode would take is reported as the decoder would refuse it.
+            try DecodeLimits.default.check(width: info.width, height: info.height)
             decodedBytes = info.decodedByteCount
             if decode {
                 let start = ThreadCPUTime.now()

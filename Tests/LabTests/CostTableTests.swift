@@ -128,7 +128,7 @@ struct CostTableTests {
         #expect(stored.bytes == expected.count, "the PNG the cache would write")
         #expect(stored.decodeMs > 0 && stored.diskReadMs > 0 && stored.encodeMs > 0 && stored.loadRangeMs[0] <= stored.loadRangeMs[1])
         #expect(table.summary.contains("median disk read"))
-        #expect(try FileIO.directoryEntries(parent).isEmpty, "the measuring store is removed")
+        #expect(try FileIO.directoryEntries(parent + "/" + LabDiskStore.privateFolderName).isEmpty, "the measuring store is removed")
         // A saved table keeps them, and a bad one is refused with its path.
         let path = parent + "/costs.json"
         try Data(table.json.utf8).write(to: URL(fileURLWithPath: path))

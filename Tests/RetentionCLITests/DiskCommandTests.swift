@@ -30,7 +30,7 @@ struct DiskCommandTests {
         #expect(result.stdout.contains(" ms, median disk read "), "the table measured the disk read")
         #expect(result.stdout.contains("the page cache holding them is in no process's RSS, and the runs mapped 0.0 MB of them"))
         #expect(result.stdout.contains("disk latency: a MODEL of 0.00 ms per disk read"))
-        #expect(try FileIO.directoryEntries(dir + "/stores").isEmpty, "every run removed its store")
+        #expect(try FileIO.directoryEntries(dir + "/stores/retention-\(Directory.effectiveUserID)").isEmpty, "every run removed its store")
         let export = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/out.json"))) as? [String: Any])
         let rows = try #require((export["summary"] as? [String: Any])?["rows"] as? [[String: Any]])
         #expect(rows[0]["disk"] == nil && rows[0]["sourceReads"] == nil)
@@ -115,17 +115,17 @@ struct DiskCommandTests {
         let stopped = try await CLIRunner.shell("""
             "$R" compare '\(scenario)' --strategies decoded-release+disk --repeat 3 --costs '\(dir)/costs.json' >/dev/null 2>&1 &
             pid=$!
-            for i in $(seq 1 400); do ls '\(dir)/stores' 2>/dev/null | grep -q retention-disk && break; sleep 0.05; done
-            ls '\(dir)/stores' | grep -c retention-disk
+            for i in $(seq 1 400); do ls '\(dir)/stores/retention-\(Directory.effectiveUserID)' 2>/dev/null | grep -q retention-disk && break; sleep 0.05; done
+            ls '\(dir)/stores/retention-\(Directory.effectiveUserID)' | grep -c retention-disk
             kill -TERM $pid; wait $pid; echo "status $?"
             """)
         // One store per run in flight (the runs go --jobs at a time), each caught before the signal.
         let lines = stopped.stdout.split(separator: "\n")
         #expect(lines.count == 2 && (Int(lines[0]) ?? 0) >= 1 && lines[1] == "status 143", "\(stopped.stdout)")
-        #expect(try FileIO.directoryEntries(dir + "/stores").isEmpty, "SIGTERM left a store folder")
+        #expect(try FileIO.directoryEntries(dir + "/stores/retention-\(Directory.effectiveUserID)").isEmpty, "SIGTERM left a store folder")
         let timedOut = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-release+disk", "--repeat", "1",
                                                 "--costs", dir + "/costs.json", "--timeout", "1"])
         #expect(timedOut.status != 0)
-        #expect(try FileIO.directoryEntries(dir + "/stores").isEmpty, "a timed-out child left a store folder")
+        #expect(try FileIO.directoryEntries(dir + "/stores/retention-\(Directory.effectiveUserID)").isEmpty, "a timed-out child left a store folder")
     }
 }

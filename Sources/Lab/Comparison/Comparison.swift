@@ -178,6 +178,11 @@ extension Comparison {
             throw .io(error)
         }
         if let signal = outcome.stoppedBy { throw .stopped(signal: signal) }
+        // Exit 1 with a table whose entries name their errors: images that cannot be decoded,
+        // measured failing as a run pays for them; the runs count their failed loads.
+        if outcome.exitStatus == 1, let table = try? CostTable.load(contentsOf: file.path), !table.failureLines.isEmpty {
+            return (table, file)
+        }
         if let failure = outcome.failure(timeoutSeconds: timeoutSeconds) {
             throw .failed("measuring the cost table " + (outcome.timedOut ? failure : "failed: \(failure)"))
         }

@@ -50,6 +50,10 @@ public struct CostTable: Codable, Sendable, Hashable {
         /// Thumbnails kept on disk, by ``CostTable/thumbnailKey(_:)``: the encoded PNG and its
         /// costs; absent when no strategy measured keeps thumbnails on disk.
         public var storedThumbnails: [String: StoredThumbnail]? = nil
+        /// Why the file could not be read or decoded (the reader's or decoder's one sentence),
+        /// when it could not: its figures are then the time to fail, as a run pays it, and
+        /// `retention costs` names it and exits 1. Absent for a file that decodes.
+        public var error: String? = nil
     }
 
     /// A thumbnail as the disk tier keeps it: encoded as PNG by
@@ -110,7 +114,8 @@ public struct CostTable: Codable, Sendable, Hashable {
     /// Measures `paths` (duplicates ignored), with each of the `thumbnails` representations
     /// (others ignored) and, when `disk` is given, the disk tier's reads and stored thumbnails.
     /// Cost: about (repeats + 1) × (read + decode + thumbnails + disk reads) per image. A file
-    /// that cannot be read or decoded is measured failing, as a run would pay for it. Throws
+    /// that cannot be read or decoded is measured failing, as a run would pay for it, and its
+    /// entry's ``Entry/error`` says why. Throws
     /// `LabError` when the measuring store cannot be opened.
     public static func measure(paths: [String], thumbnails: [RetentionPolicy.Representation], disk: DiskCosts? = nil,
                                repeats: Int = defaultRepeats, progress: (String) -> Void = { _ in }) throws(LabError) -> CostTable {
@@ -123,8 +128,16 @@ public struct CostTable: Codable, Sendable, Hashable {
             guard byName[name] == nil else { continue }
             progress(name)
             var data = Data()
-            let read = timedCPU(repeats) { data = (try? FileIO.readAll(path, limit: DecodeLimits.default.maxFileBytes)) ?? Data() }
-            let decode = timedCPU(repeats) { _ = try? PNGDecoder().decode(data) }
+            var failure: String? = nil
+            let read = timedCPU(repeats) {
+                do { data = try FileIO.readAll(path, limit: DecodeLimits.default.maxFileBytes) } catch {
+                    data = Data()
+                    failure = "\(error)"
+                }
+            }
+            let decode = timedCPU(repeats) {
+                do { _ = try PNGDecoder().decode(data) } catch { if failure == nil { failure = "cannot decode: \(error)" } }
+            }
             var thumbnailMs: [String: Double] = [:], thumbnailRange: [String: [Double]] = [:]
             for representation in Set(representations).sorted(by: { thumbnailKey($0)! < thumbnailKey($1)! }) {
                 let thumbnailer = representation.thumbnailer(limits: .default)!
@@ -133,7 +146,7 @@ public struct CostTable: Codable, Sendable, Hashable {
                 thumbnailRange[thumbnailKey(representation)!] = timed.range
             }
             var entry = Entry(file: name, bytes: data.count, readMs: read.median, decodeMs: decode.median, thumbnailMs: thumbnailMs,
-                              readRangeMs: read.range, decodeRangeMs: decode.range, thumbnailRangeMs: thumbnailRange)
+                              readRangeMs: read.range, decodeRangeMs: decode.range, thumbnailRangeMs: thumbnailRange, error: failure)
             if let disk, let store { measureDisk(&entry, data: data, thumbnails: disk.thumbnails, store: store.store, repeats: repeats) }
             byName[name] = entry
         }
@@ -164,6 +177,11 @@ public struct CostTable: Codable, Sendable, Hashable {
                 loadRangeMs: [diskRead.range[0] + decode.range[0], diskRead.range[1] + decode.range[1]])
         }
         if !stored.isEmpty { entry.storedThumbnails = stored }
+    }
+
+    /// One line per image that could not be read or decoded: `FILE: REASON`. O(images).
+    public var failureLines: [String] {
+        images.compactMap { entry in entry.error.map { "\(entry.file): \($0)" } }
     }
 
     /// The median thread CPU milliseconds of `repeats` runs of `work` (after one warm-up),

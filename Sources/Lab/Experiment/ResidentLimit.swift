@@ -112,7 +112,8 @@ struct LoadSizes {
     mutating func bytes(ofImage index: Int) -> Int {
         if let known = bytes[index] { return known }
         var total = 0
-        if let info = try? ImageInfo(contentsOf: paths[index]) {
+        // A header over the decode limits fails its load before pixels are taken: 0.
+        if let info = try? ImageInfo(contentsOf: paths[index]), (try? DecodeLimits.default.check(width: info.width, height: info.height)) != nil {
             if let thumbnailer = policy.visible.thumbnailer(limits: .default) {
                 let size = thumbnailer.outputSize(sourceWidth: info.width, sourceHeight: info.height)
                 total = size.width * size.height * 4 + (info.interlaced ? info.decodedByteCount : 0)

@@ -134,7 +134,7 @@ extension Experiment {
         let cap = policy.effectiveAdmissionCap.bytes
         var sizes: [Int] = []
         for path in Set(images.paths).sorted() {
-            guard let info = try? ImageInfo(contentsOf: path) else { continue }
+            guard let info = try? ImageInfo(contentsOf: path), (try? DecodeLimits.default.check(width: info.width, height: info.height)) != nil else { continue }
             if let thumbnailer = policy.visible.thumbnailer(limits: .default) {
                 let size = thumbnailer.outputSize(sourceWidth: info.width, sourceHeight: info.height)
                 sizes.append(size.width * size.height * 4)

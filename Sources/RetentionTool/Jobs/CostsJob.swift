@@ -43,8 +43,12 @@ extension CostsJob: Job {
     /// `costs`.
     public static let command = "costs"
 
-    /// The table as JSON on standard output when no output file was given. O(table).
+    /// The table as JSON on standard output when no output file was given; one error line per
+    /// image that could not be read or decoded (`costs: FILE: REASON`), and then exit status 1,
+    /// with the table still written (its entries carry the error). O(table).
     public func report(_ outcome: CostTable) -> JobReport {
-        JobReport(output: outputPath == nil ? outcome.json + "\n" : "")
+        let failures = outcome.failureLines
+        return JobReport(output: outputPath == nil ? outcome.json + "\n" : "", errors: failures.map { "costs: " + $0 },
+                         exitStatus: failures.isEmpty ? 0 : 1)
     }
 }
