@@ -9,7 +9,8 @@ import SystemIO
 extension DiskStore {
     /// Builds the index in the background (on ``background``), then lets writes in. A snapshot
     /// written at a clean close, whose recorded folder time and inode match the entries folder
-    /// now, is loaded as it is (state `fresh`); any other (missing, damaged, written while the
+    /// now and whose records name exactly the entry files a listing finds, is loaded as it is
+    /// (state `fresh`); any other (missing, damaged, written while the
     /// store ran, or older than the folder) only lends its last-use times to a rebuild from a
     /// listing of the entries folder (state `rebuilt`). Neither ever removes an entry. The index
     /// is built outside the lock in one pass and put in place under it at the end, so lookups
@@ -24,7 +25,7 @@ extension DiskStore {
                 guard let storeID, case .success(let header) = IndexSnapshot.check(raw, storeID: storeID),
                       plausible(header, raw) else { return }
                 if header.clean, let folderStatus, header.folderModification == folderStatus.modificationNanoseconds,
-                   header.folderInode == folderStatus.inode {
+                   header.folderInode == folderStatus.inode, matchesListing(header, raw) {
                     fresh = true
                     let last = header.count - 1
                     built.fill(count: header.count) { IndexSnapshot.record(raw, last - $0) }
@@ -68,6 +69,24 @@ extension DiskStore {
         if over { evict(downTo: Int(Double(limit) * options.evictionTarget), reason: .size) }
     }
 
+    /// Whether a checked snapshot's records name exactly the entry files in the entries folder:
+    /// as many, with the same key hashes. A snapshot whose records were removed (or added) and
+    /// its checksum fixed fails, and only lends last-use times to a rebuild, so its count and
+    /// bytes never understate what is on disk. One `readdir` per entry, no `stat`; O(entries).
+    private func matchesListing(_ header: IndexSnapshot.Header, _ raw: UnsafeRawBufferPointer) -> Bool {
+        guard let listing = try? entriesFolder?.entries() else { return header.count == 0 }
+        var listed = Set<UInt64>()
+        listed.reserveCapacity(header.count)
+        for name in listing {
+            guard let hash = KeyHash.hash(fileName: name) else { continue }
+            listed.insert(hash)
+            if listed.count > header.count { return false }
+        }
+        guard listed.count == header.count else { return false }
+        for i in 0..<header.count where !listed.contains(IndexSnapshot.record(raw, i).hash) { return false }
+        return true
+    }
+
     /// Whether a checked snapshot's records could describe this folder: their bytes together
     /// fit the file system holding it. A snapshot that claims more (forged, or from a larger
     /// disk) only lends last-use times to a rebuild, so it cannot make the next write evict
@@ -87,7 +106,7 @@ extension DiskStore {
     /// stale snapshot) or else its modification time. Files with other names are left for
     /// ``verify()``. Nil when the store closed meanwhile. One `readdir` per entry and one
     /// `stat` per entry.
-    private func rebuild(hints: [UInt64: UInt32]) -> [IndexSnapshot.Record]? {
+    func rebuild(hints: [UInt64: UInt32]) -> [IndexSnapshot.Record]? {
         let listing = (try? entriesFolder?.entries()) ?? []
         var found: [IndexSnapshot.Record] = []
         found.reserveCapacity(listing.count)

@@ -63,6 +63,15 @@ extension DiskStore {
         }) ?? VerifyReport()
     }
 
+    /// The entries and their allocated bytes as a listing of the entries folder finds them now,
+    /// without the index: what any store, a reader included (another process's folder, a
+    /// read-only file system, another user's), can count without writing. Files whose names are
+    /// not entries' are not counted. O(entries): one `readdir` and one `fstatat` per entry.
+    public func listedEntries() -> (entries: Int, allocatedBytes: Int) {
+        let records = rebuild(hints: [:]) ?? []
+        return (records.count, records.reduce(0) { $0 + $1.allocatedBytes })
+    }
+
     /// Evicts least recently used entries until the store takes at most `bytes` (counted as
     /// evictions for `trim`); returns how many were evicted. Only the owner trims (a reader
     /// returns 0). Waits for the index. One `unlink` per evicted entry.

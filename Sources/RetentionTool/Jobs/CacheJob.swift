@@ -63,6 +63,23 @@ public struct CacheJob {
             return Outcome(text: "error: \(error)", status: error.isFolderChoice ? 64 : 1, isError: true)
         }
         defer { store.close() }
+        if !store.isOwner {
+            // A folder this process cannot write (a read-only file system, another user's):
+            // the store opened as a reader, with no index. Count what is there; change nothing.
+            switch action {
+            case .stat:
+                let listed = store.listedEntries()
+                var metrics = store.metrics
+                metrics.entries = listed.entries
+                metrics.bytes += listed.allocatedBytes
+                return Outcome(text: statText(metrics, readOnly: "\(store.writeState)"), status: 0, isError: false)
+            case .trim, .clear:
+                return Outcome(text: "error: cannot \(action) \(PathText.display(folder)): \(unwritableReason(store.writeState)); nothing was removed",
+                               status: 1, isError: true)
+            case .verify:
+                break
+            }
+        }
         store.waitForIndex()
         switch action {
         case .stat:
@@ -83,10 +100,22 @@ public struct CacheJob {
         }
     }
 
+    /// Why a store that does not own its folder cannot change it, as a clause. O(1).
+    static func unwritableReason(_ state: DiskStore.WriteState) -> String {
+        switch state {
+        case .notWritable(let reason): return reason
+        case .ownedByAnotherProcess(let pid): return "\(pid.map { "process \($0)" } ?? "another process") owns the folder"
+        default: return "this process does not own the folder"
+        }
+    }
+
     /// `stat`'s lines: entries, allocated bytes, the index's state and the open's timings.
-    public static func statText(_ metrics: DiskStoreMetrics) -> String {
+    /// With `readOnly` (the store's write state, for a folder this process cannot write), the
+    /// figures are a listing's and the index line says so.
+    public static func statText(_ metrics: DiskStoreMetrics, readOnly: String? = nil) -> String {
         let index: String
         switch metrics.indexState {
+        case _ where readOnly != nil: index = "not loaded, counted from a listing (\(readOnly!))"
         case .fresh: index = "fresh (the snapshot of the last close)"
         case .rebuilt: index = "rebuilt (from a listing of the entries folder)"
         case .loading: index = "loading"
