@@ -81,7 +81,8 @@ public struct ThumbnailJob {
     public func run(sink: JobSink) throws -> ThumbnailSummary {
         var plan: [ThumbnailTask]
         do {
-            plan = try ThumbnailPlan.jobs(inputs: inputs, output: output)
+            // A cache folder inside an input folder holds the store's own files, not inputs.
+            plan = try ThumbnailPlan.jobs(inputs: inputs, output: output, excluding: cacheFolder.map { [$0] } ?? [])
             if let shard { plan = plan.filter { shard.contains(name: $0.input) } }
         } catch {
             throw SetupError(description: error.description)
@@ -93,10 +94,17 @@ public struct ThumbnailJob {
         // leaves nothing behind.
         let cache: ThumbnailCache?
         do {
+            // The states already noted: a Lock (SystemIO's Mutex), as the store reports from its
+            // background queue while workers write. A full disk that frees room by eviction and
+            // fills again flips between two states once per write; each is said once, and the
+            // summary's note counts the thumbnails not added.
+            let noted = Lock<Set<String>>([])
             cache = try cacheFolder.map { folder throws(DiskStoreError) in try ThumbnailCache(folder: folder, limit: cacheLimitBytes, thumbnailer: thumbnailer, encoder: encoder,
                                                                                       verification: cacheVerification) { state in
                 // Later changes, as the store reports them: a takeover, a full disk, room again.
-                sink.note("retention thumbnail: the cache \(PathText.display(folder)): \(state)")
+                let text = "\(state)"
+                guard noted.withLock({ $0.insert(text).inserted }) else { return }
+                sink.note("retention thumbnail: the cache \(PathText.display(folder)): \(text)")
             } }
         } catch {
             throw SetupError(description: "--cache: \(error)", isUsage: error.isFolderChoice)
@@ -109,7 +117,10 @@ public struct ThumbnailJob {
         }
         // Temporary outputs a killed batch left (their process gone) go before this one writes.
         for folder in Set(plan.map { FileIO.directory(of: $0.output) }) { TemporaryFile.removeLeftovers(in: folder) }
-        let skipped = ThumbnailPlan.skipped(inputs: inputs)
+        let skipped = ThumbnailPlan.skipped(inputs: inputs, excluding: cacheFolder.map { [$0] } ?? [])
+        if let cacheFolder, let holder = ThumbnailPlan.inputFolders(holding: cacheFolder, inputs: inputs).first {
+            sink.note("retention thumbnail: the cache \(PathText.display(cacheFolder)) is inside the input folder \(PathText.display(holder)): its files are the cache's, not inputs, and are skipped")
+        }
         if !skipped.isEmpty {
             let named = skipped.prefix(5).map(PathText.display).joined(separator: ", ")
             sink.note("retention thumbnail: skipped \(NumberText.plural(skipped.count, "file", "files")) that \(skipped.count == 1 ? "is" : "are") not PNG: \(named)\(skipped.count > 5 ? " and \(skipped.count - 5) more" : "")")

@@ -38,7 +38,10 @@ public enum ThumbnailPlan {
     /// `.png` file name for a single input. PNGs already inside an output folder that lies
     /// below an input folder are earlier thumbnails, not inputs. Throws before anything is
     /// written when an output is an input or two inputs share an output. One `stat` per file.
-    public static func jobs(inputs: [String], output: String?) throws(Problem) -> [ThumbnailTask] {
+    /// Files inside any of `excluded` (a cache folder below an input folder: the store's own
+    /// files) are neither inputs nor skipped files.
+    public static func jobs(inputs: [String], output: String?, excluding excluded: [String] = []) throws(Problem) -> [ThumbnailTask] {
+        let excludedPrefixes = excluded.compactMap { resolved(trimmingSlashes($0)).map { $0 + "/" } }
         var jobs: [ThumbnailTask] = []
         if let output, namesFile(output) {
             jobs = inputs.prefix(1).map { ThumbnailTask(input: $0, output: output) }
@@ -52,6 +55,7 @@ public enum ThumbnailPlan {
                     let skipPrefix = resolvedFolder.flatMap { $0 == resolved(root) ? nil : $0 + "/" }
                     for relative in pngFiles(under: root) {
                         if let skipPrefix, resolved(root + "/" + relative)?.hasPrefix(skipPrefix) == true { continue }
+                        if isExcluded(root + "/" + relative, excludedPrefixes) { continue }
                         jobs.append(ThumbnailTask(input: root + "/" + relative, output: folder + "/" + relative))
                     }
                 } else {
@@ -105,13 +109,33 @@ public enum ThumbnailPlan {
     }
 
     /// Files below the input folders that are not `*.png` (and so are not thumbnailed), as
-    /// paths, sorted. One `stat` per entry.
-    public static func skipped(inputs: [String]) -> [String] {
-        inputs.filter(isDirectory).flatMap { input -> [String] in
+    /// paths, sorted; none inside `excluded` (see ``jobs(inputs:output:excluding:)``). One
+    /// `stat` per entry.
+    public static func skipped(inputs: [String], excluding excluded: [String] = []) -> [String] {
+        let excludedPrefixes = excluded.compactMap { resolved(trimmingSlashes($0)).map { $0 + "/" } }
+        return inputs.filter(isDirectory).flatMap { input -> [String] in
             let root = trimmingSlashes(input)
             return FileIO.entries(under: root).filter { !$0.lowercased().hasSuffix(".png") && FileIO.kind(of: root + "/" + $0) == .regular }
-                .map { root + "/" + $0 }
+                .map { root + "/" + $0 }.filter { !isExcluded($0, excludedPrefixes) }
         }
+    }
+
+    /// The input folders that hold `folder` strictly inside them (by canonical path), as given.
+    /// One `realpath` per input.
+    public static func inputFolders(holding folder: String, inputs: [String]) -> [String] {
+        guard let inner = resolved(trimmingSlashes(folder)) else { return [] }
+        return inputs.filter { input in
+            guard isDirectory(input), let outer = resolved(trimmingSlashes(input)) else { return false }
+            return inner.hasPrefix(outer == "/" ? "/" : outer + "/") && inner != outer
+        }
+    }
+
+    /// Whether `path` lies inside one of `prefixes` (canonical folder paths ending in `/`), by
+    /// its folder's canonical path: a file the store removes meanwhile still counts as inside.
+    private static func isExcluded(_ path: String, _ prefixes: [String]) -> Bool {
+        guard !prefixes.isEmpty, let folder = resolved(FileIO.directory(of: path)) else { return false }
+        let canonical = (folder == "/" ? "" : folder) + "/" + (path.split(separator: "/").last.map(String.init) ?? path)
+        return prefixes.contains { canonical.hasPrefix($0) }
     }
 
     /// True when `path` names a file: it ends in .png and is not an existing folder.
