@@ -1,10 +1,13 @@
 /// A number of bytes, written in policies as an integer or a string like `"64MB"`.
 ///
-/// Units are decimal, as the rest of the project prints them: 1 KB = 1,000 bytes,
+/// Units are decimal, as the rest of the project prints them: 1 kB (or KB) = 1,000 bytes,
 /// 1 MB = 1,000,000 bytes, 1 GB = 1,000,000,000 bytes, and so on to TB, PB and EB (10^18, the
 /// largest that fits). Binary units are accepted when spelled out (`KiB` = 1,024, `MiB` =
 /// 1,048,576, `GiB` = 1,073,741,824, to `TiB`, `PiB` and `EiB`). Unit names are
-/// case-insensitive and may follow the number after one space (`"64 MB"`).
+/// case-sensitive, as their symbols are (`Mb` is megabits, not bytes, and is refused), and may
+/// follow the number after one space (`"64 MB"`). A string literal is not accepted where a
+/// `ByteSize` is expected: a misspelt unit would then trap at run time instead of failing to
+/// compile; write `.megabytes(64)`, or `ByteSize("64MB")` and handle its nil.
 public struct ByteSize: Sendable, Hashable, Comparable, ExpressibleByIntegerLiteral, CustomStringConvertible {
     /// The size in bytes, never negative.
     public var bytes: Int
@@ -20,6 +23,13 @@ public struct ByteSize: Sendable, Hashable, Comparable, ExpressibleByIntegerLite
         self.init(bytes: value)
     }
 
+    /// The size `text` spells, with its unit (`"150MB"`, `"150 MiB"`, `"4096B"`, or `"0"`), as
+    /// people write it; nil for anything else, a bare number other than `0` included (see
+    /// ``init(parsing:requiringUnit:)``). O(length of text).
+    public init?(_ text: String) {
+        self.init(parsing: text, requiringUnit: true)
+    }
+
     /// `n` × 1,000 bytes. O(1).
     public static func kilobytes(_ n: Int) -> ByteSize { ByteSize(bytes: n * 1_000) }
     /// `n` × 1,000,000 bytes. O(1).
@@ -27,27 +37,31 @@ public struct ByteSize: Sendable, Hashable, Comparable, ExpressibleByIntegerLite
     /// `n` × 1,000,000,000 bytes. O(1).
     public static func gigabytes(_ n: Int) -> ByteSize { ByteSize(bytes: n * 1_000_000_000) }
 
-    /// The words used when a policy file holds something that is not a size.
-    public static let expectation = "expected a size like \"64MB\" or a byte count"
+    /// Every unit a size may carry, for messages: "B, kB (or KB), MB, GB, TB, PB, EB, KiB,
+    /// MiB, GiB, TiB, PiB, EiB".
+    public static let unitList = "B, kB (or KB), MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB"
 
-    /// The accepted unit suffixes (lowercased) and their factors.
+    /// The words used when a policy file holds something that is not a size.
+    public static let expectation = "expected a size like \"64MB\" or a byte count (units, case-sensitive: \(unitList))"
+
+    /// The accepted unit suffixes, exactly as written, and their factors.
     static let units: [(suffix: String, factor: Int)] = [
-        ("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30), ("tib", 1 << 40), ("pib", 1 << 50), ("eib", 1 << 60),
-        ("kb", 1_000), ("mb", 1_000_000), ("gb", 1_000_000_000), ("tb", 1_000_000_000_000), ("pb", 1_000_000_000_000_000),
-        ("eb", 1_000_000_000_000_000_000), ("b", 1),
+        ("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("TiB", 1 << 40), ("PiB", 1 << 50), ("EiB", 1 << 60),
+        ("kB", 1_000), ("KB", 1_000), ("MB", 1_000_000), ("GB", 1_000_000_000), ("TB", 1_000_000_000_000), ("PB", 1_000_000_000_000_000),
+        ("EB", 1_000_000_000_000_000_000), ("B", 1),
     ]
 
     /// Parses `"64MB"`, `"64 MB"`, `"1GiB"`, `"512"` or `"512B"`; nil for anything else
-    /// (negative, fractional, unknown unit, overflow). With `requiringUnit` (what command-line
-    /// flags use), a bare number other than `0` is refused too: `--values 10,20` is a mistake,
-    /// not ten bytes. O(length of text).
+    /// (negative, fractional, unknown unit or a unit in another case such as `"64mb"` or
+    /// `"5Mb"`, overflow). With `requiringUnit` (what command-line flags use), a bare number
+    /// other than `0` is refused too: `--values 10,20` is a mistake, not ten bytes. O(length
+    /// of text).
     public init?(parsing text: String, requiringUnit: Bool = false) {
         if requiringUnit, text != "0", text.allSatisfy({ $0.isASCII && $0.isNumber }) { return nil }
-        let lower = text.lowercased()
-        var digits = Substring(lower)
+        var digits = Substring(text)
         var factor = 1
-        for unit in Self.units where lower.hasSuffix(unit.suffix) {
-            digits = lower.dropLast(unit.suffix.count)
+        for unit in Self.units where text.hasSuffix(unit.suffix) {
+            digits = text.dropLast(unit.suffix.count)
             if digits.hasSuffix(" ") { digits = digits.dropLast() }
             factor = unit.factor
             break
@@ -58,12 +72,40 @@ public struct ByteSize: Sendable, Hashable, Comparable, ExpressibleByIntegerLite
         self.init(bytes: product.partialValue)
     }
 
-    /// The shortest exact spelling: `"64MB"`, `"1500KB"`, `"12345B"`. O(1).
+    /// Why `text` is not a size with its unit, in one clause for an error line: "-1 is
+    /// negative; a size is 0 or more", "'5Mb' has no unit a size takes (…)". Nil when
+    /// ``init(_:)`` would parse it. O(length of text).
+    public static func problem(in text: String) -> String? {
+        if ByteSize(text) != nil { return nil }
+        let body = text.drop { $0 == " " }
+        if body.hasPrefix("-"), body.dropFirst().first?.isNumber == true {
+            return "\(text) is negative; a size is 0 or more, with its unit (\(unitList))"
+        }
+        if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            return "\(text) has no unit; give one (\(unitList)): a bare number is not taken as bytes"
+        }
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        var unit = text.dropFirst(digits.count)
+        if unit.hasPrefix(" ") { unit = unit.dropFirst() }
+        if !digits.isEmpty, !unit.isEmpty, unit.allSatisfy(\.isLetter), !units.contains(where: { $0.suffix == unit }) {
+            let bits = unit.hasSuffix("b") ? " (a lowercase b is bits, not bytes)" : ""
+            return "'\(text)': \(unit) is not a unit of size\(bits); units are case-sensitive: \(unitList)"
+        }
+        return "'\(text)' is not a size: expected a whole number and its unit, like 64MB (\(unitList))"
+    }
+
+    /// The shortest exact spelling, decimal units first: `"64MB"`, `"1500KB"`, then binary
+    /// ones for a size no decimal unit divides (`"150MiB"` for 157,286,400 bytes), else bytes
+    /// (`"12345B"`). It parses back to the same size. O(1).
     public var description: String {
+        guard bytes != 0 else { return "0B" }
         for (suffix, factor) in [("EB", 1_000_000_000_000_000_000), ("PB", 1_000_000_000_000_000), ("TB", 1_000_000_000_000),
                                  ("GB", 1_000_000_000), ("MB", 1_000_000), ("KB", 1_000)]
-        where bytes != 0 && bytes % factor == 0 {
+        where bytes % factor == 0 {
             return "\(bytes / factor)\(suffix)"
+        }
+        for (suffix, shift) in [("EiB", 60), ("PiB", 50), ("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift)\(suffix)"
         }
         return "\(bytes)B"
     }

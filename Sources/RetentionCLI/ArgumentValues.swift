@@ -8,15 +8,23 @@ import RetentionTool
 enum ArgumentValues {
     /// A size with its unit (`16MB`, `512KB`, `2GiB`, `1000B`, or `0`); `example` shows one in
     /// the error. A bare number is refused: `10` is a slip, not ten bytes.
+    /// The error says what is wrong (negative, no unit, a unit in the wrong case) and lists
+    /// every unit accepted; such options take a value that starts with `-` (`.unconditional`),
+    /// so `-1` is a range error, not "Missing value".
     static func size(example: String) -> @Sendable (String) throws -> ByteSize {
-        parsed("expected a size with its unit like \(example) (B, KB, MB, GB, KiB, MiB, GiB)") { ByteSize(parsing: $0, requiringUnit: true) }
+        { text in
+            guard let size = ByteSize(text) else { throw ValidationError(ByteSize.problem(in: text) ?? "expected a size like \(example)") }
+            return size
+        }
     }
 
     /// A resident-memory size for `--max-resident` (`64MB`, `2GiB`), more than zero, with its
-    /// unit.
+    /// unit; errors as ``size(example:)``'s.
     static func residentSize() -> @Sendable (String) throws -> ByteSize {
-        parsed("expected a size above zero with its unit like 64MB or 2GiB") { text in
-            ByteSize(parsing: text, requiringUnit: true).flatMap { $0.bytes > 0 ? $0 : nil }
+        { text in
+            let size = try size(example: "64MB")(text)
+            guard size.bytes > 0 else { throw ValidationError("\(text): expected a size above zero with its unit, like 64MB or 2GiB") }
+            return size
         }
     }
 

@@ -29,7 +29,7 @@ struct CacheCommand: ParsableCommand {
     @Argument(help: "stat, verify, trim or clear.")
     var action: CacheJob.Action
 
-    @Option(name: .customLong("to"), help: ArgumentHelp("With trim: the size to trim down to (with its unit: 64MB, 2GiB, 4096B).", valueName: "size"),
+    @Option(name: .customLong("to"), parsing: .unconditional, help: ArgumentHelp("With trim: the size to trim down to (with its unit: 64MB, 2GiB, 4096B).", valueName: "size"),
             transform: ArgumentValues.size(example: "64MB"))
     var to: ByteSize?
 

@@ -30,7 +30,7 @@ struct Compare: ParsableCommand {
 
     @OptionGroup var runs: ChildRunOptions
 
-    @Option(help: ResidentLimitHelp.text("each child run", default: ", divided by --jobs"), transform: ArgumentValues.residentSize())
+    @Option(parsing: .unconditional, help: ResidentLimitHelp.text("each child run", default: ", divided by --jobs"), transform: ArgumentValues.residentSize())
     var maxResident: ByteSize?
 
     func validate() throws {

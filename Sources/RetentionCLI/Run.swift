@@ -35,7 +35,7 @@ struct Run: ParsableCommand {
     @Flag(help: ArgumentHelp(repairHelp(" (on stderr and in the report)")))
     var repair = false
 
-    @Option(help: ResidentLimitHelp.text("the run"), transform: ArgumentValues.residentSize())
+    @Option(parsing: .unconditional, help: ResidentLimitHelp.text("the run"), transform: ArgumentValues.residentSize())
     var maxResident: ByteSize?
 
     @OptionGroup var costOptions: CostOptions

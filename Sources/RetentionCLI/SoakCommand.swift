@@ -54,7 +54,7 @@ struct SoakCommand: ParsableCommand {
     @Option(help: "Iterations run before measuring.")
     var warmup: Int = 2
 
-    @Option(help: ArgumentHelp("Largest accepted growth of retained memory over --horizon hours of use, for a slope certainly above zero: a size with its unit like 16MB (the default); 0 allows no certain growth.", valueName: "size"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Largest accepted growth of retained memory over --horizon hours of use, for a slope certainly above zero: a size with its unit like 16MB (the default); 0 allows no certain growth.", valueName: "size"),
             transform: ArgumentValues.size(example: "16MB"))
     var maxGrowth: ByteSize = .megabytes(16)
 
@@ -77,7 +77,7 @@ struct SoakCommand: ParsableCommand {
     @Flag(help: ArgumentHelp(repairHelp(" once", then: "Each iteration replays the trace once; a container it leaves alive is destroyed before the next.")))
     var repair = false
 
-    @Option(help: ResidentLimitHelp.text("the soak", status: "3 (INCONCLUSIVE; 1 when growth is already certain) when it is reached after the first measured iteration, 2 when the scenario needed more before an iteration was measured"), transform: ArgumentValues.residentSize())
+    @Option(parsing: .unconditional, help: ResidentLimitHelp.text("the soak", status: "3 (INCONCLUSIVE; 1 when growth is already certain) when it is reached after the first measured iteration, 2 when the scenario needed more before an iteration was measured"), transform: ArgumentValues.residentSize())
     var maxResident: ByteSize?
 
     /// Checks the flags' combinations. Called from `run()`, not `validate()`: ArgumentParser

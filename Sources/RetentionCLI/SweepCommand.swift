@@ -45,11 +45,11 @@ struct SweepCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Constraint: most decodes per run in every repeat (the CPU spent getting images back).", valueName: "n"))
     var maxDecodes: Int?
 
-    @Option(help: ArgumentHelp("Constraint: largest disk peak (the disk tier's files, allocated bytes) in every repeat, like 64MB; a strategy without a disk tier takes none.", valueName: "size"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Constraint: largest disk peak (the disk tier's files, allocated bytes) in every repeat, like 64MB; a strategy without a disk tier takes none.", valueName: "size"),
             transform: ArgumentValues.size(example: "64MB"))
     var maxDisk: ByteSize?
 
-    @Option(help: ArgumentHelp("Constraint on the recommendation: largest peak resident memory in every repeat (like 64MB). Not a stop: each child run stops only at the default limit of `retention run --max-resident` (75 % of the machine's or the cgroup's memory, divided by --jobs).", valueName: "size"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Constraint on the recommendation: largest peak resident memory in every repeat (like 64MB). Not a stop: each child run stops only at the default limit of `retention run --max-resident` (75 % of the machine's or the cgroup's memory, divided by --jobs).", valueName: "size"),
             transform: ArgumentValues.residentSize())
     var maxResident: ByteSize?
 

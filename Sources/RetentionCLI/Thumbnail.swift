@@ -73,18 +73,18 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per file and a final {\"summary\": …} object.")
     var json = false
 
-    @Option(help: ArgumentHelp("The most one interlaced PNG, which cannot stream and is decoded whole, may take (like 512MB, 2GiB); a larger one is skipped with its reason. Interlaced files go one at a time. Default: 75 % of the machine's memory or of the cgroup's limit, whichever is smaller.", valueName: "size"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most one interlaced PNG, which cannot stream and is decoded whole, may take (like 512MB, 2GiB); a larger one is skipped with its reason. Interlaced files go one at a time. Default: 75 % of the machine's memory or of the cgroup's limit, whichever is smaller.", valueName: "size"),
             transform: ArgumentValues.residentSize())
     var maxResident: ByteSize?
 
-    @Option(help: ArgumentHelp("Inflate a file's image data whole with libdeflate (the decoder's fast path) when its inflated image fits SIZE (like 64MB): the same thumbnails for less CPU, for that much working memory per file at once. Default: off, rows stream through libpng (about 0.45 MB a file).", valueName: "size"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Inflate a file's image data whole with libdeflate (the decoder's fast path) when its inflated image fits SIZE (like 64MB): the same thumbnails for less CPU, for that much working memory per file at once. Default: off, rows stream through libpng (about 0.45 MB a file).", valueName: "size"),
             transform: ArgumentValues.residentSize())
     var inflateWhole: ByteSize?
 
     @Option(help: ArgumentHelp("A folder that keeps the thumbnails made (a disk store, created if missing): an input whose device, inode, size, modification and change times (ns) and thumbnail options match an entry is not decoded again (see --cache-verify); a folder holding other files is refused, exit 64, so a batch run again over a folder it has seen writes those thumbnails from the cache. Safe to kill at any moment. See `retention cache` to inspect or trim it.", valueName: "dir"))
     var cache: String?
 
-    @Option(help: ArgumentHelp("The most the --cache folder may take on disk (like 512MB, 2GiB); the least recently used thumbnails go first. Default: 1GiB.", valueName: "size"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most the --cache folder may take on disk (like 512MB, 2GiB); the least recently used thumbnails go first. Default: 1GiB.", valueName: "size"),
             transform: ArgumentValues.residentSize())
     var cacheLimit: ByteSize?
 

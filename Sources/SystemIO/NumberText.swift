@@ -23,11 +23,19 @@ public enum NumberText {
     /// `12.3 MB`: ``mb(_:)-(Int)`` with its unit. O(1).
     public static func megabytes(_ bytes: Int) -> String { mb(bytes) + " MB" }
 
-    /// `27.9 KB` under a megabyte (either sign), `1.2 MB` from there: decimal units with one
-    /// decimal, so small rates and slopes do not round to `0.0 MB`. O(1).
+    /// `27.9 KB` under a megabyte (either sign), `1.2 MB` under a gigabyte, then GB, TB, PB
+    /// and EB: the largest decimal unit the value reaches, with one decimal, so small rates do
+    /// not round to `0.0 MB` and large sizes do not print as `1000000000000.0 MB`. O(1).
     public static func size(_ bytes: Double) -> String {
-        abs(bytes) < 999_950 ? oneDecimal(bytes / 1_000) + " KB" : mb(bytes) + " MB"
+        let magnitude = abs(bytes)
+        for (unit, factor) in [("EB", 1e18), ("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6)] where magnitude >= factor * 0.99995 {
+            return oneDecimal(bytes / factor) + " " + unit
+        }
+        return oneDecimal(bytes / 1_000) + " KB"
     }
+
+    /// ``size(_:)-(Double)`` for a byte count. O(1).
+    public static func size(_ bytes: Int) -> String { size(Double(bytes)) }
 
     /// `122,880` for 122,880 and `-4,096` for -4,096: a whole number with a comma between
     /// groups of three digits, rounded half away from zero. O(digits).

@@ -52,7 +52,7 @@ struct CacheCommandTests {
         defer { try? FileIO.removeTree(FileIO.directory(of: folder)) }
         let trimmed = try await CLIRunner.run(["cache", folder, "trim", "--to", "80KB"])
         #expect(trimmed.status == 0, "\(trimmed.stderr)")
-        #expect(trimmed.stdout.hasPrefix("trimmed to 0.1 MB: evicted "))
+        #expect(trimmed.stdout.hasPrefix("trimmed to 80.0 KB: evicted "), "sizes in the largest unit they reach: \(trimmed.stdout)")
         let remaining = try FileIO.directoryEntries(folder + "/entries").count
         #expect(remaining < 10 && remaining > 0)
         let cleared = try await CLIRunner.run(["cache", folder, "clear"])
@@ -87,7 +87,7 @@ struct CacheCommandTests {
         defer { try? FileIO.removeTree(FileIO.directory(of: folder)) }
         let size = try await CLIRunner.run(["cache", folder, "trim", "--to", "lots"])
         #expect(size.status == 64)
-        #expect(size.stderr.contains("expected a size with its unit like 64MB"))
+        #expect(size.stderr.contains("'lots' is not a size: expected a whole number and its unit, like 64MB (B, kB (or KB), MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB)"))
         let noSize = try await CLIRunner.run(["cache", folder, "trim"])
         #expect(noSize.status == 64 && noSize.stderr.contains("trim needs --to SIZE"))
         let stray = try await CLIRunner.run(["cache", folder, "stat", "--to", "1MB"])
@@ -122,5 +122,26 @@ struct CacheCommandTests {
         #expect(emptyCache.status == 64 && emptyCache.stderr.contains("the cache folder is an empty path (an unset variable?); give a folder"))
         let root = try await CLIRunner.run(["cache", "/", "stat"])
         #expect(root.status == 64 && root.stderr == "error: / is not a Retention cache and will not be made one (it is / or the home folder); give a folder of its own\n")
+    }
+
+    @Test("sizes: a huge --to prints in EB, a unit in the wrong case or a negative size is a usage error naming every unit, a foreign name is left alone once")
+    func sizes() async throws {
+        let folder = try Self.store("sizes", count: 2)
+        defer { try? FileIO.removeTree(FileIO.directory(of: folder)) }
+        let huge = try await CLIRunner.run(["cache", folder, "trim", "--to", "1EB"])
+        #expect(huge.status == 0 && huge.stdout.hasPrefix("trimmed to 1.0 EB: evicted 0 entries; 2 entries in "), "\(huge.stdout)")
+        let units = "B, kB (or KB), MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB"
+        let bits = try await CLIRunner.run(["cache", folder, "trim", "--to", "5Mb"])
+        #expect(bits.status == 64)
+        #expect(bits.stderr.hasPrefix("Error: The value '5Mb' is invalid for '--to <size>': '5Mb': Mb is not a unit of size (a lowercase b is bits, not bytes); units are case-sensitive: \(units)\n"), "\(bits.stderr)")
+        let negative = try await CLIRunner.run(["cache", folder, "trim", "--to", "-1"])
+        #expect(negative.status == 64)
+        #expect(negative.stderr.hasPrefix("Error: The value '-1' is invalid for '--to <size>': -1 is negative; a size is 0 or more, with its unit (\(units))\n"), "\(negative.stderr)")
+        let sweep = try await CLIRunner.run(["sweep", "--values", "8MB,16MB", "--max-disk", "-5MB"])
+        #expect(sweep.status == 64 && sweep.stderr.contains("-5MB is negative; a size is 0 or more, with its unit (\(units))"), "\(sweep.stderr)")
+        try FileIO.replace(folder + "/entries/notes.txt", with: Array("mine".utf8))
+        let verify = try await CLIRunner.run(["cache", folder, "verify"])
+        #expect(verify.stdout.contains("  notes.txt: not an entry's name (left alone)\n"), "\(verify.stdout)")
+        #expect(!verify.stdout.contains("(not removed)"))
     }
 }

@@ -55,8 +55,8 @@ struct PolicyTests {
 
     // MARK: - Sizes
 
-    @Test("sizes parse decimal and binary units, case-insensitively", arguments: [
-        ("64MB", 64_000_000), ("64 MB", 64_000_000), ("64mb", 64_000_000), ("1KB", 1_000), ("2GB", 2_000_000_000),
+    @Test("sizes parse decimal and binary units, case-sensitively", arguments: [
+        ("64MB", 64_000_000), ("64 MB", 64_000_000), ("1kB", 1_000), ("1KB", 1_000), ("2GB", 2_000_000_000),
         ("512", 512), ("512B", 512), ("1KiB", 1_024), ("64MiB", 67_108_864), ("1GiB", 1_073_741_824), ("0", 0),
         ("1TB", 1_000_000_000_000), ("2PB", 2_000_000_000_000_000), ("1EB", 1_000_000_000_000_000_000), ("1TiB", 1 << 40),
         ("1EiB", 1 << 60), ("9EB", 9_000_000_000_000_000_000),
@@ -65,7 +65,8 @@ struct PolicyTests {
         #expect(ByteSize(parsing: text)?.bytes == bytes)
     }
 
-    @Test("bad sizes do not parse", arguments: ["", "MB", "-1", "1.5MB", "64XB", "64 ", "99999999999999999999", "9999999999999GB", " 64MB", "10EB", "8EiB"])
+    @Test("bad sizes do not parse: units in another case (bits are not bytes) among them", arguments: ["", "MB", "-1", "1.5MB", "64XB", "64 ", "99999999999999999999", "9999999999999GB", " 64MB", "10EB", "8EiB",
+                                                                                                      "64mb", "5Mb", "1kb", "1gib", "2Gb", "1mIB"])
     func badSizes(_ text: String) {
         #expect(ByteSize(parsing: text) == nil)
     }
@@ -76,6 +77,30 @@ struct PolicyTests {
         #expect(ByteSize(bytes: 1_500_000).description == "1500KB")
         #expect(ByteSize(bytes: 12_345).description == "12345B")
         #expect(ByteSize(bytes: 0).description == "0B")
-        #expect(ByteSize(bytes: 67_108_864).description == "67108864B")
+        #expect(ByteSize(bytes: 67_108_864).description == "64MiB", "a size no decimal unit divides prints in binary units")
+        #expect(ByteSize(parsing: "150 MiB")?.description == "150MiB")
+        #expect(ByteSize(bytes: 1 << 60).description == "1EiB" && ByteSize(bytes: 1_000_000_000_000_000_000).description == "1EB")
+        #expect(ByteSize(bytes: 1_025).description == "1025B")
+        for bytes in [1, 1_024, 1_500_000, 157_286_400, 1 << 40, 3 << 50, 12_345] {
+            #expect(ByteSize(ByteSize(bytes: bytes).description)?.bytes == bytes, "the description parses back")
+        }
+    }
+
+    @Test("ByteSize(text) reads a size as people write it, with its unit; a bare number (but 0) is refused")
+    func readsAsWritten() {
+        #expect(ByteSize("150MB")?.bytes == 150_000_000 && ByteSize("150 MiB")?.bytes == 157_286_400 && ByteSize("0")?.bytes == 0)
+        #expect(ByteSize("150") == nil && ByteSize("150mb") == nil && ByteSize("-1MB") == nil)
+    }
+
+    @Test("a size's problem names what is wrong and every unit accepted", arguments: [
+        ("-1", "-1 is negative; a size is 0 or more, with its unit (B, kB (or KB), MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB)"),
+        ("5Mb", "'5Mb': Mb is not a unit of size (a lowercase b is bits, not bytes); units are case-sensitive: B, kB (or KB), MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB"),
+        ("64mib", "'64mib': mib is not a unit of size (a lowercase b is bits, not bytes); units are case-sensitive: B, kB (or KB), MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB"),
+        ("64", "64 has no unit; give one (B, kB (or KB), MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB): a bare number is not taken as bytes"),
+        ("lots", "'lots' is not a size: expected a whole number and its unit, like 64MB (B, kB (or KB), MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB)"),
+    ])
+    func sizeProblems(_ text: String, _ problem: String) {
+        #expect(ByteSize.problem(in: text) == problem)
+        #expect(ByteSize.problem(in: "64MB") == nil)
     }
 }

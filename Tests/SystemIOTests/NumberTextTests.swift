@@ -17,4 +17,16 @@ struct NumberTextTests {
         #expect(NumberText.twoDecimals(-0.07) == "-0.07")
         #expect(NumberText.twoDecimals(12.5) == "12.50")
     }
+
+    @Test("sizes print in the largest decimal unit they reach, KB to EB, either sign")
+    func sizes() {
+        #expect(NumberText.size(27_900) == "27.9 KB")
+        #expect(NumberText.size(-400_000) == "-400.0 KB")
+        #expect(NumberText.size(1_234_567) == "1.2 MB")
+        #expect(NumberText.size(999_999_999) == "1.0 GB")
+        #expect(NumberText.size(1_500_000_000_000) == "1.5 TB")
+        #expect(NumberText.size(2_000_000_000_000_000) == "2.0 PB")
+        #expect(NumberText.size(1_000_000_000_000_000_000) == "1.0 EB")
+        #expect(NumberText.size(Double(Int.max)) == "9.2 EB")
+    }
 }

@@ -82,7 +82,8 @@ public struct SweepSetting: Sendable, Hashable, Codable, CustomStringConvertible
             throw .usage("expected KEY=VALUE with KEY one of \(SweepKey.listing), got '\(text)'")
         }
         guard let value = key.parseValue(parts[1]) else {
-            throw .usage("\(key.rawValue): expected \(key.isSize ? "a size with its unit like 8MB" : "a whole number"), got '\(parts[1])'")
+            if key.isSize, let problem = ByteSize.problem(in: parts[1]) { throw .usage("\(key.rawValue): \(problem)") }
+            throw .usage("\(key.rawValue): expected a whole number, got '\(parts[1])'")
         }
         self.init(key: key, value: value)
     }

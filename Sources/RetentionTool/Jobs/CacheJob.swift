@@ -91,8 +91,8 @@ public struct CacheJob {
             let target = trimTo ?? 0
             let evicted = store.trim(to: ByteSize(bytes: target))
             let metrics = store.metrics
-            return Outcome(text: "trimmed to \(NumberText.megabytes(target)): evicted \(NumberText.plural(evicted, "entry", "entries")); "
-                                 + "\(NumberText.plural(metrics.entries, "entry", "entries")) in \(NumberText.megabytes(metrics.bytes)) remain",
+            return Outcome(text: "trimmed to \(NumberText.size(target)): evicted \(NumberText.plural(evicted, "entry", "entries")); "
+                                 + "\(NumberText.plural(metrics.entries, "entry", "entries")) in \(NumberText.size(metrics.bytes)) remain",
                            status: 0, isError: false)
         case .clear:
             let removed = store.clear()
@@ -124,7 +124,7 @@ public struct CacheJob {
         let ready = metrics.indexNanoseconds.map { ", index ready in \(milliseconds($0)) ms" } ?? ""
         return """
             entries  \(metrics.entries)
-            bytes    \(metrics.bytes) allocated (\(NumberText.megabytes(metrics.bytes)))
+            bytes    \(metrics.bytes) allocated (\(NumberText.size(metrics.bytes)))
             index    \(index)
             open     \(milliseconds(metrics.openNanoseconds)) ms\(ready)
             """
@@ -138,7 +138,7 @@ public struct CacheJob {
         let removedCount = report.bad.filter(\.removed).count
         let removed = report.removed ? ", \(removedCount) removed" : ""
         return head + "\(report.bad.count) bad\(removed)\n" + report.bad.map { bad in
-            "  \(bad.name): \(bad.reason)\(report.removed && !bad.removed ? " (not removed)" : "")"
+            "  \(bad.name): \(bad.reason)\(report.removed && !bad.removed && !bad.reason.hasSuffix("(left alone)") ? " (not removed)" : "")"
         }.joined(separator: "\n")
     }
 
