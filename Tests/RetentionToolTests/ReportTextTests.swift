@@ -29,10 +29,29 @@ struct ComparisonTextTests {
         #expect(text == "lowest peak: a tie between a (100) and b (104), within their spread across repeats")
         let equal = ComparisonSummary.ranking([Self.row("x", peak: 0, spread: [0, 0], hitches: 1), Self.row("y", peak: 0, spread: [0, 0], hitches: 1)],
                                               label: "fewest hitches", value: { $0.hitches }, spread: { $0.hitchesSpread }, describe: { "\($0.hitches) hitches" })
-        #expect(equal == "fewest hitches: a tie between x and y (1 hitches each), within their spread across repeats")
+        #expect(equal == "fewest hitches: a tie between x and y (1 hitches each), exactly equal in every run")
         var summary = ComparisonSummary(results: [], strategies: [])
         summary.rows = [Self.row("x", peak: 0, spread: [0, 0], hitches: 1), Self.row("y", peak: 0, spread: [0, 0], hitches: 1)]
-        #expect(summary.table().contains("fewest hitches: a tie between x and y (1 hitch, 0 placeholder frames each), within their spread across repeats"))
+        #expect(summary.table().contains("fewest hitches: a tie between x and y (1 hitch, 0 placeholder frames each), exactly equal in every run"))
+    }
+
+    @Test("a gap that clears both spreads but not the minimum effect (2 % of the peak or 1 MB) is a tie; past it, a win that says so")
+    func minimumEffect() {
+        var summary = ComparisonSummary(results: [], strategies: [])
+        // 81.9 and 83.4 MB with spreads of 0.9 MB: the gap (1.5 MB) clears both spreads but not
+        // 2 % of 81.9 MB (1.64 MB), so it is a tie; against 90.0 MB it is a win.
+        summary.rows = [Self.row("thumbnail-disk", peak: 81_900_000, spread: [81_400_000, 82_300_000]),
+                        Self.row("decoded-release+disk", peak: 83_400_000, spread: [83_000_000, 83_900_000])]
+        #expect(summary.rankingLines[0] == "lowest peak: a tie between thumbnail-disk (81.9 MB) and decoded-release+disk (83.4 MB), within their spread across repeats or 2 % of the peak or 1 MB, whichever is larger")
+        summary.rows[1].peakBytes = 90_000_000
+        summary.rows[1].peakSpread = [89_500_000, 90_500_000]
+        #expect(summary.rankingLines[0] == "lowest peak: thumbnail-disk (81.9 MB), ahead of decoded-release+disk by more than either's spread across repeats and than 2 % of the peak or 1 MB, whichever is larger")
+        #expect(summary.table().contains("81.9 (81.4–82.3)") && summary.table().contains("90.0 (89.5–90.5)"), "both rows show the min–max the line weighed")
+        // Counts: 90 against 91 placeholder frames, every run alike: within 2 % of 90, a tie.
+        let counts = ComparisonSummary.ranking([Self.row("a", peak: 0, spread: [0, 0], hitches: 90), Self.row("b", peak: 0, spread: [0, 0], hitches: 91)],
+                                               label: "fewest hitches", value: { $0.hitches }, spread: { $0.hitchesSpread }, describe: { "\($0.hitches)" },
+                                               minimumEffect: ComparisonSummary.countEffect)
+        #expect(counts == "fewest hitches: a tie between a (90) and b (91), within their spread across repeats or 2 % of the count")
     }
 
     @Test("with fewer than 3 runs the line says it was not judged against the spread; an exact tie is a tie at any repeat count")
@@ -51,7 +70,7 @@ struct ComparisonTextTests {
         summary.rows = [a, b]
         #expect(summary.rankingLines.count == 3)
         #expect(summary.rankingLines[1].hasPrefix("fewest hitches: a tie between a (0 hitches, 40 placeholder frames) and b (0 hitches, 3 placeholder frames)"))
-        #expect(summary.rankingLines[2] == "fewest placeholder frames: b (3 placeholder frames), ahead of a by more than either's spread across repeats")
+        #expect(summary.rankingLines[2] == "fewest placeholder frames: b (3 placeholder frames), ahead of a by more than either's spread across repeats and than 2 % of the count")
     }
 
     @Test("a strategy with no successful run exports null figures, never 0, and reads back")
@@ -69,9 +88,9 @@ struct ComparisonTextTests {
         var summary = ComparisonSummary(results: [], strategies: [])
         summary.rows = [Self.row("a", peak: 12_345_678, spread: [12_000_000, 12_500_000])]
         let lines = summary.table().split(separator: "\n").map(String.init)
-        #expect(lines[0].hasPrefix("strategy  startup  all loaded  peak"))
+        #expect(lines[0].hasPrefix("strategy  startup  all loaded              peak  after destroy"))
         #expect(lines[1].hasPrefix("--------  -------"))
-        #expect(lines[2].hasPrefix("a             0.0         0.0  12.3 "))
+        #expect(lines[2].hasPrefix("a             0.0         0.0  12.3 (12.0–12.5)  "), "a peak whose runs differ shows its min–max")
         #expect(lines[3].hasPrefix("sizes: resident MB"))
         #expect(!summary.table().contains("disk") && !summary.table().contains("session"), "no disk columns, notes or sessions without a disk tier")
     }
@@ -152,12 +171,12 @@ struct GrowthVerdictTextTests {
         var growing = GrowthVerdict.decide(measured: Self.samples([100_000_000, 158_000_000, 216_000_000, 274_000_000]),
                                            maxGrowthBytes: 16_000_000, violations: [], failures: [])
         growing.wallSeconds = 9
-        #expect(growing.text.hasPrefix("verdict: FAIL (growth)\nretained memory slope: 37963.6 MB per hour of use (58.0 MB per iteration); 95 % interval "))
+        #expect(growing.text.hasPrefix("verdict: FAIL (growth)\nretained memory slope: 38.0 GB per hour of use (58.0 MB per iteration); 95 % interval "))
         #expect(growing.text.contains("; allowed 16.0 MB per hour of use (24.4 KB per iteration of 5.50 s of use)\n"))
-        #expect(growing.text.contains("\ngrowth over 1 h of use (655 iterations): 37963.6 MB (95 % interval "))
+        #expect(growing.text.contains("\ngrowth over 1 h of use (655 iterations): 38.0 GB (95 % interval "))
         #expect(growing.text.contains("\ntime: 4 measured iterations, 22.0 s of modelled use (5.50 s per iteration); wall clock 9.0 s for the whole soak (2.00 s per iteration), used by no rate\n"))
         #expect(growing.text.contains("resident 100.0 MB to 274.0 MB"))
-        #expect(growing.text.contains("\nreason: retained memory grows 37963.6 MB per hour of use (58.0 MB per iteration); its 95 % interval"))
+        #expect(growing.text.contains("\nreason: retained memory grows 38.0 GB per hour of use (58.0 MB per iteration); its 95 % interval"))
         #expect(growing.text.contains("\nwhere: no counter the lab keeps grows"))
         let flat = GrowthVerdict.decide(measured: Self.samples([90_000_000, 90_001_000, 89_999_000, 90_000_000, 90_000_000]),
                                         maxGrowthBytes: 16_000_000, violations: [], failures: [])

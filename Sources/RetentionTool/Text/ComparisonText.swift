@@ -131,8 +131,8 @@ public enum SweepText {
 extension ComparisonSummary {
     /// The table: one row per strategy, sizes in MB (1 MB = 1,000,000 bytes), then the notes
     /// (failed loads, runs stopped by `--max-resident` with what they measured, the all-loaded
-    /// column's fallback, `hints`), then the ranking lines. A peak whose min–max spread exceeds
-    /// 10 % of its median is shown with the spread.
+    /// column's fallback, `hints`), then the ranking lines. A peak whose runs differ (by 0.1 MB
+    /// or more, as printed) is shown with its min–max.
     /// For a slice (`slice` given), rows with no run in it say so instead of "failed", and the
     /// ranking lines give way to a note that `merge` of every slice gives them.
     /// When a strategy keeps a disk tier, five columns follow (disk peak, disk reads, disk
@@ -149,10 +149,9 @@ extension ComparisonSummary {
                 lines.append([row.strategy, other ? "(runs in other slices)" : "failed (\(Self.plural(row.failures, "run", "runs")))"])
                 continue
             }
-            var peak = NumberText.mb(row.peakBytes)
-            if row.peakBytes > 0, Double(row.peakSpread[1] - row.peakSpread[0]) > 0.1 * Double(row.peakBytes) {
-                peak += " (\(NumberText.mb(row.peakSpread[0]))–\(NumberText.mb(row.peakSpread[1])))"
-            }
+            // Every peak whose runs differ shows its min–max, so a ranking line's two rows both
+            // show what the line weighed.
+            let peak: String = SweepText.mb(row.peakBytes, row.peakSpread)
             var line = [row.strategy, NumberText.mb(row.startupBytes), NumberText.mb(row.allLoadedBytes), peak, NumberText.mb(row.afterDestroyBytes),
                         NumberText.mb(row.afterTrimBytes), NumberText.mb(row.logicalPeakBytes), "\(row.decodes)",
                         NumberText.count(row.hitches, row.hitchesSpread), NumberText.count(row.placeholderFrames, row.placeholderSpread)]
