@@ -28,11 +28,16 @@ public enum NumberText {
     /// not round to `0.0 MB` and large sizes do not print as `1000000000000.0 MB`. O(1).
     public static func size(_ bytes: Double) -> String {
         let magnitude = abs(bytes)
-        for (unit, factor) in [("EB", 1e18), ("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6)] where magnitude >= factor * 0.99995 {
+        if magnitude < 999_950 { return oneDecimal(bytes / 1_000) + " KB" }
+        if magnitude < 999_950_000 { return mb(bytes) + " MB" }
+        for (unit, factor) in largeUnits where magnitude >= factor * 0.99995 {
             return oneDecimal(bytes / factor) + " " + unit
         }
-        return oneDecimal(bytes / 1_000) + " KB"
+        return oneDecimal(bytes / 1e9) + " GB"
     }
+
+    /// The units past a megabyte, largest first.
+    private static let largeUnits: [(String, Double)] = [("EB", 1e18), ("PB", 1e15), ("TB", 1e12), ("GB", 1e9)]
 
     /// ``size(_:)-(Double)`` for a byte count. O(1).
     public static func size(_ bytes: Int) -> String { size(Double(bytes)) }

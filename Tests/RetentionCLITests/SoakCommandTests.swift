@@ -28,7 +28,12 @@ struct SoakCommandTests {
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("verdict: FAIL (growth)"))
         #expect(result.stdout.contains("lies above the allowed 16.0 MB per hour of use (1.1 KB per iteration of 0.25 s of use)"), "\(result.stdout)")
-        #expect(result.stdout.contains("\nwhere: rowHeldBytes +960,000 B per iteration, 100 % of the growth: rows keep their images"), "\(result.stdout)")
+        // The share is a measured ratio: the allocator's layout (which moves with the binary's)
+        // shifts the retained slope by a few KB per iteration, 99 % or 100 %.
+        let share = result.stdout.split(separator: "\n").first { $0.hasPrefix("where: rowHeldBytes +960,000 B per iteration, ") }
+            .flatMap { Int($0.dropFirst("where: rowHeldBytes +960,000 B per iteration, ".count).prefix { $0.isNumber }) }
+        #expect((97...103).contains(share ?? 0), "\(result.stdout)")
+        #expect(result.stdout.contains(" % of the growth: rows keep their images"), "\(result.stdout)")
         for rate in ["fast", "256KB"] {
             let bad = try await CLIRunner.run(["soak", scenario, "--strategy", "swiftui-image-state", "--iterations", "6", "--max-growth-rate", rate])
             #expect(bad.status == 64)
