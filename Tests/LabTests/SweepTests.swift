@@ -2,6 +2,7 @@ import Foundation
 import RetentionTestSupport
 import Retention
 import Testing
+import SystemIO
 @testable import Lab
 
 @Suite("Sweeps, shards and merges")
@@ -63,6 +64,33 @@ struct SweepTests {
         let small = try thumbnails.applying([SweepSetting(key: .bitmapBudget, value: 4_000_000)])
         #expect(small.effectivePolicy.visible == thumbnails.effectivePolicy.visible)
         #expect(small.effectivePolicy.bitmapBudget.bytes == 4_000_000)
+    }
+
+    @Test("every model key a sweep or --set may change shows in the stated model", arguments: [
+        ("fetchLimit=3", "fetchLimit", "3"), ("decodeWorkers=4", "decodeWorkers", "4"), ("prefetchRows=5", "prefetchRows", "5"),
+        ("sourceLatencyMs=70", "sourceLatency", "fixed 70.0"), ("sourceLatencyMs.p50=30", "sourceLatency", "logNormal 30.0 40.0"),
+        ("sourceLatencyMs.p95=250", "sourceLatency", "logNormal 40.0 250.0"), ("diskLatencyMs=3", "diskLatencyMs", "3.0"),
+    ])
+    func modelKeys(_ setting: String, _ field: String, _ expected: String) throws {
+        let path = try TestPaths.temporaryFolder("model-keys") + "/async.json"
+        defer { try? FileIO.removeTree(FileIO.directory(of: path)) }
+        let json = try String(contentsOfFile: Self.scenarioPath, encoding: .utf8)
+            .replacingOccurrences(of: #""display": "sync""#, with: #""display": "async", "sourceLatencyMs": 40"#)
+            .replacingOccurrences(of: #""directory": "../images""#, with: #""directory": "\#(TestPaths.packageRoot)/assets/images""#)
+        try FileIO.replace(path, with: Array(json.utf8))
+        let base = try Experiment.prepare(scenarioPath: path, strategyName: "decoded-lru")
+        let model = ComparisonModel(experiment: try base.applying([SweepSetting(parsing: setting)]), decodeSpeed: 1, costs: nil)
+        let before = ComparisonModel(experiment: base, decodeSpeed: 1, costs: nil)
+        let shown: String
+        switch field {
+        case "fetchLimit": shown = "\(model.fetchLimit)"
+        case "decodeWorkers": shown = "\(model.decodeWorkers)"
+        case "prefetchRows": shown = "\(model.prefetchRows)"
+        case "diskLatencyMs": shown = "\(model.diskLatencyMs)"
+        default: shown = ([model.sourceLatency.kind, "\(model.sourceLatency.p50Ms)"] + (model.sourceLatency.p95Ms.map { ["\($0)"] } ?? [])).joined(separator: " ")
+        }
+        #expect(shown == expected)
+        #expect(model != before, "the change is in the model")
     }
 
     // MARK: - Frontier and recommendation
@@ -173,6 +201,11 @@ struct SweepTests {
         #expect(merged.document.summary.rows.map(\.failures) == [1, 1])
         #expect(throws: LabError.usage("2.json and 1.json are slices of different runs: their scenarios (t.json and s.json) differ")) {
             try ComparisonMerge.merge([("1.json", one), ("2.json", Self.document(scenario: "t.json", shard: try Shard(index: 2, count: 3), runs: []))])
+        }
+        var otherNetwork = Self.document(shard: try Shard(index: 2, count: 3), runs: ["b"])
+        otherNetwork.model = ComparisonModel(experiment: try Experiment.prepare(scenarioPath: Self.scenarioPath, strategyName: "decoded-lru"), decodeSpeed: 1, costs: nil)
+        #expect(throws: LabError.usage("2.json and 1.json are slices of different runs: their models (display, network, disk, identity or frame rate; see each export's `model`) differ")) {
+            try ComparisonMerge.merge([("1.json", one), ("2.json", otherNetwork)])
         }
         #expect(throws: LabError.usage("1b.json and 1.json are both slice 1/3")) {
             try ComparisonMerge.merge([("1.json", one), ("1b.json", one)])

@@ -94,9 +94,19 @@ extension Comparison {
         }
         let jobs = settings.resolvedJobs
         try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: jobs), command: plan == nil ? "compare" : "sweep")
+        // The model every report states; a sweep of a scenario key has one per point.
+        var pointModels: [String: ComparisonModel] = [:]
+        if let plan, plan.key.changesScenario {
+            for point in plan.points {
+                let experiment = try Experiment.prepare(scenarioPath: path, strategyName: point.strategy, repairTrace: settings.repairTrace)
+                    .applying([SweepSetting(key: plan.key, value: point.value)])
+                pointModels[point.label] = ComparisonModel(experiment: experiment, decodeSpeed: settings.decodeSpeed, costs: nil)
+            }
+        }
         let batch = Batch(scenarioPath: path, subjects: names, costStrategies: costStrategies, settings: settings, sweep: plan,
                           constraints: constraints, childResidentLimit: maxResidentBytes ?? ResidentLimit.defaultBytes(sharedBy: jobs),
                           inputs: OutputCheck.scenarioInputs(path: path, trace: inputs.trace, images: inputs.images),
+                          model: ComparisonModel(scenario: inputs.scenario, decodeSpeed: settings.decodeSpeed, costs: nil), pointModels: pointModels,
                           childArguments: childArguments)
         let ran = try batch.run(progress: progress)
         let failedLoads = ran.results.contains { ($0.report?.failedLoads ?? 0) > 0 }
@@ -123,6 +133,10 @@ extension Comparison {
         var childResidentLimit: Int?
         /// The files the runs read (the scenario, its trace and images): no export may be one.
         var inputs: [OutputCheck.Input]
+        /// The scenario's model, and each sweep point's when the sweep varies it, before the
+        /// cost table is known.
+        var model: ComparisonModel
+        var pointModels: [String: ComparisonModel]
         /// The child's command line for one subject, before the cost table's flags.
         var childArguments: @Sendable (_ subject: String) -> [String]
 
@@ -167,6 +181,13 @@ extension Comparison {
             comparison.shard = settings.shard
             comparison.stop = settings.stop
             export.setCosts(costs, decodeSpeed: speed)
+            func priced(_ model: ComparisonModel) -> ComparisonModel {
+                var model = model
+                model.costTableHash = String(StableHash.fnv1a64(costs.json), radix: 16)
+                model.costTableMedianDecodeMs = costs.medianDecodeMs
+                return model
+            }
+            export.setModel(priced(model), points: pointModels.isEmpty ? nil : pointModels.mapValues(priced))
             var all: [Result] = []
             var failed = 0
             var exportFailure: (any Error)?

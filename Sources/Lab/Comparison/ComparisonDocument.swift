@@ -26,6 +26,12 @@ public struct ComparisonDocument: Codable, Sendable {
     public var costs: CostTable?
     /// The decode-speed model the runs used (1 = as measured).
     public var decodeSpeed: Double
+    /// The model the runs assume: display, network, disk, identity, frame rate, cost table
+    /// (absent in exports made before it was stated).
+    public var model: ComparisonModel? = nil
+    /// A sweep of a scenario key (`fetchLimit`, `sourceLatencyMs.p95`, …): each point's model,
+    /// by point label; absent otherwise.
+    public var pointModels: [String: ComparisonModel]? = nil
     /// Every run so far.
     public var runs: [Run]
     /// Medians per strategy over the runs so far.

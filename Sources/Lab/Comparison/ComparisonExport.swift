@@ -54,6 +54,13 @@ public final class ComparisonExport {
         document.decodeSpeed = decodeSpeed
     }
 
+    /// Sets the model the runs assume (``ComparisonModel``), and each sweep point's when the
+    /// sweep varies it, before the first run. O(points).
+    public func setModel(_ model: ComparisonModel, points: [String: ComparisonModel]?) {
+        document.model = model
+        document.pointModels = points
+    }
+
     /// Records one run in both outputs. O(runs so far) for the JSON rewrite.
     public func record(_ result: Comparison.Result, allResults: [Comparison.Result]) throws(LabError) {
         document.runs.append(ComparisonDocument.Run(strategy: result.strategy, repeatIndex: result.repeatIndex, report: result.report, failure: result.failure))

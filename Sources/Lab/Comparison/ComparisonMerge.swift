@@ -70,6 +70,9 @@ public enum ComparisonMerge {
             if doc.scenario != first.scenario { throw differ("scenarios (\(doc.scenario) and \(first.scenario))") }
             if doc.costs != first.costs { throw differ("cost tables (measure one with `retention costs SCENARIO -o costs.json` and pass --costs to every slice)") }
             if doc.decodeSpeed != first.decodeSpeed { throw differ("decode speeds") }
+            if doc.model != first.model || doc.pointModels != first.pointModels {
+                throw differ("models (display, network, disk, identity or frame rate; see each export's `model`)")
+            }
             if doc.strategies != first.strategies { throw differ("strategies") }
             if doc.sweep != first.sweep || doc.constraints != first.constraints { throw differ("sweeps or constraints") }
             if doc.repeats != first.repeats { throw differ("repeat counts") }

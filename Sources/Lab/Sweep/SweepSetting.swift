@@ -1,5 +1,6 @@
 import Retention
 import Visibility
+import Scenario
 
 /// A setting a sweep varies, and how one value of it changes an experiment.
 ///
@@ -25,9 +26,32 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
     case prefetchRows
     /// Decode workers in an asynchronous scenario (a scenario key).
     case decodeWorkers
+    /// Fetches from the source in flight at once, in an asynchronous scenario (a scenario key,
+    /// the network's model: 1 to 64).
+    case fetchLimit
+    /// Every read from the source takes this many milliseconds (a scenario key: the latency
+    /// becomes this one value, 0 to 60,000).
+    case sourceLatencyMs
+    /// The median of a log-normal source latency, in milliseconds (a scenario key; a fixed
+    /// latency becomes a log-normal with this median and its old value as the 95th percentile,
+    /// or this value when larger).
+    case sourceLatencyP50 = "sourceLatencyMs.p50"
+    /// The 95th percentile of a log-normal source latency, in milliseconds (a scenario key; a
+    /// fixed latency becomes its median). Never below the median.
+    case sourceLatencyP95 = "sourceLatencyMs.p95"
+    /// Every read from the disk tier takes this many milliseconds (a scenario key, 0 to 60,000).
+    case diskLatencyMs
 
     /// True for keys that change the scenario rather than the policy.
-    public var changesScenario: Bool { self == .prefetchRows || self == .decodeWorkers }
+    public var changesScenario: Bool {
+        switch self {
+        case .prefetchRows, .decodeWorkers, .fetchLimit, .sourceLatencyMs, .sourceLatencyP50, .sourceLatencyP95, .diskLatencyMs: true
+        default: false
+        }
+    }
+
+    /// True for keys whose values are milliseconds of the network or disk model.
+    public var isLatency: Bool { self == .sourceLatencyMs || self == .sourceLatencyP50 || self == .sourceLatencyP95 || self == .diskLatencyMs }
 
     /// True for keys whose values are sizes (`8MB`); the others are counts.
     public var isSize: Bool { !changesScenario }
@@ -41,7 +65,8 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
     /// others. Nil when it is not one. O(length).
     public func parseValue(_ text: String) -> Int? {
         if isSize { return ByteSize(parsing: text, requiringUnit: true).map(\.bytes) }
-        guard let value = Int(text), value >= 0 else { return nil }
+        let number = isLatency && text.hasSuffix("ms") ? String(text.dropLast(2)) : text
+        guard let value = Int(number), value >= 0 else { return nil }
         return value
     }
 
@@ -51,13 +76,16 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .prefetchRows: "0,1,2,4,8"
         case .decodeWorkers: "1,2,4,8"
+        case .fetchLimit: "1,2,4,8"
+        case .sourceLatencyMs, .sourceLatencyP50, .diskLatencyMs: "0,20,40,80,160"
+        case .sourceLatencyP95: "100,200,400"
         default: "8MB...256MB"
         }
     }
 
-    /// `8MB` for a size, `4` for a count. O(1).
+    /// `8MB` for a size, `40ms` for a latency, `4` for a count. O(1).
     public func format(_ value: Int) -> String {
-        isSize ? ByteSize(bytes: value).description : "\(value)"
+        isSize ? ByteSize(bytes: value).description : isLatency ? "\(value)ms" : "\(value)"
     }
 }
 
@@ -138,6 +166,33 @@ extension Experiment {
                 }
                 guard (1...64).contains(value) else { throw .usage("decodeWorkers: expected 1 to 64, got \(value)") }
                 result.settings.decodeWorkers = value
+            case .fetchLimit:
+                guard case .async = result.settings.display else {
+                    throw .usage("fetchLimit does not apply: the scenario reads its source synchronously (display \"sync\")")
+                }
+                guard (1...64).contains(value) else { throw .usage("fetchLimit: expected 1 to 64, got \(value)") }
+                result.settings.fetchLimit = value
+            case .sourceLatencyMs, .sourceLatencyP50, .sourceLatencyP95, .diskLatencyMs:
+                let limit = Int(LatencyModel.maximumMilliseconds)
+                guard (0...limit).contains(value) else { throw .usage("\(setting.key.rawValue): expected 0 to \(limit) ms, got \(value)") }
+                let ms = Double(value)
+                switch (setting.key, result.settings.sourceLatency) {
+                case (.diskLatencyMs, _): result.settings.diskLatencyMs = ms
+                case (.sourceLatencyMs, _): result.settings.sourceLatency = .fixed(ms)
+                case (_, .cycle):
+                    throw .usage("\(setting.key.rawValue) does not apply: the scenario gives its source latencies as a list; vary sourceLatencyMs instead")
+                case (.sourceLatencyP50, .fixed(let old)):
+                    result.settings.sourceLatency = .logNormal(p50: ms, p95: max(ms, old))
+                case (.sourceLatencyP50, .logNormal(_, let p95)):
+                    guard ms <= p95 else { throw .usage("sourceLatencyMs.p50: \(value) ms is above the scenario's p95 of \(p95) ms") }
+                    result.settings.sourceLatency = .logNormal(p50: ms, p95: p95)
+                case (_, .fixed(let old)):
+                    guard ms >= old else { throw .usage("sourceLatencyMs.p95: \(value) ms is below the scenario's median of \(old) ms") }
+                    result.settings.sourceLatency = .logNormal(p50: old, p95: ms)
+                case (_, .logNormal(let p50, _)):
+                    guard ms >= p50 else { throw .usage("sourceLatencyMs.p95: \(value) ms is below the scenario's p50 of \(p50) ms") }
+                    result.settings.sourceLatency = .logNormal(p50: p50, p95: ms)
+                }
             }
         }
         result.strategy = policy

@@ -12,12 +12,15 @@ public enum JobText {
         let s = outcome.settings
         let slice = s.shard.map { ", slice \($0) of the runs" } ?? ""
         let costs = costLines(costsPath: s.costsPath, table: outcome.costs, tableMedians: outcome.tableMedians, decodeSpeed: s.decodeSpeed, headroom: outcome.headroom)
+        let model = (outcome.document.model?.lines ?? []).map { $0 + "\n" }.joined()
         guard let plan = outcome.plan else {
             return "scenario: \(outcome.scenarioName) (\(outcome.scenarioPath)), \(NumberText.plural(s.repeats, "repeat", "repeats")) per strategy, each in a fresh process\(slice)\n"
-                + costs + outcome.document.summary.table(hints: outcome.hints, slice: s.shard)
+                + model + costs + outcome.document.summary.table(hints: outcome.hints, slice: s.shard)
         }
         let values = plan.values.map(plan.key.format).joined(separator: ", ")
-        var text = "sweep: \(outcome.scenarioPath), \(plan.key.rawValue) over \(values), \(NumberText.plural(s.repeats, "repeat", "repeats")) per point, each in a fresh process\(slice)\n" + costs
+        let varied = plan.key.changesScenario ? "model varied: \(plan.key.rawValue) per point (each point's model in the JSON export's pointModels)\n" : ""
+        var text = "sweep: \(outcome.scenarioPath), \(plan.key.rawValue) over \(values), \(NumberText.plural(s.repeats, "repeat", "repeats")) per point, each in a fresh process\(slice)\n"
+            + model + varied + costs
         if let judged = outcome.document.outcome { text += SweepText.render(judged, plan: plan, slice: s.shard) }
         return text
     }

@@ -1,0 +1,60 @@
+import Foundation
+import RetentionTestSupport
+import Testing
+import SystemIO
+
+/// Every comparison states the model its figures rest on, and a sweep can vary the network's.
+@Suite("compare and sweep state their model; the network is sweepable")
+struct StatedModelCommandTests {
+    static let extra = #","display":"async","sourceLatencyMs":{"p50":40,"p95":120},"fetchLimit":3,"decodeWorkers":2"#
+
+    static func export(_ path: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    }
+
+    @Test("compare prints two model lines under the scenario line, and the JSON export holds the model block")
+    func compareStatesItsModel() async throws {
+        let dir = try CLIRunner.temporaryDirectory("model-compare")
+        defer { try? FileIO.removeTree(dir) }
+        let scenario = try LabCommandTests.smallScenario(dir, extra: Self.extra)
+        let result = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-release", "--repeat", "1", "--export-json", dir + "/out.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[1] == "model: async display, source log-normal p50 40 ms, p95 120 ms (σ 0.67), 3 fetches at once, 2 decoders, 1 prefetch row", "\(result.stdout)")
+        #expect(lines[2].hasPrefix("model: images by row, 60 Hz, cost table "), "\(result.stdout)")
+        let model = try #require(try Self.export(dir + "/out.json")["model"] as? [String: Any])
+        #expect(model["display"] as? String == "async" && model["fetchLimit"] as? Int == 3 && model["decodeWorkers"] as? Int == 2)
+        #expect(model["prefetchRows"] as? Int == 1 && model["frameRate"] as? Int == 60 && model["imageIdentity"] as? String == "row")
+        let latency = try #require(model["sourceLatency"] as? [String: Any])
+        #expect(latency["kind"] as? String == "logNormal" && latency["p50Ms"] as? Double == 40 && latency["p95Ms"] as? Double == 120)
+        #expect(abs((latency["sigma"] as? Double ?? 0) - log(3) / 1.6448536269514722) < 1e-9 && abs((latency["mu"] as? Double ?? 0) - log(40)) < 1e-9)
+        #expect((model["costTableHash"] as? String)?.count ?? 0 >= 8 && (model["costTableMedianDecodeMs"] as? Double ?? 0) > 0)
+    }
+
+    @Test("sweep --vary fetchLimit and --vary sourceLatencyMs.p95 run, and each point's model is in the export")
+    func sweepTheNetwork() async throws {
+        let dir = try CLIRunner.temporaryDirectory("model-sweep")
+        defer { try? FileIO.removeTree(dir) }
+        let scenario = try LabCommandTests.smallScenario(dir, extra: Self.extra)
+        let fetches = try await CLIRunner.run(["sweep", scenario, "--vary", "fetchLimit", "--values", "1,2,6", "--strategies", "decoded-release",
+                                               "--repeat", "1", "--export-json", dir + "/fetch.json"])
+        #expect(fetches.status == 0, "\(fetches.stderr)")
+        #expect(fetches.stdout.contains("model varied: fetchLimit per point"))
+        let fetchModels = try #require(try Self.export(dir + "/fetch.json")["pointModels"] as? [String: [String: Any]])
+        #expect(fetchModels.count == 3)
+        #expect(Set(fetchModels.values.compactMap { $0["fetchLimit"] as? Int }) == [1, 2, 6])
+        let tail = try await CLIRunner.run(["sweep", scenario, "--vary", "sourceLatencyMs.p95", "--values", "100,200,400", "--strategies", "decoded-release",
+                                            "--repeat", "1", "--export-json", dir + "/p95.json"])
+        #expect(tail.status == 0, "\(tail.stderr)")
+        #expect(tail.stdout.contains("decoded-release                100ms"), "\(tail.stdout)")
+        let tailModels = try #require(try Self.export(dir + "/p95.json")["pointModels"] as? [String: [String: Any]])
+        let p95s = tailModels.values.compactMap { ($0["sourceLatency"] as? [String: Any])?["p95Ms"] as? Double }
+        #expect(Set(p95s) == [100, 200, 400])
+        #expect(tailModels.values.allSatisfy { ($0["sourceLatency"] as? [String: Any])?["p50Ms"] as? Double == 40 })
+        let below = try await CLIRunner.run(["sweep", scenario, "--vary", "sourceLatencyMs.p95", "--values", "10,200", "--strategies", "decoded-release"])
+        #expect(below.status == 64 && below.stderr.hasPrefix("Error: sourceLatencyMs.p95: 10 ms is below the scenario's p50 of 40.0 ms\n"), "\(below.stderr)")
+        let sync = try LabCommandTests.smallScenario(dir, name: "sync")
+        let refused = try await CLIRunner.run(["run", sync, "--strategy", "decoded-release", "--set", "fetchLimit=2"])
+        #expect(refused.status == 64 && refused.stderr.contains("fetchLimit does not apply: the scenario reads its source synchronously (display \"sync\")"), "\(refused.stderr)")
+    }
+}
