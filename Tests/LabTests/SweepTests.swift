@@ -135,6 +135,19 @@ struct SweepTests {
         #expect(text.hasPrefix("no constraints given"))
     }
 
+    @Test("a recommendation at the smallest value tried says so and suggests the next smaller one")
+    func smallestValueTried() {
+        let labels = Self.plan.points.map(\.label)
+        let summary = Self.summary([
+            Self.row(labels[0], peak: 30_000_000, placeholders: [0, 0]),
+            Self.row(labels[1], peak: 40_000_000, placeholders: [0, 0]),
+            Self.row(labels[2], peak: 60_000_000, placeholders: [0, 0]),
+        ])
+        let outcome = SweepOutcome(plan: Self.plan, summary: summary, constraints: SweepConstraints(maxPlaceholders: 0))
+        #expect(outcome.recommended == labels[0])
+        #expect(outcome.reason.hasSuffix("; it is the smallest bitmapBudget tried, so a smaller one may do too (try --values 4MB,8MB)"), "\(outcome.reason)")
+    }
+
     @Test("peaks within the repeats' spread are a tie, and the smallest value of the tied points is named")
     func ties() {
         let labels = Self.plan.points.map(\.label)

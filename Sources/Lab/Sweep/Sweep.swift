@@ -261,7 +261,13 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
             recommended = best.point.label
             var text = "\(best.point.label) is the cheapest point that meets every constraint in \(best.row.runs == 1 ? "its one repeat" : "all \(best.row.runs) repeats"): " + Self.margins(best.row, constraints)
             if let admission = plan.admissions[best.point.label], admission.admitsNothing {
-                text += "; note: at this value its LRU admits no image (the largest bitmap, \(NumberText.megabytes(admission.largestBytes)), is over the \(NumberText.megabytes(admission.capBytes)) admission cap), so it caches nothing beyond visible rows"
+                text += "; note: at this value its LRU admits no image (the largest bitmap, \(NumberText.megabytes(admission.largestBytes)), is over the \(NumberText.megabytes(admission.capBytes)) admission cap), so it caches nothing beyond visible rows: what meets the constraints is the source (or a disk tier), not this budget, and any smaller budget would do as well"
+            }
+            // The answer lies at the edge of what was tried: say so, and what to try next.
+            if best.point.value == plan.values.first, plan.values.count > 1 || plan.values.first ?? 0 > 0 {
+                let smaller = best.point.value / 2
+                text += "; it is the smallest \(plan.key.rawValue) tried, so a smaller one may do too"
+                    + (smaller > 0 && smaller < best.point.value ? " (try --values \(plan.key.format(smaller)),\(plan.key.format(best.point.value)))" : "")
             }
             if tied.count > 1 {
                 text += "; its peak ties with \(tied.count - 1) other point\(tied.count == 2 ? "" : "s") within the repeats' spread, of which it has the smallest \(plan.key.rawValue)"
