@@ -23,10 +23,16 @@ public enum NumberText {
     /// `12.3 MB`: ``mb(_:)-(Int)`` with its unit. O(1).
     public static func megabytes(_ bytes: Int) -> String { mb(bytes) + " MB" }
 
-    /// `27.9 KB` under a megabyte (either sign), `1.2 MB` from there: decimal units with one
-    /// decimal, so small rates and slopes do not round to `0.0 MB`. O(1).
+    /// The largest decimal unit the figure fills, with one decimal (either sign): `27.9 KB`
+    /// under a megabyte, `1.2 MB` under a gigabyte, `42.0 GB` under a terabyte, `1.5 TB` from
+    /// there; so small rates and slopes do not round to `0.0 MB` and large ones are not
+    /// `41971.8 MB`. O(1).
     public static func size(_ bytes: Double) -> String {
-        abs(bytes) < 999_950 ? oneDecimal(bytes / 1_000) + " KB" : mb(bytes) + " MB"
+        let magnitude = abs(bytes)
+        if magnitude < 999_950 { return oneDecimal(bytes / 1_000) + " KB" }
+        if magnitude < 999_950_000 { return mb(bytes) + " MB" }
+        if magnitude < 999_950_000_000 { return oneDecimal(bytes / 1_000_000_000) + " GB" }
+        return oneDecimal(bytes / 1_000_000_000_000) + " TB"
     }
 
     /// `122,880` for 122,880 and `-4,096` for -4,096: a whole number with a comma between

@@ -152,12 +152,12 @@ struct GrowthVerdictTextTests {
         var growing = GrowthVerdict.decide(measured: Self.samples([100_000_000, 158_000_000, 216_000_000, 274_000_000]),
                                            maxGrowthBytes: 16_000_000, violations: [], failures: [])
         growing.wallSeconds = 9
-        #expect(growing.text.hasPrefix("verdict: FAIL (growth)\nretained memory slope: 37963.6 MB per hour of use (58.0 MB per iteration); 95 % interval "))
+        #expect(growing.text.hasPrefix("verdict: FAIL (growth)\nretained memory slope: 38.0 GB per hour of use (58.0 MB per iteration); 95 % interval "))
         #expect(growing.text.contains("; allowed 16.0 MB per hour of use (24.4 KB per iteration of 5.50 s of use)\n"))
-        #expect(growing.text.contains("\ngrowth over 1 h of use (655 iterations): 37963.6 MB (95 % interval "))
+        #expect(growing.text.contains("\ngrowth over 1 h of use (655 iterations): 38.0 GB (95 % interval "))
         #expect(growing.text.contains("\ntime: 4 measured iterations, 22.0 s of modelled use (5.50 s per iteration); wall clock 9.0 s for the whole soak (2.00 s per iteration), used by no rate\n"))
         #expect(growing.text.contains("resident 100.0 MB to 274.0 MB"))
-        #expect(growing.text.contains("\nreason: retained memory grows 37963.6 MB per hour of use (58.0 MB per iteration); its 95 % interval"))
+        #expect(growing.text.contains("\nreason: retained memory grows 38.0 GB per hour of use (58.0 MB per iteration); its 95 % interval"))
         #expect(growing.text.contains("\nwhere: no counter the lab keeps grows"))
         let flat = GrowthVerdict.decide(measured: Self.samples([90_000_000, 90_001_000, 89_999_000, 90_000_000, 90_000_000]),
                                         maxGrowthBytes: 16_000_000, violations: [], failures: [])
