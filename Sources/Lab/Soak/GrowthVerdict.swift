@@ -29,7 +29,7 @@ import SoakProbe
 /// A soak that was stopped (a signal, `--max-resident`, a `--duration` that ended before the
 /// minimum) is never a pass: ``stopped(by:)`` turns a PASS into INCONCLUSIVE.
 public struct GrowthVerdict: Sendable, Hashable, Codable {
-    /// How the soak ended: SoakProbe's ``SoakOutcome``, the one outcome every soak shares
+    /// How the soak ended: SoakProbe's `SoakOutcome`, the one outcome every soak shares
     /// (the lab's, `--exec`'s and the library's).
     public typealias Outcome = SoakOutcome
 
