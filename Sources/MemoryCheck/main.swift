@@ -3,7 +3,7 @@
 // Tests in one process run in parallel and disturb each other's resident memory, so every
 // measurement that needs a quiet process runs here, alone, and prints `key value` lines that
 // the test checks. Usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped
-// | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|bias
+// | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias
 import Foundation
 import Glibc
 import Imaging
@@ -62,8 +62,9 @@ func strandInNewArena(count: Int) -> UnsafeMutableRawPointer {
 
 /// `soak-probe KIND`: a closure soaked with SoakProbe, printing `outcome`, `iterations` and the
 /// one-line `verdict`: `leak` keeps 64 KB more every call, `lru` keeps a bounded LRU of 16
-/// buffers of 64 KB, `churn` allocates, touches and frees 1 MB every call; `bias` keeps 36 KB
-/// every call and prints the slope 6 iterations fit with no warm-up and with 3.
+/// buffers of 64 KB, `churn` allocates, touches and frees 1 MB every call; `units` keeps 8 KB
+/// for each of 5 requests a call against 16 KB per request (`units-strict`: 2 KB); `bias` keeps
+/// 36 KB every call and prints the slope 6, 12, 24 and 48 iterations fit with no warm-up and with 3.
 func soakProbe(_ kind: String) throws {
     let limit = SoakLimit.perIteration(.kilobytes(4))
     let verdict: SoakVerdict
@@ -90,6 +91,15 @@ func soakProbe(_ kind: String) throws {
             sum &+= Int(buffer[sum & 0xFFFF])
         }
         emit("sum", sum & 1)
+    case "units", "units-strict":
+        // 5 requests per call, 8 KB kept per request: 40 KB per call, allowed 16 KB per request
+        // (80 KB per call), or 2 KB per request (10 KB per call) when strict.
+        var kept: [[UInt8]] = []
+        let allowed = SoakLimit.perUnit(.kilobytes(kind == "units" ? 16 : 2), unit: "request")
+        verdict = try SoakProbe.measureUnits(warmup: 3, iterations: .untilVerdict(max: 200), limit: allowed) {
+            for _ in 0..<5 { kept.append([UInt8](repeating: 3, count: 8_000)) }
+            return 5
+        }
     case "bias":
         // The slope each warm-up and count fits, fresh leaks each time: `slope.wW.nN BYTES`.
         for warmup in [0, 3] {
@@ -103,7 +113,7 @@ func soakProbe(_ kind: String) throws {
         }
         return
     default:
-        print("usage: memory-check soak-probe leak|lru|churn|bias")
+        print("usage: memory-check soak-probe leak|lru|churn|units|units-strict|bias")
         exit(2)
     }
     print("outcome \(verdict.outcome.rawValue)")
@@ -217,7 +227,7 @@ do {
         // SoakProbe.measure on closures whose growth is known, alone in this process.
         try soakProbe(CommandLine.arguments.dropFirst(2).first ?? "")
     default:
-        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|bias")
+        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias")
         exit(2)
     }
 } catch {

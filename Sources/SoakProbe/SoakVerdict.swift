@@ -108,19 +108,22 @@ public struct SoakVerdict: Sendable, Hashable, CustomStringConvertible {
         return "\(NumberText.size(bytesPerIteration / unitsPerIteration)) per \(unit) (\(perIteration))"
     }
 
-    /// The slope's interval in words. O(1).
+    /// The slope's interval in words: `33.1 KB to 64.8 KB per iteration`, or per unit first
+    /// with per iteration beside it. O(1).
     public var interval: String {
-        "\(NumberText.size(slopeLowerBytesPerIteration)) to \(NumberText.size(slopeUpperBytesPerIteration)) per iteration"
+        let perIteration = "\(NumberText.size(slopeLowerBytesPerIteration)) to \(NumberText.size(slopeUpperBytesPerIteration)) per iteration"
+        guard let unit = limit.unit, unitsPerIteration > 0 else { return perIteration }
+        return "\(NumberText.size(slopeLowerBytesPerIteration / unitsPerIteration)) to \(NumberText.size(slopeUpperBytesPerIteration / unitsPerIteration)) per \(unit) (\(perIteration))"
     }
 
     /// The limit in words. O(1).
     public var limitText: String { rate(limitBytesPerIteration) }
 
-    /// `PASS: retained memory grows 0.1 KB per iteration (95 % interval …), allowed 4.0 KB per
-    /// iteration; 40 measured iterations after 3 warm-up; allocator: …; reason: …`. O(reasons).
+    /// `PASS: retained memory slope 0.1 KB per iteration, 95 % interval …, allowed 4.0 KB per
+    /// iteration; 40 measured iterations after 3 warm-up; …; allocator: …; reason: …`. O(reasons).
     public var description: String {
         var text = "\(outcome.verdictWord): \(measure.shortName) slope \(rate(slopeBytesPerIteration))"
-        if measuredIterations >= 3 { text += " (95 % interval \(interval))" }
+        if measuredIterations >= 3 { text += ", 95 % interval \(interval)" }
         text += ", allowed \(limitText); \(NumberText.plural(measuredIterations, "measured iteration", "measured iterations")) after \(warmupIterations) warm-up"
         text += "; \(NumberText.size(Double(firstBytes))) after the first, \(NumberText.size(Double(lastBytes))) after the last"
         text += "; allocator: \(allocatorNote)"

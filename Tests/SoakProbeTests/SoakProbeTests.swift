@@ -38,6 +38,15 @@ import Testing
         #expect(result["outcome"] == "pass", "\(result["verdict"] ?? "no verdict")")
     }
 
+    @Test func aPerRequestLimitScalesWithTheRequestsEachCallReports() throws {
+        let within = try check("units")
+        #expect(within["outcome"] == "pass", "\(within["verdict"] ?? "no verdict")")
+        #expect(within["verdict"]?.contains("allowed 16.0 KB per request (80.0 KB per iteration)") == true, "\(within["verdict"] ?? "")")
+        let strict = try check("units-strict")
+        #expect(strict["outcome"] == "growth", "\(strict["verdict"] ?? "no verdict")")
+        #expect(strict["verdict"]?.contains("allowed 2.0 KB per request (10.0 KB per iteration)") == true, "\(strict["verdict"] ?? "")")
+    }
+
     /// The issue's early-iteration bias: 36 KB kept per call. glibc grows its heap by the request
     /// plus a 128 KB pad that counts as freed-but-held until it is touched, so retained memory
     /// climbs in a sawtooth of about 128 KB: a fit of 6 iterations reads anywhere from half to
