@@ -87,6 +87,8 @@ public enum ProcessSoak {
         public var sample: RetainedSample
         /// The verdict on the measured iterations so far.
         public var verdict: SoakVerdict
+        /// Wall seconds since the program started.
+        public var elapsedSeconds: Double
     }
 
     /// `RETENTION-ITERATION`: the marker line a program prints after each iteration.
@@ -223,7 +225,8 @@ extension ProcessSoak {
                     }
                     let current = verdict()
                     if !warming { loop.record(current.outcome) }
-                    onSample(Progress(iteration: iteration, warmup: warming, sample: sample, verdict: current))
+                    onSample(Progress(iteration: iteration, warmup: warming, sample: sample, verdict: current,
+                                      elapsedSeconds: (now - start).seconds))
                     continue
                 }
                 if running.hasExited { return }

@@ -77,7 +77,9 @@ public struct ExecSoakJob {
         return options
     }
 
-    /// Checks that the JUnit report can be written, runs the soak, and writes the report. Throws
+    /// Checks that the JUnit report can be written, runs the soak (progress on the sink: redrawn
+    /// every iteration on a terminal, otherwise the first and then at most one line every 10 s),
+    /// and writes the report. Throws
     /// ``ProcessSoakError`` when the program cannot be found or started (a failed run, exit 2)
     /// and `SystemError` for a JUnit path that cannot be written. Costs the program's run.
     public func run(sink: JobSink) throws -> Outcome {
@@ -88,9 +90,9 @@ public struct ExecSoakJob {
             let line = "iteration \(progress.iteration)\(progress.warmup ? " (warm-up)" : "")  \(progress.verdict.measure.shortName) \(NumberText.size(Double(sample.retainedBytes)))  resident \(NumberText.size(Double(sample.residentBytes)))  slope \(progress.verdict.rate(progress.verdict.slopeBytesPerIteration))"
             if sink.isTerminal {
                 sink.progress(line, false)
-            } else if Double(progress.iteration) - lastPlain >= 10 || progress.iteration == 1 {
+            } else if progress.elapsedSeconds - lastPlain >= 10 || progress.iteration == 1 {
                 sink.note(line)
-                lastPlain = Double(progress.iteration)
+                lastPlain = progress.elapsedSeconds
             }
         }
         if sink.isTerminal { sink.note("") }
