@@ -137,32 +137,45 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     /// bytes and of every counted component over the measured iterations, their use time, and
     /// the first and last measured samples. Constant memory.
     public struct Evidence: Sendable {
-        /// Retained bytes per measured iteration.
-        public var retained = LinearFit()
-        /// The allocator's free-but-held bytes per measured iteration.
-        public var freeHeld = LinearFit()
+        /// The memory fits, SoakProbe's, the ones every soak keeps: retained and free-but-held
+        /// bytes, their range, and the modelled use seconds as its units.
+        public var memory = SoakEvidence()
         /// One fit per counter the soak records (``GrowthComponent``), in its order.
         public var counters = [LinearFit](repeating: LinearFit(), count: GrowthComponent.counters.count)
-        /// Seconds of modelled use over the measured iterations.
-        public var useSeconds = 0.0
-        /// The least and most free-but-held bytes measured.
-        public var freeHeldRange: ClosedRange<Int>?
         /// The first measured sample.
         public var first: SoakSample?
         /// The latest measured sample.
         public var last: SoakSample?
+
+        /// Retained bytes per measured iteration (``memory``'s). O(1).
+        public var retained: LinearFit {
+            get { memory.retained }
+            set { memory.retained = newValue }
+        }
+        /// The allocator's free-but-held bytes per measured iteration (``memory``'s). O(1).
+        public var freeHeld: LinearFit {
+            get { memory.freeHeld }
+            set { memory.freeHeld = newValue }
+        }
+        /// Seconds of modelled use over the measured iterations (``memory``'s units). O(1).
+        public var useSeconds: Double {
+            get { memory.units }
+            set { memory.units = newValue }
+        }
+        /// The least and most free-but-held bytes measured (``memory``'s). O(1).
+        public var freeHeldRange: ClosedRange<Int>? {
+            get { memory.freeHeldRange }
+            set { memory.freeHeldRange = newValue }
+        }
 
         /// No iterations yet.
         public init() {}
 
         /// Adds a measured sample. O(counters).
         public mutating func add(_ sample: SoakSample) {
-            retained.add(Double(sample.retainedBytes))
-            freeHeld.add(Double(sample.heapFreeHeldBytes))
+            memory.add(RetainedSample(retainedBytes: sample.retainedBytes, residentBytes: sample.residentBytes, anonymousBytes: sample.anonymousBytes,
+                                      freeHeldBytes: sample.heapFreeHeldBytes, units: sample.useSeconds))
             for (index, counter) in GrowthComponent.counters.enumerated() { counters[index].add(Double(counter.value(sample))) }
-            useSeconds += sample.useSeconds
-            let held = sample.heapFreeHeldBytes
-            freeHeldRange = freeHeldRange.map { min($0.lowerBound, held)...max($0.upperBound, held) } ?? held...held
             if first == nil { first = sample }
             last = sample
         }
