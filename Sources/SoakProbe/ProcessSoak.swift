@@ -279,7 +279,8 @@ extension ProcessSoak {
 
     /// The end of a file a program writes: reads what was added since the last look and
     /// counts the complete lines holding a marker; keeps the last lines for a crash's report.
-    /// Holds at most 64 KB of a line without its newline.
+    /// Holds at most 64 KB of a line without its newline. Read by the soak's one thread only, so
+    /// its state needs no lock (it is not `Sendable`).
     final class OutputTail {
         private let file: FileDescriptor
         private var partial: [UInt8] = []
