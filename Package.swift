@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "StrictJSON", targets: ["StrictJSON"]),
         .library(name: "Lab", targets: ["Lab"]),
         .library(name: "DiskCache", targets: ["DiskCache"]),
+        .library(name: "SoakProbe", targets: ["SoakProbe"]),
         .executable(name: "retention", targets: ["RetentionCLI"]),
     ],
     dependencies: [
@@ -49,6 +50,9 @@ let package = Package(
         .target(name: "Visibility", dependencies: ["StrictJSON"]),
         .target(name: "CMemoryShim"),
         .target(name: "MemoryProbe", dependencies: ["CMemoryShim", "SystemIO"]),
+        // Soaks of your own code: the one verdict engine (slope, interval, PASS/FAIL), a closure
+        // soaked in a test, another process sampled from outside.
+        .target(name: "SoakProbe", dependencies: ["MemoryProbe", "SystemIO"]),
         .target(name: "CProcessShim"),
         // zlib's CRC-32 for the disk store (Swift's Glibc module does not export zlib).
         .target(name: "CChecksum", linkerSettings: [.linkedLibrary("z")]),
@@ -58,10 +62,10 @@ let package = Package(
         .target(name: "AssetGen", dependencies: ["Imaging", "SystemIO"]),
         // The scenario and trace file formats, parsed once into typed values.
         .target(name: "Scenario", dependencies: ["StrictJSON", "Visibility", "Retention", "Imaging", "AssetGen", "SystemIO"]),
-        .target(name: "Lab", dependencies: ["StrictJSON", "Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "SystemIO", "DiskCache"]),
+        .target(name: "Lab", dependencies: ["StrictJSON", "Scenario", "Retention", "Visibility", "MemoryProbe", "Imaging", "SystemIO", "DiskCache", "SoakProbe"]),
         // The application layer: a job per command (the work, with progress sinks) and the text
         // that renders each outcome.
-        .target(name: "RetentionTool", dependencies: ["StrictJSON", "Lab", "Scenario", "Retention", "Visibility", "Imaging", "MemoryProbe", "AssetGen", "SystemIO", "DiskCache"]),
+        .target(name: "RetentionTool", dependencies: ["StrictJSON", "Lab", "Scenario", "Retention", "Visibility", "Imaging", "MemoryProbe", "AssetGen", "SystemIO", "DiskCache", "SoakProbe"]),
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
@@ -70,7 +74,7 @@ let package = Package(
             ]
         ),
         // Runs memory measurements alone in a child process for the tests (see its main.swift).
-        .executableTarget(name: "MemoryCheck", dependencies: ["MemoryProbe", "Imaging", "Lab"]),
+        .executableTarget(name: "MemoryCheck", dependencies: ["MemoryProbe", "Imaging", "Lab", "SoakProbe"]),
         // Writes and reads a disk store in a child process for the kill and multi-process tests.
         .executableTarget(name: "DiskStoreCheck", dependencies: ["DiskCache", "SystemIO", "RetentionTestSupport", "AssetGen"]),
         // Helpers every test target shares: package root, corpora, temporary folders, mutations
@@ -84,11 +88,12 @@ let package = Package(
         .testTarget(name: "VisibilityTests", dependencies: ["Visibility", "AssetGen"]),
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
+        .testTarget(name: "SoakProbeTests", dependencies: ["SoakProbe", "MemoryCheck", "SystemIO"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario", "Retention", "Visibility", "StrictJSON", "AssetGen", "Imaging", "RetentionTestSupport", "SystemIO"]),
-        .testTarget(name: "LabTests", dependencies: ["Lab", "Scenario", "Retention", "Visibility", "AssetGen", "SystemIO", "MemoryCheck", "RetentionTestSupport", "Imaging", "DiskCache"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab", "SoakProbe", "Scenario", "Retention", "Visibility", "AssetGen", "SystemIO", "MemoryCheck", "RetentionTestSupport", "Imaging", "DiskCache"]),
         .testTarget(name: "AssetGenTests", dependencies: ["AssetGen", "Imaging", "RetentionTestSupport"]),
         .testTarget(name: "RetentionToolTests", dependencies: ["RetentionTool", "StrictJSON", "Lab", "Visibility", "RetentionTestSupport", "SystemIO"]),
-        .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "AssetGen", "SystemIO", "RetentionTestSupport"]),
+        .testTarget(name: "RetentionCLITests", dependencies: ["RetentionCLI", "AssetGen", "SystemIO", "RetentionTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

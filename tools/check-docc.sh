@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(Imaging Retention DiskCache MemoryProbe Visibility StrictJSON Scenario Lab)
+[ ${#targets[@]} -gt 0 ] || targets=(Imaging Retention DiskCache MemoryProbe SoakProbe Visibility StrictJSON Scenario Lab)
 status=0
 for target in "${targets[@]}"; do
   log=$(swift package generate-documentation --target "$target" --warnings-as-errors 2>&1) || true

@@ -3,12 +3,13 @@
 // Tests in one process run in parallel and disturb each other's resident memory, so every
 // measurement that needs a quiet process runs here, alone, and prints `key value` lines that
 // the test checks. Usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped
-// | huge-chunks | soak-arena SCENARIO
+// | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias
 import Foundation
 import Glibc
 import Imaging
 import Lab
 import MemoryProbe
+import SoakProbe
 
 func emit(_ key: String, _ value: Int) { print("\(key) \(value)") }
 
@@ -57,6 +58,67 @@ func strandInNewArena(count: Int) -> UnsafeMutableRawPointer {
     }.start()
     done.wait()
     return pin!
+}
+
+/// `soak-probe KIND`: a closure soaked with SoakProbe, printing `outcome`, `iterations` and the
+/// one-line `verdict`: `leak` keeps 64 KB more every call, `lru` keeps a bounded LRU of 16
+/// buffers of 64 KB, `churn` allocates, touches and frees 1 MB every call; `units` keeps 8 KB
+/// for each of 5 requests a call against 16 KB per request (`units-strict`: 2 KB); `bias` keeps
+/// 36 KB every call and prints the slope 6, 12, 24 and 48 iterations fit with no warm-up and with 3.
+func soakProbe(_ kind: String) throws {
+    let limit = SoakLimit.perIteration(.kilobytes(4))
+    let verdict: SoakVerdict
+    switch kind {
+    case "leak":
+        var kept: [[UInt8]] = []
+        verdict = try SoakProbe.measure(warmup: 3, iterations: .untilVerdict(max: 200), limit: limit) {
+            kept.append([UInt8](repeating: 1, count: 64_000))
+        }
+    case "lru":
+        var lru: [Int: [UInt8]] = [:]
+        var order: [Int] = []
+        var key = 0
+        verdict = try SoakProbe.measure(warmup: 20, iterations: .untilVerdict(max: 200), limit: limit) {
+            key += 1
+            lru[key] = [UInt8](repeating: UInt8(truncatingIfNeeded: key), count: 64_000)
+            order.append(key)
+            if order.count > 16 { lru[order.removeFirst()] = nil }
+        }
+    case "churn":
+        var sum = 0
+        verdict = try SoakProbe.measure(warmup: 3, iterations: .untilVerdict(max: 200), limit: limit) {
+            let buffer = [UInt8](repeating: 7, count: 1_000_000)
+            sum &+= Int(buffer[sum & 0xFFFF])
+        }
+        emit("sum", sum & 1)
+    case "units", "units-strict":
+        // 5 requests per call, 8 KB kept per request: 40 KB per call, allowed 16 KB per request
+        // (80 KB per call), or 2 KB per request (10 KB per call) when strict.
+        var kept: [[UInt8]] = []
+        let allowed = SoakLimit.perUnit(.kilobytes(kind == "units" ? 16 : 2), unit: "request")
+        verdict = try SoakProbe.measureUnits(warmup: 3, iterations: .untilVerdict(max: 200), limit: allowed) {
+            for _ in 0..<5 { kept.append([UInt8](repeating: 3, count: 8_000)) }
+            return 5
+        }
+    case "bias":
+        // The slope each warm-up and count fits, fresh leaks each time: `slope.wW.nN BYTES`.
+        for warmup in [0, 3] {
+            for count in [6, 12, 24, 48] {
+                var kept: [[UInt8]] = []
+                let fitted = try SoakProbe.measure(warmup: warmup, iterations: .fixed(count), limit: limit) {
+                    kept.append([UInt8](repeating: 1, count: 36_000))
+                }
+                emit("slope.w\(warmup).n\(count)", Int(fitted.slopeBytesPerIteration.rounded()))
+            }
+        }
+        return
+    default:
+        print("usage: memory-check soak-probe leak|lru|churn|units|units-strict|bias")
+        exit(2)
+    }
+    print("outcome \(verdict.outcome.rawValue)")
+    emit("iterations", verdict.measuredIterations)
+    print("verdict \(verdict)")
 }
 
 let size = 64 << 20
@@ -161,8 +223,11 @@ do {
         emit("freeHeldGrowth", verdict.lastHeapFreeHeldBytes - verdict.firstHeapFreeHeldBytes)
         emit("anonymousGrowth", (anonymous.last ?? 0) - (anonymous.first ?? 0))
         free(pin)
+    case "soak-probe":
+        // SoakProbe.measure on closures whose growth is known, alone in this process.
+        try soakProbe(CommandLine.arguments.dropFirst(2).first ?? "")
     default:
-        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped | huge-chunks | soak-arena SCENARIO")
+        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias")
         exit(2)
     }
 } catch {

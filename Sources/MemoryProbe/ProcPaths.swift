@@ -30,3 +30,10 @@ public enum ProcPaths {
     /// (`0::PATH` for cgroup v2). Read by ``MemoryLimits/read(root:)``.
     public static let cgroup = "/proc/self/cgroup"
 }
+
+extension ProcPaths {
+    /// `/proc/PID/smaps_rollup` of another process (readable for our own children and
+    /// processes of our user, unless ptrace is restricted). Read by
+    /// ``ProcessMemory/readSmapsRollup(processID:)``. O(1).
+    public static func smapsRollup(processID: Int32) -> String { "/proc/\(processID)/smaps_rollup" }
+}

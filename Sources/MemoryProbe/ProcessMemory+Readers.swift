@@ -23,6 +23,16 @@ extension ProcessMemory {
         }.get()
     }
 
+    /// Reads `/proc/PID/smaps_rollup` of another process: how a soak samples a program it
+    /// started (`retention soak --exec`), whose allocator it cannot read.
+    ///
+    /// - Throws: ``MemoryProbeError`` naming the file: the process is gone (no such file),
+    ///   not ours to read, or the text does not parse.
+    /// - Cost: as ``readSmapsRollup(path:)``, for the other process's mappings.
+    public static func readSmapsRollup(processID: Int32) throws(MemoryProbeError) -> SmapsRollup {
+        try readSmapsRollup(path: ProcPaths.smapsRollup(processID: processID))
+    }
+
     /// Resident bytes of the files under `folder` that this process maps (the `Rss` of each
     /// mapping in `/proc/self/smaps` whose path is the folder or under it): what of a disk
     /// store's files counts in resident memory. Files read with `read`/`pread` are never

@@ -27,10 +27,17 @@ public enum StopSignals {
         return value == 0 ? nil : value
     }
 
-    /// `SIGINT`, `SIGTERM` or `signal N`. O(1).
+    /// `SIGINT`, `SIGTERM`, the signals a crash or a kill ends a program with (`SIGSEGV`,
+    /// `SIGABRT`, `SIGKILL`, `SIGBUS`, `SIGFPE`, `SIGILL`), or `signal N`. O(1).
     public static func name(_ signal: Int32) -> String {
         switch signal {
         case 2: return "SIGINT"
+        case 4: return "SIGILL"
+        case 6: return "SIGABRT"
+        case 7: return "SIGBUS"
+        case 8: return "SIGFPE"
+        case 9: return "SIGKILL"
+        case 11: return "SIGSEGV"
         case 15: return "SIGTERM"
         default: return "signal \(signal)"
         }

@@ -1,5 +1,6 @@
 import Testing
 @testable import Lab
+import SoakProbe
 
 @Suite("Soak verdicts")
 struct SoakTests {
@@ -26,7 +27,7 @@ struct SoakTests {
 
     @Test("the running fit stays exact over a million iterations at resident-memory magnitudes")
     func longFit() {
-        var fit = SlopeFit()
+        var fit = LinearFit()
         for i in 0..<1_000_000 { fit.add(90_000_000 + 3 * Double(i) + (i % 2 == 0 ? 4096 : -4096)) }
         #expect(fit.count == 1_000_000)
         #expect(abs(fit.slope - 3) < 1e-6)
@@ -62,7 +63,7 @@ struct SoakTests {
         #expect(verdict.firstResidentBytes == 26_500_000 && verdict.lastResidentBytes == 26_500_000)
         #expect(verdict.firstAnonymousBytes == 11_000_000 && verdict.lastAnonymousBytes == 11_000_000)
         // The same series fitted on VmRSS would not pass: its interval straddles the rate.
-        var fit = SlopeFit()
+        var fit = LinearFit()
         for bytes in resident { fit.add(Double(bytes)) }
         #expect(fit.slopeInterval95.upper > 24_445)
     }
@@ -87,7 +88,7 @@ struct SoakTests {
     func confidenceInterval() throws {
         // y = 2x + noise over x = 0…5; by the formulas (python3): slope 2.048571, SSres 0.133714,
         // Sxx 17.5, se = sqrt(0.133714 / 4 / 17.5) = 0.043706, t(4) = 2.776.
-        var fit = SlopeFit()
+        var fit = LinearFit()
         for y in [0.1, 2.0, 4.3, 5.9, 8.2, 10.4] { fit.add(y) }
         #expect(fit.slope.isApproximatelyEqual(to: 2.048571, within: 1e-5))
         let error = try #require(fit.slopeStandardError)
@@ -95,9 +96,9 @@ struct SoakTests {
         let interval = fit.slopeInterval95
         #expect(interval.lower.isApproximatelyEqual(to: 1.927244, within: 1e-5))
         #expect(interval.upper.isApproximatelyEqual(to: 2.169899, within: 1e-5))
-        #expect(SlopeFit.t95(degreesOfFreedom: 1) == 12.706)
-        #expect(SlopeFit.t95(degreesOfFreedom: 30) == 2.042)
-        #expect(SlopeFit.t95(degreesOfFreedom: 5000) == 1.960)
+        #expect(LinearFit.t95(degreesOfFreedom: 1) == 12.706)
+        #expect(LinearFit.t95(degreesOfFreedom: 30) == 2.042)
+        #expect(LinearFit.t95(degreesOfFreedom: 5000) == 1.960)
     }
 
     @Test("a steady 1 MB-per-iteration leak fails within 6 measured iterations although its total is under --max-growth")
@@ -144,7 +145,7 @@ struct SoakTests {
         #expect(verdict.outcome == .pass, "\(verdict.reasons)")
         #expect(verdict.lastHeapFreeHeldBytes - verdict.firstHeapFreeHeldBytes == 64_000_000)
         // Fitted on anonymous memory alone, the same series fails.
-        var anonymous = SlopeFit()
+        var anonymous = LinearFit()
         for sample in measured { anonymous.add(Double(sample.anonymousBytes)) }
         #expect(anonymous.slopeInterval95.lower > 256_000)
     }
@@ -165,11 +166,11 @@ struct SoakTests {
 
     @Test("the iterations that would decide: more when the spread is wide, none needed once decided")
     func iterationsToDecide() {
-        var fit = SlopeFit()
+        var fit = LinearFit()
         for y in [0.0, 300_000, 100_000, 250_000, 50_000] { fit.add(y) }
         let more = fit.iterationsToDecide(rate: 256_000)
         #expect(more != nil && more! >= 1)
-        var noisier = SlopeFit()
+        var noisier = LinearFit()
         for y in [0.0, 900_000, 300_000, 750_000, 150_000] { noisier.add(y) }
         #expect((noisier.iterationsToDecide(rate: 256_000) ?? .max) > more!)
     }

@@ -136,4 +136,13 @@ struct ReaderTests {
         let heap = try ProcessMemory.heapStatistics()
         #expect(heap.arenaBytes > 0)
     }
+
+    @Test("smaps_rollup of a process by its pid: ours reads, a gone one is an error naming its file")
+    func smapsRollupByProcessID() throws {
+        let rollup = try ProcessMemory.readSmapsRollup(processID: getpid())
+        #expect(rollup.anonymousBytes > 0 && rollup.privateDirtyBytes > 0 && rollup.rssBytes >= rollup.anonymousBytes)
+        #expect(ProcPaths.smapsRollup(processID: 42) == "/proc/42/smaps_rollup")
+        #expect(errorText { try ProcessMemory.readSmapsRollup(processID: 2_147_483_000) }
+            == "cannot read /proc/2147483000/smaps_rollup: No such file or directory")
+    }
 }

@@ -28,5 +28,20 @@ struct NumberTextTests {
         #expect(NumberText.size(2_000_000_000_000_000) == "2.0 PB")
         #expect(NumberText.size(1_000_000_000_000_000_000) == "1.0 EB")
         #expect(NumberText.size(Double(Int.max)) == "9.2 EB")
+        #expect(NumberText.size(-400) == "-0.4 KB")
+        #expect(NumberText.size(999_949) == "999.9 KB")
+        #expect(NumberText.size(999_950) == "1.0 MB")
+        #expect(NumberText.size(999_949_999) == "999.9 MB")
+        #expect(NumberText.size(41_971_800_000) == "42.0 GB")
+        #expect(NumberText.size(-2_500_000_000) == "-2.5 GB")
+    }
+
+    @Test("a crash's signal has its name")
+    func signalNames() {
+        #expect(StopSignals.name(11) == "SIGSEGV")
+        #expect(StopSignals.name(6) == "SIGABRT")
+        #expect(StopSignals.name(9) == "SIGKILL")
+        #expect(StopSignals.name(15) == "SIGTERM")
+        #expect(StopSignals.name(10) == "signal 10")
     }
 }

@@ -1,3 +1,5 @@
+import SoakProbe
+
 /// One counter the soak records every iteration (rows in the list, row state, images rows
 /// hold, LRU bytes, entries, disk bytes, the allocator's free-but-held bytes), fitted like
 /// retained memory, so a FAIL can say which part of the program grows and how much of the
@@ -55,7 +57,7 @@ public struct GrowthComponent: Sendable, Hashable, Codable {
 
     /// The components fitted from `fits` (one per ``counters`` entry), with shares of
     /// `retainedSlope` when it is above zero. O(counters).
-    static func fitted(_ fits: [SlopeFit], retainedSlope: Double) -> [GrowthComponent] {
+    static func fitted(_ fits: [LinearFit], retainedSlope: Double) -> [GrowthComponent] {
         zip(counters, fits).map { counter, fit in
             let interval = fit.count >= 3 ? fit.slopeInterval95 : (lower: fit.slope, upper: fit.slope)
             let share = counter.inRetained && retainedSlope > 0 ? fit.slope / retainedSlope : nil

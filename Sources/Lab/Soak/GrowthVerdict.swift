@@ -1,4 +1,5 @@
 import Retention
+import SoakProbe
 
 /// The soak's decision: does memory the program keeps grow over the measured iterations?
 ///
@@ -28,35 +29,12 @@ import Retention
 /// A soak that was stopped (a signal, `--max-resident`, a `--duration` that ended before the
 /// minimum) is never a pass: ``stopped(by:)`` turns a PASS into INCONCLUSIVE.
 public struct GrowthVerdict: Sendable, Hashable, Codable {
-    /// How the soak ended.
-    public enum Outcome: String, Sendable, Hashable, Codable {
-        /// The slope's interval lies at or below the rate, the horizon's growth stays within its
-        /// limit, no broken invariant, no failed iteration, not stopped. Exit 0.
-        case pass
-        /// Memory certainly grows (the interval lies above the rate, or the growth over the
-        /// horizon at the interval's lower end exceeds its limit), or rows kept bytes after a
-        /// destroy, or evictable bytes exceeded the budget. Exit 1.
-        case growth
-        /// An iteration failed, the scenario needed more than `--max-resident` before an
-        /// iteration was measured, or results could not be written. Exit 2.
-        case failedRun = "failed-run"
-        /// Too few iterations, too much spread, or a soak stopped before a verdict was
-        /// certain. Not a pass. Exit 3.
-        case inconclusive
-
-        /// The process exit status for this outcome.
-        public var exitStatus: Int32 {
-            switch self {
-            case .pass: return 0
-            case .growth: return 1
-            case .failedRun: return 2
-            case .inconclusive: return 3
-            }
-        }
-    }
+    /// How the soak ended: SoakProbe's `SoakOutcome`, the one outcome every soak shares
+    /// (the lab's, `--exec`'s and the library's).
+    public typealias Outcome = SoakOutcome
 
     /// Measured iterations a PASS needs: fewer leave the interval too wide to trust.
-    public static let minimumIterationsToPass = 5
+    public static let minimumIterationsToPass = GrowthRule.minimumIterationsToPass
 
     /// The outcome.
     public var outcome: Outcome
@@ -150,7 +128,7 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     /// Least-squares slope of `values` over their indices (0, 1, 2, …); 0 for fewer than two
     /// values. O(n).
     public static func slope(_ values: [Double]) -> Double {
-        var fit = SlopeFit()
+        var fit = LinearFit()
         for value in values { fit.add(value) }
         return fit.slope
     }
@@ -159,32 +137,45 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     /// bytes and of every counted component over the measured iterations, their use time, and
     /// the first and last measured samples. Constant memory.
     public struct Evidence: Sendable {
-        /// Retained bytes per measured iteration.
-        public var retained = SlopeFit()
-        /// The allocator's free-but-held bytes per measured iteration.
-        public var freeHeld = SlopeFit()
+        /// The memory fits, SoakProbe's, the ones every soak keeps: retained and free-but-held
+        /// bytes, their range, and the modelled use seconds as its units.
+        public var memory = SoakEvidence()
         /// One fit per counter the soak records (``GrowthComponent``), in its order.
-        public var counters = [SlopeFit](repeating: SlopeFit(), count: GrowthComponent.counters.count)
-        /// Seconds of modelled use over the measured iterations.
-        public var useSeconds = 0.0
-        /// The least and most free-but-held bytes measured.
-        public var freeHeldRange: ClosedRange<Int>?
+        public var counters = [LinearFit](repeating: LinearFit(), count: GrowthComponent.counters.count)
         /// The first measured sample.
         public var first: SoakSample?
         /// The latest measured sample.
         public var last: SoakSample?
+
+        /// Retained bytes per measured iteration (``memory``'s). O(1).
+        public var retained: LinearFit {
+            get { memory.retained }
+            set { memory.retained = newValue }
+        }
+        /// The allocator's free-but-held bytes per measured iteration (``memory``'s). O(1).
+        public var freeHeld: LinearFit {
+            get { memory.freeHeld }
+            set { memory.freeHeld = newValue }
+        }
+        /// Seconds of modelled use over the measured iterations (``memory``'s units). O(1).
+        public var useSeconds: Double {
+            get { memory.units }
+            set { memory.units = newValue }
+        }
+        /// The least and most free-but-held bytes measured (``memory``'s). O(1).
+        public var freeHeldRange: ClosedRange<Int>? {
+            get { memory.freeHeldRange }
+            set { memory.freeHeldRange = newValue }
+        }
 
         /// No iterations yet.
         public init() {}
 
         /// Adds a measured sample. O(counters).
         public mutating func add(_ sample: SoakSample) {
-            retained.add(Double(sample.retainedBytes))
-            freeHeld.add(Double(sample.heapFreeHeldBytes))
+            memory.add(RetainedSample(retainedBytes: sample.retainedBytes, residentBytes: sample.residentBytes, anonymousBytes: sample.anonymousBytes,
+                                      freeHeldBytes: sample.heapFreeHeldBytes, units: sample.useSeconds))
             for (index, counter) in GrowthComponent.counters.enumerated() { counters[index].add(Double(counter.value(sample))) }
-            useSeconds += sample.useSeconds
-            let held = sample.heapFreeHeldBytes
-            freeHeldRange = freeHeldRange.map { min($0.lowerBound, held)...max($0.upperBound, held) } ?? held...held
             if first == nil { first = sample }
             last = sample
         }
@@ -253,14 +244,17 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
             verdict.outcome = .growth
             verdict.reasons += violations
         }
-        if count < 3 {
+        // The rate rule is SoakProbe's, the one every soak shares; the horizon and the
+        // invariants are the lab's own.
+        let judgement = GrowthRule.judge(fit, limit: rate, minimumIterationsToPass: minimumIterationsToPass)
+        if judgement.finding == .tooFewToFit {
             if verdict.outcome == .pass { verdict.outcome = .inconclusive }
-            verdict.moreIterationsToDecide = minimumIterationsToPass - count
+            verdict.moreIterationsToDecide = judgement.moreIterationsToDecide
             verdict.reasons.append("only \(count) measured iteration\(count == 1 ? "" : "s") after warm-up; at least 3 are needed to fit a slope and \(minimumIterationsToPass) to pass")
             return verdict
         }
         let allowed = verdict.rateText
-        if interval.lower > rate {
+        if judgement.finding == .above {
             verdict.outcome = .growth
             verdict.reasons.append("retained memory grows \(verdict.perHourOfUse(slope)); its 95 % interval, \(verdict.intervalPerHourOfUse), lies above the allowed \(allowed)")
         }
@@ -277,9 +271,9 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
             return verdict
         }
         var open: [String] = []
-        if interval.upper > rate {
+        if judgement.finding == .straddles {
             open.append("the slope's 95 % interval, \(verdict.intervalPerHourOfUse), straddles the allowed \(allowed)")
-            verdict.moreIterationsToDecide = fit.iterationsToDecide(rate: rate)
+            verdict.moreIterationsToDecide = judgement.moreIterationsToDecide
         } else if interval.lower > 0 && verdict.horizonGrowthUpperBytes > limit {
             open.append("retained memory certainly grows (\(verdict.perHourOfUse(slope))), and over \(horizon) the interval's upper end reaches \(NumberText.size(verdict.horizonGrowthUpperBytes)), above the \(NumberText.size(limit)) limit (--max-growth), while its lower end, \(NumberText.size(verdict.horizonGrowthLowerBytes)), is within it")
             verdict.moreIterationsToDecide = fit.iterationsToDecide(rate: horizonIterations > 0 ? limit / horizonIterations : 0)
@@ -298,11 +292,12 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
             verdict.reasons.append(text)
             return verdict
         }
-        if count < minimumIterationsToPass {
+        if judgement.finding == .withinTooFew {
             verdict.outcome = .inconclusive
-            verdict.moreIterationsToDecide = minimumIterationsToPass - count
+            verdict.moreIterationsToDecide = judgement.moreIterationsToDecide
             verdict.reasons.append("only \(count) measured iterations; a pass needs at least \(minimumIterationsToPass)")
         }
+        if let shrinking = judgement.shrinkReason({ verdict.perHourOfUse($0) }) { verdict.reasons.append(shrinking) }
         return verdict
     }
 
@@ -365,106 +360,6 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     public var slopeIntervalPerHour: (lower: Double, upper: Double)? {
         guard useSecondsPerIteration > 0 else { return nil }
         return (slopeLowerBytesPerHourOfUse, slopeUpperBytesPerHourOfUse)
-    }
-}
-
-/// A running least-squares fit of values over their indices (0, 1, 2, …), in constant memory,
-/// so a soak of any length keeps no per-iteration history. Uses the online (Welford) form of
-/// the covariance, which stays accurate for millions of points. O(1) per value.
-public struct SlopeFit: Sendable, Hashable, Codable {
-    /// Values added.
-    public private(set) var count = 0
-    private var meanX = 0.0
-    private var meanY = 0.0
-    private var covariance = 0.0
-    private var varianceX = 0.0
-    private var varianceY = 0.0
-
-    /// An empty fit.
-    public init() {}
-
-    /// Adds the next value (its x is the number of values added before it).
-    public mutating func add(_ y: Double) {
-        let x = Double(count)
-        count += 1
-        let dx = x - meanX
-        let dy = y - meanY
-        meanX += dx / Double(count)
-        meanY += dy / Double(count)
-        covariance += dx * (y - meanY)
-        varianceX += dx * (x - meanX)
-        varianceY += dy * (y - meanY)
-    }
-
-    /// The slope (change in value per index); 0 for fewer than two values.
-    public var slope: Double { count >= 2 && varianceX > 0 ? covariance / varianceX : 0 }
-
-    /// The residuals' standard deviation about the fitted line, sqrt(RSS / (n − 2)); nil for
-    /// fewer than three values. O(1).
-    public var residualStandardDeviation: Double? {
-        guard count >= 3, varianceX > 0 else { return nil }
-        let residual = max(0, varianceY - covariance * covariance / varianceX)
-        return (residual / Double(count - 2)).squareRoot()
-    }
-
-    /// The slope's standard error, sqrt(residual sum of squares / (n − 2) / Σ(x − x̄)²); nil
-    /// for fewer than three values. O(1).
-    public var slopeStandardError: Double? {
-        guard let deviation = residualStandardDeviation else { return nil }
-        return deviation / varianceX.squareRoot()
-    }
-
-    /// The slope's two-sided 95 % confidence interval, slope ± t × standard error with
-    /// Student's t at n − 2 degrees of freedom; (−∞, +∞) for fewer than three values. O(1).
-    public var slopeInterval95: (lower: Double, upper: Double) {
-        guard let error = slopeStandardError else { return (-.infinity, .infinity) }
-        let half = Self.t95(degreesOfFreedom: count - 2) * error
-        return (slope - half, slope + half)
-    }
-
-    /// About how many more values, with the residual spread and slope seen so far, would make
-    /// the 95 % interval lie wholly on one side of `rate`: the smallest m > n with
-    /// t(m − 2) × σ × sqrt(12 / (m³ − m)) < |rate − slope|. Nil with no spread, a slope on the
-    /// rate, or more than 100,000 values needed. O(log) steps of a doubling search.
-    public func iterationsToDecide(rate: Double) -> Int? {
-        guard let deviation = residualStandardDeviation, deviation > 0 else { return nil }
-        let gap = abs(rate - slope)
-        guard gap > 0 else { return nil }
-        func decides(_ m: Int) -> Bool {
-            let n = Double(m)
-            return Self.t95(degreesOfFreedom: m - 2) * deviation * (12 / (n * n * n - n)).squareRoot() < gap
-        }
-        var high = max(count + 1, 3)
-        while !decides(high) {
-            if high > 100_000 { return nil }
-            high *= 2
-        }
-        var low = max(count, 2)
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if decides(middle) { high = middle } else { low = middle }
-        }
-        return max(1, high - count)
-    }
-
-    /// Student's t for a two-sided 95 % interval: exact to three decimals for 1–30 degrees of
-    /// freedom; beyond, the value at the next lower tabulated count (40, 60, 120), which errs
-    /// wide; 1.960 past 1,000. O(1).
-    public static func t95(degreesOfFreedom dof: Int) -> Double {
-        let table: [Double] = [
-            12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-            2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-            2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-        ]
-        switch dof {
-        case ..<1: return .infinity
-        case 1...30: return table[dof - 1]
-        case 31..<40: return 2.042
-        case 40..<60: return 2.021
-        case 60..<120: return 2.000
-        case 120..<1000: return 1.980
-        default: return 1.960
-        }
     }
 }
 

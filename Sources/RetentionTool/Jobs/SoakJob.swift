@@ -42,6 +42,8 @@ public struct SoakJob {
         public var exportCSV: String?, exportJSON: String?
         /// Drop a trace's impossible events instead of stopping at the first.
         public var repairTrace = false
+        /// Where a JUnit XML report of the soak goes (`--junit`); nil for none.
+        public var junitPath: String?
         /// Asked at every frame; a signal or ``SoakJob/requestStop()`` ends the soak there.
         public var stop = StopRequest()
 
@@ -124,6 +126,7 @@ extension SoakJob {
         private let json: StagedFile?
         private var samplesWritten = 0
         private let warmup: Int
+        private let junitPath: String?
 
         /// Prepares a soak: checks the file descriptors, loads and checks the scenario, resolves
         /// the strategy, and checks that the exports can be written and are not among the files
@@ -138,12 +141,14 @@ extension SoakJob {
             if let repairs = experiment.trace?.repairs.summary { sink.note("\(scenarioPath): trace: \(repairs)") }
             experiment.maxResidentBytes = inputs.maxResidentBytes ?? ResidentLimit.defaultBytes()
             experiment.costs = CostModel(table: try inputs.costsPath.map { try CostTable.load(contentsOf: $0) }, decodeSpeed: inputs.decodeSpeed)
-            try OutputCheck.check(outputs: [inputs.exportCSV.map { .init("--export-csv", $0) }, inputs.exportJSON.map { .init("--export-json", $0) }],
+            try OutputCheck.check(outputs: [inputs.exportCSV.map { .init("--export-csv", $0) }, inputs.exportJSON.map { .init("--export-json", $0) },
+                                            inputs.junitPath.map { .init("--junit", $0) }],
                                   inputs: OutputCheck.scenarioInputs(path: scenarioPath, trace: experiment.trace, images: experiment.images)
                                     + (inputs.costsPath.map { [OutputCheck.Input("the cost table", $0)] } ?? []))
             self.scenarioPath = scenarioPath
             self.experiment = experiment
             self.warmup = inputs.warmup
+            junitPath = inputs.junitPath
             soak = try Soak(experiment: experiment, limit: inputs.limit, warmup: inputs.warmup, maxGrowthBytes: inputs.maxGrowthBytes,
                             maxGrowthRate: inputs.maxGrowthRate, horizonHours: inputs.horizonHours, untilVerdict: inputs.untilVerdict, stop: inputs.stop)
             csv = try inputs.exportCSV.map { try LineFile(replacing: $0, header: SoakSample.csvHeader) }
@@ -193,6 +198,13 @@ extension SoakJob {
                 } else if let path = json?.path {
                     errors.append("retention soak: no iteration finished, so \(PathText.display(path)) was not written")
                 }
+            }
+            if let junitPath {
+                let test = JUnitReport.TestCase(name: "\(experiment.scenario.name) under \(experiment.strategy.name)", seconds: verdict.wallSeconds,
+                                                outcome: verdict.outcome.rawValue,
+                                                message: ([verdict.verdictWord] + verdict.reasons).joined(separator: "; "),
+                                                details: report.joined(separator: "\n"))
+                record { try JUnitReport(cases: [test]).write(to: junitPath) }
             }
             var status = verdict.outcome.exitStatus
             if let writeFailure {

@@ -1,4 +1,5 @@
 import Lab
+import SoakProbe
 
 extension GrowthVerdict {
     /// The verdict and the figures that decided it, a few lines of text: the retained-memory
@@ -40,14 +41,7 @@ extension GrowthVerdict {
     }
 
     /// `PASS`, `FAIL (growth)`, `FAIL (run failed)` or `INCONCLUSIVE`. O(1).
-    public var verdictWord: String {
-        switch outcome {
-        case .pass: return "PASS"
-        case .growth: return "FAIL (growth)"
-        case .failedRun: return "FAIL (run failed)"
-        case .inconclusive: return "INCONCLUSIVE"
-        }
-    }
+    public var verdictWord: String { outcome.verdictWord }
 
     /// The allocator's line: what glibc holds freed, its range, and a trend only when the
     /// slope of the free-but-held bytes has an interval that excludes zero. O(1).

@@ -1,0 +1,172 @@
+import SoakProbe
+import SystemIO
+
+/// `retention soak --exec -- CMD ARGS…`: another program soaked from outside through SoakProbe's
+/// ``ProcessSoak`` (started through `ChildProcess`, sampled from `/proc/PID/smaps_rollup` after
+/// each marker line or interval), judged by the rule every soak shares, with progress on the
+/// sink and, with `--junit`, a JUnit XML report. Exit statuses as a scenario soak's: 0 PASS,
+/// 1 FAIL, 2 a failed run (the program crashed, could not start, or results could not be
+/// written), 3 INCONCLUSIVE (too few iterations, the program exited early or stalled, a signal).
+public struct ExecSoakJob {
+    /// What to soak; every field has the command's default.
+    public struct Inputs: Sendable {
+        /// The program and its arguments (the words after `--`).
+        public var command: [String]
+        /// The marker line's text; nil with ``everySeconds``.
+        public var marker: String? = ProcessSoak.defaultMarker
+        /// An iteration every this many wall seconds instead of a marker; nil for markers.
+        public var everySeconds: Double?
+        /// Iterations run before measuring.
+        public var warmup = 2
+        /// Measured iterations (the most, with ``untilVerdict``).
+        public var iterations = 200
+        /// Stop as soon as the verdict is decided.
+        public var untilVerdict = false
+        /// The fastest accepted growth, bytes per iteration.
+        public var maxGrowthBytesPerIteration = ProcessSoak.defaultLimit.bytes
+        /// Read `Private_Dirty` instead of `Anonymous`.
+        public var privateDirty = false
+        /// The longest wait for a marker, in seconds.
+        public var iterationTimeoutSeconds = ProcessSoak.defaultIterationTimeoutSeconds
+        /// Where a JUnit XML report goes; nil for none.
+        public var junitPath: String?
+        /// Asked between polls; a signal or ``ExecSoakJob/requestStop()`` ends the soak.
+        public var stop = StopRequest()
+
+        /// A soak of `command` with the defaults. O(1).
+        public init(command: [String]) {
+            self.command = command
+        }
+    }
+
+    /// What a finished soak left.
+    public struct Outcome {
+        /// The soak's outcome, verdict first.
+        public var soak: ProcessSoak.Outcome
+        /// The lines for standard output.
+        public var report: [String]
+        /// One-line errors for standard error.
+        public var errors: [String]
+        /// The exit status: the verdict's, or 2 when the JUnit report could not be written.
+        public var exitStatus: Int32
+    }
+
+    /// What to soak.
+    public var inputs: Inputs
+
+    /// A soak of `inputs`; nothing runs until ``run(sink:)``. O(1).
+    public init(_ inputs: Inputs) {
+        self.inputs = inputs
+    }
+
+    /// Asks the soak to stop between two polls, as SIGTERM would; safe from any thread.
+    public func requestStop() {
+        inputs.stop.request(signal: 15)
+    }
+
+    /// The soak's options from the inputs. O(command).
+    var options: ProcessSoak.Options {
+        var options = ProcessSoak.Options(command: inputs.command)
+        options.delimiter = inputs.everySeconds.map { .every(seconds: $0) } ?? .marker(inputs.marker ?? ProcessSoak.defaultMarker)
+        options.warmup = inputs.warmup
+        options.iterations = inputs.untilVerdict ? .untilVerdict(max: inputs.iterations) : .fixed(inputs.iterations)
+        options.limit = .perIteration(ByteCount(bytes: inputs.maxGrowthBytesPerIteration))
+        options.measure = inputs.privateDirty ? .privateDirty : .anonymous
+        options.iterationTimeoutSeconds = inputs.iterationTimeoutSeconds
+        options.stop = inputs.stop
+        return options
+    }
+
+    /// Checks that the JUnit report can be written, runs the soak (progress on the sink: redrawn
+    /// every iteration on a terminal, otherwise the first and then at most one line every 10 s),
+    /// and writes the report. Throws
+    /// ``ProcessSoakError`` when the program cannot be found or started (a failed run, exit 2)
+    /// and `SystemError` for a JUnit path that cannot be written. Costs the program's run.
+    public func run(sink: JobSink) throws -> Outcome {
+        if let path = inputs.junitPath { try FileIO.checkWritable(path) }
+        var lastPlain = -10.0
+        let soak = try ProcessSoak.run(options) { progress in
+            let sample = progress.sample
+            let line = "iteration \(progress.iteration)\(progress.warmup ? " (warm-up)" : "")  \(progress.verdict.measure.shortName) \(NumberText.size(Double(sample.retainedBytes)))  resident \(NumberText.size(Double(sample.residentBytes)))  slope \(progress.verdict.rate(progress.verdict.slopeBytesPerIteration))"
+            if sink.isTerminal {
+                sink.progress(line, false)
+            } else if progress.elapsedSeconds - lastPlain >= 10 || progress.iteration == 1 {
+                sink.note(line)
+                lastPlain = progress.elapsedSeconds
+            }
+        }
+        if sink.isTerminal { sink.note("") }
+        let lines = Self.reportLines(soak, inputs: inputs)
+        var errors: [String] = []
+        if let early = soak.endedEarly {
+            errors.append("retention soak --exec: \(early)")
+            if !soak.errorTail.isEmpty { errors.append("retention soak --exec: the program's last lines on standard error: " + soak.errorTail.joined(separator: " | ")) }
+        }
+        var status = soak.verdict.outcome.exitStatus
+        var report = lines
+        if let path = inputs.junitPath {
+            let test = JUnitReport.TestCase(name: "exec: " + inputs.command.joined(separator: " "), seconds: soak.wallSeconds,
+                                            outcome: soak.verdict.outcome.rawValue, message: Self.message(soak.verdict),
+                                            details: lines.joined(separator: "\n"))
+            do {
+                try JUnitReport(cases: [test]).write(to: path)
+            } catch {
+                errors.append("Error: \(error)")
+                status = SoakOutcome.failedRun.exitStatus
+                report.append("results: the JUnit report was not written (\(error)); exit status 2")
+            }
+        }
+        return Outcome(soak: soak, report: report, errors: errors, exitStatus: status)
+    }
+
+    /// The verdict word and its reasons in one line, for a JUnit failure's message. O(reasons).
+    static func message(_ verdict: SoakVerdict) -> String {
+        ([verdict.outcome.verdictWord] + verdict.reasons).joined(separator: "; ")
+    }
+
+    /// What the soak prints: the program, its iterations, the verdict, the measure and how it
+    /// weakens the verdict, the slope against the limit, the figures, the reasons. O(reasons).
+    static func reportLines(_ soak: ProcessSoak.Outcome, inputs: Inputs) -> [String] {
+        let verdict = soak.verdict
+        let run = soak.iterationsRun, warmup = verdict.warmupIterations
+        let iterations = run > warmup ? "\(run) iterations (\(warmup) warm-up, \(run - warmup) measured)"
+            : run == 0 ? "no iteration finished" : "\(run) of \(warmup) warm-up iterations finished, none measured"
+        let delimiter = inputs.everySeconds.map { "one every \(NumberText.oneDecimal($0)) s of wall time" }
+            ?? "ended by \(inputs.marker ?? ProcessSoak.defaultMarker) lines"
+        var lines = [
+            "soak --exec: \(inputs.command.joined(separator: " ")), \(iterations), \(delimiter)",
+            "verdict: \(verdict.outcome.verdictWord)",
+            "measure: \(verdict.measure.text), read from /proc/PID/smaps_rollup after each iteration; another process's allocator cannot be read, so memory it holds freed counts as the program's: an allocator caching freed memory can look like growth, and a PASS needs \(verdict.minimumIterationsToPass) measured iterations (a scenario soak's, which leaves the allocator out, needs \(GrowthRule.minimumIterationsToPass))",
+        ]
+        if verdict.measuredIterations >= 3 {
+            lines.append("\(verdict.measure.shortName) slope: \(verdict.rate(verdict.slopeBytesPerIteration)); 95 % interval \(verdict.interval); allowed \(verdict.limitText)")
+            lines.append("\(verdict.measure.shortName): first \(NumberText.size(Double(verdict.firstBytes))), last \(NumberText.size(Double(verdict.lastBytes))) (after the first and last measured iterations)")
+        } else {
+            lines.append("\(verdict.measure.shortName) slope: not fitted (\(verdict.measuredIterations) measured iteration\(verdict.measuredIterations == 1 ? "" : "s"); an interval needs 3); allowed \(verdict.limitText)")
+        }
+        lines.append("time: wall clock \(NumberText.oneDecimal(soak.wallSeconds)) s for the whole soak, used by no rate")
+        if soak.mergedMarkers > 0 {
+            lines.append("note: \(NumberText.plural(soak.mergedMarkers, "marker", "markers")) came within one poll of the one before: sampled once, at the last, and fitted at its iteration's number, so the slope stays per iteration; \(NumberText.plural(verdict.measuredIterations, "sample", "samples")) measured")
+        }
+        for reason in verdict.reasons { lines.append("reason: \(reason)") }
+        return lines
+    }
+}
+
+extension ExecSoakJob: Job {
+    /// `soak`.
+    public static let command = "soak"
+    /// 2, a failed run: results that cannot be written are never growth.
+    public static var outputFailureStatus: Int32 { SoakOutcome.failedRun.exitStatus }
+
+    /// The report lines, the errors, and the verdict's exit status. O(lines).
+    public func report(_ outcome: Outcome) -> JobReport {
+        JobReport(output: outcome.report.map { $0 + "\n" }.joined(), errors: outcome.errors, exitStatus: outcome.exitStatus)
+    }
+
+    /// A program that cannot be found or started, or a JUnit file that cannot be written, is a
+    /// failed run (`Error: …`, exit 2), never growth. O(1).
+    public func report(failure error: any Error) -> JobReport {
+        JobReport(errors: ["Error: \(error)"], exitStatus: SoakOutcome.failedRun.exitStatus)
+    }
+}

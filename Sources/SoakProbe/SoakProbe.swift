@@ -1,0 +1,113 @@
+import MemoryProbe
+
+/// Soaks your own code in a test: runs a closure for warm-up and measured iterations, samples
+/// the memory this process retains after each, and judges whether it grows, with the rule the
+/// lab's `retention soak` uses (``GrowthRule``).
+///
+/// ```swift
+/// let verdict = try SoakProbe.measure(warmup: 3, iterations: .untilVerdict(max: 200),
+///                                     limit: .perIteration(.kilobytes(4))) { try pipeline.renderNext() }
+/// #expect(verdict.passed, "\(verdict)")
+/// ```
+///
+/// **What counts** is what the closure keeps, not what it allocates and frees: the sample is
+/// taken after it returns, as anonymous resident memory less the bytes glibc's allocator holds
+/// freed (`mallinfo2`), so a closure that allocates and frees a megabyte every call does not
+/// grow. No `malloc_trim` runs: glibc keeps a trimmed range in its freed count, so trimming
+/// would make retained memory read low by what it released.
+///
+/// **Run it alone.** Resident memory is the whole process's: tests running in parallel in the
+/// same process (Swift Testing's default) allocate while it measures. Mark the suite
+/// `.serialized` and keep it in a test process of its own, or run the soak in a child process.
+public enum SoakProbe {
+    /// Soaks `body`, which reports nothing: a limit per iteration. Runs `warmup` calls left out
+    /// of the fit (the first calls fill caches and the allocator's arenas), then up to
+    /// `iterations` measured calls. Rethrows `body`'s errors; throws `MemoryProbeError` when
+    /// memory cannot be read. Costs the calls plus a statm read and a `mallinfo2` per call
+    /// (a few microseconds); keeps no per-iteration history.
+    public static func measure(warmup: Int = 3, iterations: SoakIterations = .untilVerdict(max: 200), limit: SoakLimit,
+                               minimumIterationsToPass: Int = GrowthRule.minimumIterationsToPass,
+                               _ body: () throws -> Void) throws -> SoakVerdict {
+        try measureUnits(warmup: warmup, iterations: iterations, limit: limit, minimumIterationsToPass: minimumIterationsToPass) {
+            try body()
+            return 1
+        }
+    }
+
+    /// Soaks `body`, which returns the units of work it did (requests, rows, hours of modelled
+    /// use): with a ``SoakLimit/perUnit(_:unit:)`` limit the allowed growth per iteration is the
+    /// limit × the mean units per measured iteration. Otherwise as
+    /// ``measure(warmup:iterations:limit:minimumIterationsToPass:_:)``. A name of its own, since
+    /// a closure of several statements would fit either.
+    public static func measureUnits(warmup: Int = 3, iterations: SoakIterations = .untilVerdict(max: 200), limit: SoakLimit,
+                               minimumIterationsToPass: Int = GrowthRule.minimumIterationsToPass,
+                               _ body: () throws -> Double) throws -> SoakVerdict {
+        let probe = try RetainedMemoryProbe()
+        var evidence = SoakEvidence()
+        for _ in 0..<max(0, warmup) { _ = try body() }
+        var loop = SoakLoop(iterations: iterations, minimumIterationsToPass: minimumIterationsToPass)
+        while loop.wantsMore {
+            let units = try body()
+            var sample = try probe.sample()
+            sample.units = units
+            evidence.add(sample)
+            loop.record(SoakVerdict.decide(evidence, warmup: warmup, limit: limit, measure: .retained,
+                                           minimumIterationsToPass: minimumIterationsToPass).outcome)
+        }
+        return SoakVerdict.decide(evidence, warmup: warmup, limit: limit, measure: .retained, minimumIterationsToPass: minimumIterationsToPass)
+    }
+}
+
+/// When a soak stops measuring: after its fixed count, or (until a verdict) when the outcome is
+/// a PASS or a FAIL the same in two measured iterations in a row, after the minimum a pass
+/// needs, as `retention soak --until-verdict` does. O(1) per iteration.
+public struct SoakLoop: Sendable {
+    /// The iterations asked for.
+    public let iterations: SoakIterations
+    /// Measured iterations before the verdict may stop the soak.
+    public let minimumIterationsToPass: Int
+    /// Measured iterations recorded.
+    public private(set) var measured = 0
+    /// True once the verdict was decided early.
+    public private(set) var decided = false
+    private var lastDecision: SoakOutcome?
+
+    /// A loop for `iterations`. O(1).
+    public init(iterations: SoakIterations, minimumIterationsToPass: Int = GrowthRule.minimumIterationsToPass) {
+        self.iterations = iterations
+        self.minimumIterationsToPass = minimumIterationsToPass
+    }
+
+    /// True while another iteration is to be measured. O(1).
+    public var wantsMore: Bool { !decided && measured < iterations.maximum }
+
+    /// Records a measured iteration and the outcome the evidence gives now. O(1).
+    public mutating func record(_ outcome: SoakOutcome) {
+        measured += 1
+        guard iterations.stopsWhenDecided, measured >= minimumIterationsToPass else { return }
+        let decision = outcome == .pass || outcome == .growth ? outcome : nil
+        if let decision, decision == lastDecision { decided = true }
+        lastDecision = decision
+    }
+}
+
+/// Samples this process's retained memory: statm's resident minus shared (one `pread` of a
+/// descriptor kept open) less glibc's freed-but-held bytes (`mallinfo2`, every arena), through
+/// MemoryProbe's readers, the lab soak's measure. A few microseconds per sample.
+public struct RetainedMemoryProbe: Sendable {
+    private let statm: ResidentMemory
+
+    /// Opens `/proc/self/statm`. Throws `MemoryProbeError` when it cannot. One `open`.
+    public init() throws(MemoryProbeError) {
+        statm = try ResidentMemory()
+    }
+
+    /// The memory now. Throws `MemoryProbeError` when statm or `mallinfo2` cannot be read. O(arenas).
+    public func sample() throws(MemoryProbeError) -> RetainedSample {
+        let heap = try ProcessMemory.heapStatistics()
+        let now = try statm.sample()
+        let anonymous = now.residentBytes - now.sharedBytes
+        return RetainedSample(retainedBytes: max(0, anonymous - heap.freeHeldBytes), residentBytes: now.residentBytes,
+                              anonymousBytes: anonymous, freeHeldBytes: heap.freeHeldBytes)
+    }
+}

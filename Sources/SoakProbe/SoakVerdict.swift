@@ -1,0 +1,155 @@
+import SystemIO
+
+/// The verdict of a soak of your code: does the memory it keeps grow? Printable in one line
+/// (`"\(verdict)"`), for a test's failure message.
+///
+/// Decided by ``GrowthRule``, the rule the lab's soak uses: the least-squares slope of the
+/// measured iterations (warm-up left out) and its 95 % interval against ``limitBytesPerIteration``.
+public struct SoakVerdict: Sendable, Hashable, CustomStringConvertible {
+    /// PASS, FAIL (growth), a failed run, or INCONCLUSIVE.
+    public var outcome: SoakOutcome
+    /// What was measured.
+    public var measure: SoakMeasure
+    /// Least-squares slope of the measure, bytes per measured iteration.
+    public var slopeBytesPerIteration: Double
+    /// The slope's 95 % interval, lower end (the slope itself with fewer than three iterations).
+    public var slopeLowerBytesPerIteration: Double
+    /// The slope's 95 % interval, upper end.
+    public var slopeUpperBytesPerIteration: Double
+    /// The limit as given.
+    public var limit: SoakLimit
+    /// The limit in bytes per iteration (per unit × mean units per iteration).
+    public var limitBytesPerIteration: Double
+    /// Mean units per measured iteration (1 for a per-iteration limit).
+    public var unitsPerIteration: Double
+    /// Iterations run before measuring, left out of the fit.
+    public var warmupIterations: Int
+    /// Measured iterations.
+    public var measuredIterations: Int
+    /// Measured iterations a PASS needs.
+    public var minimumIterationsToPass: Int
+    /// About how many more iterations would decide an open verdict; nil when it cannot be told.
+    public var moreIterationsToDecide: Int?
+    /// The measure after the first and the last measured iterations.
+    public var firstBytes: Int
+    /// See ``firstBytes``.
+    public var lastBytes: Int
+    /// What the allocator holds and whether it was counted, in words.
+    public var allocatorNote: String
+    /// True when the slope's interval lies below zero: a measurement artefact, named in ``reasons``.
+    public var certainlyShrinks: Bool
+    /// Every reason the verdict is what it is, in words (empty for a plain PASS).
+    public var reasons: [String]
+
+    /// True for a PASS. O(1).
+    public var passed: Bool { outcome == .pass }
+
+    /// Decides over `evidence` (measured iterations only). O(1) but for the estimate of
+    /// iterations to decide (O(log)).
+    public static func decide(_ evidence: SoakEvidence, warmup: Int, limit: SoakLimit, measure: SoakMeasure,
+                              minimumIterationsToPass: Int = GrowthRule.minimumIterationsToPass) -> SoakVerdict {
+        let units = limit.unit == nil ? 1 : evidence.unitsPerIteration
+        let allowed = limit.bytesPerIteration(unitsPerIteration: units)
+        let judgement = GrowthRule.judge(evidence.retained, limit: allowed, minimumIterationsToPass: minimumIterationsToPass)
+        var verdict = SoakVerdict(
+            outcome: judgement.outcome, measure: measure, slopeBytesPerIteration: judgement.slope,
+            slopeLowerBytesPerIteration: judgement.lower, slopeUpperBytesPerIteration: judgement.upper, limit: limit,
+            limitBytesPerIteration: allowed, unitsPerIteration: units, warmupIterations: warmup,
+            measuredIterations: evidence.retained.count, minimumIterationsToPass: minimumIterationsToPass,
+            moreIterationsToDecide: judgement.moreIterationsToDecide, firstBytes: evidence.first?.retainedBytes ?? 0,
+            lastBytes: evidence.last?.retainedBytes ?? 0, allocatorNote: allocatorNote(evidence, measure: measure),
+            certainlyShrinks: judgement.certainlyShrinks, reasons: [])
+        let count = evidence.retained.count
+        let more = judgement.moreIterationsToDecide.map { "; about \($0) more iteration\($0 == 1 ? "" : "s") would decide" } ?? ""
+        switch judgement.finding {
+        case .tooFewToFit:
+            verdict.reasons.append("only \(count) measured iteration\(count == 1 ? "" : "s") after warm-up; at least 3 are needed to fit a slope and \(minimumIterationsToPass) to pass")
+        case .above:
+            verdict.reasons.append("\(measure.shortName) grows \(verdict.rate(judgement.slope)); its 95 % interval, \(verdict.interval), lies above the allowed \(verdict.limitText)")
+        case .straddles:
+            verdict.reasons.append("the slope's 95 % interval, \(verdict.interval), straddles the allowed \(verdict.limitText)\(more)")
+        case .withinTooFew:
+            verdict.reasons.append("only \(count) measured iterations; a pass needs at least \(minimumIterationsToPass)\(minimumIterationsToPass > GrowthRule.minimumIterationsToPass ? " with this measure, which cannot leave the allocator's freed memory out" : "")")
+        case .within:
+            break
+        }
+        if let shrinking = judgement.shrinkReason({ verdict.rate($0) }) { verdict.reasons.append(shrinking) }
+        return verdict
+    }
+
+    /// This verdict when the soak was stopped or its program ended before it ran its course:
+    /// `reason` heads the reasons, a PASS becomes INCONCLUSIVE (what was not measured may
+    /// grow) and a certain FAIL stays; with `failedRun`, the outcome is a failed run (exit 2)
+    /// whatever was measured. O(reasons).
+    public func stopped(by reason: String, failedRun: Bool = false) -> SoakVerdict {
+        var verdict = self
+        if failedRun {
+            verdict.outcome = .failedRun
+            verdict.reasons.insert("\(reason): a failed run, whatever was measured", at: 0)
+            return verdict
+        }
+        switch verdict.outcome {
+        case .pass:
+            verdict.outcome = .inconclusive
+            verdict.reasons.insert("\(reason): a stopped soak is never a pass (the iterations it measured would have passed)", at: 0)
+        case .inconclusive:
+            verdict.reasons.insert("\(reason): a stopped soak is never a pass", at: 0)
+        case .growth, .failedRun:
+            verdict.reasons.insert(reason, at: 0)
+        }
+        return verdict
+    }
+
+    /// `bytesPerIteration` in words: `4.1 KB per iteration`, or per unit first with per
+    /// iteration beside it: `2.0 KB per request (4.1 KB per iteration)`. O(1).
+    public func rate(_ bytesPerIteration: Double) -> String {
+        let perIteration = "\(NumberText.size(bytesPerIteration)) per iteration"
+        guard let unit = limit.unit, unitsPerIteration > 0 else { return perIteration }
+        return "\(NumberText.size(bytesPerIteration / unitsPerIteration)) per \(unit) (\(perIteration))"
+    }
+
+    /// The slope's interval in words: `33.1 KB to 64.8 KB per iteration`, or per unit first
+    /// with per iteration beside it. O(1).
+    public var interval: String {
+        let perIteration = "\(NumberText.size(slopeLowerBytesPerIteration)) to \(NumberText.size(slopeUpperBytesPerIteration)) per iteration"
+        guard let unit = limit.unit, unitsPerIteration > 0 else { return perIteration }
+        return "\(NumberText.size(slopeLowerBytesPerIteration / unitsPerIteration)) to \(NumberText.size(slopeUpperBytesPerIteration / unitsPerIteration)) per \(unit) (\(perIteration))"
+    }
+
+    /// The limit in words. O(1).
+    public var limitText: String { rate(limitBytesPerIteration) }
+
+    /// `PASS: retained memory slope 0.1 KB per iteration, 95 % interval …, allowed 4.0 KB per
+    /// iteration; 40 measured iterations after 3 warm-up; …; allocator: …; reason: …`. O(reasons).
+    public var description: String {
+        var text = "\(outcome.verdictWord): \(measure.shortName) slope \(rate(slopeBytesPerIteration))"
+        if measuredIterations >= 3 { text += ", 95 % interval \(interval)" }
+        text += ", allowed \(limitText); \(NumberText.plural(measuredIterations, "measured iteration", "measured iterations")) after \(warmupIterations) warm-up"
+        text += "; \(NumberText.size(Double(firstBytes))) after the first, \(NumberText.size(Double(lastBytes))) after the last"
+        text += "; allocator: \(allocatorNote)"
+        for reason in reasons { text += "; reason: \(reason)" }
+        return text
+    }
+
+    /// The allocator's line: what glibc held freed (this process), or why it could not be read.
+    static func allocatorNote(_ evidence: SoakEvidence, measure: SoakMeasure) -> String {
+        guard measure.excludesAllocator else {
+            return "another process's allocator cannot be read, so memory it holds freed counts as \(measure.shortName): an allocator that caches freed memory can look like growth, and a PASS needs more iterations"
+        }
+        guard let range = evidence.freeHeldRange else { return "glibc's freed-but-held bytes were not read" }
+        let fit = evidence.freeHeld
+        let trend = fit.count >= 3 && (fit.slopeInterval95.lower > 0 || fit.slopeInterval95.upper < 0)
+        return "glibc held \(NumberText.size(Double(range.lowerBound))) to \(NumberText.size(Double(range.upperBound))) freed, not counted as growth\(trend ? " (a trend of \(NumberText.size(fit.slope)) per iteration: the allocator keeps more freed memory as it goes)" : "")"
+    }
+}
+
+extension SoakMeasure {
+    /// `retained memory`, `anonymous memory`, `private dirty memory`. O(1).
+    public var shortName: String {
+        switch self {
+        case .retained: return "retained memory"
+        case .anonymous: return "anonymous memory"
+        case .privateDirty: return "private dirty memory"
+        }
+    }
+}

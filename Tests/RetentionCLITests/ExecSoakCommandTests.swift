@@ -1,0 +1,142 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import SystemIO
+import Testing
+
+/// `retention soak --exec`: small Python programs (Fixtures/soak-program.py) soaked from outside.
+@Suite("retention soak --exec")
+struct ExecSoakCommandTests {
+    static let program = CLIRunner.packageRoot + "/Tests/RetentionCLITests/Fixtures/soak-program.py"
+
+    @Test("a program that keeps 100 KB more per marker fails, naming its measure and how it weakens the verdict")
+    func leakFails() async throws {
+        let result = try await CLIRunner.run(["soak", "--exec", "--until-verdict", "--iterations", "60", "--", "python3", Self.program, "leak"], timeout: 60)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("\nverdict: FAIL (growth)\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("\nmeasure: anonymous resident memory (smaps_rollup Anonymous), read from /proc/PID/smaps_rollup after each iteration; another process's allocator cannot be read"), "\(result.stdout)")
+        #expect(result.stdout.contains("lies above the allowed 64.0 KB per iteration"), "\(result.stdout)")
+    }
+
+    @Test("its bounded twin passes, after the 10 measured iterations a PASS of another process needs")
+    func boundedPasses() async throws {
+        let result = try await CLIRunner.run(["soak", "--exec", "--until-verdict", "--iterations", "80", "--warmup", "3", "--", "python3", Self.program, "bounded"], timeout: 60)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("\nverdict: PASS\n"), "\(result.stdout)")
+        let measured = result.stdout.firstMatch(of: /warm-up, (\d+) measured\)/).map { Int($0.1) ?? 0 } ?? 0
+        #expect(measured >= 10, "\(result.stdout)")
+    }
+
+    @Test("a program that crashes mid-soak is a failed run (exit 2) naming the signal and its last words")
+    func crashIsAFailedRun() async throws {
+        let result = try await CLIRunner.run(["soak", "--exec", "--iterations", "40", "--", "python3", Self.program, "crash"], timeout: 60)
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("\nverdict: FAIL (run failed)\n"), "\(result.stdout)")
+        #expect(result.stdout.contains(#/reason: the program crashed: killed by SIGABRT after [78] iterations \(2 warm-up\): a failed run, whatever was measured/#), "\(result.stdout)")
+        #expect(result.stderr.contains("fatal: out of widgets in iteration 9"), "\(result.stderr)")
+    }
+
+    // 10 s: with the other tests running on a loaded machine, Python took over 5 s to its first marker.
+    @Test("a program that stops printing markers is stalled: killed, INCONCLUSIVE (exit 3), the timeout named")
+    func stallIsInconclusive() async throws {
+        let result = try await CLIRunner.run(["soak", "--exec", "--iterations", "40", "--iteration-timeout", "10s", "--", "python3", Self.program, "stall"], timeout: 60)
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("\nverdict: INCONCLUSIVE\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("reason: stalled: no RETENTION-ITERATION marker within --iteration-timeout 10.0 s after iteration 6 (the program was killed): a stopped soak is never a pass"), "\(result.stdout)")
+    }
+
+    @Test("--every samples a program that prints no marker; one that exits early is never a pass")
+    func everyAndEarlyExit() async throws {
+        // About 1.5 s of work: exited before the third 2-second sample, the one after warm-up.
+        let result = try await CLIRunner.run(["soak", "--exec", "--every", "2s", "--iterations", "20", "--warmup", "1", "--", "python3", Self.program, "quiet", "150"], timeout: 60)
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("ended by") == false && result.stdout.contains("one every 2.0 s of wall time"), "\(result.stdout)")
+        #expect(result.stdout.contains("reason: the program exited (status 0) after "), "\(result.stdout)")
+    }
+
+    @Test("--junit from a FAIL is XML with one failed test case whose message holds the reasons")
+    func junitFromAFail() async throws {
+        let dir = try CLIRunner.temporaryDirectory("soak-junit")
+        defer { try? FileIO.removeTree(dir) }
+        let path = dir + "/soak.xml"
+        let result = try await CLIRunner.run(["soak", "--exec", "--until-verdict", "--iterations", "60", "--junit", path, "--", "python3", Self.program, "leak"], timeout: 60)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let parsed = JUnitReader()
+        let parser = XMLParser(data: data)
+        parser.delegate = parsed
+        #expect(parser.parse(), "\(String(decoding: data, as: UTF8.self))")
+        #expect(parsed.elements.first == "testsuites")
+        #expect(parsed.elements.filter { $0 == "testcase" }.count == 1)
+        #expect(parsed.attributes["testsuite"]?["failures"] == "1")
+        let failure = try #require(parsed.attributes["failure"])
+        #expect(failure["type"] == "growth")
+        #expect(failure["message"]?.hasPrefix("FAIL (growth); anonymous memory grows ") == true, "\(failure)")
+        #expect(failure["message"]?.contains("lies above the allowed 64.0 KB per iteration") == true, "\(failure)")
+        #expect(parsed.attributes["testcase"]?["name"] == "exec: python3 \(Self.program) leak")
+        #expect(parsed.text["failure"]?.contains("verdict: FAIL (growth)\nmeasure: anonymous") == true)
+    }
+
+    @Test("--junit from a scenario soak's FAIL: one failed case named after the scenario and strategy")
+    func junitFromAScenarioSoak() async throws {
+        let dir = try CLIRunner.temporaryDirectory("soak-junit-scenario")
+        defer { try? FileIO.removeTree(dir) }
+        let path = dir + "/soak.xml"
+        let scenario = CLIRunner.packageRoot + "/assets/scenarios/soak-growing-feed.json"
+        let result = try await CLIRunner.run(["soak", scenario, "--strategy", "decoded-lru", "--iterations", "6", "--junit", path])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let parsed = JUnitReader()
+        let parser = XMLParser(data: try Data(contentsOf: URL(fileURLWithPath: path)))
+        parser.delegate = parsed
+        #expect(parser.parse())
+        #expect(parsed.attributes["testcase"]?["name"] == "soak-growing-feed under decoded-lru")
+        #expect(parsed.attributes["failure"]?["type"] == "growth")
+        #expect(parsed.attributes["failure"]?["message"]?.contains("FAIL (growth); retained memory grows") == true, "\(parsed.attributes)")
+    }
+
+    @Test("bad --exec input: no command, a command not found, a scenario beside it, a rate per hour")
+    func badInput() async throws {
+        let none = try await CLIRunner.run(["soak", "--exec"])
+        #expect(none.status == 64)
+        #expect(none.stderr.contains("Error: --exec needs a command after --: retention soak --exec -- CMD ARGS..."), "\(none.stderr)")
+        let missing = try await CLIRunner.run(["soak", "--exec", "--", "no-such-program-rtn48"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("Error: --exec: no-such-program-rtn48: command not found in PATH"), "\(missing.stderr)")
+        let notAFile = try await CLIRunner.run(["soak", "--exec", "--", "/nonexistent/tool"])
+        #expect(notAFile.status == 2)
+        #expect(notAFile.stderr.contains("Error: --exec: /nonexistent/tool: no such program (not a file we may execute)"), "\(notAFile.stderr)")
+        let both = try await CLIRunner.run(["soak", "scenario.json", "--exec", "--", "true"])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("--exec soaks the program after --, not a scenario"), "\(both.stderr)")
+        let hourly = try await CLIRunner.run(["soak", "--exec", "--max-growth-rate", "16MB/h", "--", "true"])
+        #expect(hourly.status == 64)
+        #expect(hourly.stderr.contains("--exec has no modelled use: give --max-growth-rate per iteration, like 64KB/iteration"), "\(hourly.stderr)")
+        let stray = try await CLIRunner.run(["soak", "--marker", "X", CLIRunner.packageRoot + "/assets/scenarios/soak-growing-feed.json", "--strategy", "decoded-lru", "--iterations", "3"])
+        #expect(stray.status == 64)
+        #expect(stray.stderr.contains("--marker, --every, --iteration-timeout and --measure apply to --exec"), "\(stray.stderr)")
+    }
+}
+
+/// Collects a JUnit document's element names in order, each element's last attributes and text.
+final class JUnitReader: NSObject, XMLParserDelegate {
+    var elements: [String] = []
+    var attributes: [String: [String: String]] = [:]
+    var text: [String: String] = [:]
+    private var open: [String] = []
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+                attributes attributeDict: [String: String]) {
+        elements.append(elementName)
+        attributes[elementName] = attributeDict
+        open.append(elementName)
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if let element = open.last { text[element, default: ""] += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        _ = open.popLast()
+    }
+}

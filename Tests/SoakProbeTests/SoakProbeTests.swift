@@ -1,0 +1,133 @@
+import SoakProbe
+import SystemIO
+import Testing
+
+/// SoakProbe.measure on closures whose growth is known. Each soak runs alone in a fresh
+/// `MemoryCheck soak-probe KIND` child: resident memory is the whole process's, and the tests
+/// of this process run in parallel.
+@Suite struct SoakProbeMeasureTests {
+    /// Runs `MemoryCheck soak-probe KIND` and returns its `key value` lines.
+    func check(_ kind: String) throws -> [String: String] {
+        let here = FileIO.executablePath ?? CommandLine.arguments[0]
+        let outcome = try ChildProcess(executable: FileIO.directory(of: here) + "/MemoryCheck", arguments: ["soak-probe", kind],
+                                       timeoutSeconds: 120).run()
+        let output = String(decoding: outcome.stdout, as: UTF8.self)
+        #expect(outcome.exitStatus == 0, "MemoryCheck soak-probe \(kind): \(output) \(String(decoding: outcome.stderr, as: UTF8.self))")
+        var values: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
+        }
+        return values
+    }
+
+    @Test func aClosureThatKeeps64KBEveryCallFails() throws {
+        let result = try check("leak")
+        #expect(result["outcome"] == "growth", "\(result["verdict"] ?? "no verdict")")
+        #expect(result["verdict"]?.hasPrefix("FAIL (growth): retained memory slope") == true)
+        #expect(result["verdict"]?.contains("lies above the allowed 4.0 KB per iteration") == true, "\(result["verdict"] ?? "")")
+    }
+
+    @Test func aBoundedLRUOf64KBBuffersPasses() throws {
+        let result = try check("lru")
+        #expect(result["outcome"] == "pass", "\(result["verdict"] ?? "no verdict")")
+    }
+
+    @Test func allocatingAndFreeingAMegabyteEveryCallIsNotGrowth() throws {
+        let result = try check("churn")
+        #expect(result["outcome"] == "pass", "\(result["verdict"] ?? "no verdict")")
+    }
+
+    @Test func aPerRequestLimitScalesWithTheRequestsEachCallReports() throws {
+        let within = try check("units")
+        #expect(within["outcome"] == "pass", "\(within["verdict"] ?? "no verdict")")
+        #expect(within["verdict"]?.contains("allowed 16.0 KB per request (80.0 KB per iteration)") == true, "\(within["verdict"] ?? "")")
+        let strict = try check("units-strict")
+        #expect(strict["outcome"] == "growth", "\(strict["verdict"] ?? "no verdict")")
+        #expect(strict["verdict"]?.contains("allowed 2.0 KB per request (10.0 KB per iteration)") == true, "\(strict["verdict"] ?? "")")
+    }
+
+    /// The issue's early-iteration bias: 36 KB kept per call. glibc grows its heap by the request
+    /// plus a 128 KB pad that counts as freed-but-held until it is touched, so retained memory
+    /// climbs in a sawtooth of about 128 KB: a fit of 6 iterations reads anywhere from half to
+    /// 1.3 times the truth (17 to 46 KB measured), with or without the warm-up; 48 iterations
+    /// after a warm-up of 3 read within 5 %.
+    @Test func theSlopeOfA36KBLeakSettlesWithIterations() throws {
+        let result = try check("bias")
+        let slopes = result.filter { $0.key.hasPrefix("slope.") }.sorted { $0.key < $1.key }
+        print("36 KB per iteration:", slopes.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        #expect(slopes.count == 8)
+        let long = Double(result["slope.w3.n48"] ?? "") ?? 0
+        #expect(abs(long - 36_000) < 36_000 * 0.05, "48 iterations after 3 warm-up read \(long) B per iteration for 36,000")
+        let short = Double(result["slope.w3.n6"] ?? "") ?? 0
+        #expect(short > 0 && short < 36_000 * 2, "6 iterations read \(short) B per iteration")
+    }
+}
+
+/// The verdict engine on fixed figures: no memory is measured.
+@Suite struct SoakVerdictTests {
+    func evidence(_ values: [Int], units: Double = 1) -> SoakEvidence {
+        var evidence = SoakEvidence()
+        for value in values {
+            evidence.add(RetainedSample(retainedBytes: value, residentBytes: value, anonymousBytes: value, freeHeldBytes: 1_000, units: units))
+        }
+        return evidence
+    }
+
+    @Test func aCertainlyShrinkingSlopeIsNamedAnArtefact() {
+        let verdict = SoakVerdict.decide(evidence([1_000_000, 990_000, 980_100, 970_000, 960_050, 950_000]), warmup: 0,
+                                         limit: .perIteration(.kilobytes(4)), measure: .retained)
+        #expect(verdict.certainlyShrinks)
+        #expect(verdict.reasons.contains { $0.contains("certainly shrinks") && $0.contains("measurement artefact") }, "\(verdict)")
+        #expect("\(verdict)".contains("reason: retained memory certainly shrinks"))
+    }
+
+    @Test func aPerUnitLimitScalesByTheUnitsEachIterationReports() {
+        // 10 KB per iteration of 4 requests: 2.5 KB per request, under 3 KB per request.
+        let growing = (0..<8).map { 1_000_000 + $0 * 10_000 + ($0 % 2) * 50 }
+        let verdict = SoakVerdict.decide(evidence(growing, units: 4), warmup: 2, limit: .perUnit(.kilobytes(3), unit: "request"),
+                                         measure: .retained)
+        #expect(verdict.outcome == .pass, "\(verdict)")
+        #expect(verdict.limitBytesPerIteration == 12_000)
+        #expect("\(verdict)".contains("allowed 3.0 KB per request (12.0 KB per iteration)"), "\(verdict)")
+        let strict = SoakVerdict.decide(evidence(growing, units: 4), warmup: 2, limit: .perUnit(.kilobytes(2), unit: "request"),
+                                        measure: .retained)
+        #expect(strict.outcome == .growth, "\(strict)")
+    }
+
+    @Test func fewIterationsAreInconclusiveAndSaySo() {
+        let verdict = SoakVerdict.decide(evidence([5, 5]), warmup: 3, limit: .perIteration(0), measure: .retained)
+        #expect(verdict.outcome == .inconclusive)
+        #expect(verdict.reasons == ["only 2 measured iterations after warm-up; at least 3 are needed to fit a slope and 5 to pass"])
+    }
+
+    @Test func anotherProcessNeedsMoreIterationsAndNamesItsMeasure() {
+        let flat = (0..<6).map { 1_000_000 + ($0 % 2) * 4_096 }
+        let verdict = SoakVerdict.decide(evidence(flat), warmup: 2, limit: .perIteration(.kilobytes(16)), measure: .anonymous,
+                                         minimumIterationsToPass: 10)
+        #expect(verdict.outcome == .inconclusive, "\(verdict)")
+        #expect("\(verdict)".contains("anonymous memory slope"))
+        #expect("\(verdict)".contains("another process's allocator cannot be read"))
+        #expect(verdict.reasons.last?.contains("a pass needs at least 10") == true, "\(verdict)")
+    }
+
+    @Test func aStoppedPassIsInconclusiveAndACrashAFailedRun() {
+        let flat = SoakVerdict.decide(evidence(Array(repeating: 1_000, count: 8)), warmup: 0, limit: .perIteration(0), measure: .retained)
+        #expect(flat.outcome == .pass)
+        #expect(flat.stopped(by: "the program exited").outcome == .inconclusive)
+        #expect(flat.stopped(by: "killed by SIGSEGV", failedRun: true).outcome == .failedRun)
+    }
+
+    @Test func untilVerdictStopsOnTheSameDecisionTwiceAfterTheMinimum() {
+        var loop = SoakLoop(iterations: .untilVerdict(max: 100))
+        for _ in 0..<4 { loop.record(.pass) }
+        #expect(loop.wantsMore)
+        loop.record(.pass)
+        #expect(loop.wantsMore)
+        loop.record(.pass)
+        #expect(!loop.wantsMore && loop.decided && loop.measured == 6)
+        var fixed = SoakLoop(iterations: .fixed(3))
+        for _ in 0..<3 { fixed.record(.growth) }
+        #expect(!fixed.wantsMore && !fixed.decided)
+    }
+}
