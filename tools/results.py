@@ -153,6 +153,8 @@ TABLES = [
                   "--until-verdict", "--max-growth-rate", "16MB/h", "--max-growth", "16MB", "--horizon", "1h"]),
     dict(id="soak-verdicts", title="How long each soak verdict takes with --until-verdict",
          script=["tools/soak-verdicts.sh"]),
+    dict(id="soak-own-code", title="Soak your own code: iterations and wall time to a verdict, closures and programs",
+         script=["tools/soak-own-code.sh"]),
     dict(id="soak-30m", title="A 30-minute soak of the default scenario", long=True,
          command=["soak", "assets/scenarios/default.json", "--strategy", "decoded-lru", "--duration", "30m"]),
     dict(id="simulate-scale", title="The visibility simulator at scale",
