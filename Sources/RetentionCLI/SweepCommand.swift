@@ -45,6 +45,9 @@ struct SweepCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Constraint: most decodes per run in every repeat (the CPU spent getting images back).", valueName: "n"))
     var maxDecodes: Int?
 
+    @Option(name: .customLong("max-wait-p95"), help: ArgumentHelp("Constraint: the longest time to image a row shown waits in 95 % of its appearances, in frames, in every repeat (async display; 0 in sync runs).", valueName: "frames"))
+    var maxWaitP95: Int?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Constraint: largest disk peak (the disk tier's files, allocated bytes) in every repeat, like 64MB; a strategy without a disk tier takes none.", valueName: "size"),
             transform: ArgumentValues.size(example: "64MB"))
     var maxDisk: ByteSize?
@@ -61,6 +64,7 @@ struct SweepCommand: ParsableCommand {
         if let maxPlaceholders, maxPlaceholders < 0 { throw ValidationError("--max-placeholders must be 0 or more, got \(maxPlaceholders)") }
         if let maxHitches, maxHitches < 0 { throw ValidationError("--max-hitches must be 0 or more, got \(maxHitches)") }
         if let maxDecodes, maxDecodes < 0 { throw ValidationError("--max-decodes must be 0 or more, got \(maxDecodes)") }
+        if let maxWaitP95, maxWaitP95 < 0 { throw ValidationError("--max-wait-p95 must be 0 or more, got \(maxWaitP95)") }
         _ = try job()
     }
 
@@ -69,7 +73,7 @@ struct SweepCommand: ParsableCommand {
         let plan = try usage { try SweepJob.plan(vary: vary, values: values, strategies: try strategyNames(strategies), maxResidentBytes: maxResident?.bytes) }
         return SweepJob(scenarioPath: scenario, plan: plan,
                         constraints: .init(maxPlaceholders: maxPlaceholders, maxHitches: maxHitches, maxResidentBytes: maxResident?.bytes,
-                                           maxDecodes: maxDecodes, maxDiskBytes: maxDisk?.bytes),
+                                           maxDecodes: maxDecodes, maxDiskBytes: maxDisk?.bytes, maxWaitP95Frames: maxWaitP95),
                         settings: settings)
     }
 

@@ -57,4 +57,28 @@ struct StatedModelCommandTests {
         let refused = try await CLIRunner.run(["run", sync, "--strategy", "decoded-release", "--set", "fetchLimit=2"])
         #expect(refused.status == 64 && refused.stderr.contains("fetchLimit does not apply: the scenario reads its source synchronously (display \"sync\")"), "\(refused.stderr)")
     }
+
+    @Test("time to image: an async compare shows wait p50/p95 per strategy, the export and CSV carry it, and a sweep can constrain it")
+    func timeToImage() async throws {
+        let dir = try CLIRunner.temporaryDirectory("model-wait")
+        defer { try? FileIO.removeTree(dir) }
+        let scenario = try LabCommandTests.smallScenario(dir, extra: Self.extra)
+        let result = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-release", "--repeat", "1",
+                                              "--export-json", dir + "/out.json", "--export-csv", dir + "/out.csv"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("  wait p50/p95\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("\nwait: time to image, frames from a row's first visible frame to its image"))
+        let runs = try #require(try Self.export(dir + "/out.json")["runs"] as? [[String: Any]])
+        let wait = try #require((runs.first?["report"] as? [String: Any])?["wait"] as? [String: Any])
+        let p95 = try #require(wait["p95Frames"] as? Int)
+        #expect((wait["appearances"] as? Int ?? 0) > 0 && p95 > 0 && (wait["maxFrames"] as? Int ?? 0) >= p95, "a 40 ms source keeps rows waiting: \(wait)")
+        let csv = try String(contentsOfFile: dir + "/out.csv", encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(csv[0].suffix(3) == ["waitP50Frames", "waitP95Frames", "waitMaxFrames"] && csv[1][csv[0].count - 2] == "\(p95)")
+        let sweep = try await CLIRunner.run(["sweep", scenario, "--vary", "fetchLimit", "--values", "1,6", "--strategies", "decoded-release",
+                                             "--repeat", "1", "--max-wait-p95", "0"])
+        #expect(sweep.status == 1, "no point keeps every row's image ready on arrival: \(sweep.stdout)")
+        #expect(sweep.stdout.contains("wait p95 up to "), "\(sweep.stdout)")
+        let sync = try await CLIRunner.run(["compare", try LabCommandTests.smallScenario(dir, name: "sync"), "--strategies", "decoded-release", "--repeat", "1"])
+        #expect(!sync.stdout.contains("wait p50/p95"), "a sync run never waits, and its table keeps its shape")
+    }
 }

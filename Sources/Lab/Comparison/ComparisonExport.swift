@@ -22,12 +22,14 @@ public final class ComparisonExport {
 
     /// The CSV columns, in order; one row per run. The source and disk columns (added after
     /// `failure`, so that readers by position keep theirs) are empty for a run without a disk
-    /// tier or a second session, as the JSON leaves them out.
+    /// tier or a second session, as the JSON leaves them out; the time-to-image columns (frames)
+    /// come last.
     public static let csvColumns = ["strategy", "repeat", "status", "startupBytes", "allLoadedBytes", "peakResidentBytes",
                                      "afterDestroyBytes", "afterTrimBytes", "peakLogicalBytes", "decodes", "decodeSeconds", "hitches",
                                      "placeholderFrames", "frameMedianMs", "frameP99Ms", "frameMaxMs", "failedDecodes", "failedReads", "failure",
                                      "sourceReads", "diskReads", "diskHits", "diskWrites", "diskWriteFailures", "diskCorruptEntries",
-                                     "diskPeakBytes", "diskMappedResidentBytes", "diskWriteBytes", "diskWriteCPUSeconds"]
+                                     "diskPeakBytes", "diskMappedResidentBytes", "diskWriteBytes", "diskWriteCPUSeconds",
+                                     "waitP50Frames", "waitP95Frames", "waitMaxFrames"]
     /// The CSV header line, from ``csvColumns``.
     public static var csvHeader: String { CSV.line(csvColumns) }
 
@@ -95,6 +97,9 @@ public final class ComparisonExport {
                 "failedDecodes": "\(r.failedDecodes)", "failedReads": "\(r.failedReads)",
             ]) { $1 }
             if let reads = r.sourceReads { values["sourceReads"] = "\(reads)" }
+            if let wait = r.wait {
+                values.merge(["waitP50Frames": "\(wait.p50Frames)", "waitP95Frames": "\(wait.p95Frames)", "waitMaxFrames": "\(wait.maxFrames)"]) { $1 }
+            }
             if let disk = r.disk {
                 values.merge([
                     "diskReads": "\(disk.reads)", "diskHits": "\(disk.hits)", "diskWrites": "\(disk.writes)",

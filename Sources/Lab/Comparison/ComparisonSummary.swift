@@ -57,6 +57,31 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
         public var sourceReads: Int?
         /// The disk tier's medians; nil for a strategy without one.
         public var disk: DiskFigures?
+        /// Time to image, medians over the runs (frames a row shown waited for its image);
+        /// nil when the runs did not measure it.
+        public var wait: WaitFigures? = nil
+
+        /// Time to image over a strategy's runs: the medians of each run's p50, p95 and
+        /// longest wait, in frames, and the smallest and largest p95.
+        public struct WaitFigures: Codable, Sendable, Hashable {
+            /// Median over runs of the run's median wait.
+            public var p50Frames: Int
+            /// Median over runs of the run's 95th-percentile wait.
+            public var p95Frames: Int
+            /// Smallest and largest p95 over the runs.
+            public var p95Spread: [Int]
+            /// Median over runs of the run's longest wait.
+            public var maxFrames: Int
+
+            /// Figures as given. O(1).
+            public init(p50Frames: Int, p95Frames: Int, p95Spread: [Int], maxFrames: Int) {
+                self.p50Frames = p50Frames
+                self.p95Frames = p95Frames
+                self.p95Spread = p95Spread
+                self.maxFrames = maxFrames
+            }
+        }
+
         /// With `sessions` above 1: one row per warm session, in order, over the same runs.
         public var warmSessions: [Row]?
 
@@ -89,7 +114,7 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
             case strategy, runs, failures, startupBytes, allLoadedBytes, peakBytes, peakSpread, afterDestroyBytes, afterTrimBytes
             case logicalPeakBytes, decodes, hitches, hitchesSpread, placeholderFrames, placeholderSpread, maxFrameMs
             case failedLoads, firstFailure, afterDestroySpread, logicalPeakSpread, decodesSpread, stoppedRuns, stopReason, allLoadedFromEnd
-            case sourceReads, disk, warmSessions
+            case sourceReads, disk, warmSessions, wait
         }
 
         /// Encodes the row; a strategy with no successful run has `null` figures (never 0,
@@ -128,6 +153,7 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
             if measured {
                 try c.encodeIfPresent(sourceReads, forKey: .sourceReads)
                 try c.encodeIfPresent(disk, forKey: .disk)
+                try c.encodeIfPresent(wait, forKey: .wait)
             }
             try c.encodeIfPresent(warmSessions, forKey: .warmSessions)
         }
@@ -165,6 +191,7 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
             sourceReads = try c.decodeIfPresent(Int.self, forKey: .sourceReads)
             disk = try c.decodeIfPresent(DiskFigures.self, forKey: .disk)
             warmSessions = try c.decodeIfPresent([Row].self, forKey: .warmSessions)
+            wait = try c.decodeIfPresent(WaitFigures.self, forKey: .wait)
         }
 
         /// A row as given; see each field. O(1).
@@ -239,7 +266,8 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
         let hitches = reports.map(\.hitches), placeholders = reports.map(\.placeholderFrames)
         let frameMax = reports.map(\.frameWork.maxMs).sorted()
         let sourceReads = reports.compactMap(\.sourceReads), disks = reports.compactMap(\.disk)
-        return Row(
+        let waits = reports.compactMap(\.wait)
+        var row = Row(
             strategy: name, runs: reports.count, failures: failures,
             startupBytes: median(resident("startup")), allLoadedBytes: median(resident("all-loaded", fallback: "end")),
             peakBytes: median(peaks), peakSpread: spread(peaks),
@@ -261,5 +289,10 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
                 mappedResidentBytes: median(disks.map(\.mappedResidentBytes)), latencyMs: disks[0].latencyMs,
                 writeBytes: median(disks.map(\.writeBytes)),
                 writeCPUMs: disks.allSatisfy { $0.writeCPUSeconds != nil } ? Median.of(disks.map { $0.writeCPUSeconds! * 1000 }) : nil))
+        if !waits.isEmpty {
+            row.wait = Row.WaitFigures(p50Frames: median(waits.map(\.p50Frames)), p95Frames: median(waits.map(\.p95Frames)),
+                                       p95Spread: spread(waits.map(\.p95Frames)), maxFrames: median(waits.map(\.maxFrames)))
+        }
+        return row
     }
 }

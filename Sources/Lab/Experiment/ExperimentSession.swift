@@ -30,6 +30,8 @@ final class ExperimentSession {
     var checkpoints: [RunReport.Checkpoint] = []
     var timeline: [RunReport.Sample] = []
     var placeholderFrames = 0
+    /// Time to image per row appearance.
+    var waits = WaitTracker()
     var peakSampled = 0
     var peakLogical = 0
     var frameCount = 0
@@ -174,7 +176,7 @@ final class ExperimentSession {
             traceRepairs: replayer?.repairs.summary,
             sourceReads: disk != nil || experiment.settings.sessions > 1 ? metrics.sourceReads : nil,
             disk: try disk.map { try diskFigures($0, metrics) },
-            imageIdentity: keysByImage ? "image" : "row")
+            imageIdentity: keysByImage ? "image" : "row", wait: waitFigures())
     }
 
     /// The disk tier's figures: the cache's reads and writes, the store's size, and the
@@ -385,6 +387,14 @@ final class ExperimentSession {
             } else if report.visibleRows.contains(where: { !isReady($0, frame: report.frame) }) {
                 placeholderFrames += 1
             }
+            let frame = report.frame
+            if let appearedRows {
+                waits.frame(frame, visible: appearedRows) { isReady($0, frame: frame) }
+            } else {
+                waits.frame(frame, visible: report.visibleRows) { isReady($0, frame: frame) }
+            }
+        } else {
+            waits.finish(at: report.frame)
         }
         let residentNow: Int
         do { residentNow = try resident.residentBytes() } catch {
@@ -406,6 +416,13 @@ final class ExperimentSession {
             do { try checkpoint("startup") } catch { probeFailure = probeFailure ?? error }
         }
         startFrameWork()
+    }
+
+    /// The time-to-image figures, with waits still open ended at the last frame. O(pending).
+    private func waitFigures() -> RunReport.Wait? {
+        var closed = waits
+        closed.finish(at: max(0, frameCount - 1))
+        return closed.figures
     }
 
     private func isReady(_ row: Int, frame: Int) -> Bool {

@@ -170,6 +170,31 @@ public struct RunReport: Codable, Sendable, Hashable {
     /// report of a new cache and list over the disk store the session before left; nil
     /// (absent) for one session.
     public var warmSessions: [RunReport]? = nil
+    /// Time to image: how many frames a row shown waited for its image (p50, p95, the
+    /// longest), over every appearance; nil in reports written before it was measured.
+    public var wait: Wait? = nil
+
+    /// Time to image over a run's row appearances, in frames from the first frame a row is
+    /// visible to the frame its image is ready (0: it appeared with its image). A row that
+    /// left before its image, or still waited at the end, counts what it waited.
+    public struct Wait: Codable, Sendable, Hashable {
+        /// Row appearances counted.
+        public var appearances: Int
+        /// The median wait, in frames (nearest rank).
+        public var p50Frames: Int
+        /// The 95th percentile, in frames (nearest rank).
+        public var p95Frames: Int
+        /// The longest wait, in frames.
+        public var maxFrames: Int
+
+        /// Figures as measured. O(1).
+        public init(appearances: Int, p50Frames: Int, p95Frames: Int, maxFrames: Int) {
+            self.appearances = appearances
+            self.p50Frames = p50Frames
+            self.p95Frames = p95Frames
+            self.maxFrames = maxFrames
+        }
+    }
 
     /// The checkpoint called `name`, if any. O(checkpoints).
     public func checkpoint(_ name: String) -> Checkpoint? { checkpoints.first { $0.name == name } }

@@ -158,18 +158,25 @@ public struct SweepConstraints: Sendable, Hashable, Codable {
     public var maxDecodes: Int? = nil
     /// Largest disk peak allowed: the bytes a disk tier's store took (0 for a strategy without one).
     public var maxDiskBytes: Int? = nil
+    /// Longest 95th-percentile time to image allowed, in frames (a row shown waits at most
+    /// this long for its image in 95 % of its appearances).
+    public var maxWaitP95Frames: Int? = nil
 
     /// Limits; all nil means none.
-    public init(maxPlaceholders: Int? = nil, maxHitches: Int? = nil, maxResidentBytes: Int? = nil, maxDecodes: Int? = nil, maxDiskBytes: Int? = nil) {
+    public init(maxPlaceholders: Int? = nil, maxHitches: Int? = nil, maxResidentBytes: Int? = nil, maxDecodes: Int? = nil, maxDiskBytes: Int? = nil,
+                maxWaitP95Frames: Int? = nil) {
         self.maxPlaceholders = maxPlaceholders
         self.maxHitches = maxHitches
         self.maxResidentBytes = maxResidentBytes
         self.maxDecodes = maxDecodes
         self.maxDiskBytes = maxDiskBytes
+        self.maxWaitP95Frames = maxWaitP95Frames
     }
 
     /// True when no limit is set.
-    public var isEmpty: Bool { maxPlaceholders == nil && maxHitches == nil && maxResidentBytes == nil && maxDecodes == nil && maxDiskBytes == nil }
+    public var isEmpty: Bool {
+        maxPlaceholders == nil && maxHitches == nil && maxResidentBytes == nil && maxDecodes == nil && maxDiskBytes == nil && maxWaitP95Frames == nil
+    }
 }
 
 /// A sweep's results judged: per point its medians and spreads, the Pareto frontier over peak
@@ -246,7 +253,7 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
         if constraints.isEmpty {
             verdict = .unconstrained
             recommended = nil
-            reason = "no constraints given (--max-placeholders, --max-hitches, --max-resident, --max-decodes, --max-disk): the frontier (*) is the answer"
+            reason = "no constraints given (--max-placeholders, --max-hitches, --max-resident, --max-decodes, --max-disk, --max-wait-p95): the frontier (*) is the answer"
             return
         }
         let meeting = candidates.filter { $0.failures.isEmpty }
@@ -310,12 +317,21 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
         if let limit = c.maxDiskBytes, diskPeak(row) > limit {
             list.append("disk peak up to \(NumberText.mb(diskPeak(row))) MB > \(NumberText.mb(limit)) MB")
         }
+        if let limit = c.maxWaitP95Frames, waitP95(row) > limit {
+            list.append("wait p95 up to \(waitP95(row)) frames > \(limit)")
+        }
         return list
     }
 
     /// The largest disk peak over the repeats; 0 for a strategy without a disk tier.
     static func diskPeak(_ row: ComparisonSummary.Row) -> Int {
         row.disk.map { worst($0.peakSpread, $0.peakBytes) } ?? 0
+    }
+
+    /// The largest 95th-percentile time to image over the repeats, in frames; 0 when the runs
+    /// did not measure it.
+    static func waitP95(_ row: ComparisonSummary.Row) -> Int {
+        row.wait.map { worst($0.p95Spread, $0.p95Frames) } ?? 0
     }
 
     /// The largest value over the repeats (the spread's max, or the median without one).
@@ -333,6 +349,7 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
         add(worst(row.peakSpread, row.peakBytes), c.maxResidentBytes)
         add(worst(row.decodesSpread, row.decodes), c.maxDecodes)
         add(diskPeak(row), c.maxDiskBytes)
+        add(waitP95(row), c.maxWaitP95Frames)
         return total
     }
 
@@ -356,6 +373,9 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
         }
         if let limit = c.maxDiskBytes {
             parts.append("disk peak up to \(NumberText.mb(diskPeak(row))) MB of \(NumberText.mb(limit)) MB allowed")
+        }
+        if let limit = c.maxWaitP95Frames {
+            parts.append("wait p95 up to \(waitP95(row)) of \(limit) frames allowed")
         }
         return parts.joined(separator: ", ")
     }

@@ -79,7 +79,9 @@ public enum SweepText {
     /// writer thread's CPU per run) columns and their note.
     public static func render(_ outcome: SweepOutcome, plan: SweepPlan, slice: Shard? = nil) -> String {
         let usesDisk = outcome.entries.contains { $0.row.disk != nil }
+        let showsWait = outcome.entries.contains { ($0.row.wait?.maxFrames ?? 0) > 0 }
         var header = ["strategy", plan.key.rawValue, "admits", "peak", "logical peak", "after destroy", "decodes", "hitches", "placeholders"]
+        if showsWait { header.append("wait p50/p95") }
         header += usesDisk ? ["disk peak", "writer CPU", "frontier"] : ["frontier"]
         let rows: [[String]] = outcome.entries.map { entry in
             let row = entry.row
@@ -92,6 +94,7 @@ public enum SweepText {
             var cells = [entry.point.strategy, value, admits, mb(row.peakBytes, row.peakSpread), mb(row.logicalPeakBytes, row.logicalPeakSpread),
                          mb(row.afterDestroyBytes, row.afterDestroySpread), NumberText.count(row.decodes, row.decodesSpread),
                          NumberText.count(row.hitches, row.hitchesSpread), NumberText.count(row.placeholderFrames, row.placeholderSpread)]
+            if showsWait { cells.append(row.wait.map(ComparisonSummary.waitCell) ?? "-") }
             if usesDisk {
                 cells.append(row.disk.map { mb($0.peakBytes, $0.peakSpread) } ?? "-")
                 cells.append(row.disk?.writeCPUMs.map { "\(NumberText.oneDecimal($0)) ms" } ?? "-")
@@ -101,6 +104,7 @@ public enum SweepText {
         }
         var text = TextTable.render(header: header, rows: rows)
         text += "sizes: resident MB (1 MB = 1,000,000 bytes), medians over repeats, (min–max) where repeats differ; * on the frontier (no point has both a lower peak and fewer placeholder frames); < the recommended (or nearest) point\n"
+        if showsWait { text += ComparisonSummary.waitNote }
         if usesDisk {
             text += "disk peak: the store's files in MB allocated on disk, not resident memory (the page cache holding them is in no process's RSS); writer CPU: the disk tier's writer thread's CPU per run (encoding thumbnails, writing); - where the strategy keeps no disk tier\n"
         }
@@ -132,6 +136,12 @@ public enum SweepText {
 }
 
 extension ComparisonSummary {
+    /// A `wait p50/p95` cell: `2/12`, or `2/12 (10–14)` when the runs' p95 differ. O(1).
+    static func waitCell(_ wait: Row.WaitFigures) -> String { "\(wait.p50Frames)/\(NumberText.count(wait.p95Frames, wait.p95Spread))" }
+
+    /// The note under a table with a wait column.
+    static let waitNote = "wait: time to image, frames from a row's first visible frame to its image, p50/p95 over its appearances (a row gone before its image counts what it waited)\n"
+
     /// The table: one row per strategy, sizes in MB (1 MB = 1,000,000 bytes), then the notes
     /// (failed loads, runs stopped by `--max-resident` with what they measured, the all-loaded
     /// column's fallback, `hints`), then the ranking lines. A peak whose runs differ (by 0.1 MB
@@ -143,7 +153,10 @@ extension ComparisonSummary {
     /// sessions follows the notes. Neither appears otherwise.
     public func table(hints: [String] = [], slice: Shard? = nil) -> String {
         let usesDisk = rows.contains { $0.disk != nil }
+        // Time to image, when any row waited for its image (async display): p50/p95 in frames.
+        let showsWait = rows.contains { ($0.wait?.maxFrames ?? 0) > 0 }
         var header = ["strategy", "startup", "all loaded", "peak", "after destroy", "after trim", "logical peak", "decodes", "hitches", "placeholders"]
+        if showsWait { header.append("wait p50/p95") }
         if usesDisk { header += ["disk peak", "disk reads", "disk writes", "written", "writer CPU"] }
         var lines: [[String]] = []
         for row in rows {
@@ -158,6 +171,7 @@ extension ComparisonSummary {
             var line = [row.strategy, NumberText.mb(row.startupBytes), NumberText.mb(row.allLoadedBytes), peak, NumberText.mb(row.afterDestroyBytes),
                         NumberText.mb(row.afterTrimBytes), NumberText.mb(row.logicalPeakBytes), "\(row.decodes)",
                         NumberText.count(row.hitches, row.hitchesSpread), NumberText.count(row.placeholderFrames, row.placeholderSpread)]
+            if showsWait { line.append(row.wait.map(Self.waitCell) ?? "-") }
             if usesDisk {
                 line += row.disk.map { disk in
                     [NumberText.mb(disk.peakBytes), "\(disk.reads)", "\(disk.writes)", disk.writeBytes.map(NumberText.mb) ?? "-",
@@ -168,6 +182,7 @@ extension ComparisonSummary {
         }
         var text = TextTable.render(header: header, rows: lines)
         text += "sizes: resident MB (1 MB = 1,000,000 bytes), medians over runs, (min–max) where runs differ\n"
+        if showsWait { text += Self.waitNote }
         if usesDisk { text += diskNote }
         for row in rows where row.failedLoads > 0 || row.firstFailure != nil {
             text += "failed loads: \(row.strategy) \(row.failedLoads) per run" + (row.firstFailure.map { " (first: \($0))" } ?? "") + "\n"
