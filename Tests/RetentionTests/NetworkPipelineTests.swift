@@ -129,6 +129,29 @@ struct NetworkPipelineTests {
         #expect(cache._invariantViolations().isEmpty)
     }
 
+    @Test("a load whose last requester goes after its fetch, while its decode waits for the busy worker, is never decoded")
+    func cancelledWhileWaitingToDecode() async throws {
+        let fetchGate = AsyncGate()
+        let started = StartOrder()
+        let worker = Gate()   // holds the one decode worker in key 0's completion report
+        let cache = try ImageCache(source: source(holding: [1], at: fetchGate, started: started), policy: .decodedLRU,
+                                   mode: .asynchronous(workers: 1), fetchLimit: 2, fetchTimeout: nil,
+                                   onLoadCompleted: { done in if done.key == 0 { worker.pass() } })
+        cache.prefetch([1])
+        try await eventually { started.all == [1] }
+        cache.prefetch([0])
+        try await eventually { worker.takeArrival() }
+        fetchGate.open()      // key 1's bytes arrive; its decode queues behind the held worker
+        try await eventually { cache.metrics.fetchesInFlight == 0 }
+        cache.cancelPrefetch([1])
+        worker.open()
+        await cache.idle()
+        let metrics = cache.metrics
+        #expect(metrics.cancelledLoads == 1 && metrics.decodes == 1 && metrics.sourceReads == 2)
+        #expect(cache.cachedImage(for: 1) == nil && cache.cachedImage(for: 0) != nil)
+        #expect(cache._invariantViolations().isEmpty)
+    }
+
     // MARK: - Timeouts
 
     @Test("a fetch that hangs past the cache's timeout fails its load with fetchTimedOut, frees its slot and is counted")
