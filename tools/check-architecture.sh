@@ -101,6 +101,7 @@ wall_clock_allowed = {
     "Sources/DiskCache/DiskStore+Writing.swift": "last-use stamps for the LRU order",
     "Sources/DiskStoreCheck/main.swift": "a test helper'"'"'s deadlines",
     "Sources/Retention/ImageCache+Loading.swift": "a read'"'"'s wall time (a source may wait on a network), labelled wall; decodes are CPU time",
+    "Sources/Retention/Internal/TimedFetch.swift": "a fetch timeout is wall time (a fetch waits on a network, which is no CPU work)",
     "Sources/Retention/Internal/CacheDiskTier.swift": "a disk read'"'"'s wall time (the disk may wait), added to the load'"'"'s read time; decodes are CPU time",
 }
 wall_clock = re.compile(r"\b(ContinuousClock|SuspendingClock|DispatchTime\.now|CLOCK_MONOTONIC|CLOCK_REALTIME|Date\(\)|gettimeofday)")

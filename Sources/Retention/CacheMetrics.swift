@@ -82,12 +82,31 @@ public struct CacheMetrics: Sendable, Hashable {
     public var readTime: Duration = .zero
     /// Decodes that failed; the key's failure is recorded until the row is released.
     public var failedDecodes = 0
-    /// Source reads that failed; recorded per key like failed decodes.
+    /// Source reads that failed, timed-out fetches included; recorded per key like failed
+    /// decodes.
     public var failedReads = 0
+    /// Fetches of an asynchronous source stopped by their fetch timeout
+    /// (``ImageCache/fetchTimeout``, or a request's): each freed its slot and failed its load
+    /// with ``ImageCacheError/fetchTimedOut(key:after:)``. Also counted in ``failedReads``,
+    /// unless the load had been cancelled meanwhile.
+    public var timedOutFetches = 0
     /// Requests that joined a load already in flight instead of starting one.
     public var coalescedRequests = 0
-    /// Loads cancelled because their last requester went away.
+    /// Loads cancelled because their last requester went away (a row disappeared or was
+    /// released, a prefetch was withdrawn, an ``ImageCache/image(for:)`` caller's task was
+    /// cancelled), whether the load waited for a fetch slot, fetched, or waited to decode.
     public var cancelledLoads = 0
+    /// ``ImageCache/image(for:)`` calls that threw `CancellationError` because their task was
+    /// cancelled before the image arrived, one per call (the load went on while anyone else
+    /// wanted it: the last such call of a load also counts one of ``cancelledLoads``).
+    public var cancelledRequests = 0
+    /// Loads of an asynchronous source waiting for one of the ``ImageCache/fetchLimit`` slots
+    /// at the moment ``ImageCache/metrics`` was read (a gauge, not a counter).
+    public var fetchesWaiting = 0
+    /// Fetch slots held at the moment ``ImageCache/metrics`` was read (a gauge, not a
+    /// counter): fetches running, at most ``ImageCache/fetchLimit``. A fetch that timed out
+    /// no longer holds its slot, even while a source that ignores cancellation still runs it.
+    public var fetchesInFlight = 0
     /// `cachedImage(for:)` calls for a visible row whose image was not ready (a placeholder frame).
     public var placeholderLookups = 0
     /// Bitmaps or compressed entries refused by the admission cap on their way to an LRU.

@@ -22,14 +22,36 @@ extension ImageCache {
     /// - Complexity: O(1) on a hit; otherwise a read (plus the source's simulated latency)
     ///   and a decode on a worker.
     public func image(for key: Key) async throws -> Bitmap {
+        try await request(key, fetchTimeout: nil)
+    }
+
+    /// ``image(for:)``, with `fetchTimeout` bounding the fetch of an asynchronous source
+    /// instead of the cache's ``fetchTimeout`` (a per-request override, as a URL request's
+    /// `timeoutInterval`): counted from when the fetch holds a slot, not while it waits for
+    /// one. Requests coalesce, so the load's fetch gets the shortest timeout its requests gave
+    /// before it began; a fetch already running keeps its own. A timed-out fetch throws
+    /// ``ImageCacheError/fetchTimedOut(key:after:)`` to every requester of the load, and
+    /// later calls throw it again until the row is released, as for any failed read.
+    ///
+    /// - Complexity: as ``image(for:)``, plus one timer task while a timed fetch runs.
+    public func image(for key: Key, fetchTimeout: Duration) async throws -> Bitmap {
+        try await request(key, fetchTimeout: fetchTimeout)
+    }
+
+    /// ``image(for:)`` and ``image(for:fetchTimeout:)``: registers the caller on the key's load
+    /// (starting one when none is in flight) and waits for it.
+    private func request(_ key: Key, fetchTimeout: Duration?) async throws -> Bitmap {
         let id = waiterIDs.wrappingAdd(1, ordering: .relaxed).newValue
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bitmap, any Error>) in
                 let plan = locked { store -> RequestPlan<Key> in
                     // Checked under the lock, so either this sees the cancellation or
                     // `onCancel` (which takes the lock) sees the registered waiter.
-                    if Task.isCancelled { return .done(.failure(CancellationError())) }
-                    return store._request(key, waiter: id, continuation)
+                    if Task.isCancelled {
+                        store.metrics.cancelledRequests += 1
+                        return .done(.failure(CancellationError()))
+                    }
+                    return store._request(key, waiter: id, fetchTimeout: fetchTimeout, continuation)
                 }
                 switch plan {
                 case .done(let result): continuation.resume(with: result)
@@ -76,14 +98,15 @@ extension ImageCache {
         }
     }
 
-    /// The fetch stage: a task waits for one of the ``fetchLimit`` slots, fetches, gives the
-    /// slot back, and queues the bytes' decode on the workers at the load's priority. No
-    /// decode worker waits meanwhile. Cancelling the load (its last requester went) cancels
-    /// the task, whether it waits for a slot or fetches; what it read is counted either way.
+    /// The fetch stage: a task waits for one of the ``fetchLimit`` slots (the most urgent
+    /// waiting load gets the next one), fetches within the load's timeout, gives the slot back,
+    /// and queues the bytes' decode on the workers at the load's priority. No decode worker
+    /// waits meanwhile. Cancelling the load (its last requester went) cancels the task, whether
+    /// it waits for a slot or fetches; what it read is counted either way.
     private func startFetch(_ job: LoadJob<Key>, _ io: LoadIO) {
         workers.beginOutsideWork()
         let task = Task { [self] in
-            guard await fetches.acquire() else {
+            guard await fetches.acquire(for: job.ticket) else {
                 // Cancelled before its turn: nothing was fetched.
                 var unread = io
                 unread.sourceReads -= 1
@@ -94,15 +117,28 @@ extension ImageCache {
             let clock = ContinuousClock()
             let start = clock.now
             let result: Result<Data, any Error>
-            do { result = .success(try await source.fetch(job.key)) } catch { result = .failure(error) }
+            var timedOut = false
+            if let timeout = job.ticket.fetchTimeout ?? fetchTimeout {
+                let timed = await TimedFetch.run(within: timeout) { [source] in try await source.fetch(job.key) }
+                if case .failure(let error) = timed, error is TimedFetch.Expired {
+                    timedOut = true
+                    result = .failure(ImageCacheError.fetchTimedOut(key: "\(job.key)", after: timeout))
+                } else {
+                    result = timed
+                }
+            } else {
+                do { result = .success(try await source.fetch(job.key)) } catch { result = .failure(error) }
+            }
             fetches.release()
             let waited = start.duration(to: clock.now)
+            var read = io
+            if timedOut { read.timedOutFetches = 1 }
             if job.isCancelled {
-                recordCancelled(io)
+                recordCancelled(read)
             } else {
-                workers.submit(ticket: job.ticket) { [self] in
-                    guard !job.isCancelled else { return recordCancelled(io) }
-                    finish(job, outcome(decoding: result, from: .source, readDuration: waited, cpuStart: ThreadCPUTime.now()), io,
+                workers.submit(ticket: job.ticket) { [self, read] in
+                    guard !job.isCancelled else { return recordCancelled(read) }
+                    finish(job, outcome(decoding: result, from: .source, readDuration: waited, cpuStart: ThreadCPUTime.now()), read,
                            onCallerThread: false)
                 }
             }

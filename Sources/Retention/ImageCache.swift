@@ -55,6 +55,9 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// The most fetches of an asynchronous ``source`` in flight at once; a synchronous source
     /// reads on the decode workers and ignores it.
     public let fetchLimit: Int
+    /// The longest a fetch of an asynchronous ``source`` may hold its slot before its load fails
+    /// with ``ImageCacheError/fetchTimedOut(key:after:)``; nil for no limit. O(1).
+    public let fetchTimeout: Duration?
     let diskTier: CacheDiskTier<Key>?
     let onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)?
     let onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)?
@@ -70,6 +73,11 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     ///   - fetchLimit: the most fetches of an asynchronous source (``ImageSource/init(fetch:)``)
     ///     at once, apart from the decode workers; default 6, a URL session's connections per
     ///     host. At least 1.
+    ///   - fetchTimeout: the longest a fetch of an asynchronous source may take once it holds a
+    ///     slot (its wait for the slot not counted); past it the fetch is cancelled, its slot
+    ///     freed, and the load fails with ``ImageCacheError/fetchTimedOut(key:after:)``
+    ///     (counted in ``CacheMetrics/timedOutFetches``). Nil: no limit. A request may give its
+    ///     own (``image(for:fetchTimeout:)``). A synchronous source's reads are not timed.
     ///   - allocator: overrides `policy.allocator` (to share a pool between caches).
     ///   - decodeLimits: caps for every decode, full or thumbnail; the default stops
     ///     decompression bombs.
@@ -101,6 +109,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         decodeLimits: DecodeLimits = .default,
         disk: DiskStore? = nil,
         fetchLimit: Int = ImageCache.defaultFetchLimit,
+        fetchTimeout: Duration?,
         diskName: (@Sendable (Key) -> String)? = nil,
         onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)? = nil,
         onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)? = nil
@@ -133,6 +142,28 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         self.workers = DecodeWorkers(limit: mode.workerCount)
         self.fetchLimit = max(1, fetchLimit)
         self.fetches = FetchLimiter(limit: max(1, fetchLimit))
+        self.fetchTimeout = fetchTimeout
+    }
+
+    /// A cache over `source` following `policy`, with no fetch timeout: the initializer without
+    /// `fetchTimeout`, kept so that existing calls compile unchanged;
+    /// ``init(source:policy:mode:allocator:decodeLimits:disk:fetchLimit:fetchTimeout:diskName:onLoadCompleted:onEvicted:)``
+    /// says what each parameter does and what it throws. Costs O(1), as that one does.
+    public convenience init(
+        source: ImageSource<Key>,
+        policy: RetentionPolicy = .decodedLRU,
+        mode: DisplayMode = .asynchronous(workers: 2),
+        allocator: BitmapAllocator? = nil,
+        decodeLimits: DecodeLimits = .default,
+        disk: DiskStore? = nil,
+        fetchLimit: Int = ImageCache.defaultFetchLimit,
+        diskName: (@Sendable (Key) -> String)? = nil,
+        onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)? = nil,
+        onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)? = nil
+    ) throws(ImageCacheError) {
+        try self.init(source: source, policy: policy, mode: mode, allocator: allocator, decodeLimits: decodeLimits, disk: disk,
+                      fetchLimit: fetchLimit, fetchTimeout: nil, diskName: diskName, onLoadCompleted: onLoadCompleted,
+                      onEvicted: onEvicted)
     }
 
     /// The default ``fetchLimit``: 6, the connections per host of a URL session.
@@ -157,10 +188,11 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         store.withLock { $0._lookup(key) }
     }
 
-    /// Counters since creation, and the disk tier's write state. O(1), one lock (two with a
-    /// disk tier), no allocation.
+    /// Counters since creation, the fetches waiting and in flight now, and the disk tier's
+    /// write state. O(1), two locks (three with a disk tier), no allocation.
     public var metrics: CacheMetrics {
         var metrics = store.withLock { $0.metrics }
+        (metrics.fetchesWaiting, metrics.fetchesInFlight) = fetches.counts
         metrics.diskWriteState = disk?.writeState
         return metrics
     }
@@ -204,8 +236,9 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         return result
     }
 
-    /// Overrides the priority of `key`'s load while it waits for a decode worker (Nuke's
-    /// `ImageTask.priority`, Kingfisher's `downloadPriority`); nil hands it back to the cache,
+    /// Overrides the priority of `key`'s load while it waits for a fetch slot or a decode worker
+    /// (Nuke's `ImageTask.priority`, Kingfisher's `downloadPriority`): both queues take their
+    /// next load by it when a place frees. Nil hands it back to the cache,
     /// which sets `high` while a row shows the key, `normal` for an ``image(for:)`` caller and
     /// `low` for a prefetch alone. The override lasts until that load ends. Returns false when
     /// no load of `key` is in flight. O(1): one lock.

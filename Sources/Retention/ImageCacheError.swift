@@ -1,5 +1,6 @@
-/// Why an ``ImageCache`` cannot be made with the policy and store given: a setting that
-/// cannot apply. Each case reads as one sentence naming the policy.
+/// Why an ``ImageCache`` cannot be made with the policy and store given (a setting that
+/// cannot apply, each case naming the policy), or why one of its loads failed on the cache's
+/// side (a fetch timed out). Each case reads as one sentence.
 public enum ImageCacheError: Error, CustomStringConvertible, Sendable, Hashable {
     /// The policy keeps a disk tier, but no store was given.
     case diskTierWithoutStore(policy: String)
@@ -16,6 +17,9 @@ public enum ImageCacheError: Error, CustomStringConvertible, Sendable, Hashable 
     /// The policy keeps a disk tier, but keys of type `keyType` have no stable name on disk:
     /// give `diskName`, or make the key ``DiskKeyConvertible``.
     case diskNameRequired(keyType: String)
+    /// The fetch of `key` (its description) from an asynchronous source did not finish within
+    /// the load's fetch timeout, `after`: it was cancelled and its slot freed, and the load failed.
+    case fetchTimedOut(key: String, after: Duration)
 
     /// One sentence.
     public var description: String {
@@ -34,6 +38,8 @@ public enum ImageCacheError: Error, CustomStringConvertible, Sendable, Hashable 
             return "policy \(policy) has a disk budget of \(ByteSize(bytes: budget)), over the disk store's limit of \(ByteSize(bytes: limit))"
         case .diskNameRequired(let keyType):
             return "a cache with a disk tier needs a stable name on disk for each key: give diskName, or make \(keyType) DiskKeyConvertible (a \(keyType) such as a row number may name another image in the next run)"
+        case .fetchTimedOut(let key, let timeout):
+            return "the fetch of image \(key) did not finish within its timeout of \(timeout), so its load failed"
         }
     }
 }

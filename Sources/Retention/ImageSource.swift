@@ -27,8 +27,11 @@ public struct ImageSource<Key: Hashable & Sendable>: Sendable {
     }
 
     /// A source whose bytes arrive asynchronously, as a network's do: `fetch` runs in a task
-    /// of its own, at most the cache's `fetchLimit` at once, cancelled when the load's last
-    /// requester goes (the row disappeared); it holds no decode worker while it waits.
+    /// of its own, at most the cache's `fetchLimit` at once (a freed slot goes to the most
+    /// urgent waiting load, see ``LoadPriority``), cancelled when the load's last requester
+    /// goes (the row disappeared) or its fetch timeout passes; it holds no decode worker while
+    /// it waits. `fetch` should honour task cancellation; one that does not keeps running after
+    /// a timeout, though its slot is given back.
     public init(fetch: @escaping @Sendable (Key) async throws -> Data) {
         read = nil
         fetcher = fetch

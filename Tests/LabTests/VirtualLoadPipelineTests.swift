@@ -1,3 +1,4 @@
+import Retention
 import Testing
 @testable import Lab
 
@@ -92,5 +93,30 @@ struct VirtualLoadPipelineTests {
         queue.cancel(row: 2)
         for frame in 1...10 { queue.advance(throughFrame: frame, fetchLatency: { _ in 0.1 }, run: runner.run) }
         #expect(runner.batches == [[3], [1]], "row 2 went away before its fetch: never run")
+    }
+    @Test("a visible row's load overtakes prefetches queued before it, at the fetch slot as at the decode worker")
+    func visibleRowOvertakesPrefetches() {
+        // One slot, one worker; fetches of 100 ms, decodes of 4 ms.
+        var queue = VirtualLoadPipeline(workers: 1, fetchSlots: 1, frameRate: 60)
+        let runner = Runner([1: 0.004, 2: 0.004, 3: 0.004, 4: 0.004])
+        for row in 1...3 { queue.request(row: row, atFrame: 0, priority: .low) }   // the prefetch buffer's rows
+        queue.advance(throughFrame: 0, fetchLatency: { _ in 0.1 }, run: runner.run)
+        queue.request(row: 4, atFrame: 1, priority: .high)                       // a row that appears, queued last
+        for frame in 1...30 { queue.advance(throughFrame: frame, fetchLatency: { _ in 0.1 }, run: runner.run) }
+        #expect(runner.batches.flatMap { $0 } == [1, 4, 2, 3], "first in, first out would give 1, 2, 3, 4")
+        #expect(queue.isReady(row: 4, at: 13) && !queue.isReady(row: 2, at: 13), "4 fetched from 100 to 200 ms, 2 from 200 ms")
+    }
+
+    @Test("raising or lowering a waiting job's priority reorders the decode queue; equals keep their order")
+    func reprioritizedDecodes() {
+        var queue = VirtualLoadPipeline(workers: 1, fetchSlots: 6, frameRate: 60)
+        let runner = Runner([1: 0.025, 2: 0.025, 3: 0.025, 4: 0.025])
+        for row in 1...4 { queue.request(row: row, atFrame: 0, priority: .low) }
+        queue.advance(throughFrame: 0, run: runner.run)
+        #expect(runner.batches == [[1]])
+        queue.reprioritize { $0 == 3 ? .high : nil }          // row 3 scrolled into the viewport
+        queue.request(row: 2, atFrame: 1, priority: .veryLow)  // a row already waiting keeps its place, takes the priority
+        for frame in 1...10 { queue.advance(throughFrame: frame, run: runner.run) }
+        #expect(runner.batches.flatMap { $0 } == [1, 3, 4, 2])
     }
 }

@@ -28,12 +28,10 @@ struct SoakCommandTests {
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("verdict: FAIL (growth)"))
         #expect(result.stdout.contains("lies above the allowed 16.0 MB per hour of use (1.1 KB per iteration of 0.25 s of use)"), "\(result.stdout)")
-        // The share is a measured ratio: the allocator's layout (which moves with the binary's)
-        // shifts the retained slope by a few KB per iteration, 99 % or 100 %.
-        let share = result.stdout.split(separator: "\n").first { $0.hasPrefix("where: rowHeldBytes +960,000 B per iteration, ") }
-            .flatMap { Int($0.dropFirst("where: rowHeldBytes +960,000 B per iteration, ".count).prefix { $0.isNumber }) }
-        #expect((97...103).contains(share ?? 0), "\(result.stdout)")
-        #expect(result.stdout.contains(" % of the growth: rows keep their images"), "\(result.stdout)")
+        // The share is rowHeldBytes' slope over the retained slope, which is measured (resident
+        // memory less what glibc holds freed) and moves a few percent with the heap's layout.
+        let share = result.stdout.firstMatch(of: #/\nwhere: rowHeldBytes \+960,000 B per iteration, (\d+) % of the growth: rows keep their images/#)
+        #expect(share.flatMap { Int($0.1) }.map { (95...105).contains($0) } == true, "\(result.stdout)")
         for rate in ["fast", "256KB"] {
             let bad = try await CLIRunner.run(["soak", scenario, "--strategy", "swiftui-image-state", "--iterations", "6", "--max-growth-rate", rate])
             #expect(bad.status == 64)
@@ -78,7 +76,7 @@ struct SoakCommandTests {
         let duration = try await CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--duration", "10 minutes"])
         #expect(duration.status == 64 && duration.stderr.contains("The value '10 minutes' is invalid for '--duration <duration>': expected a number with s, m or h (like 90s, 30m, 2h)"))
         let growth = try await CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "3", "--max-growth", "lots"])
-        #expect(growth.status == 64 && growth.stderr.contains("The value 'lots' is invalid for '--max-growth <size>': 'lots' is not a size: expected a whole number and its unit, like 64MB (B, kB (or KB), MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB)"))
+        #expect(growth.status == 64 && growth.stderr.contains("The value 'lots' is invalid for '--max-growth <size>': expected a size with its unit like 16MB (B, KB, MB, GB, KiB, MiB, GiB)"))
         let strategy = try await CLIRunner.run(["soak", Self.feed, "--strategy", "nope", "--iterations", "3"])
         #expect(strategy.status == 2 && strategy.stderr.hasPrefix("Error: unknown strategy 'nope'"), "a soak that cannot start is a failed run")
         let csv = try await CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "3", "--export-csv", "/nonexistent/dir/s.csv"])

@@ -343,6 +343,12 @@ final class ExperimentSession {
             var refused: (residentBytes: Int, frame: Int)?
             var sizes = loadSizes
             let byImage = keysByImage
+            if appearedRows == nil {
+                // One policy with the cache's: a row in the viewport is `high`, a row laid out in
+                // the prefetch buffer alone `low`, so a visible row overtakes earlier prefetches.
+                let shown = Set(report.visibleRows.map(cacheKey))
+                virtualQueue.reprioritize { shown.contains($0) ? .high : .low }
+            }
             virtualQueue.advance(throughFrame: report.frame, fetchLatency: { key in
                 cache.needsSource(key) ? nextSourceLatency() : nil
             }) { [cache, completions, costs, assignments, resident, images = experiment.images] rows in

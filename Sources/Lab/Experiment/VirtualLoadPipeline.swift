@@ -1,16 +1,21 @@
+import Retention
+
 /// The load pipeline of an asynchronous scenario on the virtual frame clock, with the stages
 /// of `Retention.ImageCache` over an asynchronous source: a fetch from the source occupies one
 /// of `fetchSlots` (the cache's `fetchLimit`) for its latency and no decode worker; only the
 /// decode occupies one of `workers`. Each real load starts when its virtual decode would.
 ///
 /// Time stays virtual: the simulation never waits for the wall clock. A row that appears
-/// without an image queues a job (first in, first out). At the end of every frame:
+/// without an image queues a job with a ``LoadPriority`` (`high` for a row in the viewport,
+/// `low` for one in the prefetch buffer alone, changed as rows scroll). Both stages take the
+/// next job as the cache's do, through Retention's `LoadQueue`: the most urgent job that has
+/// arrived when a place frees, the earliest among equals. At the end of every frame:
 /// - jobs whose bytes must come from the source (`fetchLatency` answers their latency) take a
-///   fetch slot as one frees, in order; a job whose bytes are in memory or on disk (the answer
-///   is nil) goes straight to the decode stage;
-/// - jobs whose fetch has ended by then go to a virtual decode worker, earliest ready first;
-///   the jobs that a worker can begin before the next frame are started — their loads really
-///   run on the cache's decode workers, one per virtual worker at a time, and their measured
+///   fetch slot as one frees; a job whose bytes are in memory or on disk (the answer is nil)
+///   goes straight to the decode stage;
+/// - jobs whose fetch has ended by then go to a virtual decode worker as one frees; the jobs
+///   that a worker can begin before the next frame are started — their loads really run on
+///   the cache's decode workers, one per virtual worker at a time, and their measured
 ///   durations say when each virtual worker is free again.
 ///
 /// A row's image counts as ready from the frame in which its virtual decode ends. A job whose
@@ -25,15 +30,17 @@ struct VirtualLoadPipeline {
         var ready: Double
         /// The fetch's latency once asked (nil inside: no fetch needed).
         var latency: Double?? = nil
+        var priority: LoadPriority
     }
 
     private var fetchFreeAt: [Double]
     private var workerFreeAt: [Double]
     private let frameSeconds: Double
     /// Jobs not yet past the fetch stage, in request order.
-    private var waiting: [Job] = []
-    /// Jobs waiting for a decode worker (their fetch done or not needed).
-    private var decoding: [Job] = []
+    private var waiting = LoadQueue<Job>()
+    /// Jobs waiting for a decode worker (their fetch done or not needed), in the order they
+    /// become ready.
+    private var decoding = LoadQueue<Job>()
     private var readyFrame: [Int: Int] = [:]
 
     init(workers: Int, fetchSlots: Int, frameRate: Int) {
@@ -45,57 +52,58 @@ struct VirtualLoadPipeline {
     /// Jobs waiting for a fetch slot or a decode worker.
     var waitingCount: Int { waiting.count + decoding.count }
 
-    /// Queues the load of `row`, requested at `frame`; a row already waiting keeps its place.
-    mutating func request(row: Int, atFrame frame: Int) {
-        guard !waiting.contains(where: { $0.row == row }), !decoding.contains(where: { $0.row == row }) else { return }
-        waiting.append(Job(row: row, ready: Double(frame) * frameSeconds))
+    /// Queues the load of `row`, requested at `frame` with `priority` (`high`: a row that
+    /// appears in the viewport); a row already waiting keeps its place and takes `priority`.
+    mutating func request(row: Int, atFrame frame: Int, priority: LoadPriority = .high) {
+        if waiting.contains(where: { $0.row == row }) || decoding.contains(where: { $0.row == row }) {
+            return reprioritize { $0 == row ? priority : nil }
+        }
+        waiting.append(Job(row: row, ready: Double(frame) * frameSeconds, priority: priority))
         readyFrame[row] = nil
+    }
+
+    /// Gives each waiting job the priority `priority` answers for its row (nil keeps its own),
+    /// in both stages, as the cache's `setPriority` reorders its fetch and decode queues.
+    /// O(jobs).
+    mutating func reprioritize(_ priority: (Int) -> LoadPriority?) {
+        let change = { (job: inout Job) in job.priority = priority(job.row) ?? job.priority }
+        waiting.update(where: { _ in true }, change)
+        decoding.update(where: { _ in true }, change)
     }
 
     /// Drops `row`'s job if its decode has not started (its row went away).
     mutating func cancel(row: Int) {
-        waiting.removeAll { $0.row == row }
-        decoding.removeAll { $0.row == row }
+        waiting.removeFirst { $0.row == row }
+        decoding.removeFirst { $0.row == row }
     }
 
-    /// Moves every job the frame `frame` reaches through the fetch stage, then starts, earliest
-    /// ready first, every decode a virtual worker can begin before the frame ends.
-    /// `fetchLatency` says how long a job's fetch takes, in seconds, or nil when its bytes need
-    /// no fetch; it is asked once per job, when the job's turn for a slot comes. `run` really
-    /// runs a batch of rows' loads side by side and returns the seconds each decode took (a
-    /// row missing from the answer took none). Call at the end of each frame.
+    /// Moves every job the frame `frame` reaches through the fetch stage, then starts every
+    /// decode a virtual worker can begin before the frame ends; each stage takes, when a place
+    /// frees, the most urgent job that has arrived by then. `fetchLatency` says how long a
+    /// job's fetch takes, in seconds, or nil when its bytes need no fetch; it is asked once per
+    /// job, at the first frame's end it waits through, in request order. `run` really runs a
+    /// batch of rows' loads side by side and returns the seconds each decode took (a row
+    /// missing from the answer took none). Call at the end of each frame.
     mutating func advance(throughFrame frame: Int, fetchLatency: (Int) -> Double?, run: ([Int]) -> [Int: Double]) {
         let frameEnd = Double(frame + 1) * frameSeconds
-        var later: [Job] = []
-        for var job in waiting {
-            if job.latency == nil { job.latency = .some(fetchLatency(job.row)) }
-            guard let latency = job.latency! else {
-                decoding.append(job)
-                continue
-            }
-            // Slots go to fetches in request order: when none frees before the frame ends,
-            // this job and every fetch after it wait (`later` keeps their order).
-            let slot = fetchFreeAt.indices.min { fetchFreeAt[$0] < fetchFreeAt[$1] }!
+        waiting.update(where: { $0.latency == nil }) { $0.latency = .some(fetchLatency($0.row)) }
+        while let direct = waiting.removeFirst(where: { $0.latency! == nil }) { enqueueDecode(direct) }
+        // A slot, as it frees, goes to the most urgent fetch requested by then.
+        while let slot = fetchFreeAt.indices.min(by: { fetchFreeAt[$0] < fetchFreeAt[$1] }),
+              var job = Self.next(from: &waiting, freeAt: fetchFreeAt[slot], before: frameEnd) {
             let start = max(job.ready, fetchFreeAt[slot])
-            guard start < frameEnd else {
-                later.append(job)
-                continue
-            }
-            fetchFreeAt[slot] = start + latency
-            decoding.append(Job(row: job.row, ready: start + latency))
+            fetchFreeAt[slot] = start + job.latency!!
+            job.ready = start + job.latency!!
+            enqueueDecode(job)
         }
-        waiting = later
         while !decoding.isEmpty {
-            decoding.sort { $0.ready < $1.ready }
             let order = workerFreeAt.indices.sorted { workerFreeAt[$0] < workerFreeAt[$1] }
             var batch: [(row: Int, worker: Int, start: Double)] = []
-            for (job, worker) in zip(decoding, order) {
-                let start = max(job.ready, workerFreeAt[worker])
-                guard start < frameEnd else { break }
-                batch.append((job.row, worker, start))
+            for worker in order {
+                guard let job = Self.next(from: &decoding, freeAt: workerFreeAt[worker], before: frameEnd) else { break }
+                batch.append((job.row, worker, max(job.ready, workerFreeAt[worker])))
             }
             guard !batch.isEmpty else { break }
-            decoding.removeFirst(batch.count)
             let seconds = run(batch.map(\.row))
             for job in batch {
                 let end = job.start + (seconds[job.row] ?? 0)
@@ -104,6 +112,21 @@ struct VirtualLoadPipeline {
             }
         }
         if readyFrame.count > 64 { readyFrame = readyFrame.filter { $0.value > frame } }
+    }
+
+    /// Queues `job` for a decode worker, behind the jobs ready no later than it. O(jobs).
+    private mutating func enqueueDecode(_ job: Job) {
+        decoding.insert(job, arrivingAfter: { $0.ready < $1.ready })
+    }
+
+    /// Takes from `queue` the job a place free at `freeAt` begins next, if it begins before
+    /// `frameEnd`: the most urgent job ready by then (or, when none is, by the earliest moment
+    /// one is). O(jobs).
+    private static func next(from queue: inout LoadQueue<Job>, freeAt: Double, before frameEnd: Double) -> Job? {
+        guard let earliest = queue.inOrder.map(\.ready).min() else { return nil }
+        let begins = max(freeAt, earliest)
+        guard begins < frameEnd else { return nil }
+        return queue.popMostUrgent(priority: \.priority, where: { $0.ready <= begins })
     }
 
     /// ``advance(throughFrame:fetchLatency:run:)`` for jobs that never fetch (their time all

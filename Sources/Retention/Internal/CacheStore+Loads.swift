@@ -234,8 +234,10 @@ extension CacheStore {
     }
 
     /// `image(for:)`: a stored bitmap or recorded failure at once, else wait on the load in
-    /// flight (coalesced) or start one. O(1).
-    mutating func _request(_ key: Key, waiter id: UInt64, _ continuation: CheckedContinuation<Bitmap, any Error>) -> RequestPlan<Key> {
+    /// flight (coalesced) or start one; `fetchTimeout` (a request's own) bounds the load's
+    /// fetch unless a shorter one was given. O(1).
+    mutating func _request(_ key: Key, waiter id: UInt64, fetchTimeout: Duration?,
+                           _ continuation: CheckedContinuation<Bitmap, any Error>) -> RequestPlan<Key> {
         if let i = index[key] {
             if let bitmap = slots[Int(i)].bitmap {
                 _recordLookup(hit: true)
@@ -247,6 +249,7 @@ extension CacheStore {
             if slots[Int(i)].load != nil {
                 metrics.coalescedRequests += 1
                 slots[Int(i)].load!.waiters[id] = continuation
+                if let fetchTimeout { slots[Int(i)].load!.ticket.limitFetch(to: fetchTimeout) }
                 _updatePriority(i)
                 // A load still waiting for its scheduled start would keep this caller waiting.
                 if let job = _takeWaitingJob(i) { return .start(job) }
@@ -258,16 +261,19 @@ extension CacheStore {
         let i = _slot(for: key)
         let job = _startLoad(i)
         slots[Int(i)].load!.waiters[id] = continuation
+        if let fetchTimeout { job.ticket.limitFetch(to: fetchTimeout) }
         _updatePriority(i)
         return .start(job)
     }
 
     /// A waiting `image(for:)` was cancelled: its continuation (to resume with
-    /// `CancellationError`), and the load cancelled if nobody else wants it. O(1).
+    /// `CancellationError`, counted in `cancelledRequests`), and the load cancelled if nobody
+    /// else wants it. Nil when the request had already been answered. O(1).
     mutating func _cancelWaiter(_ key: Key, waiter id: UInt64) -> CheckedContinuation<Bitmap, any Error>? {
         guard let i = index[key], let continuation = slots[Int(i)].load?.waiters.removeValue(forKey: id) else {
             return nil
         }
+        metrics.cancelledRequests += 1
         _cancelLoadIfUnrequested(i)
         _updatePriority(i)
         _removeIfUnused(i)

@@ -27,6 +27,20 @@ final class LoadTicket: Sendable {
         set { priorityValue.store(newValue.rawValue, ordering: .relaxed) }
     }
 
+    /// The fetch timeout an `image(for:fetchTimeout:)` request gave this load, overriding the
+    /// cache's; the shortest given wins. A `Lock`: set under the cache's lock by requests, read
+    /// by the fetch's task when the fetch begins.
+    private let timeoutOverride = Lock<Duration?>(nil)
+
+    /// The fetch timeout a request gave this load, or nil for the cache's. O(1).
+    var fetchTimeout: Duration? { timeoutOverride.withLock { $0 } }
+
+    /// Gives the load `timeout`, unless a request gave a shorter one. Takes effect for a fetch
+    /// that has not begun. O(1).
+    func limitFetch(to timeout: Duration) {
+        timeoutOverride.withLock { current in current = min(current ?? timeout, timeout) }
+    }
+
     /// What to stop when the load is cancelled: its fetch's task. A `Lock`, set by the
     /// thread that starts the fetch and taken by the one that cancels.
     private let onCancel = Lock<(@Sendable () -> Void)?>(nil)
@@ -108,6 +122,8 @@ struct LoadIO: Sendable {
     var diskMisses = 0
     var diskReadBytes = 0
     var diskCorruptEntries = 0
+    /// 1 when the source's fetch timed out.
+    var timedOutFetches = 0
 
     /// True when the load read nothing (its bytes were in memory, or it was cancelled first).
     var isEmpty: Bool { sourceReads == 0 && diskHits == 0 && diskMisses == 0 }
@@ -122,5 +138,6 @@ extension CacheMetrics {
         diskMisses += io.diskMisses
         diskReadBytes += io.diskReadBytes
         diskCorruptEntries += io.diskCorruptEntries
+        timedOutFetches += io.timedOutFetches
     }
 }
