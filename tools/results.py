@@ -197,6 +197,8 @@ TABLES = [
          script=["tools/disk-benchmark.sh", "open"], env={"ROUNDS": "5"}),
     dict(id="slow-feed", title="The slow feed: 1200x900 photos over a network (p50 80 ms, p95 150 ms, 6 fetches at once) that come back", text=True,
          runs=[("slow-feed", "slow-feed.json", None)]),
+    dict(id="repost-feed", title="The repost feed: 240 rows sharing eight 1200x900 photos over a network (p50 90 ms, p95 220 ms), down, back to the top, down again", text=True,
+         runs=[("repost-feed", "repost-feed.json", None)]),
     dict(id="slow-feed-memory-sweep", title="The slow feed: how big a memory budget",
          sweep=["assets/scenarios/slow-feed.json", "--strategies", "decoded-lru,thumbnail-lru", "--values", "8MB...128MB",
                 "--max-placeholders", "60"]),
