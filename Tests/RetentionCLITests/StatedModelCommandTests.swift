@@ -81,4 +81,26 @@ struct StatedModelCommandTests {
         let sync = try await CLIRunner.run(["compare", try LabCommandTests.smallScenario(dir, name: "sync"), "--strategies", "decoded-release", "--repeat", "1"])
         #expect(!sync.stdout.contains("wait p50/p95"), "a sync run never waits, and its table keeps its shape")
     }
+
+    @Test("the same compare run three times gives identical ranking lines")
+    func rankingsHoldStill() async throws {
+        let dir = try CLIRunner.temporaryDirectory("model-rankings")
+        defer { try? FileIO.removeTree(dir) }
+        let scenario = try LabCommandTests.smallScenario(dir, extra: Self.extra)
+        // One cost table for every command, as a team comparing runs would share it.
+        let costs = try await CLIRunner.run(["costs", scenario, "-o", dir + "/costs.json", "--strategies", "decoded-release,thumbnail-lru,decoded-lru"])
+        #expect(costs.status == 0, "\(costs.stderr)")
+        var lines: [[String]] = []
+        for _ in 0..<3 {
+            let result = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-release,thumbnail-lru,decoded-lru", "--repeat", "3",
+                                                  "--costs", dir + "/costs.json"], timeout: 300)
+            #expect(result.status == 0, "\(result.stderr)")
+            // The verdicts and names; a sole winner's peak in MB is a measurement and moves by 0.1.
+            lines.append(result.stdout.split(separator: "\n").map(String.init).filter {
+                $0.hasPrefix("lowest peak:") || $0.hasPrefix("fewest hitches:") || $0.hasPrefix("fewest placeholder frames:")
+            }.map { $0.replacing(#/ \(\d+\.\d MB\)/#, with: "") })
+        }
+        #expect(lines[0].count >= 2)
+        #expect(lines[1] == lines[0] && lines[2] == lines[0], "\(lines)")
+    }
 }
