@@ -1,4 +1,5 @@
 internal import Glibc
+import Dispatch
 import SystemIO
 
 extension DiskStore {
@@ -67,6 +68,21 @@ extension DiskStore {
         }
         if took { reportWriteState() }
         guard isOwner else { throw .readOnly(folder: folder) }
+    }
+
+    /// While another process owns the folder: tries its lock after `interval` on the background
+    /// queue (``requireOwnership()``, which reports a takeover to ``Options/onWriteStateChange``),
+    /// and again every `interval` until this store owns the folder or closes. An operation each
+    /// time: close waits for it, and after close it does nothing. One `flock` per try.
+    func scheduleTakeoverCheck(after interval: Duration) {
+        let nanoseconds = max(1_000_000, Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000))
+        background.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            guard let self, let owning = enter() else { return }
+            defer { leave() }
+            guard !owning else { return }
+            try? requireOwnership()
+            if !isOwner { scheduleTakeoverCheck(after: interval) }
+        }
     }
 
     /// Tells ``Options/onWriteStateChange`` the state now, on the background queue, as an

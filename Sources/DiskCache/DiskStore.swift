@@ -57,6 +57,11 @@ public final class DiskStore: Sendable {
         /// ownership, writes paused on a full disk or resumed), on the store's background
         /// queue, in order. Read ``DiskStore/writeState`` for the state at open. Default none.
         public var onWriteStateChange: (@Sendable (WriteState) -> Void)?
+        /// In ``AccessMode/automatic`` mode, while another process owns the folder: how often
+        /// the store tries its lock in the background, so that an owner that died is replaced
+        /// (and ``onWriteStateChange`` hears it) without waiting for the next write. Nil: only
+        /// writes try. Default 1 s: one `flock` a second while another process owns the folder.
+        public var takeoverCheckInterval: Duration? = .seconds(1)
         /// The hash that names a key's file (FNV-1a, 64 bits). Tests force collisions with it.
         package var keyHash: @Sendable (String) -> UInt64 = { KeyHash.fnv1a64($0) }
 
@@ -260,6 +265,7 @@ public final class DiskStore: Sendable {
             } else {
                 let pid = Self.ownerProcessID(root)
                 state.withLock { $0.otherOwner = pid }
+                if mode == .automatic, let interval = options.takeoverCheckInterval { scheduleTakeoverCheck(after: interval) }
             }
         }
         let elapsed = Int(DispatchTime.now().uptimeNanoseconds - openedAt.uptimeNanoseconds)

@@ -63,9 +63,13 @@ public struct CacheMetrics: Sendable, Hashable {
     /// (`ThreadCPUTime`). Off the caller's and the decode workers' threads, but not free.
     public var diskWriteTime: Duration = .zero
     /// Whether the disk tier writes, and if not, why (``ImageCache/diskWriteState``); nil
-    /// without a disk tier. A tier that only reads counts its would-be writes as failures.
+    /// without a disk tier. A tier that only reads drops its would-be writes
+    /// (``diskWritesDropped``).
     public var diskWriteState: DiskStore.WriteState?
-    /// Writes not attempted because ``ImageCache/maximumPendingDiskWrites`` were already waiting.
+    /// Writes dropped, never retried: not attempted because
+    /// ``ImageCache/maximumPendingDiskWrites`` were already waiting, or refused because the
+    /// store only reads (another process owns its folder, or it cannot be written). The next
+    /// load of such a key reads the source again.
     public var diskWritesDropped = 0
     /// Entries that read whole but did not decode (or decoded to the wrong size): removed from
     /// the store and read as misses, so the load went on to the next tier.

@@ -219,4 +219,36 @@ import Testing
             #expect(readOnly.writeState == .readOnlyRequested)
         }
     }
+
+    @Test("an owner that dies is replaced without a further write: writeState changes, the hook hears it, and the next write is stored")
+    func deadOwnerIsReplacedWithoutAWrite() throws {
+        try DiskTest.withFolder("dead-owner") { folder in
+            var child = ChildProcess(executable: DiskTest.helper, arguments: ["write", folder, "7", "16"], timeoutSeconds: 60)
+            child.standardOutput = .file(folder + "-marks")
+            defer { try? FileIO.remove(folder + "-marks") }
+            let owner = try child.start()
+            // The writer owns the folder once it has committed a write.
+            let start = ContinuousClock.now
+            while (FileIO.status(of: folder + "-marks")?.size ?? 0) < 2 && ContinuousClock.now - start < .seconds(30) { usleep(2_000) }
+            let heard = Lock<[DiskStore.WriteState]>([])
+            var options = DiskStore.Options()
+            options.takeoverCheckInterval = .milliseconds(50)
+            options.onWriteStateChange = { state in heard.withLock { $0.append(state) } }
+            let reader = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 30), options: options)
+            defer { reader.close() }
+            guard case .ownedByAnotherProcess(let pid) = reader.writeState else {
+                Issue.record("writeState \(reader.writeState)")
+                return
+            }
+            #expect(pid == owner.processID)
+            #expect(owner.signal(SIGKILL))
+            _ = owner.wait()
+            // No write from here: the background check takes the folder.
+            for _ in 0..<400 where reader.writeState != .owner { usleep(10_000) }
+            #expect(reader.writeState == .owner)
+            #expect(heard.withLock { $0 } == [.owner])
+            try reader.store(Array("after".utf8), for: "mine")
+            #expect(reader.data(for: "mine").map(Array.init) == Array("after".utf8))
+        }
+    }
 }

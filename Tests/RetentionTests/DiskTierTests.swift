@@ -64,6 +64,9 @@ struct DiskTierTests {
         #expect(cache.diskWriteState == .ownedByAnotherProcess(processID: getpid()))
         #expect(cache.metrics.diskWriteState == .ownedByAnotherProcess(processID: getpid()))
         #expect(cache.appeared(1).status == .decoded, "a tier that only reads costs writes, never an image")
+        cache.waitForIdle()
+        #expect(cache.metrics.diskWritesDropped >= 1 && cache.metrics.diskWriteFailures == 0 && cache.metrics.diskWrites == 0,
+                "writes a reader cannot make are dropped, not failed: \(cache.metrics.diskWritesDropped) dropped, \(cache.metrics.diskWriteFailures) failed")
         let plain = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), policy: .decodedLRU)
         #expect(plain.diskWriteState == nil && plain.metrics.diskWriteState == nil)
     }

@@ -122,7 +122,8 @@ final class CacheDiskTier<Key: Hashable & Sendable>: Sendable {
     /// Writes `writes` (the thumbnail encoded first), then, when the store is over the tier's
     /// budget (a store larger than the budget), trims it to the budget. A failure of any kind
     /// (a full disk, a read-only or closed store, an entry over the limit, an encoding that
-    /// failed) is counted and leaves the entry off the disk. Runs on the writer. Costs one
+    /// failed) is counted and leaves the entry off the disk; a write refused because the store
+    /// only reads is counted as dropped. Runs on the writer. Costs one
     /// store write per entry plus a PNG encode of the thumbnail.
     func perform(_ writes: DiskWrites<Key>) -> DiskWriteResult {
         var result = DiskWriteResult()
@@ -132,6 +133,10 @@ final class CacheDiskTier<Key: Hashable & Sendable>: Sendable {
                 try store.store(data, for: entryKey)
                 result.writes += 1
                 result.bytes += data.count
+            } catch .readOnly {
+                // Another process owns the folder (or it cannot be written): the entry is
+                // dropped, not kept for later; the next load of the key fetches it again.
+                result.dropped += 1
             } catch {
                 result.failures += 1
             }

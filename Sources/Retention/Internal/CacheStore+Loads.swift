@@ -51,6 +51,9 @@ struct DiskWriteResult: Sendable {
     var writes = 0
     var bytes = 0
     var failures = 0
+    /// Writes the store refused because it only reads (another process owns its folder, or it
+    /// cannot be written): dropped, not failed.
+    var dropped = 0
     /// The writer thread's CPU time for them (encoding a thumbnail, the writes).
     var cpuTime = Duration.zero
 }
@@ -230,6 +233,7 @@ extension CacheStore {
         metrics.diskWrites += result.writes
         metrics.diskWriteBytes += result.bytes
         metrics.diskWriteFailures += result.failures
+        metrics.diskWritesDropped += result.dropped
         metrics.diskWriteTime += result.cpuTime
     }
 
