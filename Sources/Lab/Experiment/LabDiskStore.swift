@@ -80,7 +80,7 @@ public final class LabDiskStore {
         return removeLeftovers(in: parent)
     }
 
-    /// ``removeLeftovers(in:)-(Directory)`` in this user's private folder in `parent`, when
+    /// Removes the leftovers (as below, for the open folder) in this user's private folder in `parent`, when
     /// there is one and it passes ``privateFolder(in:)``'s checks (nothing is created); 0
     /// otherwise. Never looks at the stores other users or other programs keep in `parent`.
     @discardableResult
