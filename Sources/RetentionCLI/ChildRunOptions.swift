@@ -18,7 +18,7 @@ struct ChildRunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Without --costs: cost tables to measure, one after another, each pricing every K-th repeat, so the spread across repeats covers how much a table measured at another moment differs (a ranking calls a gap within it a tie). At most --repeat are measured; 1 to 10. Give --costs FILE for figures that must compare across commands.", valueName: "k"))
     var calibrations: Int = 3
 
-    @Option(help: "Seconds before a child run is killed.")
+    @Option(help: "Seconds of CPU time (all its threads) a child run may use before it is killed: a budget of the work it does, so a loaded host does not fail a run an idle one finishes. A child also ends after 10 times as long on the wall clock.")
     var timeout: Double = 300
 
     @Flag(help: "Print the JSON document to stdout instead of the table.")

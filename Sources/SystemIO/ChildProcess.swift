@@ -39,8 +39,12 @@ public struct ChildProcess: Sendable {
         public var exitStatus: Int32?
         /// The signal that ended it, if any.
         public var signal: Int32?
-        /// True when it was killed for running past the deadline.
+        /// True when it was killed for running past the deadline, or past its CPU budget
+        /// (``cpuTimedOut``).
         public var timedOut: Bool
+        /// True when it was killed for using more than ``ChildProcess/cpuTimeoutSeconds`` of
+        /// CPU time (``timedOut`` is then true too).
+        public var cpuTimedOut = false
         /// The signal whose ``StopRequest`` stopped it, if one did.
         public var stoppedBy: Int32?
         /// True when it was killed for printing more than ``ChildProcess/outputLimit`` bytes.
@@ -86,6 +90,11 @@ public struct ChildProcess: Sendable {
     public var arguments: [String]
     /// Seconds before the child's group is killed.
     public var timeoutSeconds: Double
+    /// The most CPU time (user and system, all its threads; not its own children's) the child
+    /// may use before its group is killed, in seconds; nil for none. Unlike the wall-clock
+    /// ``timeoutSeconds``, a loaded host does not bring it closer: the child's CPU time is what
+    /// it did, not how long it waited for a core. Read from `/proc/PID/stat` about every 0.1 s.
+    public var cpuTimeoutSeconds: Double? = nil
     /// Set to stop the child early (SIGTERM to its group, then SIGKILL after 2 s).
     public var stop: StopRequest?
     /// The folder the child starts in; nil for ours.
@@ -303,6 +312,7 @@ public struct ChildProcess: Sendable {
         var killAt = Double.infinity
         var exited = false
         var stopReadingAt = Double.infinity
+        var nextCPUCheck = 0.0
         while true {
             let now = Self.monotonicSeconds()
             if !exited && Self.hasExited(pid) {
@@ -313,9 +323,20 @@ public struct ChildProcess: Sendable {
             if exited && (open.isEmpty || now >= stopReadingAt) { return }
             let remaining = deadline - now
             if remaining <= 0 {
+                // Past the wall clock's deadline: a CPU budget spent meanwhile is the reason.
+                if let budget = cpuTimeoutSeconds, let used = Self.cpuSeconds(of: pid), used > budget { outcome.cpuTimedOut = true }
                 kill(-pid, SIGKILL)
                 outcome.timedOut = true
                 return
+            }
+            if let budget = cpuTimeoutSeconds, !exited, now >= nextCPUCheck {
+                nextCPUCheck = now + 0.1
+                if let used = Self.cpuSeconds(of: pid), used > budget {
+                    kill(-pid, SIGKILL)
+                    outcome.timedOut = true
+                    outcome.cpuTimedOut = true
+                    return
+                }
             }
             if outcome.stoppedBy == nil, let signal = stop?.signal {
                 outcome.stoppedBy = signal
@@ -352,6 +373,25 @@ public struct ChildProcess: Sendable {
                 }
             }
         }
+    }
+
+    /// The CPU seconds (user and system, every thread) process `pid` has used, from fields 14
+    /// and 15 of `/proc/PID/stat` in clock ticks; nil when it cannot be read. One read.
+    static func cpuSeconds(of pid: pid_t) -> Double? {
+        guard let data = try? FileIO.readAll("/proc/\(pid)/stat", limit: 4096) else { return nil }
+        return parseCPUSeconds(stat: String(decoding: data, as: UTF8.self), ticksPerSecond: Double(sysconf(Int32(_SC_CLK_TCK))))
+    }
+
+    /// The CPU seconds a `/proc/PID/stat` line records (utime + stime, after the command's
+    /// closing parenthesis, which may itself hold spaces and parentheses); nil for text that is
+    /// not one. Pure. O(length).
+    public static func parseCPUSeconds(stat: String, ticksPerSecond: Double) -> Double? {
+        guard ticksPerSecond > 0, let close = stat.lastIndex(of: ")") else { return nil }
+        // After ")": state (field 3), ppid, pgrp, session, tty, tpgid, flags, minflt, cminflt,
+        // majflt, cmajflt, utime (field 14), stime (field 15).
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / ticksPerSecond
     }
 
     /// True when the child has exited (it stays a zombie: `WNOWAIT`). One `waitid`.

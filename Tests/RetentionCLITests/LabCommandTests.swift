@@ -116,14 +116,16 @@ struct LabCommandTests {
         let scenario = try Self.smallScenario(dir)
         let calibration = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-lru", "--timeout", "0.001"])
         #expect(calibration.status == 1)
-        #expect(calibration.stderr == "Error: measuring the cost table timed out after 0.001 s\n")
+        // --timeout is a budget of CPU time; 10 × it on the wall clock ends a child all the same.
+        let reasons = ["used more than 0.001 s of CPU time (--timeout), killed", "timed out after 0.01 s on the wall clock (10 × --timeout)"]
+        #expect(reasons.contains { calibration.stderr == "Error: measuring the cost table \($0)\n" }, "\(calibration.stderr)")
         let costs = try await CLIRunner.run(["costs", scenario, "-o", dir + "/costs.json", "--strategies", "decoded-lru,tiered"])
         #expect(costs.status == 0, "\(costs.stderr)")
         let result = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-lru,tiered", "--repeat", "1",
                                         "--timeout", "0.001", "--export-csv", dir + "/out.csv", "--costs", dir + "/costs.json"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("decoded-lru (repeat 1): timed out after 0.001 s"))
-        #expect(result.stderr.contains("tiered (repeat 1): timed out after 0.001 s"))
+        #expect(reasons.contains { result.stderr.contains("decoded-lru (repeat 1): \($0)") }, "\(result.stderr)")
+        #expect(reasons.contains { result.stderr.contains("tiered (repeat 1): \($0)") }, "\(result.stderr)")
         #expect(result.stdout.contains("failed (1 run)"))
         let csv = try String(contentsOfFile: dir + "/out.csv", encoding: .utf8).split(separator: "\n")
         // Two children at once by default: the lines come in the order the runs ended.

@@ -20,10 +20,16 @@ extension ChildProcess.Outcome {
     }
 
     /// Why the child failed, in one line, or nil when it exited 0: `exit status 1: LINE`,
-    /// `killed by signal 4 (Illegal instruction): LINE`, `timed out after S s`, or `printed
+    /// `killed by signal 4 (Illegal instruction): LINE`, `used more than S s of CPU time
+    /// (--timeout), killed`, `timed out after S s`, or `printed
     /// more than N MB on standard output`, where LINE is ``failureLine``. O(stderr size).
-    public func failure(timeoutSeconds: Double, outputLimit: Int = ChildProcess(executable: "", arguments: []).outputLimit) -> String? {
-        if timedOut { return "timed out after \(timeoutSeconds) s" + (stderr.isEmpty ? "" : "; stderr: \(failureLine)") }
+    /// With `cpuTimeoutSeconds` (the child had a CPU budget), `timeoutSeconds` is the wall-clock
+    /// backstop and says so.
+    public func failure(timeoutSeconds: Double, cpuTimeoutSeconds: Double? = nil,
+                        outputLimit: Int = ChildProcess(executable: "", arguments: []).outputLimit) -> String? {
+        let tail = stderr.isEmpty ? "" : "; stderr: \(failureLine)"
+        if cpuTimedOut { return "used more than \(cpuTimeoutSeconds ?? timeoutSeconds) s of CPU time (--timeout), killed" + tail }
+        if timedOut { return "timed out after \(timeoutSeconds) s" + (cpuTimeoutSeconds == nil ? "" : " on the wall clock (\(Int(Comparison.wallTimeoutFactor)) × --timeout)") + tail }
         if outputOverLimit { return "printed more than \(NumberText.mb(outputLimit)) MB on standard output, the most a report may take; stopped" }
         if let signal { return "killed by signal \(signal) (\(String(cString: strsignal(signal)))): \(failureLine)" }
         if let exitStatus, exitStatus != 0 { return "exit status \(exitStatus): \(failureLine)" }

@@ -131,10 +131,24 @@ public struct Comparison: Sendable {
         return results
     }
 
+    /// How many times the CPU budget a child may take on the wall clock before it is killed
+    /// all the same: a host so loaded that a run's CPU time comes ten times slower than it is
+    /// used, or a child that sleeps or waits without using CPU.
+    public static let wallTimeoutFactor = 10.0
+
+    /// A child run whose `timeoutSeconds` is a budget of its CPU time (all its threads), so a
+    /// loaded host does not fail a run an idle one finishes, with a wall-clock backstop of
+    /// ``wallTimeoutFactor`` times it. O(1).
+    static func child(executable: String, arguments: [String], timeoutSeconds: Double, stop: StopRequest?) -> ChildProcess {
+        var child = ChildProcess(executable: executable, arguments: arguments, timeoutSeconds: timeoutSeconds * wallTimeoutFactor, stop: stop)
+        child.cpuTimeoutSeconds = timeoutSeconds
+        return child
+    }
+
     /// One child's result, or nil when a stop request ended it.
     private func runOne(_ strategy: String, repeatIndex: Int) -> Result? {
         let arguments = childArguments(strategy) + (repeatArguments?(repeatIndex) ?? [])
-        let child = ChildProcess(executable: executable, arguments: arguments, timeoutSeconds: timeoutSeconds, stop: stop)
+        let child = Self.child(executable: executable, arguments: arguments, timeoutSeconds: timeoutSeconds, stop: stop)
         let outcome: ChildProcess.Outcome
         do { outcome = try child.run() } catch {
             return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: error.description)
@@ -149,7 +163,7 @@ public struct Comparison: Sendable {
             }
             if report.failedLoads > 0 { return Result(strategy: strategy, repeatIndex: repeatIndex, report: report, failure: nil) }
         }
-        if let failure = outcome.failure(timeoutSeconds: timeoutSeconds) {
+        if let failure = outcome.failure(timeoutSeconds: timeoutSeconds * Self.wallTimeoutFactor, cpuTimeoutSeconds: timeoutSeconds) {
             return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: failure)
         }
         do {
@@ -173,7 +187,7 @@ extension Comparison {
         do { file = try TemporaryFile(in: TemporaryFile.systemFolder, prefix: "retention-costs-", suffix: ".json") } catch { throw .io(error) }
         let outcome: ChildProcess.Outcome
         do {
-            outcome = try ChildProcess(executable: executable, arguments: childArguments(file.path), timeoutSeconds: timeoutSeconds, stop: stop).run()
+            outcome = try child(executable: executable, arguments: childArguments(file.path), timeoutSeconds: timeoutSeconds, stop: stop).run()
         } catch {
             throw .io(error)
         }
@@ -183,7 +197,7 @@ extension Comparison {
         if outcome.exitStatus == 1, let table = try? CostTable.load(contentsOf: file.path), !table.failureLines.isEmpty {
             return (table, file)
         }
-        if let failure = outcome.failure(timeoutSeconds: timeoutSeconds) {
+        if let failure = outcome.failure(timeoutSeconds: timeoutSeconds * Self.wallTimeoutFactor, cpuTimeoutSeconds: timeoutSeconds) {
             throw .failed("measuring the cost table " + (outcome.timedOut ? failure : "failed: \(failure)"))
         }
         return (try CostTable.load(contentsOf: file.path), file)
