@@ -39,9 +39,9 @@ struct DiskCommandTests {
         // The CSV carries the same disk figures, and leaves them empty for the memory strategy.
         let csv = try String(contentsOfFile: dir + "/out.csv", encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         let columns = try #require(csv.first)
-        #expect(csv.count == 3 && columns.suffix(13) == ["sourceReads", "diskReads", "diskHits", "diskWrites", "diskWriteFailures",
+        #expect(csv.count == 3 && columns.suffix(14) == ["sourceReads", "diskReads", "diskHits", "diskWrites", "diskWriteFailures",
                                                           "diskCorruptEntries", "diskPeakBytes", "diskMappedResidentBytes", "diskWriteBytes", "diskWriteCPUSeconds",
-                                                          "waitP50Frames", "waitP95Frames", "waitMaxFrames"])
+                                                          "waitP50Frames", "waitP95Frames", "waitMaxFrames", "model"])
         func cell(_ row: Int, _ name: String) -> String { csv[row][columns.firstIndex(of: name)!] }
         #expect(cell(1, "diskHits").isEmpty && cell(1, "sourceReads").isEmpty)
         #expect(cell(2, "diskWrites") == "\(disk["writes"] as? Int ?? -1)" && cell(2, "diskHits") == "\(disk["hits"] as? Int ?? -1)")

@@ -73,7 +73,8 @@ struct StatedModelCommandTests {
         let p95 = try #require(wait["p95Frames"] as? Int)
         #expect((wait["appearances"] as? Int ?? 0) > 0 && p95 > 0 && (wait["maxFrames"] as? Int ?? 0) >= p95, "a 40 ms source keeps rows waiting: \(wait)")
         let csv = try String(contentsOfFile: dir + "/out.csv", encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        #expect(csv[0].suffix(3) == ["waitP50Frames", "waitP95Frames", "waitMaxFrames"] && csv[1][csv[0].count - 2] == "\(p95)")
+        #expect(csv[0].suffix(4) == ["waitP50Frames", "waitP95Frames", "waitMaxFrames", "model"] && csv[1][csv[0].count - 3] == "\(p95)")
+        #expect(csv[1].last?.hasPrefix("display=async;latency=logNormal p50 40.0 p95 120.0;fetchLimit=3;decodeWorkers=2;prefetchRows=1;") == true, "\(csv[1])")
         let sweep = try await CLIRunner.run(["sweep", scenario, "--vary", "fetchLimit", "--values", "1,6", "--strategies", "decoded-release",
                                              "--repeat", "1", "--max-wait-p95", "0"])
         #expect(sweep.status == 1, "no point keeps every row's image ready on arrival: \(sweep.stdout)")

@@ -23,13 +23,13 @@ public final class ComparisonExport {
     /// The CSV columns, in order; one row per run. The source and disk columns (added after
     /// `failure`, so that readers by position keep theirs) are empty for a run without a disk
     /// tier or a second session, as the JSON leaves them out; the time-to-image columns (frames)
-    /// come last.
+    /// and the model come last.
     public static let csvColumns = ["strategy", "repeat", "status", "startupBytes", "allLoadedBytes", "peakResidentBytes",
                                      "afterDestroyBytes", "afterTrimBytes", "peakLogicalBytes", "decodes", "decodeSeconds", "hitches",
                                      "placeholderFrames", "frameMedianMs", "frameP99Ms", "frameMaxMs", "failedDecodes", "failedReads", "failure",
                                      "sourceReads", "diskReads", "diskHits", "diskWrites", "diskWriteFailures", "diskCorruptEntries",
                                      "diskPeakBytes", "diskMappedResidentBytes", "diskWriteBytes", "diskWriteCPUSeconds",
-                                     "waitP50Frames", "waitP95Frames", "waitMaxFrames"]
+                                     "waitP50Frames", "waitP95Frames", "waitMaxFrames", "model"]
     /// The CSV header line, from ``csvColumns``.
     public static var csvHeader: String { CSV.line(csvColumns) }
 
@@ -68,7 +68,8 @@ public final class ComparisonExport {
         document.runs.append(ComparisonDocument.Run(strategy: result.strategy, repeatIndex: result.repeatIndex, report: result.report, failure: result.failure))
         document.summary = ComparisonSummary(results: allResults, strategies: document.strategies)
         document.judge()
-        do { try csv?.append(Self.csvLine(result)) } catch { throw .io(error) }
+        let model = document.pointModels?[result.strategy] ?? document.model
+        do { try csv?.append(Self.csvLine(result, model: model)) } catch { throw .io(error) }
         if rewritesJSON { try writeJSON() }
     }
 
@@ -78,9 +79,10 @@ public final class ComparisonExport {
     /// The document so far.
     public var current: ComparisonDocument { document }
 
-    /// The CSV record of one run, in ``csvColumns`` order. O(columns).
-    static func csvLine(_ result: Comparison.Result) -> String {
-        var values = ["strategy": result.strategy, "repeat": "\(result.repeatIndex)",
+    /// The CSV record of one run, in ``csvColumns`` order, its `model` column the model the run
+    /// assumed (``ComparisonModel/csvText``). O(columns).
+    static func csvLine(_ result: Comparison.Result, model: ComparisonModel? = nil) -> String {
+        var values = ["strategy": result.strategy, "repeat": "\(result.repeatIndex)", "model": model?.csvText ?? "",
                       "status": result.report == nil ? "failed" : (result.report!.failedLoads > 0 ? "failed-loads" : "ok"),
                       "failure": result.failure ?? result.report?.failedLoadsLine ?? ""]
         if let r = result.report {

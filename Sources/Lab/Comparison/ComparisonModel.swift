@@ -115,4 +115,20 @@ public struct ComparisonModel: Codable, Sendable, Hashable {
         return ["model: \(network), \(NumberText.plural(prefetchRows, "prefetch row", "prefetch rows"))\(disk)",
                 "model: images by \(imageIdentity)\(thumbnails), \(frameRate) Hz\(speed)\(table)"]
     }
+
+    /// The model in one CSV cell, `key=value` pairs joined by `;`: `display=async;latency=logNormal
+    /// p50 90 p95 220;fetchLimit=6;decodeWorkers=2;prefetchRows=2;diskLatencyMs=0;identity=image;
+    /// displayPixelSize=256;frameRate=60;decodeSpeed=1;costTable=3f2a…`. O(1).
+    public var csvText: String {
+        var latency = "\(sourceLatency.kind) p50 \(sourceLatency.p50Ms)"
+        if let p95 = sourceLatency.p95Ms { latency += " p95 \(p95)" }
+        if let values = sourceLatency.valuesMs { latency += " values " + values.map { "\($0)" }.joined(separator: " ") }
+        let pairs: [(String, String?)] = [
+            ("display", display), ("latency", latency), ("fetchLimit", "\(fetchLimit)"), ("decodeWorkers", "\(decodeWorkers)"),
+            ("prefetchRows", "\(prefetchRows)"), ("diskLatencyMs", "\(diskLatencyMs)"), ("identity", imageIdentity),
+            ("displayPixelSize", displayPixelSize.map { "\($0)" }), ("frameRate", "\(frameRate)"), ("decodeSpeed", "\(decodeSpeed)"),
+            ("costTable", costTableHash),
+        ]
+        return pairs.compactMap { key, value in value.map { "\(key)=\($0)" } }.joined(separator: ";")
+    }
 }
