@@ -9,7 +9,7 @@
 #     only: tests time their deadlines as they like);
 #   - `Mutex` only inside SystemIO's `Lock`, the package's one lock type (sources only);
 #   - file and process system calls (open, read, write, poll, readdir, rename, unlink, close,
-#     mkfifo, symlink, chmod, posix_spawn, fork, kill, …) and Foundation's `Process` and
+#     mkfifo, symlink, chmod, posix_spawn, fork, kill, system, popen, …) and Foundation's `Process` and
 #     `FileManager` only in SystemIO and the C shims, in sources and tests alike: only SystemIO
 #     spawns and signals processes. Tests/SystemIOTests is the one exception, since the system
 #     layer's own tests call the system directly to check what SystemIO does.
@@ -105,7 +105,7 @@ wall_clock_allowed = {
     "Sources/Retention/Internal/CacheDiskTier.swift": "a disk read'"'"'s wall time (the disk may wait), added to the load'"'"'s read time; decodes are CPU time",
 }
 wall_clock = re.compile(r"\b(ContinuousClock|SuspendingClock|DispatchTime\.now|CLOCK_MONOTONIC|CLOCK_REALTIME|Date\(\)|gettimeofday)")
-raw_call = re.compile(r"(?<![\w.])(?<!func )(?<!case )(?:Glibc\.)?(open|openat|fopen|fdopen|close|read|write|pread|pwrite|poll|opendir|readdir|rename|renameat|unlink|unlinkat|rmdir|mkdir|mkfifo|symlink|chmod|mkstemps?|mkdtemp|access|readlink|realpath|stat|lstat|fstat|posix_spawnp?|fork|waitpid|wait4|kill|ftruncate|fsync|flock)\(")
+raw_call = re.compile(r"(?<![\w.])(?<!func )(?<!case )(?:Glibc\.)?(open|openat|fopen|fdopen|close|read|write|pread|pwrite|poll|opendir|readdir|rename|renameat|unlink|unlinkat|rmdir|mkdir|mkfifo|symlink|chmod|mkstemps?|mkdtemp|access|readlink|realpath|stat|lstat|fstat|posix_spawnp?|fork|waitpid|wait4|kill|ftruncate|fsync|flock|system|popen)\(")
 foundation_call = re.compile(r"(?<![\w.])(?:Foundation\.)?(Process|FileManager)\b")
 system_tests = "Tests/SystemIOTests/"
 for name in sorted(actual):

@@ -47,6 +47,13 @@ SWIFT
 expect "a raw rename after an interpolated string" fail "the system call rename() outside SystemIO"
 
 fresh
+cat >> "$work/copy/Tests/RetentionCLITests/CLIRunner.swift" <<'SWIFT'
+
+func injectedShell(_ folder: String) { _ = system("umount '\(folder)'") }
+SWIFT
+expect "system() in a test file" fail "the system call system() outside SystemIO"
+
+fresh
 python3 - "$work/copy" <<'PY'
 import sys, re
 root = sys.argv[1]

@@ -3,15 +3,16 @@ import Glibc
 import RetentionTool
 import SystemIO
 
-/// The `retention` tool: memory experiments, image inspection and generated assets.
-/// Thin by design: it parses, calls Lab or Imaging, and prints.
+/// The `retention` tool: memory experiments, soaks, thumbnails, image inspection and generated
+/// assets. Thin by design: it parses the command line, performs a RetentionTool job, and prints
+/// the job's report.
 @main
 struct RetentionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "retention",
         abstract: "Measure what image rows cost in memory under different retention strategies.",
         discussion: """
-            Retention decodes PNG rows with libpng, keeps them in a cache under a retention \
+            Retention decodes PNG rows (libdeflate's whole-image inflate, libpng behind it), keeps them in a cache under a retention \
             strategy, scrolls a simulated lazy list, and measures resident memory, decode work \
             and dropped frames. Run `retention compare` for the default experiment.
             """,

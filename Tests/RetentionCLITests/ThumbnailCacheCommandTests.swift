@@ -222,7 +222,7 @@ struct ThumbnailCacheCommandTests {
         try FileIO.createDirectories(dir + "/ro")
         let mounted = try await CLIRunner.shell("mount --bind '\(dir)/cache' '\(dir)/ro' && mount -o remount,bind,ro '\(dir)/ro' && echo ok")
         #expect(mounted.stdout == "ok\n", "\(mounted.stderr)")
-        defer { _ = system("umount '\(dir)/ro'") }
+        defer { _ = try? ChildProcess(executable: "/usr/bin/umount", arguments: [dir + "/ro"], timeoutSeconds: 20).run() }
         // One new input, which cannot be added.
         try TestPaths.copyFile(dir + "/in/f000.png", to: dir + "/in/f003.png")
         let second = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "32", "-o", dir + "/out2", "--cache", dir + "/ro"])

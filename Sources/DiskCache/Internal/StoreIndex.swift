@@ -158,16 +158,6 @@ struct StoreIndex {
         tail < 0 ? nil : (hashes[Int(tail)], sizes[Int(tail)])
     }
 
-    /// The least recently used entry other than `except`, or nil. O(1).
-    func coldest(except: UInt64?) -> (hash: UInt64, allocatedBytes: Int)? {
-        var slot = tail
-        while slot >= 0 {
-            if hashes[Int(slot)] != except { return (hashes[Int(slot)], sizes[Int(slot)]) }
-            slot = previous[Int(slot)]
-        }
-        return nil
-    }
-
     /// Every entry, least recently used first. O(entries).
     func records() -> [IndexSnapshot.Record] {
         var result: [IndexSnapshot.Record] = []
@@ -179,9 +169,6 @@ struct StoreIndex {
         }
         return result
     }
-
-    /// Empties the index. O(1) amortized.
-    mutating func removeAll() { self = StoreIndex() }
 
     private mutating func detach(_ slot: Int32) {
         let before = previous[Int(slot)], after = next[Int(slot)]

@@ -33,7 +33,4 @@ public struct ComparisonSettings: Sendable {
     /// The children at once: ``jobs``, or the cores this process may use. O(1) plus a few
     /// small reads.
     public var resolvedJobs: Int { jobs ?? Machine.availableCores }
-
-    /// Flags every child run gets from these settings. O(1).
-    var childFlags: [String] { repairTrace ? ["--repair"] : [] }
 }
