@@ -77,6 +77,9 @@ struct SoakCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write a JUnit XML report to this file: one test case for the soak, failed with the verdict and its reasons unless it passed (an INCONCLUSIVE soak fails too). Replaced atomically.", valueName: "file"))
     var junit: String?
 
+    @Option(help: ArgumentHelp("A scenario soak's --export-json from the main branch: fail (exit 1) when this soak's slope grew significantly against it, that is when this soak's 95 % interval per hour of use lies wholly above the baseline's. Not with --exec.", valueName: "file"))
+    var baseline: String?
+
     @Option(help: ArgumentHelp("How long to soak: a number with s, m or h (90s, 30m, 2h, 1h30m).", valueName: "duration"),
             transform: ArgumentValues.duration())
     var duration: Double?
@@ -150,6 +153,7 @@ struct SoakCommand: ParsableCommand {
         if strategy != nil || duration != nil || costOptions.costs != nil || exportCSV != nil || exportJSON != nil || repair || maxResident != nil {
             throw ValidationError("--strategy, --duration, --costs, --export-csv, --export-json, --repair and --max-resident apply to a scenario soak, not --exec")
         }
+        if baseline != nil { throw ValidationError("--baseline compares a scenario soak's slope per hour of use; --exec has none") }
         if marker != nil && every != nil { throw ValidationError("give --marker or --every, not both") }
         if marker?.isEmpty == true { throw ValidationError("--marker needs a text that marks an iteration's end") }
         if every != nil && iterationTimeout != nil { throw ValidationError("--iteration-timeout applies to markers, not --every") }
@@ -189,6 +193,7 @@ struct SoakCommand: ParsableCommand {
         inputs.maxGrowthBytes = maxGrowth.bytes
         inputs.maxGrowthRate = maxGrowthRate ?? .default
         inputs.junitPath = junit
+        inputs.baselinePath = baseline
         inputs.horizonHours = horizon / 3600
         inputs.costsPath = costOptions.costs
         inputs.decodeSpeed = costOptions.decodeSpeed

@@ -272,4 +272,28 @@ struct SoakCommandTests {
         #expect(leak.stdout.contains("\nverdict: FAIL (growth)\n"))
         #expect(leak.stdout.contains("\nstopped by --max-resident 60.0 MB in iteration "), "\(leak.stdout)")
     }
+
+    @Test("--baseline: a soak that passes its limits fails when its slope grew significantly against the main branch's export; a bad baseline is a usage error")
+    func baselineGate() async throws {
+        let dir = try CLIRunner.temporaryDirectory("soak-baseline")
+        defer { try? FileIO.removeTree(dir) }
+        // The main branch's soak: flat (a verdict as --export-json writes it, slope about 0).
+        try FileIO.replace(dir + "/main.json", with: Array("""
+            {"samples": [], "verdict": {"slopeBytesPerHourOfUse": 0, "slopeLowerBytesPerHourOfUse": -1000000, "slopeUpperBytesPerHourOfUse": 1000000}}
+            """.utf8))
+        let scenario = CLIRunner.packageRoot + "/assets/scenarios/soak-growing-feed.json"
+        // Rows keeping 4 KB each: about 67 MB per hour of use, within a 120 MB/h limit.
+        let grown = try await CLIRunner.run(["soak", scenario, "--strategy", "decoded-lru", "--iterations", "6", "--max-growth-rate", "120MB/h",
+                                             "--max-growth", "1GB", "--baseline", dir + "/main.json", "--junit", dir + "/soak.xml"])
+        #expect(grown.stdout.contains("verdict: PASS"), "\(grown.stdout)")
+        #expect(grown.status == 1, "\(grown.stdout)")
+        #expect(grown.stdout.contains("grew significantly (this interval lies above the baseline's by more than 30.0 MB)"), "\(grown.stdout)")
+        #expect(grown.stdout.contains("verdict against the baseline: FAIL (the slope grew significantly); exit status 1"))
+        let junit = try String(contentsOfFile: dir + "/soak.xml", encoding: .utf8)
+        #expect(junit.contains("grew significantly"), "the JUnit message carries the baseline's reason")
+        let bad = try await CLIRunner.run(["soak", scenario, "--strategy", "decoded-lru", "--iterations", "3", "--baseline", scenario])
+        #expect(bad.status == 64 && bad.stderr.contains("--baseline: \(scenario) is not a soak's --export-json"), "\(bad.stderr)")
+        let exec = try await CLIRunner.run(["soak", "--exec", "--baseline", dir + "/main.json", "--", "true"])
+        #expect(exec.status == 64 && exec.stderr.contains("--baseline compares a scenario soak's slope per hour of use; --exec has none"), "\(exec.stderr)")
+    }
 }

@@ -1,4 +1,5 @@
 import Lab
+import SoakProbe
 import StrictJSON
 import SystemIO
 #if canImport(FoundationEssentials)
@@ -44,6 +45,9 @@ public struct SoakJob {
         public var repairTrace = false
         /// Where a JUnit XML report of the soak goes (`--junit`); nil for none.
         public var junitPath: String?
+        /// A soak's JSON export from the main branch (`--baseline`): the soak fails (exit 1)
+        /// when its slope grew significantly against it (``BaselineComparison``); nil for none.
+        public var baselinePath: String?
         /// Asked at every frame; a signal or ``SoakJob/requestStop()`` ends the soak there.
         public var stop = StopRequest()
 
@@ -127,6 +131,8 @@ extension SoakJob {
         private var samplesWritten = 0
         private let warmup: Int
         private let junitPath: String?
+        /// The baseline's slope and interval per hour of use, from `--baseline`.
+        private let baseline: (slope: Double, interval: ClosedRange<Double>)?
 
         /// Prepares a soak: checks the file descriptors, loads and checks the scenario, resolves
         /// the strategy, and checks that the exports can be written and are not among the files
@@ -149,6 +155,7 @@ extension SoakJob {
             self.experiment = experiment
             self.warmup = inputs.warmup
             junitPath = inputs.junitPath
+            baseline = try inputs.baselinePath.map(Self.readBaseline)
             soak = try Soak(experiment: experiment, limit: inputs.limit, warmup: inputs.warmup, maxGrowthBytes: inputs.maxGrowthBytes,
                             maxGrowthRate: inputs.maxGrowthRate, horizonHours: inputs.horizonHours, untilVerdict: inputs.untilVerdict, stop: inputs.stop)
             csv = try inputs.exportCSV.map { try LineFile(replacing: $0, header: SoakSample.csvHeader) }
@@ -192,6 +199,17 @@ extension SoakJob {
                 "soak: \(experiment.scenario.name) under \(experiment.strategy.name), \(iterations), failed decodes \(soak.failedDecodes), failed reads \(soak.failedReads)",
                 verdict.text,
             ]
+            var reasons = verdict.reasons
+            var baselineGrew = false
+            if let baseline, run > warmup {
+                let comparison = BaselineComparison(
+                    slope: verdict.slopeBytesPerHourOfUse, interval: verdict.slopeLowerBytesPerHourOfUse...max(verdict.slopeLowerBytesPerHourOfUse, verdict.slopeUpperBytesPerHourOfUse),
+                    baselineSlope: baseline.slope, baselineInterval: baseline.interval, unit: "hour of use",
+                    minimumEffect: (verdict.maxGrowthRateBytesPerHour ?? 0) / 4)
+                report.append(comparison.description)
+                baselineGrew = comparison.grewSignificantly
+                if baselineGrew { reasons.append(comparison.description) }
+            }
             if json != nil {
                 if samplesWritten > 0 {
                     record { try finishDocument(verdict) }
@@ -202,11 +220,15 @@ extension SoakJob {
             if let junitPath {
                 let test = JUnitReport.TestCase(name: "\(experiment.scenario.name) under \(experiment.strategy.name)", seconds: verdict.wallSeconds,
                                                 outcome: verdict.outcome.rawValue,
-                                                message: ([verdict.verdictWord] + verdict.reasons).joined(separator: "; "),
+                                                message: ([verdict.verdictWord] + reasons).joined(separator: "; "),
                                                 details: report.joined(separator: "\n"))
                 record { try JUnitReport(cases: [test]).write(to: junitPath) }
             }
             var status = verdict.outcome.exitStatus
+            if baselineGrew && status == 0 {
+                status = GrowthVerdict.Outcome.growth.exitStatus
+                report.append("verdict against the baseline: FAIL (the slope grew significantly); exit status 1")
+            }
             if let writeFailure {
                 // Results that could not be written make the run a failed one.
                 errors.append("Error: \(writeFailure)")
@@ -214,6 +236,28 @@ extension SoakJob {
                 report.append("results: not all were written (\(writeFailure)); exit status 2")
             }
             return Outcome(verdict: verdict, report: report, errors: errors, exitStatus: status)
+        }
+
+        /// The slope and its interval per hour of use in a soak's JSON export (`verdict`'s
+        /// `slopeBytesPerHourOfUse`, `slopeLowerBytesPerHourOfUse`, `slopeUpperBytesPerHourOfUse`).
+        /// Throws `LabError.usage` naming the file and what is missing. O(size).
+        static func readBaseline(_ path: String) throws -> (slope: Double, interval: ClosedRange<Double>) {
+            let data: [UInt8]
+            do { data = Array(try FileIO.readAll(path, limit: 256 << 20)) } catch { throw LabError.usage("--baseline: \(error)") }
+            let tree: JSONValue
+            do { tree = try JSONDocument.parse(data, source: path) } catch { throw LabError.usage("--baseline: \(error)") }
+            func number(_ key: String) -> Double? {
+                guard case .object(let verdict)? = tree["verdict"], let value = verdict[key] else { return nil }
+                switch value {
+                case .number(let n): return n
+                default: return nil
+                }
+            }
+            guard let slope = number("slopeBytesPerHourOfUse"), let lower = number("slopeLowerBytesPerHourOfUse"),
+                  let upper = number("slopeUpperBytesPerHourOfUse"), lower <= upper, lower.isFinite, upper.isFinite else {
+                throw LabError.usage("--baseline: \(PathText.display(path)) is not a soak's --export-json (no verdict with slopeBytesPerHourOfUse and its interval)")
+            }
+            return (slope, lower...upper)
         }
 
         /// Streams one sample into the JSON document: the opening of the document before the
