@@ -97,7 +97,7 @@ struct SoakCommand: ParsableCommand {
             transform: ArgumentValues.size(example: "16MB"))
     var maxGrowth: ByteSize = .megabytes(16)
 
-    @Option(help: ArgumentHelp("Fastest accepted growth of retained memory, per hour of modelled use (16MB/h) or per iteration (256KB/iteration). The default, 16MB/h: an 8-hour day of use adds 128 MB, within what a foreground app can spare on the smallest phones; a feed whose rows keep 4 KB each (about 80 MB per hour of use) fails. With --exec, per iteration only (64KB/iteration by default): a program has no modelled use.", valueName: "rate"),
+    @Option(help: ArgumentHelp("Fastest accepted growth of retained memory, per hour of modelled use (16MB/h) or per iteration (256KB/iteration). The default, 16MB/h: an 8-hour day of use adds 128 MB, within what a foreground app can spare on the smallest phones; a feed whose rows keep 4 KB each fails (its 30 rows per 5.5 s iteration add 80 MB of row state per hour of use; a 6-iteration soak reads 62-68 MB, docs/results.md). With --exec, per iteration only (64KB/iteration by default): a program has no modelled use.", valueName: "rate"),
             transform: ArgumentValues.growthRate())
     var maxGrowthRate: GrowthRate?
 
