@@ -14,9 +14,10 @@ Needs matplotlib: pip install -r tools/requirements.txt. tools/check-plots.sh dr
 - From a `retention compare` or `retention sweep` --export-csv (one row per run): median peak
   resident MB on the x axis, median placeholder frames on the y axis, one labelled point per
   strategy (or sweep point), the spread across runs as error bars.
-- From `retention soak` (its --export-json or --export-csv): MB over iterations: resident,
-  anonymous, retained (the figure the verdict fits: anonymous less what the allocator holds
-  freed) and the allocator's free-but-held bytes; warm-up iterations are shaded.
+- From `retention soak` (its --export-json or --export-csv): above, retained memory (the figure
+  the verdict fits: anonymous less what the allocator holds freed) on an axis scaled to it, with
+  the fitted slope, its 95 % interval as a band and the allowed rate (from the JSON's verdict);
+  below, resident, anonymous and the allocator's free-but-held MB; warm-up iterations shaded.
 """
 import csv
 import json
@@ -50,19 +51,54 @@ def finish(fig, ax, xlabel, ylabel, title, ncol=1, done=True):
         sys.exit(0)
 
 
-def plot_soak(samples, title):
+def plot_soak(samples, title, verdict=None):
+    """Two panels: retained memory (what the verdict judges) on an axis scaled to it, with the
+    fitted slope, its 95 % interval as a band and the allowed rate as a line, all through the
+    measured iterations' centroid; below, resident, anonymous and the allocator's free-but-held
+    memory. Without a verdict (a CSV) the slope is fitted here and no band or limit is drawn."""
     if not samples:
         sys.exit(f"tools/plot.py: {path} has no soak sample to plot")
     its = [int(s["iteration"]) for s in samples]
-    fig, ax = plt.subplots(figsize=(10, 5.5))
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(10, 8), sharex=True, gridspec_kw={"height_ratios": [3, 2]})
+    measured = [(int(s["iteration"]), float(s["retainedBytes"]) / 1e6) for s in samples
+                if "retainedBytes" in s and str(s["warmup"]).lower() != "true"]
+    if "retainedBytes" in samples[0]:
+        top.plot(its, [float(s["retainedBytes"]) / 1e6 for s in samples], marker="o", markersize=3, label="retained (judged)")
+    if len(measured) >= 2:
+        xs, ys = [x for x, _ in measured], [y for _, y in measured]
+        cx, cy = sum(xs) / len(xs), sum(ys) / len(ys)
+        if verdict and "slopeBytesPerIteration" in verdict:
+            slope = verdict["slopeBytesPerIteration"] / 1e6
+            low, high = verdict.get("slopeLowerBytesPerIteration", 0) / 1e6, verdict.get("slopeUpperBytesPerIteration", 0) / 1e6
+            edge = [min(xs), max(xs)]
+            top.fill_between(edge, [cy + low * (x - cx) for x in edge], [cy + high * (x - cx) for x in edge],
+                             color="C0", alpha=0.15, label="95 % interval of the slope")
+            limit = verdict.get("maxGrowthRateBytesPerIteration")
+            if limit is not None:
+                top.plot(edge, [cy + limit / 1e6 * (x - cx) for x in edge], color="C3", linestyle="--",
+                         label=f"allowed rate ({limit / 1e3:.1f} KB per iteration)")
+        else:
+            sxx = sum((x - cx) ** 2 for x in xs)
+            slope = sum((x - cx) * (y - cy) for x, y in measured) / sxx if sxx else 0
+        top.plot([min(xs), max(xs)], [cy + slope * (min(xs) - cx), cy + slope * (max(xs) - cx)], color="C1",
+                 label=f"fitted slope ({slope * 1e3:.1f} KB per iteration)")
+        span = max(ys) - min(ys)
+        pad = max(span * 0.25, 0.05)
+        top.set_ylim(min(ys) - pad, max(ys) + pad)   # scaled to retained memory, not from zero
     for key, label, style in [("residentBytes", "resident (VmRSS)", ":"), ("anonymousBytes", "anonymous", "--"),
-                              ("retainedBytes", "retained (judged)", "-"), ("heapFreeHeldBytes", "allocator free-but-held", "-.")]:
+                              ("heapFreeHeldBytes", "allocator free-but-held", "-.")]:
         if key in samples[0]:
-            ax.plot(its, [float(s[key]) / 1e6 for s in samples], linestyle=style, marker="o", markersize=3, label=label)
+            bottom.plot(its, [float(s[key]) / 1e6 for s in samples], linestyle=style, marker="o", markersize=3, label=label)
     warm = [int(s["iteration"]) for s in samples if str(s["warmup"]).lower() == "true"]
-    if warm:
-        ax.axvspan(min(warm) - 0.5, max(warm) + 0.5, color="grey", alpha=0.15, label="warm-up")
-    finish(fig, ax, "iteration", MB, title)
+    for ax in (top, bottom):
+        if warm:
+            ax.axvspan(min(warm) - 0.5, max(warm) + 0.5, color="grey", alpha=0.15, label="warm-up")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    top.set_ylabel("retained " + MB)
+    top.set_title(title)
+    finish(fig, bottom, "iteration", MB, "")
+
 
 def plot_runs_csv(rows):
     """A compare or sweep CSV: per strategy (or point), median peak against median placeholders."""
@@ -109,7 +145,7 @@ except (OSError, ValueError) as error:
 
 if "samples" in doc and "verdict" in doc:
     verdict = doc["verdict"]
-    plot_soak(doc["samples"], f"Soak of {doc.get('scenario', '').rsplit('/', 1)[-1]} under {doc.get('strategy', '')}: {verdict.get('outcome', '').upper()}")
+    plot_soak(doc["samples"], f"Soak of {doc.get('scenario', '').rsplit('/', 1)[-1]} under {doc.get('strategy', '')}: {verdict.get('outcome', '').upper()}", verdict)
 
 def plot_sweep(doc):
     sweep, outcome = doc["sweep"], doc.get("outcome") or {}
