@@ -37,6 +37,13 @@ cache.disappeared("a")
 precondition(!cache.isVisible("a"))
 _ = store.trim(to: 1_000_000)
 store.close()
+// A bare 150 meant as megabytes is refused, not a store that holds nothing.
+do {
+    _ = try DiskStore(folder: folder + "-tiny", limit: 150)
+    preconditionFailure("a 150-byte store was made")
+} catch {
+    precondition("\(error)".hasPrefix("a disk store limit of 150 bytes holds nothing; give at least 65536 bytes"), "\(error)")
+}
 print("old client: ran")
 SWIFT
 cd "$scratch/client"

@@ -217,11 +217,17 @@ public final class DiskStore: Sendable {
     }
 
     /// ``init(folder:limit:durable:mode:options:)-(_,ByteSize,_,_,_)`` with the limit in bytes.
+    /// A limit under ``minimumLimitBytes`` throws ``DiskStoreError/limitTooSmall(bytes:minimum:)``:
+    /// `limit: 150` is 150 bytes, a store that could hold nothing, and most often meant 150 MB.
     @available(*, deprecated, message: "give the limit as a ByteSize, like limit: .megabytes(150)")
     public convenience init(folder: String, limit: Int, durable: Bool = false, mode: AccessMode = .automatic,
                             options: Options = Options()) throws(DiskStoreError) {
+        guard limit >= Self.minimumLimitBytes else { throw .limitTooSmall(bytes: limit, minimum: Self.minimumLimitBytes) }
         try self.init(folder: folder, limitBytes: limit, durable: durable, mode: mode, options: options)
     }
+
+    /// The least limit the deprecated `Int` initializer takes: 64 KiB, a few small entries. O(1).
+    public static let minimumLimitBytes = 64 << 10
 
     /// The designated initializer, behind both public ones. Same costs.
     init(folder: String, limitBytes limit: Int, durable: Bool, mode: AccessMode, options: Options) throws(DiskStoreError) {

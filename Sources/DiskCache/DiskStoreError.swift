@@ -33,6 +33,10 @@ public enum DiskStoreError: Error, CustomStringConvertible, Sendable, Equatable 
     case emptyPath
     /// The folder is `/` or the home folder, which the store never makes a store of.
     case protectedFolder(String)
+    /// A limit given as a bare byte count (the deprecated `Int` initializer) under
+    /// ``DiskStore/minimumLimitBytes``: a store that could hold nothing, most often a number
+    /// meant in megabytes.
+    case limitTooSmall(bytes: Int, minimum: Int)
 
     /// True when the folder given is the problem, not the system: an empty path, `/` or the
     /// home folder, a folder of files the store did not make. A command-line tool reports these
@@ -74,6 +78,8 @@ public enum DiskStoreError: Error, CustomStringConvertible, Sendable, Equatable 
             return "the disk store's folder is an empty path (an unset variable?); give a folder"
         case .protectedFolder(let folder):
             return "\(PathText.display(folder)) is not a Retention cache and will not be made one (it is / or the home folder); give a folder of its own"
+        case .limitTooSmall(let bytes, let minimum):
+            return "a disk store limit of \(bytes) bytes holds nothing; give at least \(minimum) bytes, as a ByteSize with its unit (limit: .megabytes(150))"
         }
     }
 }
