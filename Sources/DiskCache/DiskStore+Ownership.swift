@@ -75,7 +75,9 @@ extension DiskStore {
     /// and again every `interval` until this store owns the folder or closes. An operation each
     /// time: close waits for it, and after close it does nothing. One `flock` per try.
     func scheduleTakeoverCheck(after interval: Duration) {
-        let nanoseconds = max(1_000_000, Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000))
+        // A caller's interval, clamped before arithmetic: 1 ms to a day.
+        let seconds = min(max(interval.components.seconds, 0), 86_400)
+        let nanoseconds = max(1_000_000, Int(seconds) * 1_000_000_000 + Int(max(interval.components.attoseconds, 0) / 1_000_000_000))
         background.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
             guard let self, let owning = enter() else { return }
             defer { leave() }

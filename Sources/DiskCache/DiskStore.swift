@@ -61,6 +61,7 @@ public final class DiskStore: Sendable {
         /// the store tries its lock in the background, so that an owner that died is replaced
         /// (and ``onWriteStateChange`` hears it) without waiting for the next write. Nil: only
         /// writes try. Default 1 s: one `flock` a second while another process owns the folder.
+        /// Clamped to 1 ms to a day.
         public var takeoverCheckInterval: Duration? = .seconds(1)
         /// The hash that names a key's file (FNV-1a, 64 bits). Tests force collisions with it.
         package var keyHash: @Sendable (String) -> UInt64 = { KeyHash.fnv1a64($0) }

@@ -201,7 +201,8 @@ extension SoakJob {
             ]
             var reasons = verdict.reasons
             var baselineGrew = false
-            if let baseline, run > warmup {
+            if let baseline, run > warmup, verdict.slopeLowerBytesPerHourOfUse.isFinite, verdict.slopeUpperBytesPerHourOfUse.isFinite,
+               verdict.slopeBytesPerHourOfUse.isFinite {
                 let comparison = BaselineComparison(
                     slope: verdict.slopeBytesPerHourOfUse, interval: verdict.slopeLowerBytesPerHourOfUse...max(verdict.slopeLowerBytesPerHourOfUse, verdict.slopeUpperBytesPerHourOfUse),
                     baselineSlope: baseline.slope, baselineInterval: baseline.interval, unit: "hour of use",
