@@ -91,6 +91,10 @@ struct SweepTests {
         }
         #expect(shown == expected)
         #expect(model != before, "the change is in the model")
+        #expect(throws: LabError.usage("sourceLatencyMs: expected 0 to 60000 ms, got 70000")) {
+            try base.applying([SweepSetting(parsing: "sourceLatencyMs=70000")])
+        }
+        #expect(throws: LabError.usage("fetchLimit: expected 1 to 64, got 0")) { try base.applying([SweepSetting(parsing: "fetchLimit=0")]) }
     }
 
     // MARK: - Frontier and recommendation

@@ -388,17 +388,11 @@ final class ExperimentSession {
             peakDiskBytes = max(peakDiskBytes, disk.store.usage)
         }
         if report.isContainerAlive {
-            if let appearedRows {
-                if appearedRows.contains(where: { !isReady($0, frame: report.frame) }) { placeholderFrames += 1 }
-            } else if report.visibleRows.contains(where: { !isReady($0, frame: report.frame) }) {
-                placeholderFrames += 1
-            }
-            let frame = report.frame
-            if let appearedRows {
-                waits.frame(frame, visible: appearedRows) { isReady($0, frame: frame) }
-            } else {
-                waits.frame(frame, visible: report.visibleRows) { isReady($0, frame: frame) }
-            }
+            // Each visible row's readiness, asked once: for the placeholder frame and the waits.
+            let visible = appearedRows.map(Array.init) ?? Array(report.visibleRows)
+            let waiting = Set(visible.filter { !isReady($0, frame: report.frame) })
+            if !waiting.isEmpty { placeholderFrames += 1 }
+            waits.frame(report.frame, visible: visible) { !waiting.contains($0) }
         } else {
             waits.finish(at: report.frame)
         }
