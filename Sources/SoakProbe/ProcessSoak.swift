@@ -214,7 +214,9 @@ extension ProcessSoak {
                     merged += ended - 1
                     lastIteration = now
                     guard let sample else {
-                        if running.hasExited { return }
+                        // A dying program loses its memory map before it can be reaped: give it a
+                        // moment to finish dying, so a crash is named as a crash.
+                        if exitsSoon() { return }
                         endedEarly = "the program's memory could not be read after iteration \(iteration)"
                         failed = true
                         return
@@ -236,6 +238,16 @@ extension ProcessSoak {
                 }
                 usleep(options.pollMicroseconds)
             }
+        }
+
+        /// Whether the program has ended or ends within a second. Polls every 5 ms.
+        func exitsSoon() -> Bool {
+            let asked = clock.now
+            while !running.hasExited {
+                if (clock.now - asked).seconds >= 1 { return false }
+                usleep(5_000)
+            }
+            return true
         }
 
         /// The program's memory now; nil when it cannot be read (the program is gone).

@@ -37,6 +37,14 @@ struct ExecSoakCommandTests {
         #expect(result.stderr.contains("fatal: out of widgets in iteration 9"), "\(result.stderr)")
     }
 
+    @Test("a program that dies right after a marker, while its memory is read, is named as crashed, never as unreadable", arguments: 0..<3)
+    func dyingWhileSampled(round: Int) async throws {
+        let result = try await CLIRunner.run(["soak", "--exec", "--iterations", "40", "--", "python3", Self.program, "dying"], timeout: 60)
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("reason: the program crashed: killed by SIGABRT after 8 iterations (2 warm-up): a failed run, whatever was measured"), "\(result.stdout)")
+        #expect(result.stdout.contains("could not be read") == false, "\(result.stdout)")
+    }
+
     // 10 s: with the other tests running on a loaded machine, Python took over 5 s to its first marker.
     @Test("a program that stops printing markers is stalled: killed, INCONCLUSIVE (exit 3), the timeout named")
     func stallIsInconclusive() async throws {

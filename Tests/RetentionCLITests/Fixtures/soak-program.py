@@ -4,6 +4,7 @@
 #   leak     keeps 100 KB more every iteration
 #   bounded  keeps the last 4 buffers of 100 KB (filled before the first marker)
 #   crash    like bounded, then writes a cause to stderr and aborts (SIGABRT) after 8 iterations
+#   dying    like bounded, then aborts right after its 8th marker, while it is being sampled
 #   stall    like bounded, then stops printing markers after 6 iterations and sleeps
 #   quiet    like bounded, with no markers at all (for --every)
 import collections
@@ -26,4 +27,6 @@ for i in range(iterations):
         time.sleep(600)
     if kind != "quiet":
         print("RETENTION-ITERATION", i + 1, flush=True)
+    if kind == "dying" and i == 7:
+        os.abort()
     time.sleep(0.01)
