@@ -18,6 +18,10 @@ between `<!-- results:ID -->` and `<!-- /results:ID -->` markers, which this scr
 so no figure anywhere is typed by hand. Besides comparisons and sweeps, a section can be a
 script's output (`script`, quoted as text or, with `markdown`, as the table it prints) or a
 `retention` command quoted with its exit status (`command`).
+
+Sections over the corpora ({corpus}, {flatcorpus}) make them with tools/make-corpus.sh once per
+run, or take the folders in the environment variables CORPUS and FLATCORPUS: corpora that
+tools/make-corpus.sh (and --flat) already made, never committed.
 """
 import statistics
 import json
@@ -183,7 +187,7 @@ TABLES = [
          script=["tools/thumbnail-vs-decode.sh", "--kinds", "{flatcorpus}", "7"], env={"OUT": "/dev/shm"}),
     dict(id="corpus-kinds", title="Thumbnail against full decode on ordinary 1-2 MP PNGs, by kind",
          script=["tools/thumbnail-vs-decode.sh", "--kinds", "{corpus}", "7"]),
-    dict(id="decode-corpora", title="Full decode against libpng's default on both corpora, by kind",
+    dict(id="decode-corpora", title="Full decode against libpng, libspng, stb_image, Wuffs and libdeflate's inflate alone on both corpora, by kind",
          script=["tools/decode-vs-libpng.sh", "--corpus", "{corpus}", "--corpus", "{flatcorpus}"], env={"PAIRS": "5"}),
     dict(id="flat-peers", title="Thumbnails against peers on flat-colour 0.7-1.2 MP PNGs",
          script=["tools/compare-peers.sh", "--corpus", "{flatcorpus}"], env={"RUNS": "5"}, markdown=True),
@@ -245,7 +249,14 @@ def run_sweep(binary, arguments, repeats, workdir):
 
 def expand(part, workdir):
     """A script or command argument with {workdir}, {corpus} and {flatcorpus} filled in; the
-    corpus of ordinary PNGs and the flat-colour one are made once per run by tools/make-corpus.sh."""
+    corpus of ordinary PNGs and the flat-colour one are made once per run by tools/make-corpus.sh,
+    unless CORPUS and FLATCORPUS name folders it made before."""
+    for placeholder, variable in (("{corpus}", "CORPUS"), ("{flatcorpus}", "FLATCORPUS")):
+        given = os.environ.get(variable)
+        if placeholder in part and given:
+            if not os.path.isdir(given):
+                sys.exit(f"tools/results.py: {variable}={given} is not a folder")
+            part = part.replace(placeholder, os.path.abspath(given))
     if "{flatcorpus}" in part:
         flat = os.path.join(workdir, "flat-corpus")
         if not os.path.isdir(flat):
