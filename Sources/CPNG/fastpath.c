@@ -470,12 +470,22 @@ int rtn_png_fast_rows_read(rtn_png_fast_rows *rows, uint8_t *dst, size_t stride,
     const rtn_png_fast_plan *plan = &rows->plan;
     if (count > plan->height - rows->next_row) return RTN_PNG_USAGE;
     size_t rowbytes = (size_t)plan->width * (size_t)plan->bpp;
+    if (rows->pixel_bytes == plan->bpp) {
+        // Rows as stored: each is unfiltered straight into its place, the row above read from
+        // the batch (from `previous`, the last row of the batch before, for the first), so
+        // every byte is written once and read back by the thumbnailer while it is in cache.
+        for (uint32_t i = 0; i < count; i++, rows->next_row++) {
+            const uint8_t *in = rows->filtered + (size_t)rows->next_row * (rowbytes + 1);
+            uint8_t *out = dst + (size_t)i * stride;
+            rtn_png_unfilter_row(in[0], in + 1, i == 0 ? rows->previous : out - stride, rowbytes, (size_t)plan->bpp, out);
+        }
+        if (count > 0) memcpy(rows->previous, dst + (size_t)(count - 1) * stride, rowbytes);
+        return RTN_PNG_OK;
+    }
     for (uint32_t i = 0; i < count; i++, rows->next_row++) {
         const uint8_t *in = rows->filtered + (size_t)rows->next_row * (rowbytes + 1);
         rtn_png_unfilter_row(in[0], in + 1, rows->previous, rowbytes, (size_t)plan->bpp, rows->current);
-        uint8_t *out = dst + (size_t)i * stride;
-        if (rows->pixel_bytes == 4) rtn_fast_expand(plan, rows->table, rows->keyed ? rows->key : NULL, rows->current, out);
-        else memcpy(out, rows->current, rowbytes);
+        rtn_fast_expand(plan, rows->table, rows->keyed ? rows->key : NULL, rows->current, dst + (size_t)i * stride);
         uint8_t *swap = rows->previous;
         rows->previous = rows->current;
         rows->current = swap;

@@ -20,21 +20,28 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Which decoder a full decode uses (default `.automatic`).
     public var path: DecodePath
     /// The working memory a thumbnail may spend on inflating its source whole with the fast
-    /// path, in bytes (0, the default: thumbnails stream through libpng, about 0.45 MB of
-    /// working memory whatever the image). A file the fast path takes whose filtered image
-    /// (height × (1 + row bytes), plus at most 256 KiB of staged compressed bytes) fits is
-    /// inflated by libdeflate into one buffer and its rows fed to the thumbnailer from there:
-    /// the same pixels, for that buffer's memory. Needs `path` `.automatic`.
+    /// path, in bytes (default ``defaultThumbnailInflateBytes``, 32 MiB). A file the fast path
+    /// takes whose filtered image (height × (1 + row bytes), plus at most 256 KiB of staged
+    /// compressed bytes) fits is inflated by libdeflate into one buffer and its rows fed to the
+    /// thumbnailer from there: the same pixels, for that buffer's memory while the thumbnail is
+    /// made. A larger file, one the fast path does not take, and every file with 0 stream
+    /// through libpng instead (about 0.45 MB of working memory whatever the image, for about
+    /// 1.5–2× the CPU). Needs `path` `.automatic`.
     public var thumbnailInflateBytes: Int
 
+    /// The default whole-image inflate allowance of a thumbnail: 32 MiB of filtered bytes, an
+    /// 8 MP RGBA or 11 MP RGB image. Larger images stream, so a thumbnail's working memory stays
+    /// within about 32 MB whatever the file (docs/libraries.md gives the measurements).
+    public static let defaultThumbnailInflateBytes = 32 << 20
+
     /// Options with the Adler-32 check as given, the fast path where it can be, and thumbnails
-    /// streaming.
+    /// inflating their source whole up to ``defaultThumbnailInflateBytes``.
     public init(verifyAdler32: Bool = false) {
-        self.init(verifyAdler32: verifyAdler32, path: .automatic, thumbnailInflateBytes: 0)
+        self.init(verifyAdler32: verifyAdler32, path: .automatic, thumbnailInflateBytes: Self.defaultThumbnailInflateBytes)
     }
 
     /// Options naming the decoder; the others have the documented defaults.
-    public init(verifyAdler32: Bool = false, path: DecodePath, thumbnailInflateBytes: Int = 0) {
+    public init(verifyAdler32: Bool = false, path: DecodePath, thumbnailInflateBytes: Int = DecodeOptions.defaultThumbnailInflateBytes) {
         self.verifyAdler32 = verifyAdler32
         self.path = path
         self.thumbnailInflateBytes = thumbnailInflateBytes
@@ -46,8 +53,13 @@ public struct DecodeOptions: Sendable, Hashable {
         self.init(verifyAdler32: verifyAdler32, path: .automatic, thumbnailInflateBytes: thumbnailInflateBytes)
     }
 
-    /// The defaults: the Adler-32 is skipped, the fast path taken where it can be.
+    /// The defaults: the Adler-32 is skipped, the fast path taken where it can be, thumbnails
+    /// inflate whole up to ``defaultThumbnailInflateBytes``.
     public static let `default` = DecodeOptions()
+
+    /// Thumbnails that always stream through libpng (no whole-image inflate): the least working
+    /// memory, for more CPU.
+    public static let streamingThumbnails = DecodeOptions(thumbnailInflateBytes: 0)
 
     /// libpng's own checks: the Adler-32 is verified too.
     public static let strict = DecodeOptions(verifyAdler32: true)

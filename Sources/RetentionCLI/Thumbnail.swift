@@ -77,8 +77,8 @@ struct ThumbnailCommand: ParsableCommand {
             transform: ArgumentValues.residentSize())
     var maxResident: ByteSize?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Inflate a file's image data whole with libdeflate (the decoder's fast path) when its inflated image fits SIZE (like 64MB): the same thumbnails for less CPU, for that much working memory per file at once. Default: off, rows stream through libpng (about 0.45 MB a file).", valueName: "size"),
-            transform: ArgumentValues.residentSize())
+    @Option(parsing: .unconditional, help: ArgumentHelp("Inflate a file's image data whole with libdeflate (the decoder's fast path) when its inflated image fits SIZE (like 64MB), and stream larger files through libpng: the same thumbnails, for about half the CPU, for up to SIZE of working memory per job at once. 0 streams every file (about 0.45 MB a file). Default: 32MiB (an 8 MP RGBA or 11 MP RGB image).", valueName: "size"),
+            transform: ArgumentValues.size(example: "32MB"))
     var inflateWhole: ByteSize?
 
     @Option(help: ArgumentHelp("A folder that keeps the thumbnails made (a disk store, created if missing): an input whose device, inode, size, modification and change times (ns) and thumbnail options match an entry is not decoded again (see --cache-verify); a folder holding other files is refused, exit 64, so a batch run again over a folder it has seen writes those thumbnails from the cache. Safe to kill at any moment. See `retention cache` to inspect or trim it.", valueName: "dir"))
@@ -125,7 +125,7 @@ struct ThumbnailCommand: ParsableCommand {
         job.zlibStrategy = zlibStrategy ?? deprecatedStrategy ?? job.zlibStrategy
         job.json = json
         job.maxResidentBytes = maxResident?.bytes
-        job.inflateWholeBytes = inflateWhole?.bytes ?? 0
+        if let inflateWhole { job.inflateWholeBytes = inflateWhole.bytes }
         job.cacheFolder = cache
         if let cacheLimit { job.cacheLimitBytes = cacheLimit.bytes }
         if let cacheVerify { job.cacheVerification = cacheVerify }

@@ -376,7 +376,7 @@ struct WholeImageThumbnailTests {
         for path in files {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
             for (linear, size) in [(false, 16), (true, 23), (false, 200)] {
-                let streaming = Thumbnailer(maxPixelSize: size, linearLight: linear)
+                let streaming = Thumbnailer(maxPixelSize: size, linearLight: linear, options: .streamingThumbnails)
                 let whole = Thumbnailer(maxPixelSize: size, linearLight: linear, options: Self.allowance)
                 let reference: Thumbnail
                 do { reference = try streaming.thumbnail(bytes) } catch {
@@ -399,11 +399,38 @@ struct WholeImageThumbnailTests {
         #expect(inflated >= 100, "only \(inflated) thumbnails came from a whole-image inflate")
     }
 
+    @Test("a scratch keeps one buffer from thumbnail to thumbnail, grows it for a larger file, gives the same pixels, and release unmaps it")
+    func scratchReuse() throws {
+        let generator = AssetGenerator()
+        let small = try PNGEncoder(compressionLevel: 1).encode(try generator.bitmap(for: AssetSpec(.photo, 60, 40, index: 1)))
+        let large = try PNGEncoder(compressionLevel: 1).encode(try generator.bitmap(for: AssetSpec(.alpha, 300, 200, index: 1)))
+        let thumbnailer = Thumbnailer(maxPixelSize: 20)
+        let scratch = ThumbnailScratch()
+        #expect(scratch.heldBytes == 0)
+        let first = try thumbnailer.thumbnail(small, reusing: scratch)
+        let held = scratch.heldBytes
+        #expect(!first.stats.streamed && held >= 40 * (1 + 60 * 3) && held % PageMapping.pageSize == 0, "\(held)")
+        let again = try thumbnailer.thumbnail(small, reusing: scratch)
+        #expect(scratch.heldBytes == held, "a buffer large enough is reused, not replaced")
+        let bigger = try thumbnailer.thumbnail(large, reusing: scratch)
+        #expect(scratch.heldBytes >= 200 * (1 + 300 * 4) && scratch.heldBytes > held)
+        let afterLarge = try thumbnailer.thumbnail(small, reusing: scratch)
+        #expect(afterLarge.bitmap.hasSamePixels(as: first.bitmap) && again.bitmap.hasSamePixels(as: first.bitmap))
+        #expect(bigger.bitmap.hasSamePixels(as: try Thumbnailer(maxPixelSize: 20, options: .streamingThumbnails).thumbnail(large).bitmap))
+        // A failed file gives its buffer back too.
+        #expect(throws: ImagingError.self) { try thumbnailer.thumbnail(Data(large.prefix(large.count - 30)), reusing: scratch) }
+        #expect(scratch.heldBytes > 0)
+        scratch.release()
+        #expect(scratch.heldBytes == 0)
+        // Without a scratch nothing is kept: the default options inflate whole all the same.
+        #expect(!(try thumbnailer.thumbnail(large)).stats.streamed)
+    }
+
     @Test("an allowance smaller than the filtered image, forced libpng, or a damaged stream: the thumbnail streams")
     func fallsBack() throws {
         let png = [UInt8](try PNGEncoder().encode(try sampleBitmap(width: 60, height: 40)))
         let filtered = 40 * (1 + 60 * 4)
-        let reference = try Thumbnailer(maxPixelSize: 12).thumbnail(Data(png))
+        let reference = try Thumbnailer(maxPixelSize: 12, options: .streamingThumbnails).thumbnail(Data(png))
         for options in [DecodeOptions(thumbnailInflateBytes: filtered - 1), DecodeOptions(path: .libpng, thumbnailInflateBytes: 1 << 20)] {
             let thumbnail = try Thumbnailer(maxPixelSize: 12, options: options).thumbnail(Data(png))
             #expect(thumbnail.stats.streamed && thumbnail.bitmap.hasSamePixels(as: reference.bitmap))

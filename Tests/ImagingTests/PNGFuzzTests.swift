@@ -84,4 +84,42 @@ struct PNGFuzzTests {
         #expect(fast > Self.pathRounds / 20, "only \(fast) mutants took the fast path: the comparison hardly compared")
         #expect(failed > Self.pathRounds / 10, "only \(failed) mutants failed: the mutations hardly mutated")
     }
+
+    @Test("mutated PNGs give byte-identical thumbnail files, or the same error, whether their source streams or is inflated whole")
+    func mutantThumbnailsAgreeOnBothInflatePaths() throws {
+        print("PNG thumbnail inflate-path fuzz seed \(Self.seed) (RETENTION_FUZZ_SEED)")
+        guard let suite = TestData.folder("pngsuite") else { return }
+        var originals = try ["basn2c08", "basn6a08", "basn3p08", "basn0g08", "basn4a08", "tbrn2c08", "tbbn3p08"].map {
+            [UInt8](try Data(contentsOf: URL(fileURLWithPath: suite + "/" + $0 + ".png")))
+        }
+        let photo = [UInt8](try PNGEncoder(compressionLevel: 6).encode(try AssetGenerator().bitmap(for: AssetSpec(.photo, 40, 30, index: 2))))
+        originals.append(DecodePathTests.rechunked(photo, sizes: [3, 200, 0, 500]))
+        var random = SplitMix64(seed: Self.seed &+ 47)
+        var whole = 0, failed = 0
+        let rounds = max(300, Self.pathRounds / 3)
+        for round in 0..<rounds {
+            var bytes = Mutations.png(originals[round % originals.count], &random)
+            if random.next() % 2 == 0 { bytes = Self.fixingCRCs(bytes) }
+            let data = Data(bytes)
+            let size = 5 + Int(random.next() % 20)
+            let streaming = Thumbnailer(maxPixelSize: size, limits: Self.limits, options: .streamingThumbnails)
+            let inflating = Thumbnailer(maxPixelSize: size, limits: Self.limits, options: DecodeOptions(thumbnailInflateBytes: 1 << 20))
+            let reference: Thumbnail
+            do { reference = try streaming.thumbnail(data) } catch {
+                failed += 1
+                #expect(throws: error, "seed \(Self.seed) round \(round)") { try inflating.thumbnail(data) }
+                continue
+            }
+            do {
+                let thumbnail = try inflating.thumbnail(data)
+                if !thumbnail.stats.streamed { whole += 1 }
+                #expect(try PNGEncoder().encode(thumbnail.bitmap) == PNGEncoder().encode(reference.bitmap), "seed \(Self.seed) round \(round)")
+            } catch {
+                Issue.record("seed \(Self.seed) round \(round): streams to a thumbnail, but inflated whole fails: \(error)")
+            }
+        }
+        print("thumbnail inflate-path fuzz: \(rounds) mutants, \(whole) inflated whole, \(failed) failed on both")
+        #expect(whole > rounds / 20, "only \(whole) mutants were inflated whole: the comparison hardly compared")
+        #expect(failed > rounds / 10, "only \(failed) mutants failed: the mutations hardly mutated")
+    }
 }

@@ -43,7 +43,7 @@ struct ThumbnailCommandTests {
         #expect(summary.contains(" MB read, ") && summary.contains(" MB written, ") && summary.contains(" s, peak memory ") && summary.hasSuffix(" MB"))
     }
 
-    @Test("--inflate-whole writes the same thumbnails as streaming, reports them not streamed, and a cut file still fails with libpng's reason")
+    @Test("the default whole-image inflate and --inflate-whole 8MB write the same thumbnails as --inflate-whole 0 (streaming), report them not streamed, and a cut file still fails with libpng's reason")
     func inflateWhole() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-whole")
         defer { try? FileIO.removeTree(dir) }
@@ -52,16 +52,22 @@ struct ThumbnailCommandTests {
             try Self.copy(Self.images + "/" + name, to: dir + "/in/" + name)
         }
         try Data(try Data(contentsOf: URL(fileURLWithPath: Self.photo)).prefix(3000)).write(to: URL(fileURLWithPath: dir + "/in/cut.png"))
-        let streamed = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "64", "-o", dir + "/streamed", "--jobs", "2", "--json"])
-        let whole = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "64", "-o", dir + "/whole", "--jobs", "2", "--json", "--inflate-whole", "8MB"])
-        #expect(streamed.status == 1 && whole.status == 1)
-        #expect(whole.stderr == streamed.stderr && whole.stderr.contains("cut.png: truncated PNG"), "\(whole.stderr)")
-        for name in try FileIO.directoryEntries(dir + "/streamed").sorted() {
-            #expect((try? FileIO.readAll(dir + "/whole/" + name)) == (try? FileIO.readAll(dir + "/streamed/" + name)), "\(name)")
+        let streamed = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "64", "-o", dir + "/streamed", "--jobs", "2", "--json", "--inflate-whole", "0"])
+        for (folder, extra) in [("whole", ["--inflate-whole", "8MB"]), ("default", [])] {
+            let whole = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "64", "-o", dir + "/" + folder, "--jobs", "2", "--json"] + extra)
+            #expect(streamed.status == 1 && whole.status == 1)
+            #expect(whole.stderr == streamed.stderr && whole.stderr.contains("cut.png: truncated PNG"), "\(whole.stderr)")
+            for name in try FileIO.directoryEntries(dir + "/streamed").sorted() {
+                #expect((try? FileIO.readAll(dir + "/" + folder + "/" + name)) == (try? FileIO.readAll(dir + "/streamed/" + name)), "\(folder) \(name)")
+            }
+            let reports = whole.stdout.split(separator: "\n").filter { $0.contains("\"streamed\"") }
+            #expect(reports.count == 5 && reports.allSatisfy { $0.contains("\"streamed\":false") }, "\(whole.stdout)")
         }
-        let reports = whole.stdout.split(separator: "\n").filter { $0.contains("\"streamed\"") }
-        #expect(reports.count == 5 && reports.allSatisfy { $0.contains("\"streamed\":false") }, "\(whole.stdout)")
         #expect(streamed.stdout.split(separator: "\n").filter { $0.contains("\"streamed\":true") }.count == 5)
+        for (value, text) in [("32", "32 has no unit"), ("-1MB", "-1MB is negative"), ("lots", "'lots' is not a size")] {
+            let bad = try await CLIRunner.run(["thumbnail", dir + "/in", "-o", dir + "/bad", "--inflate-whole", value])
+            #expect(bad.status == 64 && bad.stderr.contains("--inflate-whole") && bad.stderr.contains(text), "\(value): \(bad.stderr)")
+        }
     }
 
     @Test("outputs keep the input name, go to ./thumbnails by default, and are overwritten")
@@ -144,7 +150,7 @@ struct ThumbnailCommandTests {
         let good = lines[0]
         #expect(good?["file"] as? String == Self.photo && good?["output"] as? String == dir + "/photo-600x400-01.png")
         #expect(good?["width"] as? Int == 128 && good?["height"] as? Int == 85 && good?["sourceWidth"] as? Int == 600)
-        #expect(good?["streamed"] as? Bool == true && (good?["peakWorkingBytes"] as? Int ?? 0) > 0 && (good?["bytesWritten"] as? Int ?? 0) > 0)
+        #expect(good?["streamed"] as? Bool == false && (good?["peakWorkingBytes"] as? Int ?? 0) > 0 && (good?["bytesWritten"] as? Int ?? 0) > 0)
         #expect(lines[1]?["error"] as? String == "cannot read \(missing): No such file or directory")
         let summary = lines[2]?["summary"] as? [String: Any]
         #expect(summary?["files"] as? Int == 2 && summary?["failed"] as? Int == 1)

@@ -79,23 +79,38 @@ public struct Thumbnailer: Sendable, Hashable {
 
     /// The thumbnail of the PNG in `data`, its pixels from `allocator`. Throws what
     /// `PNGDecoder` throws, `.limitExceeded` before any work, `.invalidArgument` for a bad box.
+    /// A whole-image inflate's buffer is mapped for this call and unmapped when it returns.
     public func thumbnail(_ data: Data, allocator: BitmapAllocator = .system) throws(ImagingError) -> Thumbnail {
+        try thumbnail(data, allocator: allocator, reusing: ThumbnailScratch(keeps: false))
+    }
+
+    /// As ``thumbnail(_:allocator:)``, the whole-image inflate's buffer taken from `scratch`
+    /// and kept there for the next call: no fresh pages to fault in when it is large enough.
+    public func thumbnail(_ data: Data, allocator: BitmapAllocator = .system, reusing scratch: ThumbnailScratch) throws(ImagingError) -> Thumbnail {
         try data.withBytes { (raw: UnsafeRawBufferPointer) throws(ImagingError) -> Thumbnail in
-            let whole = inflatesWhole ? WholeImageRows.prepare(bytes: raw, limits: limits, allowance: options.thumbnailInflateBytes) : nil
+            let whole = inflatesWhole ? WholeImageRows.prepare(bytes: raw, limits: limits, allowance: options.thumbnailInflateBytes, scratch: scratch) : nil
             return try thumbnail(PNGReader(.memory(raw), limits: limits, options: options), allocator: allocator, whole: whole)
         }
     }
 
-    /// The thumbnail of the PNG file at `path`, streamed from disk through a small buffer, so
-    /// neither the compressed bytes nor the decoded image is ever held whole (but with
-    /// `DecodeOptions.thumbnailInflateBytes`, when the file and its inflated image fit).
+    /// The thumbnail of the PNG file at `path`. A file the fast path takes whose filtered image
+    /// fits `DecodeOptions.thumbnailInflateBytes` (32 MiB by default) is read whole and inflated
+    /// into one buffer, mapped for this call; any other streams from disk through a small
+    /// buffer, so neither its compressed bytes nor its decoded image is ever held whole.
     public func thumbnail(contentsOf path: String, allocator: BitmapAllocator = .system) throws(ImagingError) -> Thumbnail {
+        try thumbnail(contentsOf: path, allocator: allocator, reusing: ThumbnailScratch(keeps: false))
+    }
+
+    /// As ``thumbnail(contentsOf:allocator:)``, the whole-image inflate's buffer taken from
+    /// `scratch` and kept there for the next call (a batch keeps one scratch per thread).
+    public func thumbnail(contentsOf path: String, allocator: BitmapAllocator = .system, reusing scratch: ThumbnailScratch) throws(ImagingError) -> Thumbnail {
         guard inflatesWhole else {
             return try thumbnail(PNGReader(.file(path), limits: limits, options: options), allocator: allocator)
         }
         var size = 0
         let descriptor = try PNGReader.openChecked(path, limits: limits, size: &size)
-        let whole = try WholeImageRows.prepare(descriptor: descriptor, size: size, limits: limits, allowance: options.thumbnailInflateBytes)
+        let whole = try WholeImageRows.prepare(descriptor: descriptor, size: size, limits: limits, allowance: options.thumbnailInflateBytes,
+                                               scratch: scratch)
         return try thumbnail(PNGReader(.descriptor(descriptor.take(), path: path), limits: limits, options: options), allocator: allocator, whole: whole)
     }
 

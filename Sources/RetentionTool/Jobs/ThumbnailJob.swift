@@ -30,9 +30,10 @@ public struct ThumbnailJob {
     /// The most one interlaced PNG, decoded whole, may take; nil for the default share of the
     /// machine's or the cgroup's memory.
     public var maxResidentBytes: Int?
-    /// The working memory a file's whole-image inflate may take (`DecodeOptions.thumbnailInflateBytes`);
-    /// 0 (the default) streams every file through libpng.
-    public var inflateWholeBytes = 0
+    /// The working memory a file's whole-image inflate may take (`DecodeOptions.thumbnailInflateBytes`;
+    /// default `DecodeOptions.defaultThumbnailInflateBytes`, 32 MiB); 0 streams every file through
+    /// libpng.
+    public var inflateWholeBytes = DecodeOptions.defaultThumbnailInflateBytes
     /// A folder of thumbnails made before (a `DiskStore`, created if missing): an input whose
     /// identity and options match an entry is not decoded again. Nil for none.
     public var cacheFolder: String?

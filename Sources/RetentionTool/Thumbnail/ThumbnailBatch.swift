@@ -156,10 +156,12 @@ public final class ThumbnailBatch: Sendable {
     }
 
     private func work() {
+        // This worker's whole-image inflate buffer, kept from file to file (never shared).
+        let scratch = ThumbnailScratch()
         while true {
             let index = nextJob.add(1, ordering: .relaxed).oldValue
             guard index < jobs.count else { return }
-            let report = process(jobs[index])
+            let report = process(jobs[index], scratch: scratch)
             totals.withLock { totals in
                 totals.files += 1
                 totals.bytesRead += report.bytesRead ?? 0
@@ -179,7 +181,7 @@ public final class ThumbnailBatch: Sendable {
         }
     }
 
-    private func process(_ job: ThumbnailTask) -> ThumbnailReport {
+    private func process(_ job: ThumbnailTask, scratch: ThumbnailScratch) -> ThumbnailReport {
         var report = ThumbnailReport(file: PathText.display(job.input))
         let start = ThreadCPUTime.now()
         let identity = FileIO.status(of: job.input)
@@ -214,7 +216,7 @@ public final class ThumbnailBatch: Sendable {
                 wholeImage.wait()
                 holdsWholeImage = true
             }
-            let thumbnail = try thumbnailer.thumbnail(contentsOf: job.input)
+            let thumbnail = try thumbnailer.thumbnail(contentsOf: job.input, reusing: scratch)
             let data = try encoder.encode(thumbnail.bitmap)
             do { try FileIO.replace(job.output, with: data) } catch { throw .io(error) }
             report.output = PathText.display(job.output)
