@@ -374,13 +374,27 @@ int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *b
     size_t width = plan->width, height = plan->height, bpp = (size_t)plan->bpp;
     size_t rowbytes = width * bpp, out_row = width * 4;
     if (bpp == 4) {
-        // In place from the top: row y moves y + 1 bytes toward the start.
-        uint8_t *zero = calloc(1, rowbytes);
+        // In place from the top: row y moves y + 1 bytes toward the start. Two rows at a time
+        // (rtn_png_unfilter_rows), the second into `spare` and then to its place, since in
+        // place it would overwrite the end of the first row's input before that is read.
+        uint8_t *zero = calloc(2, rowbytes);
         if (zero == NULL) return rtn_decline(plan, "out of memory");
-        for (size_t y = 0; y < height; y++) {
+        uint8_t *spare = zero + rowbytes;
+        for (size_t y = 0; y < height;) {
             const uint8_t *in = filtered + y * (rowbytes + 1);
             uint8_t *out = buffer + y * out_row;
-            if (rtn_png_unfilter_row(in[0], in + 1, y == 0 ? zero : out - out_row, rowbytes, 4, out) != 0) {
+            const uint8_t *above = y == 0 ? zero : out - out_row;
+            int status;
+            if (y + 1 < height) {
+                const uint8_t *next = in + rowbytes + 1;
+                status = rtn_png_unfilter_rows(in[0], in + 1, next[0], next + 1, above, rowbytes, 4, out, spare);
+                if (status == 0) memcpy(out + out_row, spare, rowbytes);
+                y += 2;
+            } else {
+                status = rtn_png_unfilter_row(in[0], in + 1, above, rowbytes, 4, out);
+                y += 1;
+            }
+            if (status != 0) {
                 free(zero);
                 return rtn_decline(plan, "a row filter type above 4");
             }
@@ -389,22 +403,29 @@ int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *b
         rtn_fast_release_tail(buffer, plan->output_bytes, capacity);
         return RTN_PNG_OK;
     }
-    // Fewer bytes a pixel: the filtered rows end where the output ends; each row is unfiltered
-    // into `current` (the row above in `previous`) and expanded to its place, which ends before
-    // the next filtered row begins.
-    uint8_t *rows = calloc(2, rowbytes + 16);
+    // Fewer bytes a pixel: the filtered rows end where the output ends; each pair of rows is
+    // unfiltered into `first` and `second` (the row above in `previous`) and expanded to their
+    // places, which end before the next filtered row begins.
+    uint8_t *rows = calloc(3, rowbytes + 16);
     if (rows == NULL) return rtn_decline(plan, "out of memory");
-    uint8_t *previous = rows, *current = rows + rowbytes + 16;
-    for (size_t y = 0; y < height; y++) {
+    uint8_t *previous = rows, *first = rows + rowbytes + 16, *second = rows + 2 * (rowbytes + 16);
+    for (size_t y = 0; y < height;) {
         const uint8_t *in = filtered + y * (rowbytes + 1);
-        if (rtn_png_unfilter_row(in[0], in + 1, previous, rowbytes, bpp, current) != 0) {
+        int pair = y + 1 < height;
+        int status = pair ? rtn_png_unfilter_rows(in[0], in + 1, in[rowbytes + 1], in + rowbytes + 2, previous, rowbytes,
+                                                  bpp, first, second)
+                          : rtn_png_unfilter_row(in[0], in + 1, previous, rowbytes, bpp, first);
+        if (status != 0) {
             free(rows);
             return rtn_decline(plan, "a row filter type above 4");
         }
-        rtn_fast_expand(plan, table, keyed ? key : NULL, current, buffer + y * out_row);
-        uint8_t *swap = previous;
-        previous = current;
-        current = swap;
+        rtn_fast_expand(plan, table, keyed ? key : NULL, first, buffer + y * out_row);
+        if (pair) rtn_fast_expand(plan, table, keyed ? key : NULL, second, buffer + (y + 1) * out_row);
+        uint8_t *last = pair ? second : first;
+        if (pair) second = previous;
+        else first = previous;
+        previous = last;
+        y += pair ? 2 : 1;
     }
     free(rows);
     rtn_fast_release_tail(buffer, plan->output_bytes, capacity);
@@ -474,10 +495,20 @@ int rtn_png_fast_rows_read(rtn_png_fast_rows *rows, uint8_t *dst, size_t stride,
         // Rows as stored: each is unfiltered straight into its place, the row above read from
         // the batch (from `previous`, the last row of the batch before, for the first), so
         // every byte is written once and read back by the thumbnailer while it is in cache.
-        for (uint32_t i = 0; i < count; i++, rows->next_row++) {
+        for (uint32_t i = 0; i < count;) {
             const uint8_t *in = rows->filtered + (size_t)rows->next_row * (rowbytes + 1);
             uint8_t *out = dst + (size_t)i * stride;
-            rtn_png_unfilter_row(in[0], in + 1, i == 0 ? rows->previous : out - stride, rowbytes, (size_t)plan->bpp, out);
+            const uint8_t *above = i == 0 ? rows->previous : out - stride;
+            if (i + 1 < count) {  // two rows side by side (rtn_png_unfilter_rows)
+                rtn_png_unfilter_rows(in[0], in + 1, in[rowbytes + 1], in + rowbytes + 2, above, rowbytes,
+                                      (size_t)plan->bpp, out, out + stride);
+                i += 2;
+                rows->next_row += 2;
+            } else {
+                rtn_png_unfilter_row(in[0], in + 1, above, rowbytes, (size_t)plan->bpp, out);
+                i += 1;
+                rows->next_row += 1;
+            }
         }
         if (count > 0) memcpy(rows->previous, dst + (size_t)(count - 1) * stride, rowbytes);
         return RTN_PNG_OK;

@@ -360,6 +360,42 @@ struct KernelTests {
         #expect(rtn_png_unfilter_row(2, [1, 2, 3], [10, 20, 30], 3, 1, &out) == 0 && out == [11, 22, 33])
     }
 
+    @Test("unfilter_rows gives two rows the bytes of two unfilter_row calls, for every pair of filter types at 1-4 bytes a pixel, on every path, with the first in place; types above 4 are refused")
+    func unfilterRows() {
+        var random = Random(state: 47)
+        for (name, kernels) in Self.paths {
+            for bpp in 1...4 {
+                for pixels in [1, 2, 7, 33, 100] {
+                    let length = pixels * bpp
+                    let prev = (0..<length).map { _ in random.byte() }
+                    for type0 in 0...4 {
+                        for type1 in 0...4 {
+                            let in0 = (0..<length).map { _ in random.byte() }, in1 = (0..<length).map { _ in random.byte() }
+                            let expected0 = Self.unfiltered(type0, in0, prev, bpp: bpp)
+                            let expected1 = Self.unfiltered(type1, in1, expected0, bpp: bpp)
+                            var out0 = [UInt8](repeating: 0xAA, count: length), out1 = out0
+                            #expect(kernels.png_unfilter_rows(Int32(type0), in0, Int32(type1), in1, prev, length, bpp, &out0, &out1) == 0)
+                            #expect(out0 == expected0 && out1 == expected1, "\(name) types \(type0) \(type1) bpp \(bpp) length \(length)")
+                            // The first row in place, moved 3 bytes toward the start of its buffer.
+                            var buffer = [UInt8](repeating: 0x55, count: 3) + in0
+                            var second = [UInt8](repeating: 0, count: length)
+                            buffer.withUnsafeMutableBufferPointer { all in
+                                _ = kernels.png_unfilter_rows(Int32(type0), all.baseAddress! + 3, Int32(type1), in1, prev, length, bpp, all.baseAddress!, &second)
+                            }
+                            #expect(Array(buffer.prefix(length)) == expected0 && second == expected1, "\(name) in place types \(type0) \(type1) bpp \(bpp)")
+                        }
+                    }
+                    var untouched = [UInt8](repeating: 7, count: length), alsoUntouched = untouched
+                    #expect(kernels.png_unfilter_rows(1, prev, 5, prev, prev, length, bpp, &untouched, &alsoUntouched) == -1)
+                    #expect(kernels.png_unfilter_rows(5, prev, 1, prev, prev, length, bpp, &untouched, &alsoUntouched) == -1)
+                    #expect(untouched == [UInt8](repeating: 7, count: length) && alsoUntouched == untouched)
+                }
+            }
+        }
+        var out0 = [UInt8](repeating: 0, count: 3), out1 = out0
+        #expect(rtn_png_unfilter_rows(2, [1, 2, 3], 2, [1, 1, 1], [10, 20, 30], 3, 1, &out0, &out1) == 0 && out0 == [11, 22, 33] && out1 == [12, 23, 34])
+    }
+
     @Test("nonzero_span finds the first and last sample with a bit set, and 0..<0 for a zero row")
     func nonzeroSpan() {
         for width in [0, 1, 3, 4, 5, 8, 17, 64, 101] {

@@ -129,6 +129,17 @@ int rtn_png_filter_row(const uint8_t *row, const uint8_t *prev, size_t length, s
 /// Average and Paeth with 3 or 4 bytes a pixel, a few per byte otherwise.
 int rtn_png_unfilter_row(int type, const uint8_t *in, const uint8_t *prev, size_t length, size_t bpp, uint8_t *out);
 
+/// Two consecutive rows at once: row 0 (`type0`, `in0`, the row above `prev`) into `out0`, and
+/// row 1 (`type1`, `in1`, the row above being row 0) into `out1`, the same bytes as two calls
+/// of `rtn_png_unfilter_row`. When both rows are Sub, Average or Paeth with 3 or 4 bytes a
+/// pixel they go pixel by pixel side by side, which takes about 0.6x the time of two calls
+/// (each row's chain of dependent steps overlaps the other's); otherwise it is those two calls.
+/// `out0` may be `in0` or lie before it as above; `out1` must overlap none of `in0`, `prev`
+/// and `out0`, nor the bytes of `in1` after the pixel it is writing. Returns 0, or -1 (nothing
+/// written) when either type is above 4.
+int rtn_png_unfilter_rows(int type0, const uint8_t *in0, int type1, const uint8_t *in1, const uint8_t *prev,
+                          size_t length, size_t bpp, uint8_t *out0, uint8_t *out1);
+
 /// The samples `*first ..< *end` of a row of `width` samples (4 floats each) hold every one
 /// whose bits are not all zero (a premultiplied sample is zero where the source is fully
 /// transparent); both are 0 for a zero row. The filter stages compute only the outputs that
@@ -144,6 +155,8 @@ typedef struct {
     void (*gather)(const float *const *, const float *, size_t, size_t, float *);
     int (*png_filter_row)(const uint8_t *, const uint8_t *, size_t, size_t, unsigned, uint8_t *);
     int (*png_unfilter_row)(int, const uint8_t *, const uint8_t *, size_t, size_t, uint8_t *);
+    int (*png_unfilter_rows)(int, const uint8_t *, int, const uint8_t *, const uint8_t *, size_t, size_t, uint8_t *,
+                             uint8_t *);
 } rtn_thumb_kernel_set;
 
 /// The kernels of dispatch path `path`: 0 the baseline (any CPU), 1 AVX2 (NULL where this CPU
