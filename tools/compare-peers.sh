@@ -25,8 +25,12 @@
 # apt-get; Pillow from PyPI into a virtual environment in WORK. ImageMagick is called as
 # convert-im6.q16, because on some machines /usr/local/bin/convert is another program.
 #
+# After the table, the goals against vipsthumbnail per image: our wall time and our peak resident
+# memory each at most GOAL_WALL and GOAL_PEAK (default 0.50) of vipsthumbnail's in the same round,
+# met when every round is within the goal, not met when none is, a tie otherwise.
+#
 # Environment: RETENTION (the binary; default .build/release/retention, built if missing),
-# RUNS, SIZE, WORK.
+# RUNS, SIZE, WORK, GOAL_WALL, GOAL_PEAK.
 set -euo pipefail
 images=()  # files, and folders given with --corpus
 while [ $# -gt 0 ]; do
@@ -114,7 +118,7 @@ run() {
     out=$WORK/out/$tool
     rm -rf "$out" && mkdir -p "$out"
     case $tool in
-      retention) cmd=("$RETENTION" thumbnail "$image" -s "$SIZE" --jobs 1 -o "$out") ;;
+      retention) cmd=("$RETENTION" thumbnail "$image" --size "$SIZE" --jobs 1 -o "$out") ;;
       vipsthumbnail) cmd=(vipsthumbnail "${files[@]}" -s "$SIZE" -o "$out/%s.png") ;;
       imagemagick) cmd=("$MOGRIFY" -path "$out" -format png -thumbnail "${SIZE}x${SIZE}" "${files[@]}") ;;
       pillow) cmd=("$PYTHON" -c 'import os, sys
@@ -126,7 +130,7 @@ for path in sys.argv[3:]:
     esac
   else
     case $tool in
-      retention) cmd=("$RETENTION" thumbnail "$image" -s "$SIZE" -o "$out") ;;
+      retention) cmd=("$RETENTION" thumbnail "$image" --size "$SIZE" -o "$out") ;;
       vipsthumbnail) cmd=(vipsthumbnail "$image" -s "$SIZE" -o "$out") ;;
       imagemagick) cmd=("$IM" "$image" -thumbnail "${SIZE}x${SIZE}" "$out") ;;
       pillow) cmd=("$PYTHON" -c 'import sys
@@ -146,6 +150,7 @@ im = Image.open(sys.argv[1]); im.thumbnail((int(sys.argv[3]), int(sys.argv[3])))
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
+: > "$WORK/out/goals.txt"
 echo "| image | tool | median wall (s) | wall vs ours | median peak RSS (MB) | RSS vs ours |"
 echo "|---|---|---:|---:|---:|---:|"
 for image in "${images[@]}"; do
@@ -175,7 +180,21 @@ for image in "${images[@]}"; do
     esac
     printf "| %s | %s | %.3f | %.2fx | %.1f | %.2fx |\n" "$name" "$label" "$wall" "$wratio" "$rss" "$mratio"
   done
+  # The goals against vipsthumbnail, from the paired rounds: ours ÷ vipsthumbnail at most
+  # GOAL_WALL (default 0.50) in wall time and GOAL_PEAK (0.50) in peak memory; met when every
+  # round is within it, not met when none is, a tie otherwise.
+  for measure in wall:3:"${GOAL_WALL:-0.50}" peak:4:"${GOAL_PEAK:-0.50}"; do
+    IFS=: read -r label column goal <<< "$measure"
+    awk -v c="$column" '$2 == "retention" { o[$1] = $c } $2 == "vipsthumbnail" { v[$1] = $c } END { for (r in o) print o[r] / v[r] }' "$results" \
+      | sort -g | awk -v name="$name" -v label="$label" -v goal="$goal" '{ v[NR] = $1 } END {
+          m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+          verdict = v[NR] <= goal ? "met" : v[1] > goal ? "not met" : "tie (median " (m <= goal ? "under" : "over") ")"
+          printf "- %s: %s ÷ vipsthumbnail %.2fx (%.2f-%.2f), goal <= %.2fx: %s\n", name, label, m, v[1], v[NR], goal, verdict }' >> "$WORK/out/goals.txt"
+  done
   ours=$(awk '$2 == "retention" { print $4 }' "$results" | median)
   idle=$(awk '$2 == "idle" { print $4 }' "$results" | median)
   say "$name: retention peaked $(awk -v a="$ours" -v b="$idle" 'BEGIN { printf "%.1f", (a - b) / 1024 }') MB above its idle floor; $RUNS runs per tool, size $SIZE"
 done
+echo
+echo "Goals (ours ÷ vipsthumbnail per paired round, median (min-max)):"
+cat "$WORK/out/goals.txt"

@@ -5,8 +5,9 @@ import Foundation
 #endif
 
 /// Makes small bitmaps from large PNGs with bounded memory: rows are decoded in small
-/// batches and area-averaged as they arrive, so the peak is the output plus a few rows, not
-/// the full image.
+/// batches and area-averaged as they arrive, so the peak is the output plus a few rows and,
+/// for a file inflated whole (`DecodeOptions.thumbnailInflateBytes`, 32 MiB by default), its
+/// filtered image; never the full RGBA image but for interlaced files.
 ///
 /// - `fast`: area averaging (a box over the exact source area, fractional at the edges)
 ///   straight to the output size.
@@ -19,9 +20,11 @@ import Foundation
 /// (Adam7) files cannot stream: they are decoded whole, and the stats say so. The image
 /// cache's `thumbnail(maxPixelSize:)` representation is made by `init(maxPixelSize:)`.
 ///
-/// Cost: libpng's decode of the file (the floor) plus, per source pixel, one conversion
-/// and one multiply-add; memory is the output bitmap plus a few source and intermediate rows
-/// (`ThumbnailStats.peakWorkingBytes`), or the full RGBA image for interlaced files.
+/// Cost: the decode's inflate and unfilter (libdeflate and the fast path's SIMD kernels for a
+/// file inflated whole, libpng streaming otherwise, about twice the CPU) plus, per source
+/// pixel, one conversion and one multiply-add; memory is the output bitmap plus a few source
+/// and intermediate rows (`ThumbnailStats.peakWorkingBytes`), the filtered image for a file
+/// inflated whole, or the full RGBA image for interlaced files.
 public struct Thumbnailer: Sendable, Hashable {
     /// How the image is fitted to the box.
     public enum Mode: String, Sendable, CaseIterable {
