@@ -294,7 +294,11 @@ def render(table, binary, repeats, workdir):
         settings = " ".join(f"{k}={v}" for k, v in table.get("env", {}).items()) or f"ROUNDS={max(repeats, 3)}"
         commands.append(settings + " " + " ".join(table["script"]).replace("{flatcorpus}", "FLATDIR").replace("{corpus}", "DIR"))
         if table.get("markdown"):
-            return "\n".join(l for l in result.stdout.splitlines() if l.startswith("|")), commands, costs
+            # The table, and the goals a script prints after it ("Goals …" and its "- " lines).
+            lines = result.stdout.splitlines()
+            rows = "\n".join(l for l in lines if l.startswith("|"))
+            goals = [l for l in lines if l.startswith("Goals") or l.startswith("- ")]
+            return rows + ("\n\n" + "\n".join(goals) if goals else ""), commands, costs
         # Blank lines go and so does trailing space, but not a line's leading spaces: a header
         # indented to its columns (trace-scale's first line) keeps them.
         tail = "\n".join(l for l in result.stdout.rstrip().splitlines() if l.strip())
