@@ -118,7 +118,20 @@ extension RetentionPolicy {
         /// `thumbnail:256:good:fit:gamma:` for a thumbnail representation; nil otherwise. O(1).
         static func thumbnailPrefix(_ representation: Representation) -> String? {
             guard case .thumbnail(let size, let quality, let linearLight) = representation else { return nil }
-            return "thumbnail:\(size):\(quality.rawValue):\(Thumbnailer.Mode.fit.rawValue):\(linearLight ? "linear" : "gamma"):"
+            return thumbnailTransformPrefix(width: size, height: size, mode: .fit, quality: quality, linearLight: linearLight)
+        }
+
+        /// The one naming of a thumbnail's transform in a store key, which this tier's keys and
+        /// `retention thumbnail --cache`'s both begin with: `thumbnail:BOX:QUALITY:MODE:LIGHT:`,
+        /// BOX `256` for a square box and `256x128` otherwise, LIGHT `gamma` or `linear`. What
+        /// follows differs, because the two key different things: this tier the image's name as
+        /// the app gives it (``thumbnailKey(_:_:)``), the thumbnail command a file's identity or
+        /// content hash and its encoder settings; so an entry of one is never a hit of the other
+        /// (docs/libraries.md says why they are not shared). O(1).
+        public static func thumbnailTransformPrefix(width: Int, height: Int, mode: Thumbnailer.Mode, quality: Thumbnailer.Quality,
+                                                    linearLight: Bool) -> String {
+            let box = width == height ? "\(width)" : "\(width)x\(height)"
+            return "thumbnail:\(box):\(quality.rawValue):\(mode.rawValue):\(linearLight ? "linear" : "gamma"):"
         }
 
         /// How thumbnails are encoded for the disk: as `retention thumbnail` writes them, libpng

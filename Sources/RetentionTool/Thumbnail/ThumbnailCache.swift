@@ -1,5 +1,6 @@
 import DiskCache
 import Imaging
+import Retention
 import SystemIO
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -12,8 +13,10 @@ import Foundation
 /// decoding them.
 ///
 /// An entry's key is everything that decides the thumbnail's bytes plus the input's identity:
-/// `thumbnail/<format> <box> <mode> <quality> <light> <level> <zlib> <device>:<inode>
-/// <size> <mtime in ns> <ctime in ns>`. A changed file misses and is made again: new contents
+/// the transform as the image cache's disk tier names it
+/// (`RetentionPolicy.DiskTier.thumbnailTransformPrefix`, `thumbnail:<box>:<quality>:<mode>:<light>:`),
+/// then `png/<format> level=<level> zlib=<strategy> filter=<filter> <device>:<inode> <size>
+/// <mtime in ns> <ctime in ns>`. A changed file misses and is made again: new contents
 /// make a new modification time and change time; a file replaced by rename gets a new inode
 /// or, when the file system hands the old inode back to a new file of the same size and a
 /// normalised mtime (`tar --mtime`, `SOURCE_DATE_EPOCH`, Nix), a new change time, which no
@@ -47,8 +50,9 @@ public final class ThumbnailCache: Sendable {
     private let settings: String
 
     /// Bumped when the thumbnail of the same input and options would differ (a new resampler,
-    /// a new encoder), or the key's form changes, so old entries miss.
-    static let formatVersion = 3
+    /// a new encoder), or the key's form changes, so old entries miss (4: the transform named
+    /// as the image cache's disk tier names it).
+    static let formatVersion = 4
     static let magic: [UInt8] = Array("RTHM".utf8)
 
     /// Opens (creating it if missing) the store in `folder`, at most `limit` bytes on disk, for
@@ -66,8 +70,9 @@ public final class ThumbnailCache: Sendable {
         var options = DiskStore.Options()
         options.onWriteStateChange = onWriteStateChange
         store = try DiskStore(folder: folder, limit: ByteSize(bytes: limit), options: options)
-        settings = "thumbnail/\(Self.formatVersion) \(thumbnailer.width)x\(thumbnailer.height) \(thumbnailer.mode.rawValue) \(thumbnailer.quality.rawValue) "
-            + "\(thumbnailer.linearLight ? "linear" : "stored") level=\(encoder.compressionLevel) zlib=\(encoder.strategy.rawValue) filter=\(encoder.filter.rawValue)"
+        settings = RetentionPolicy.DiskTier.thumbnailTransformPrefix(width: thumbnailer.width, height: thumbnailer.height, mode: thumbnailer.mode,
+                                                                     quality: thumbnailer.quality, linearLight: thumbnailer.linearLight)
+            + "png/\(Self.formatVersion) level=\(encoder.compressionLevel) zlib=\(encoder.strategy.rawValue) filter=\(encoder.filter.rawValue)"
     }
 
     /// True when nothing is added: another process owns the folder, or it cannot be written. O(1).
