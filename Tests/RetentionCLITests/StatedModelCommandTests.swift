@@ -20,11 +20,12 @@ struct StatedModelCommandTests {
         let result = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-release", "--repeat", "1", "--export-json", dir + "/out.json"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines[1] == "model: async display, source log-normal p50 40 ms, p95 120 ms (σ 0.67), 3 fetches at once, 2 decoders, 1 prefetch row", "\(result.stdout)")
+        #expect(lines[1] == "model: async display, source log-normal p50 40 ms, p95 120 ms (σ 0.67), 3 fetches at once, 2 decoders, loads by priority, 1 prefetch row", "\(result.stdout)")
         #expect(lines[2].hasPrefix("model: images by row, 60 Hz, cost table "), "\(result.stdout)")
         let model = try #require(try Self.export(dir + "/out.json")["model"] as? [String: Any])
         #expect(model["display"] as? String == "async" && model["fetchLimit"] as? Int == 3 && model["decodeWorkers"] as? Int == 2)
         #expect(model["prefetchRows"] as? Int == 1 && model["frameRate"] as? Int == 60 && model["imageIdentity"] as? String == "row")
+        #expect(model["loadOrder"] as? String == "priority")
         let latency = try #require(model["sourceLatency"] as? [String: Any])
         #expect(latency["kind"] as? String == "logNormal" && latency["p50Ms"] as? Double == 40 && latency["p95Ms"] as? Double == 120)
         #expect(abs((latency["sigma"] as? Double ?? 0) - log(3) / 1.6448536269514722) < 1e-9 && abs((latency["mu"] as? Double ?? 0) - log(40)) < 1e-9)
@@ -58,6 +59,31 @@ struct StatedModelCommandTests {
         #expect(refused.status == 64 && refused.stderr.contains("fetchLimit does not apply: the scenario reads its source synchronously (display \"sync\")"), "\(refused.stderr)")
     }
 
+    @Test("sweep --vary loadOrder runs both orders, names them in the table and in each point's model; a bad order is one line")
+    func sweepTheLoadOrder() async throws {
+        let dir = try CLIRunner.temporaryDirectory("model-order")
+        defer { try? FileIO.removeTree(dir) }
+        let scenario = try LabCommandTests.smallScenario(dir, extra: Self.extra)
+        let orders = try await CLIRunner.run(["sweep", scenario, "--vary", "loadOrder", "--values", "priority,fifo", "--strategies", "decoded-release",
+                                              "--repeat", "1", "--export-json", dir + "/order.json", "--export-csv", dir + "/order.csv"])
+        #expect(orders.status == 0, "\(orders.stderr)")
+        #expect(orders.stdout.contains("loadOrder over fifo, priority"), "\(orders.stdout)")
+        #expect(orders.stdout.contains("\ndecoded-release       fifo ") && orders.stdout.contains("\ndecoded-release   priority "), "\(orders.stdout)")
+        let models = try #require(try Self.export(dir + "/order.json")["pointModels"] as? [String: [String: Any]])
+        #expect(models["decoded-release loadOrder=fifo"]?["loadOrder"] as? String == "fifo")
+        #expect(models["decoded-release loadOrder=priority"]?["loadOrder"] as? String == "priority")
+        let csv = try String(contentsOfFile: dir + "/order.csv", encoding: .utf8)
+        #expect(csv.contains("loadOrder=fifo") && csv.contains("loadOrder=priority"), "\(csv)")
+        let bad = try await CLIRunner.run(["run", scenario, "--strategy", "decoded-release", "--set", "loadOrder=lifo"])
+        #expect(bad.status == 64 && bad.stderr.contains(": loadOrder: expected fifo or priority, got 'lifo'\n"), "\(bad.stderr)")
+        let badValues = try await CLIRunner.run(["sweep", scenario, "--vary", "loadOrder", "--values", "fifo,lifo"])
+        #expect(badValues.status == 64 && badValues.stderr.hasPrefix("Error: --values: 'lifo' is not fifo or priority (for loadOrder)\n"), "\(badValues.stderr)")
+        let sync = try LabCommandTests.smallScenario(dir, name: "sync")
+        let refused = try await CLIRunner.run(["run", sync, "--strategy", "decoded-release", "--set", "loadOrder=fifo"])
+        #expect(refused.status == 64 && refused.stderr.contains(#"loadOrder does not apply: the scenario decodes synchronously (display "sync"), so no load waits in a queue"#),
+                "\(refused.stderr)")
+    }
+
     @Test("time to image: an async compare shows wait p50/p95 per strategy, the export and CSV carry it, and a sweep can constrain it")
     func timeToImage() async throws {
         let dir = try CLIRunner.temporaryDirectory("model-wait")
@@ -74,7 +100,7 @@ struct StatedModelCommandTests {
         #expect((wait["appearances"] as? Int ?? 0) > 0 && p95 > 0 && (wait["maxFrames"] as? Int ?? 0) >= p95, "a 40 ms source keeps rows waiting: \(wait)")
         let csv = try String(contentsOfFile: dir + "/out.csv", encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         #expect(csv[0].suffix(4) == ["waitP50Frames", "waitP95Frames", "waitMaxFrames", "model"] && csv[1][csv[0].count - 3] == "\(p95)")
-        #expect(csv[1].last?.hasPrefix("display=async;latency=logNormal p50 40.0 p95 120.0;fetchLimit=3;decodeWorkers=2;prefetchRows=1;") == true, "\(csv[1])")
+        #expect(csv[1].last?.hasPrefix("display=async;latency=logNormal p50 40.0 p95 120.0;fetchLimit=3;decodeWorkers=2;loadOrder=priority;prefetchRows=1;") == true, "\(csv[1])")
         let sweep = try await CLIRunner.run(["sweep", scenario, "--vary", "fetchLimit", "--values", "1,6", "--strategies", "decoded-release",
                                              "--repeat", "1", "--max-wait-p95", "0"])
         #expect(sweep.status == 1, "no point keeps every row's image ready on arrival: \(sweep.stdout)")

@@ -129,7 +129,7 @@ final class ExperimentSession {
         resident = try ResidentMemory()
         frames = FrameStatistics(frameRate: experiment.scenario.frameRate.rawValue)
         virtualQueue = VirtualLoadPipeline(workers: experiment.settings.decodeWorkers, fetchSlots: experiment.settings.fetchLimit,
-                                           frameRate: experiment.scenario.frameRate.rawValue)
+                                           frameRate: experiment.scenario.frameRate.rawValue, byPriority: experiment.settings.loadOrder == .priority)
         frameStart = ThreadCPUTime.now()
         interval = experiment.timelineInterval > 0 ? experiment.timelineInterval : max(1, experiment.estimatedFrames / 200)
     }
