@@ -199,6 +199,10 @@ TABLES = [
          runs=[("slow-feed", "slow-feed.json", None)]),
     dict(id="repost-feed", title="The repost feed: 240 rows sharing eight 1200x900 photos over a network (p50 90 ms, p95 220 ms), down, back to the top, down again", text=True,
          runs=[("repost-feed", "repost-feed.json", None)]),
+    dict(id="repost-feed-load-order", title="The repost feed: what priority buys (loads by priority against first come, first served)",
+         sweep=["assets/scenarios/repost-feed.json", "--strategies", "decoded-release,thumbnail-lru", "--vary", "loadOrder",
+                "--values", "fifo,priority"],
+         summary=lambda doc: load_order_summary(doc)),
     dict(id="slow-feed-memory-sweep", title="The slow feed: how big a memory budget",
          sweep=["assets/scenarios/slow-feed.json", "--strategies", "decoded-lru,thumbnail-lru", "--values", "8MB...128MB",
                 "--max-placeholders", "60"]),
@@ -218,6 +222,33 @@ TABLES = [
                ("async", "fast-scroll-async.json", ["decoded-release", "decoded-lru"])],
          columns=[("display", LABEL[1]), STRATEGY, DECODES, HITCHES, PLACEHOLDERS, PEAK, LOGICAL]),
 ]
+
+
+def load_order_summary(doc):
+    """What priority buys in a `sweep --vary loadOrder` export, per strategy: placeholder frames
+    and wait p50/p95 with priority against first come, first served, and whether the gap is a
+    win by the ranking lines' rule (beyond both points' spread across repeats and 2 % of the
+    smaller count) or a tie."""
+    entries = {(e["point"]["strategy"], e["point"]["value"]): e["row"] for e in (doc.get("outcome") or {}).get("entries", [])
+               if e["row"]["runs"] > 0}
+    lines = []
+    for strategy in doc["sweep"]["strategies"]:
+        fifo, priority = entries.get((strategy, 0)), entries.get((strategy, 1))
+        if not fifo or not priority:
+            continue
+        f, p = fifo["placeholderFrames"], priority["placeholderFrames"]
+        width = max(r["placeholderSpread"][1] - r["placeholderSpread"][0] for r in (fifo, priority))
+        if abs(f - p) > width and abs(f - p) > 0.02 * min(f, p):
+            verdict = (f"priority saves {f - p} placeholder frames ({(f - p) / f:.0%})" if p < f
+                       else f"priority costs {p - f} placeholder frames")
+        else:
+            verdict = "a tie (within the repeats' spread or 2 % of the count)"
+        def wait(row):
+            w = row.get("wait") or {}
+            return f"{w.get('p50Frames', 0)}/{w.get('p95Frames', 0)}"
+        lines.append(f"- `{strategy}`: {p} placeholder frames by priority, {f} first come, first served: {verdict}; "
+                     f"wait p50/p95 {wait(priority)} against {wait(fifo)} frames.")
+    return "What priority buys here, read from the export by `tools/results.py` (medians over repeats):\n\n" + "\n".join(lines)
 
 
 def run_compare(binary, scenario, strategies, repeats, workdir):
@@ -306,7 +337,10 @@ def render(table, binary, repeats, workdir):
                                      capture_output=True, text=True, cwd=ROOT)
             if plotted.returncode != 0:
                 print(f"results: no plot for {table['id']}: {plotted.stderr.strip()}", file=sys.stderr)
-        return "```\n$ " + shown + "\n" + stdout.rstrip("\n").replace(ROOT + "/", "") + "\n```", commands, costs
+        body = "```\n$ " + shown + "\n" + stdout.rstrip("\n").replace(ROOT + "/", "") + "\n```"
+        if table.get("summary"):
+            body += "\n\n" + table["summary"](doc)
+        return body, commands, costs
     if table.get("costs"):
         return render_costs(table, binary, repeats, workdir, commands)
     if table.get("text"):
