@@ -1,5 +1,6 @@
 import Foundation
 import RetentionTestSupport
+import Synchronization
 import Testing
 import SystemIO
 
@@ -109,7 +110,27 @@ struct StatedModelCommandTests {
         #expect(!sync.stdout.contains("wait p50/p95"), "a sync run never waits, and its table keeps its shape")
     }
 
-    @Test("the same compare run three times gives identical ranking lines")
+    /// Threads that spin until ``stop()``, loading the machine as `tools/paired-compare.sh load`'s
+    /// `yes` processes do. The flag is an `Atomic`: a stop request polled in the spinning loops.
+    final class CPUHogs: Sendable {
+        private let stopped = Atomic<Bool>(false)
+
+        /// Starts `count` spinning threads.
+        init(count: Int) {
+            for _ in 0..<count {
+                Thread { [self] in
+                    var spins: UInt64 = 0
+                    while !stopped.load(ordering: .relaxed) { spins &+= 1 }
+                    _ = spins
+                }.start()
+            }
+        }
+
+        /// Ends the spinning. O(1).
+        func stop() { stopped.store(true, ordering: .relaxed) }
+    }
+
+    @Test("the same compare run three times, and a fourth beside two CPU hogs, gives identical ranking lines")
     func rankingsHoldStill() async throws {
         let dir = try CLIRunner.temporaryDirectory("model-rankings")
         defer { try? FileIO.removeTree(dir) }
@@ -118,9 +139,13 @@ struct StatedModelCommandTests {
         let costs = try await CLIRunner.run(["costs", scenario, "-o", dir + "/costs.json", "--strategies", "decoded-release,thumbnail-lru,decoded-lru"])
         #expect(costs.status == 0, "\(costs.stderr)")
         var lines: [[String]] = []
-        for _ in 0..<3 {
+        for round in 0..<4 {
+            // The fourth round shares the machine with two CPU hogs: with one cost table, a busy
+            // host changes no ranking line.
+            let hogs = round == 3 ? CPUHogs(count: 2) : nil
             let result = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-release,thumbnail-lru,decoded-lru", "--repeat", "3",
                                                   "--costs", dir + "/costs.json"], timeout: 300)
+            hogs?.stop()
             #expect(result.status == 0, "\(result.stderr)")
             // The verdicts and names; a sole winner's peak in MB is a measurement and moves by 0.1.
             lines.append(result.stdout.split(separator: "\n").map(String.init).filter {
@@ -129,5 +154,6 @@ struct StatedModelCommandTests {
         }
         #expect(lines[0].count >= 2)
         #expect(lines[1] == lines[0] && lines[2] == lines[0], "\(lines)")
+        #expect(lines[3] == lines[0], "beside two CPU hogs: \(lines[3]) against \(lines[0])")
     }
 }
