@@ -94,7 +94,7 @@ SESSION = ("session", lambda row, runs, label: label)
 
 TABLES = [
     dict(id="default", title="The default comparison", text=True,
-         runs=[("default", "default.json", None)]),
+         runs=[("default", "default.json", None)], plot="docs/default-compare.png"),
     dict(id="quick-start", title="The quick start's comparison", text=True,
          runs=[("quick-start", "quick-start.json", None)]),
     dict(id="seed-image-vs-data", title="Seed 000, Image vs Data",
@@ -131,8 +131,7 @@ TABLES = [
          sweep=["assets/scenarios/default.json", "--values", "8MB...256MB", "--max-placeholders", "0", "--max-hitches", "2"]),
     dict(id="sweep-browse", title="Sweep: 1200x900 photos browsed back and forth",
          sweep=["assets/scenarios/browse-1200x900.json", "--strategies", "decoded-lru,thumbnail-lru", "--values", "8MB...256MB",
-                "--max-placeholders", "10"],
-         plot="docs/sweep-browse-1200x900.png"),
+                "--max-placeholders", "10"]),
     dict(id="jobs", title="Parallel children: --jobs 2 against --jobs 1",
          script=["tools/paired-compare.sh", "jobs"], tail=2),
     dict(id="host-load", title="A busy host: the default comparison beside two CPU hogs",
@@ -205,7 +204,8 @@ TABLES = [
          summary=lambda doc: load_order_summary(doc)),
     dict(id="slow-feed-memory-sweep", title="The slow feed: how big a memory budget",
          sweep=["assets/scenarios/slow-feed.json", "--strategies", "decoded-lru,thumbnail-lru", "--values", "8MB...128MB",
-                "--max-placeholders", "60"]),
+                "--max-placeholders", "60"],
+         plot="docs/sweep-slow-feed.png"),
     dict(id="slow-feed-disk-sweep", title="The slow feed: how big a disk budget",
          sweep=["assets/scenarios/slow-feed.json", "--strategies", "decoded-lru+disk,thumbnail-disk", "--vary", "diskBudget",
                 "--values", "8MB...128MB", "--max-placeholders", "60"]),
@@ -260,7 +260,7 @@ def run_compare(binary, scenario, strategies, repeats, workdir):
     if result.returncode != 0:
         sys.exit(f"tools/results.py: {' '.join(command)} failed (exit {result.returncode}):\n{result.stderr}")
     with open(export) as handle:
-        return json.load(handle), result.stdout, command
+        return json.load(handle), result.stdout, command, export
 
 
 def run_sweep(binary, arguments, repeats, workdir):
@@ -272,6 +272,16 @@ def run_sweep(binary, arguments, repeats, workdir):
         sys.exit(f"tools/results.py: {' '.join(command)} failed (exit {result.returncode}):\n{result.stderr}")
     with open(export) as handle:
         return json.load(handle), result.stdout, export
+
+
+def draw(table, export):
+    """tools/plot.py's picture of `export` at the section's `plot` path, if it names one."""
+    if not table.get("plot"):
+        return
+    plotted = subprocess.run([sys.executable, os.path.join(ROOT, "tools/plot.py"), export, os.path.join(ROOT, table["plot"])],
+                             capture_output=True, text=True, cwd=ROOT)
+    if plotted.returncode != 0:
+        print(f"results: no plot for {table['id']}: {plotted.stderr.strip()}", file=sys.stderr)
 
 
 def expand(part, workdir):
@@ -332,11 +342,7 @@ def render(table, binary, repeats, workdir):
         shown = "retention sweep " + " ".join(table["sweep"]) + f" --repeat {repeats}"
         commands.append(shown)
         costs.append(doc["costs"])
-        if table.get("plot"):
-            plotted = subprocess.run([sys.executable, os.path.join(ROOT, "tools/plot.py"), export, os.path.join(ROOT, table["plot"])],
-                                     capture_output=True, text=True, cwd=ROOT)
-            if plotted.returncode != 0:
-                print(f"results: no plot for {table['id']}: {plotted.stderr.strip()}", file=sys.stderr)
+        draw(table, export)
         body = "```\n$ " + shown + "\n" + stdout.rstrip("\n").replace(ROOT + "/", "") + "\n```"
         if table.get("summary"):
             body += "\n\n" + table["summary"](doc)
@@ -345,7 +351,8 @@ def render(table, binary, repeats, workdir):
         return render_costs(table, binary, repeats, workdir, commands)
     if table.get("text"):
         label, scenario, strategies = table["runs"][0]
-        doc, stdout, command = run_compare(binary, os.path.join("assets/scenarios", scenario), strategies, repeats, workdir)
+        doc, stdout, command, export = run_compare(binary, os.path.join("assets/scenarios", scenario), strategies, repeats, workdir)
+        draw(table, export)
         shown = "retention compare" + ("" if scenario == "default.json" else " assets/scenarios/" + scenario)
         commands.append(shown)
         costs.append(doc["costs"])
@@ -355,7 +362,7 @@ def render(table, binary, repeats, workdir):
     lines.append("| " + " | ".join(headers) + " |")
     lines.append("|" + "---|" * len(headers))
     for label, scenario, strategies in table["runs"]:
-        doc, _, command = run_compare(binary, os.path.join("assets/scenarios", scenario), strategies, repeats, workdir)
+        doc, _, command, _ = run_compare(binary, os.path.join("assets/scenarios", scenario), strategies, repeats, workdir)
         commands.append("retention compare assets/scenarios/" + scenario
                         + (" --strategies " + ",".join(strategies) if strategies else "") + f" --repeat {repeats}")
         costs.append(doc["costs"])
