@@ -339,7 +339,7 @@ else:
             rows_ax.set_ylabel("placeholders", fontsize=8)
         rows_ax.set_xlabel("frame", fontsize=8)
     fig.suptitle(f"Resident (solid) and logical (dashed) MB, placeholder rows below — {scenario}; dotted: the script's checkpoints")
-    fig.subplots_adjust(top=1 - 0.6 / (4.2 * cells), left=0.06, right=0.98, bottom=0.06)
+    fig.subplots_adjust(top=1 - 0.75 / (4.2 * cells), left=0.06, right=0.98, bottom=0.06)
 fig.savefig(out, dpi=110)
 marked = script_checkpoints(reports[0][1])
 has_rows = all(s.get("placeholderRows") is not None for _, r in reports for s in r["timeline"])
