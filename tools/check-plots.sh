@@ -14,7 +14,7 @@ python3 -c "import matplotlib" 2>/dev/null || pip install -q -r tools/requiremen
 [ -x .build/debug/retention ] || swift build --product retention >/dev/null
 R=$root/.build/debug/retention
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT
 cat > "$work/s.json" <<JSON
 {"name": "plots", "viewport": {"width": 390, "height": 844, "scale": 3}, "container": {"kind": "list", "prefetchRows": 1},
  "rows": {"count": 24, "height": 300}, "images": {"directory": "$root/assets/images", "pattern": "photo-600x400-*.png"},
@@ -25,6 +25,11 @@ JSON
   --export-json "$work/compare.json" --export-csv "$work/compare.csv" >/dev/null 2>&1
 "$R" sweep "$work/s.json" --strategies decoded-lru,thumbnail-lru --values 8MB,32MB --repeat 1 --costs "$work/costs.json" \
   --export-json "$work/sweep.json" --export-csv "$work/sweep.csv" >/dev/null 2>&1 || true  # exit 1 when no point meets the constraints
+# More than 5 strategies: small multiples; a sweep with constraints: their lines and the wait panel.
+"$R" compare "$work/s.json" --strategies decoded-release,decoded-lru,tiered,decoded-row-kept,thumbnail-lru,swiftui-data-state \
+  --repeat 1 --costs "$work/costs.json" --export-json "$work/compare6.json" >/dev/null 2>&1
+"$R" sweep "$work/s.json" --strategies decoded-lru,thumbnail-lru --values 8MB,16MB,32MB --repeat 1 --costs "$work/costs.json" \
+  --max-placeholders 0 --max-wait-p95 5 --export-json "$work/sweep-limits.json" >/dev/null 2>&1 || true
 "$R" soak "$work/s.json" --strategy decoded-lru --iterations 4 \
   --export-json "$work/soak.json" --export-csv "$work/soak.csv" >/dev/null 2>&1 || true  # exit 3 for a verdict too short to judge
 status=0
@@ -41,5 +46,21 @@ for kind in compare sweep soak; do
     fi
     echo "check-plots: $kind $format: $(stat -c %s "$png") bytes"
   done
+done
+# What the compare plots hold: placeholder rows beside memory, the checkpoint marked, and small
+# multiples past 5 strategies; the constrained sweep's plot is drawn too.
+for kind in compare compare6 sweep-limits; do
+  file="$work/$kind.json"
+  if [ ! -s "$file" ]; then echo "check-plots: $kind --export-json wrote nothing" >&2; status=1; continue; fi
+  said=$(python3 tools/plot.py "$file" "$work/$kind.png") || { echo "check-plots: tools/plot.py failed on $kind" >&2; status=1; continue; }
+  echo "check-plots: $said"
+  case $kind in
+    compare) expected="2 strategies, placeholder rows per sample, 1 checkpoint marked" ;;
+    compare6) expected="6 strategies as small multiples, placeholder rows per sample, 1 checkpoint marked" ;;
+    *) expected="" ;;
+  esac
+  if [ -n "$expected" ] && [[ "$said" != *": $expected" ]]; then
+    echo "check-plots: expected the $kind plot to say '$expected'" >&2; status=1
+  fi
 done
 exit $status

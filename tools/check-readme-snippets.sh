@@ -45,11 +45,7 @@ with open(out + "/main.swift", "w") as f:
     f.write("// Built, not run: the snippets need files that are not here.\n")
 print(f"{len(bodies)} snippets, {manifests} manifest example(s)")
 PY
-cd "$scratch/client"
-if ! swift build > "$scratch/build.log" 2>&1; then
-  grep -E -A3 "error:" "$scratch/build.log" >&2 || tail -n 20 "$scratch/build.log" >&2
-  echo "check-readme-snippets: a snippet does not compile (above; snippetN is the N-th swift block, from 0, of the pages in order)" >&2
-  exit 1
-fi
+client_build "$scratch" check-readme-snippets \
+  "a snippet does not compile (above; snippetN is the N-th swift block, from 0, of the pages in order)" || exit 1
 tail -n 1 "$scratch/build.log"
 echo "check-readme-snippets: every snippet compiles"

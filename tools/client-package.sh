@@ -2,7 +2,9 @@
 # check-old-client.sh). `client_package SCRATCH NAME TARGET` makes SCRATCH/client, a package named NAME
 # with one executable TARGET that depends on Imaging, Retention, MemoryProbe and DiskCache of the
 # checkout at $root, linked as SCRATCH/retention (a path dependency's identity is its folder's
-# name), and an empty SCRATCH/client/Sources/TARGET for its sources.
+# name), and an empty SCRATCH/client/Sources/TARGET for its sources. `client_build SCRATCH TOOL WHAT`
+# builds it (log in SCRATCH/build.log); on failure it prints the errors and "TOOL: WHAT" and
+# returns 1.
 client_package() {
   local scratch=$1 name=$2 target=$3
   ln -s "$root" "$scratch/retention"
@@ -24,4 +26,13 @@ let package = Package(
     ]
 )
 MANIFEST
+}
+
+client_build() {
+  local scratch=$1 tool=$2 what=$3
+  if ! (cd "$scratch/client" && swift build > "$scratch/build.log" 2>&1); then
+    grep -E -A3 "error:" "$scratch/build.log" >&2 || tail -n 20 "$scratch/build.log" >&2
+    echo "$tool: $what" >&2
+    return 1
+  fi
 }

@@ -98,7 +98,7 @@ SESSION = ("session", lambda row, runs, label: label)
 
 TABLES = [
     dict(id="default", title="The default comparison", text=True,
-         runs=[("default", "default.json", None)]),
+         runs=[("default", "default.json", None)], plot="docs/default-compare.png"),
     dict(id="quick-start", title="The quick start's comparison", text=True,
          runs=[("quick-start", "quick-start.json", None)]),
     dict(id="seed-image-vs-data", title="Seed 000, Image vs Data",
@@ -135,8 +135,7 @@ TABLES = [
          sweep=["assets/scenarios/default.json", "--values", "8MB...256MB", "--max-placeholders", "0", "--max-hitches", "2"]),
     dict(id="sweep-browse", title="Sweep: 1200x900 photos browsed back and forth",
          sweep=["assets/scenarios/browse-1200x900.json", "--strategies", "decoded-lru,thumbnail-lru", "--values", "8MB...256MB",
-                "--max-placeholders", "10"],
-         plot="docs/sweep-browse-1200x900.png"),
+                "--max-placeholders", "10"]),
     dict(id="jobs", title="Parallel children: --jobs 2 against --jobs 1",
          script=["tools/paired-compare.sh", "jobs"], tail=2),
     dict(id="host-load", title="A busy host: the default comparison beside two CPU hogs",
@@ -205,9 +204,14 @@ TABLES = [
          runs=[("slow-feed", "slow-feed.json", None)]),
     dict(id="repost-feed", title="The repost feed: 240 rows sharing eight 1200x900 photos over a network (p50 90 ms, p95 220 ms), down, back to the top, down again", text=True,
          runs=[("repost-feed", "repost-feed.json", None)]),
+    dict(id="repost-feed-load-order", title="The repost feed: what priority buys (loads by priority against first come, first served)",
+         sweep=["assets/scenarios/repost-feed.json", "--strategies", "decoded-release,thumbnail-lru", "--vary", "loadOrder",
+                "--values", "fifo,priority"],
+         summary=lambda doc: load_order_summary(doc)),
     dict(id="slow-feed-memory-sweep", title="The slow feed: how big a memory budget",
          sweep=["assets/scenarios/slow-feed.json", "--strategies", "decoded-lru,thumbnail-lru", "--values", "8MB...128MB",
-                "--max-placeholders", "60"]),
+                "--max-placeholders", "60"],
+         plot="docs/sweep-slow-feed.png"),
     dict(id="slow-feed-disk-sweep", title="The slow feed: how big a disk budget",
          sweep=["assets/scenarios/slow-feed.json", "--strategies", "decoded-lru+disk,thumbnail-disk", "--vary", "diskBudget",
                 "--values", "8MB...128MB", "--max-placeholders", "60"]),
@@ -226,6 +230,33 @@ TABLES = [
 ]
 
 
+def load_order_summary(doc):
+    """What priority buys in a `sweep --vary loadOrder` export, per strategy: placeholder frames
+    and wait p50/p95 with priority against first come, first served, and whether the gap is a
+    win by the ranking lines' rule (beyond both points' spread across repeats and 2 % of the
+    smaller count) or a tie."""
+    entries = {(e["point"]["strategy"], e["point"]["value"]): e["row"] for e in (doc.get("outcome") or {}).get("entries", [])
+               if e["row"]["runs"] > 0}
+    lines = []
+    for strategy in doc["sweep"]["strategies"]:
+        fifo, priority = entries.get((strategy, 0)), entries.get((strategy, 1))
+        if not fifo or not priority:
+            continue
+        f, p = fifo["placeholderFrames"], priority["placeholderFrames"]
+        width = max(r["placeholderSpread"][1] - r["placeholderSpread"][0] for r in (fifo, priority))
+        if abs(f - p) > width and abs(f - p) > 0.02 * min(f, p):
+            verdict = (f"priority saves {f - p} placeholder frames ({(f - p) / f:.0%})" if p < f
+                       else f"priority costs {p - f} placeholder frames")
+        else:
+            verdict = "a tie (within the repeats' spread or 2 % of the count)"
+        def wait(row):
+            w = row.get("wait") or {}
+            return f"{w.get('p50Frames', 0)}/{w.get('p95Frames', 0)}"
+        lines.append(f"- `{strategy}`: {p} placeholder frames by priority, {f} first come, first served: {verdict}; "
+                     f"wait p50/p95 {wait(priority)} against {wait(fifo)} frames.")
+    return "What priority buys here, read from the export by `tools/results.py` (medians over repeats):\n\n" + "\n".join(lines)
+
+
 def run_compare(binary, scenario, strategies, repeats, workdir):
     export = os.path.join(workdir, f"{os.path.basename(scenario)}-{len(os.listdir(workdir))}.json")
     command = [binary, "compare", scenario, "--repeat", str(repeats), "--export-json", export]
@@ -235,7 +266,7 @@ def run_compare(binary, scenario, strategies, repeats, workdir):
     if result.returncode != 0:
         sys.exit(f"tools/results.py: {' '.join(command)} failed (exit {result.returncode}):\n{result.stderr}")
     with open(export) as handle:
-        return json.load(handle), result.stdout, command
+        return json.load(handle), result.stdout, command, export
 
 
 def run_sweep(binary, arguments, repeats, workdir):
@@ -247,6 +278,16 @@ def run_sweep(binary, arguments, repeats, workdir):
         sys.exit(f"tools/results.py: {' '.join(command)} failed (exit {result.returncode}):\n{result.stderr}")
     with open(export) as handle:
         return json.load(handle), result.stdout, export
+
+
+def draw(table, export):
+    """tools/plot.py's picture of `export` at the section's `plot` path, if it names one."""
+    if not table.get("plot"):
+        return
+    plotted = subprocess.run([sys.executable, os.path.join(ROOT, "tools/plot.py"), export, os.path.join(ROOT, table["plot"])],
+                             capture_output=True, text=True, cwd=ROOT)
+    if plotted.returncode != 0:
+        print(f"results: no plot for {table['id']}: {plotted.stderr.strip()}", file=sys.stderr)
 
 
 def expand(part, workdir):
@@ -318,17 +359,17 @@ def render(table, binary, repeats, workdir):
         shown = "retention sweep " + " ".join(table["sweep"]) + f" --repeat {repeats}"
         commands.append(shown)
         costs.append(doc["costs"])
-        if table.get("plot"):
-            plotted = subprocess.run([sys.executable, os.path.join(ROOT, "tools/plot.py"), export, os.path.join(ROOT, table["plot"])],
-                                     capture_output=True, text=True, cwd=ROOT)
-            if plotted.returncode != 0:
-                print(f"results: no plot for {table['id']}: {plotted.stderr.strip()}", file=sys.stderr)
-        return "```\n$ " + shown + "\n" + stdout.rstrip("\n").replace(ROOT + "/", "") + "\n```", commands, costs
+        draw(table, export)
+        body = "```\n$ " + shown + "\n" + stdout.rstrip("\n").replace(ROOT + "/", "") + "\n```"
+        if table.get("summary"):
+            body += "\n\n" + table["summary"](doc)
+        return body, commands, costs
     if table.get("costs"):
         return render_costs(table, binary, repeats, workdir, commands)
     if table.get("text"):
         label, scenario, strategies = table["runs"][0]
-        doc, stdout, command = run_compare(binary, os.path.join("assets/scenarios", scenario), strategies, repeats, workdir)
+        doc, stdout, command, export = run_compare(binary, os.path.join("assets/scenarios", scenario), strategies, repeats, workdir)
+        draw(table, export)
         shown = "retention compare" + ("" if scenario == "default.json" else " assets/scenarios/" + scenario)
         commands.append(shown)
         costs.append(doc["costs"])
@@ -338,7 +379,7 @@ def render(table, binary, repeats, workdir):
     lines.append("| " + " | ".join(headers) + " |")
     lines.append("|" + "---|" * len(headers))
     for label, scenario, strategies in table["runs"]:
-        doc, _, command = run_compare(binary, os.path.join("assets/scenarios", scenario), strategies, repeats, workdir)
+        doc, _, command, _ = run_compare(binary, os.path.join("assets/scenarios", scenario), strategies, repeats, workdir)
         commands.append("retention compare assets/scenarios/" + scenario
                         + (" --strategies " + ",".join(strategies) if strategies else "") + f" --repeat {repeats}")
         costs.append(doc["costs"])

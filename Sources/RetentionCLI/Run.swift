@@ -22,7 +22,7 @@ struct Run: ParsableCommand {
     @Option(name: .shortAndLong, help: "A preset name (see `retention strategies`) or a strategy the scenario defines.")
     var strategy: String
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Change one setting before the run, KEY=VALUE, repeatable: bitmapBudget, decodedBudget, thumbnailBudget, compressedBudget, admissionCap, diskBudget (sizes like 8MB; the policy) or prefetchRows, decodeWorkers (counts; the scenario). A setting that cannot apply to the strategy is an error. `retention sweep` passes these to its children.", valueName: "key=value"),
+    @Option(name: .customLong("set"), help: ArgumentHelp("Change one setting before the run, KEY=VALUE, repeatable: bitmapBudget, decodedBudget, thumbnailBudget, compressedBudget, admissionCap, diskBudget (sizes like 8MB; the policy) or prefetchRows, decodeWorkers, fetchLimit (counts; the scenario), sourceLatencyMs, sourceLatencyMs.p50, sourceLatencyMs.p95, diskLatencyMs (milliseconds; the scenario), loadOrder (fifo or priority; the scenario). A setting that cannot apply to the strategy is an error. `retention sweep` passes these to its children.", valueName: "key=value"),
             transform: ArgumentValues.setting())
     var settings: [SweepSetting] = []
 

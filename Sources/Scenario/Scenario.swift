@@ -18,7 +18,7 @@ public struct Scenario: Sendable, Hashable {
     /// Every top-level key accepted, in documentation order.
     public static let keys = [
         "name", "frameRate", "viewport", "container", "rows", "script",
-        "images", "display", "strategies", "decodeWorkers", "sourceLatencyMs", "fetchLimit", "trace",
+        "images", "display", "strategies", "decodeWorkers", "sourceLatencyMs", "fetchLimit", "loadOrder", "trace",
         "diskLatencyMs", "sessions", "diskFolder",
     ]
 

@@ -45,6 +45,17 @@ public struct ScenarioSettings: Sendable, Hashable {
         }
     }
 
+    /// The order in which loads waiting for a fetch slot or a decode worker take one, in async
+    /// mode (`loadOrder`).
+    public enum LoadOrder: String, Sendable, Hashable, CaseIterable {
+        /// The most urgent waiting load first (a row in the viewport before one in the prefetch
+        /// buffer alone), first come among equals: `ImageCache`'s `LoadQueue` (the default).
+        case priority
+        /// First come, first served, whatever the rows' priorities: a cache without priorities,
+        /// to compare against.
+        case fifo
+    }
+
     /// The images rows show; required by `run`, `compare` and `soak`.
     public var images: Images?
     /// `sync` (default) or `async`.
@@ -65,6 +76,9 @@ public struct ScenarioSettings: Sendable, Hashable {
     /// `fetchLimit` over an asynchronous source; default 6, a URL session's connections per
     /// host. 1 to 64.
     public var fetchLimit: Int = 6
+    /// How waiting fetches and decodes are ordered in async mode (`loadOrder`); default
+    /// ``LoadOrder/priority``, as `ImageCache` orders them.
+    public var loadOrder: LoadOrder = .priority
     /// The largest `sourceLatencyMs` accepted: one minute per read.
     public static let maximumSourceLatencyMs = 60_000.0
     /// Latency of a read from the disk tier beyond its measured CPU cost, in milliseconds: a
@@ -108,7 +122,7 @@ public struct ScenarioSettings: Sendable, Hashable {
     }
 
     /// The top-level keys these settings come from. O(1).
-    static let keys = ["images", "display", "decodeWorkers", "sourceLatencyMs", "fetchLimit", "diskLatencyMs", "sessions", "diskFolder"]
+    static let keys = ["images", "display", "decodeWorkers", "sourceLatencyMs", "fetchLimit", "loadOrder", "diskLatencyMs", "sessions", "diskFolder"]
 
     /// Reads the lab's keys from a scenario object; an absent or null key keeps its default.
     /// Throws a `DecodingError` in the convention of DecodingSupport.swift. O(size of the keys).
@@ -136,6 +150,9 @@ public struct ScenarioSettings: Sendable, Hashable {
         }
         if try container.isPresent("fetchLimit") {
             fetchLimit = try container.decodeInt("fetchLimit", expected: "an integer from 1 to 64", isValid: { (1...64).contains($0) })
+        }
+        if try container.isPresent("loadOrder") {
+            loadOrder = try container.decodeChoice("loadOrder", as: LoadOrder.self)
         }
         if try container.isPresent("diskLatencyMs") {
             diskLatencyMs = try container.decodeNumber(
@@ -188,6 +205,7 @@ public struct ScenarioSettings: Sendable, Hashable {
             try container.encode(values, forKey: JSONKey("sourceLatencyMs"))
         }
         if fetchLimit != 6 { try container.encode(fetchLimit, forKey: JSONKey("fetchLimit")) }
+        if loadOrder != .priority { try container.encode(loadOrder.rawValue, forKey: JSONKey("loadOrder")) }
         if diskLatencyMs != 0 { try container.encode(diskLatencyMs, forKey: JSONKey("diskLatencyMs")) }
         if sessions != 1 { try container.encode(sessions, forKey: JSONKey("sessions")) }
         try container.encodeIfPresent(diskFolder, forKey: JSONKey("diskFolder"))

@@ -70,14 +70,11 @@ struct SweepTests {
         ("fetchLimit=3", "fetchLimit", "3"), ("decodeWorkers=4", "decodeWorkers", "4"), ("prefetchRows=5", "prefetchRows", "5"),
         ("sourceLatencyMs=70", "sourceLatency", "fixed 70.0"), ("sourceLatencyMs.p50=30", "sourceLatency", "logNormal 30.0 40.0"),
         ("sourceLatencyMs.p95=250", "sourceLatency", "logNormal 40.0 250.0"), ("diskLatencyMs=3", "diskLatencyMs", "3.0"),
+        ("loadOrder=fifo", "loadOrder", "fifo"),
     ])
     func modelKeys(_ setting: String, _ field: String, _ expected: String) throws {
-        let path = try TestPaths.temporaryFolder("model-keys") + "/async.json"
+        let path = try Self.asyncScenario()
         defer { try? FileIO.removeTree(FileIO.directory(of: path)) }
-        let json = try String(contentsOfFile: Self.scenarioPath, encoding: .utf8)
-            .replacingOccurrences(of: #""display": "sync""#, with: #""display": "async", "sourceLatencyMs": 40"#)
-            .replacingOccurrences(of: #""directory": "../images""#, with: #""directory": "\#(TestPaths.packageRoot)/assets/images""#)
-        try FileIO.replace(path, with: Array(json.utf8))
         let base = try Experiment.prepare(scenarioPath: path, strategyName: "decoded-lru")
         let model = ComparisonModel(experiment: try base.applying([SweepSetting(parsing: setting)]), decodeSpeed: 1, costs: nil)
         let before = ComparisonModel(experiment: base, decodeSpeed: 1, costs: nil)
@@ -87,14 +84,49 @@ struct SweepTests {
         case "decodeWorkers": shown = "\(model.decodeWorkers)"
         case "prefetchRows": shown = "\(model.prefetchRows)"
         case "diskLatencyMs": shown = "\(model.diskLatencyMs)"
+        case "loadOrder": shown = model.loadOrder
         default: shown = ([model.sourceLatency.kind, "\(model.sourceLatency.p50Ms)"] + (model.sourceLatency.p95Ms.map { ["\($0)"] } ?? [])).joined(separator: " ")
         }
         #expect(shown == expected)
         #expect(model != before, "the change is in the model")
+        if field == "loadOrder" {
+            #expect(model.csvText.contains(";loadOrder=fifo;") && before.csvText.contains(";loadOrder=priority;"))
+            #expect(model.lines[0].contains(", loads first come, first served, ") && before.lines[0].contains(", loads by priority, "), "\(model.lines)")
+        }
         #expect(throws: LabError.usage("sourceLatencyMs: expected 0 to 60000 ms, got 70000")) {
             try base.applying([SweepSetting(parsing: "sourceLatencyMs=70000")])
         }
         #expect(throws: LabError.usage("fetchLimit: expected 1 to 64, got 0")) { try base.applying([SweepSetting(parsing: "fetchLimit=0")]) }
+    }
+
+    /// The sweep scenario made asynchronous (a 40 ms source), in a temporary folder of its own
+    /// that the caller removes. Returns its path.
+    static func asyncScenario() throws -> String {
+        let path = try TestPaths.temporaryFolder("model-keys") + "/async.json"
+        let json = try String(contentsOfFile: Self.scenarioPath, encoding: .utf8)
+            .replacingOccurrences(of: #""display": "sync""#, with: #""display": "async", "sourceLatencyMs": 40"#)
+            .replacingOccurrences(of: #""directory": "../images""#, with: #""directory": "\#(TestPaths.packageRoot)/assets/images""#)
+        try FileIO.replace(path, with: Array(json.utf8))
+        return path
+    }
+
+    @Test("loadOrder takes fifo or priority, in any order, and a bad one is one line naming both")
+    func loadOrderValues() throws {
+        #expect(try SweepPlan.parseValues("priority,fifo", key: .loadOrder) == [0, 1])
+        #expect(try SweepSetting(parsing: "loadOrder=fifo").description == "loadOrder=fifo")
+        #expect(SweepKey.loadOrder.defaultValues == "fifo,priority")
+        #expect(throws: LabError.usage("loadOrder: expected fifo or priority, got 'lifo'")) { try SweepSetting(parsing: "loadOrder=lifo") }
+        #expect(throws: LabError.usage("--values: 'random' is not fifo or priority (for loadOrder)")) {
+            try SweepPlan.parseValues("fifo,random", key: .loadOrder)
+        }
+        #expect(throws: LabError.usage("--values: expected ascending, distinct values; fifo follows fifo")) {
+            try SweepPlan.parseValues("fifo,fifo", key: .loadOrder)
+        }
+        let path = try Self.asyncScenario()
+        defer { try? FileIO.removeTree(FileIO.directory(of: path)) }
+        let base = try Experiment.prepare(scenarioPath: path, strategyName: "decoded-lru")
+        #expect(throws: LabError.usage("loadOrder: expected fifo or priority, got 2")) { try base.applying([SweepSetting(key: .loadOrder, value: 2)]) }
+        #expect(try base.applying([SweepSetting(parsing: "loadOrder=fifo")]).settings.loadOrder == .fifo)
     }
 
     // MARK: - Frontier and recommendation

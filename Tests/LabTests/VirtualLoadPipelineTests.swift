@@ -107,6 +107,30 @@ struct VirtualLoadPipelineTests {
         #expect(queue.isReady(row: 4, at: 13) && !queue.isReady(row: 2, at: 13), "4 fetched from 100 to 200 ms, 2 from 200 ms")
     }
 
+    @Test("without priority (loadOrder fifo) both stages serve first come, first served, and reprioritizing changes nothing")
+    func fifoIgnoresPriority() {
+        // The same requests as visibleRowOvertakesPrefetches: one slot, one worker.
+        var queue = VirtualLoadPipeline(workers: 1, fetchSlots: 1, frameRate: 60, byPriority: false)
+        let runner = Runner([1: 0.004, 2: 0.004, 3: 0.004, 4: 0.004])
+        for row in 1...3 { queue.request(row: row, atFrame: 0, priority: .low) }
+        queue.advance(throughFrame: 0, fetchLatency: { _ in 0.1 }, run: runner.run)
+        queue.request(row: 4, atFrame: 1, priority: .high)
+        queue.reprioritize { $0 == 3 ? .veryHigh : nil }
+        for frame in 1...30 { queue.advance(throughFrame: frame, fetchLatency: { _ in 0.1 }, run: runner.run) }
+        #expect(runner.batches.flatMap { $0 } == [1, 2, 3, 4], "priority would give 1, 3, 4, 2")
+        #expect(queue.isReady(row: 2, at: 13) && !queue.isReady(row: 4, at: 13), "2 fetched from 100 to 200 ms, 4 last, from 300 ms")
+
+        // The decode queue alone, as reprioritizedDecodes: the request order holds.
+        var decodes = VirtualLoadPipeline(workers: 1, fetchSlots: 6, frameRate: 60, byPriority: false)
+        let decoder = Runner([1: 0.025, 2: 0.025, 3: 0.025, 4: 0.025])
+        for row in 1...4 { decodes.request(row: row, atFrame: 0, priority: .low) }
+        decodes.advance(throughFrame: 0, run: decoder.run)
+        decodes.reprioritize { $0 == 3 ? .high : nil }
+        decodes.request(row: 2, atFrame: 1, priority: .veryLow)
+        for frame in 1...10 { decodes.advance(throughFrame: frame, run: decoder.run) }
+        #expect(decoder.batches.flatMap { $0 } == [1, 2, 3, 4])
+    }
+
     @Test("raising or lowering a waiting job's priority reorders the decode queue; equals keep their order")
     func reprioritizedDecodes() {
         var queue = VirtualLoadPipeline(workers: 1, fetchSlots: 6, frameRate: 60)

@@ -88,7 +88,7 @@ struct ScenarioErrorTests {
         #expect(errorMessage(document(rows: #"{"count": 10, "hieght": 200}"#))
             == "rows.hieght: unknown key (expected one of count, height, explicitID, variableViewsPerElement, destination, loadMore, stateBytes, destinationBytes)")
         #expect(errorMessage(document(extra: #", "strategy": []"#))
-            == "strategy: unknown key (expected one of name, frameRate, viewport, container, rows, script, images, display, strategies, decodeWorkers, sourceLatencyMs, fetchLimit, trace, diskLatencyMs, sessions, diskFolder)")
+            == "strategy: unknown key (expected one of name, frameRate, viewport, container, rows, script, images, display, strategies, decodeWorkers, sourceLatencyMs, fetchLimit, loadOrder, trace, diskLatencyMs, sessions, diskFolder)")
         #expect(errorMessage(document(extra: #", "sessions": 2.5"#)) == "sessions: expected an integer from 1 to 8, found 2.5")
         #expect(errorMessage(document(extra: #", "diskLatencyMs": 60001"#)) == "diskLatencyMs: expected a number of milliseconds from 0 to 60000, found 60001")
         #expect(errorMessage(document(container: #"{"kind": "list", "columns": 3}"#))

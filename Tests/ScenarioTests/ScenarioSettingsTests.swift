@@ -60,6 +60,8 @@ struct ScenarioSettingsTests {
         (#""sourceLatencyMs":{"p50":150,"p95":80}"#, #"sourceLatencyMs: expected {"p50": P, "p95": Q} in milliseconds with 0 < P ≤ Q ≤ 60000, found an object"#),
         (#""sourceLatencyMs":[]"#, "sourceLatencyMs: expected a list of 1 to 10000 numbers of milliseconds from 0 to 60000, found an array"),
         (#""fetchLimit":0"#, "fetchLimit: expected an integer from 1 to 64, found 0"),
+        (#""loadOrder":"lifo""#, #"loadOrder: expected one of priority, fifo, found "lifo""#),
+        (#""loadOrder":1"#, "loadOrder: expected one of priority, fifo, found 1"),
         (#""images":{"directory":"x","identity":"url"}"#, #"images.identity: expected one of row, image, found "url""#),
         (#""images":{"directory":"x","displayPixelSize":-3}"#, "images.displayPixelSize: expected a positive integer, found -3"),
         (#""strategies":["decoded-lru","nope"]"#, #"strategies[1]: unknown preset "nope" (known: swiftui-image-state, swiftui-data-state, decoded-release, decoded-lru, tiered, decoded-row-kept, thumbnail-lru, decoded-release+disk, decoded-lru+disk, thumbnail-disk)"#),
@@ -111,6 +113,8 @@ struct ScenarioSettingsTests {
         #expect(logNormal.sourceLatency == .logNormal(p50: 80, p95: 150) && logNormal.sourceLatencyMs == 80 && logNormal.fetchLimit == 4)
         #expect(try settings(#""sourceLatencyMs":[40,120,80]"#).sourceLatency == .cycle([40, 120, 80]))
         #expect(try settings(#""display":"async""#).fetchLimit == 6, "the default is 6")
+        #expect(try settings(#""display":"async""#).loadOrder == .priority, "the default orders by priority, as ImageCache")
+        #expect(try settings(#""display":"async","loadOrder":"fifo""#).loadOrder == .fifo)
         // The fitted distribution: its median and 95th percentile over many draws, and the same
         // draws every time.
         let model = LatencyModel.logNormal(p50: 80, p95: 150)

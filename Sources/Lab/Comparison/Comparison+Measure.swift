@@ -165,7 +165,8 @@ extension Comparison {
             let export = try ComparisonExport(jsonPath: settings.exportJSON, csvPath: settings.exportCSV, scenario: scenarioPath,
                                               repeats: settings.repeats, strategies: subjects, sweep: sweep, constraints: constraints,
                                               shard: settings.shard, scheduledRuns: schedule.count)
-            let (tables, measuredFiles) = try costTables(executable: executable, sink: sink)
+            var lines = ProgressLines(sink: sink)
+            let (tables, measuredFiles) = try costTables(executable: executable, lines: &lines)
             let paths = settings.costsPath.map { [$0] } ?? measuredFiles.map(\.path)
             let costs = tables[0]
             defer { withExtendedLifetime(measuredFiles) {} }
@@ -191,12 +192,7 @@ extension Comparison {
             var all: [Result] = []
             var failed = 0
             var exportFailure: (any Error)?
-            let clock = ContinuousClock()
-            let start = clock.now
             let planned = comparison.plannedRuns.count
-            // Off a terminal (a log, CI), a plain line after the first run and then at most every
-            // 10 s, so a long sweep is never silent.
-            var lastPlain = -10.0
             _ = comparison.run { result, done, total in
                 all.append(result)
                 if let failure = result.failure {
@@ -208,14 +204,7 @@ extension Comparison {
                     if exportFailure == nil { sink.note("Error: \(error)") }
                     exportFailure = exportFailure ?? error
                 }
-                let elapsed = (clock.now - start).seconds
-                let line = "[\(done)/\(total)] \(result.strategy) repeat \(result.repeatIndex)  \(Int(elapsed)) s"
-                if sink.isTerminal {
-                    sink.progress(line, done == total)
-                } else if elapsed - lastPlain >= 10 || done == total {
-                    sink.note("progress: " + line)
-                    lastPlain = elapsed
-                }
+                lines.report("[\(done)/\(total)] \(result.strategy) repeat \(result.repeatIndex)  \(Int(lines.elapsed)) s", final: done == total)
             }
             if settings.stop.signal == nil {
                 do { try export.finish() } catch {
@@ -231,12 +220,13 @@ extension Comparison {
         /// turn: a table measured at another moment differs (the host's speed drifts), and the
         /// repeats' spread then says by how much, so a ranking calls a gap within it a tie.
         /// Returns the tables and the measured tables' files, removed when they go away.
-        private func costTables(executable: String, sink: ProgressSink) throws -> ([CostTable], [TemporaryFile]) {
+        private func costTables(executable: String, lines: inout ProgressLines) throws -> ([CostTable], [TemporaryFile]) {
             if let given = settings.costsPath { return ([try CostTable.load(contentsOf: given)], []) }
             var tables: [CostTable] = [], files: [TemporaryFile] = []
             let count = max(1, min(settings.calibrations, settings.repeats))
+            let sink = lines.sink
             for index in 0..<count {
-                if sink.isTerminal { sink.progress("measuring the cost table (retention costs)\(count > 1 ? " \(index + 1) of \(count)" : "")…", false) }
+                lines.report("[costs \(index + 1)/\(count)] measuring the cost table (retention costs)  \(Int(lines.elapsed)) s", final: false)
                 do {
                     let measured = try Comparison.calibrate(executable: executable, timeoutSeconds: settings.timeoutSeconds, stop: settings.stop) {
                         ["costs", scenarioPath, "-o", $0, "--strategies", costStrategies.joined(separator: ",")]
@@ -249,6 +239,36 @@ extension Comparison {
                 }
             }
             return (tables, files)
+        }
+    }
+}
+
+/// The progress lines of one measurement, its cost tables' and its runs' alike: redrawn in
+/// place on a terminal; off one (a log, CI), a plain `progress:` note the first time, then at
+/// most every 10 s, and the last run's, so a long compare or sweep is never silent.
+/// Not shared between threads (the measuring thread reports the cost tables one after another,
+/// and the runs as `Comparison.run` hands them over, one at a time), so it holds no lock.
+private struct ProgressLines {
+    let sink: ProgressSink
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+    private var lastPlain = -10.0
+
+    init(sink: ProgressSink) {
+        self.sink = sink
+        start = clock.now
+    }
+
+    /// Wall seconds since the measurement began.
+    var elapsed: Double { (clock.now - start).seconds }
+
+    /// Shows `line` (`final`: the last of the measurement).
+    mutating func report(_ line: String, final: Bool) {
+        if sink.isTerminal {
+            sink.progress(line, final)
+        } else if elapsed - lastPlain >= 10 || final {
+            sink.note("progress: " + line)
+            lastPlain = elapsed
         }
     }
 }

@@ -57,6 +57,9 @@ public struct ComparisonModel: Codable, Sendable, Hashable {
     public var fetchLimit: Int
     /// Decode threads (async).
     public var decodeWorkers: Int
+    /// How waiting fetches and decodes take a free place (async): `priority` (a visible row's
+    /// load before a prefetch's, as `ImageCache` orders them) or `fifo` (first come, first served).
+    public var loadOrder: String
     /// Rows the container builds ahead of the viewport.
     public var prefetchRows: Int
     /// Each read from a disk tier, in milliseconds.
@@ -82,6 +85,7 @@ public struct ComparisonModel: Codable, Sendable, Hashable {
         sourceLatency = SourceLatency(settings.sourceLatency)
         fetchLimit = settings.fetchLimit
         decodeWorkers = settings.decodeWorkers
+        loadOrder = settings.loadOrder.rawValue
         self.prefetchRows = prefetchRows ?? scenario.container.prefetchRows
         diskLatencyMs = settings.diskLatencyMs
         imageIdentity = settings.images?.identity.rawValue ?? "row"
@@ -99,12 +103,13 @@ public struct ComparisonModel: Codable, Sendable, Hashable {
     }
 
     /// Two lines for a report, under its scenario line:
-    /// `model: async display, source log-normal p50 90 ms, p95 220 ms (σ 0.54), 6 fetches, 2 decoders, 2 prefetch rows`
+    /// `model: async display, source log-normal p50 90 ms, p95 220 ms (σ 0.54), 6 fetches at once, 2 decoders, loads by priority, 2 prefetch rows`
     /// `model: images by row, thumbnails 256 px, 60 Hz, decode speed 1x, cost table 3f2a… (median decode 2.26 ms)`.
     /// O(1).
     public var lines: [String] {
         let network = display == "async"
-            ? "async display, source \(sourceLatency.text), \(NumberText.plural(fetchLimit, "fetch", "fetches")) at once, \(NumberText.plural(decodeWorkers, "decoder", "decoders"))"
+            ? "async display, source \(sourceLatency.text), \(NumberText.plural(fetchLimit, "fetch", "fetches")) at once, \(NumberText.plural(decodeWorkers, "decoder", "decoders")), "
+                + (loadOrder == "fifo" ? "loads first come, first served" : "loads by priority")
             : "sync display, source \(sourceLatency.text)"
         let disk = diskLatencyMs > 0 ? ", disk reads \(NumberText.oneDecimal(diskLatencyMs)) ms" : ""
         let thumbnails = displayPixelSize.map { ", thumbnails \($0) px" } ?? ""
@@ -117,7 +122,7 @@ public struct ComparisonModel: Codable, Sendable, Hashable {
     }
 
     /// The model in one CSV cell, `key=value` pairs joined by `;`: `display=async;latency=logNormal
-    /// p50 90 p95 220;fetchLimit=6;decodeWorkers=2;prefetchRows=2;diskLatencyMs=0;identity=image;
+    /// p50 90 p95 220;fetchLimit=6;decodeWorkers=2;loadOrder=priority;prefetchRows=2;diskLatencyMs=0;identity=image;
     /// displayPixelSize=256;frameRate=60;decodeSpeed=1;costTable=3f2a…`. O(1).
     public var csvText: String {
         var latency = "\(sourceLatency.kind) p50 \(sourceLatency.p50Ms)"
@@ -125,6 +130,7 @@ public struct ComparisonModel: Codable, Sendable, Hashable {
         if let values = sourceLatency.valuesMs { latency += " values " + values.map { "\($0)" }.joined(separator: " ") }
         let pairs: [(String, String?)] = [
             ("display", display), ("latency", latency), ("fetchLimit", "\(fetchLimit)"), ("decodeWorkers", "\(decodeWorkers)"),
+            ("loadOrder", loadOrder),
             ("prefetchRows", "\(prefetchRows)"), ("diskLatencyMs", "\(diskLatencyMs)"), ("identity", imageIdentity),
             ("displayPixelSize", displayPixelSize.map { "\($0)" }), ("frameRate", "\(frameRate)"), ("decodeSpeed", "\(decodeSpeed)"),
             ("costTable", costTableHash),

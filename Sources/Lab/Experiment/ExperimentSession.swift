@@ -29,6 +29,8 @@ final class ExperimentSession {
     let completions = CompletedLoads()
     var checkpoints: [RunReport.Checkpoint] = []
     var timeline: [RunReport.Sample] = []
+    /// The most visible rows lacking their image in one frame since the last timeline sample.
+    var placeholderRowsSinceSample = 0
     var placeholderFrames = 0
     /// Time to image per row appearance.
     var waits = WaitTracker()
@@ -129,7 +131,7 @@ final class ExperimentSession {
         resident = try ResidentMemory()
         frames = FrameStatistics(frameRate: experiment.scenario.frameRate.rawValue)
         virtualQueue = VirtualLoadPipeline(workers: experiment.settings.decodeWorkers, fetchSlots: experiment.settings.fetchLimit,
-                                           frameRate: experiment.scenario.frameRate.rawValue)
+                                           frameRate: experiment.scenario.frameRate.rawValue, byPriority: experiment.settings.loadOrder == .priority)
         frameStart = ThreadCPUTime.now()
         interval = experiment.timelineInterval > 0 ? experiment.timelineInterval : max(1, experiment.estimatedFrames / 200)
     }
@@ -286,7 +288,7 @@ final class ExperimentSession {
         case .checkpoint(let name):
             // A soak repeats the script: its checkpoints would pile up, so only runs record them.
             if recordCheckpoints {
-                do { try checkpoint(name) } catch { probeFailure = probeFailure ?? error }
+                do { try checkpoint(name, frame: event.frame) } catch { probeFailure = probeFailure ?? error }
             }
             startFrameWork() // the probes are the lab's work, not the frame's
         case .containerCreated, .rowsAppended: break
@@ -392,6 +394,7 @@ final class ExperimentSession {
             let visible = appearedRows.map(Array.init) ?? Array(report.visibleRows)
             let waiting = Set(visible.filter { !isReady($0, frame: report.frame) })
             if !waiting.isEmpty { placeholderFrames += 1 }
+            placeholderRowsSinceSample = max(placeholderRowsSinceSample, waiting.count)
             waits.frame(report.frame, visible: visible) { !waiting.contains($0) }
         } else {
             waits.finish(at: report.frame)
@@ -410,10 +413,14 @@ final class ExperimentSession {
                 timeline = timeline.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
                 interval *= 2
             }
-            if report.frame % interval == 0 { timeline.append(.init(frame: report.frame, residentBytes: residentNow, logicalBytes: logical)) }
+            if report.frame % interval == 0 {
+                timeline.append(.init(frame: report.frame, residentBytes: residentNow, logicalBytes: logical,
+                                      placeholderRows: placeholderRowsSinceSample))
+                placeholderRowsSinceSample = 0
+            }
         }
         if report.frame == 0 && checkpoints.isEmpty {
-            do { try checkpoint("startup") } catch { probeFailure = probeFailure ?? error }
+            do { try checkpoint("startup", frame: 0) } catch { probeFailure = probeFailure ?? error }
         }
         startFrameWork()
     }
@@ -433,7 +440,8 @@ final class ExperimentSession {
 
     func logicalBytes() -> Int { cache.usage.totalBytes + rowMemory.heldBytes }
 
-    func checkpoint(_ name: String) throws {
+    /// Records the checkpoint `name`, taken at `frame` (nil: the last frame that ended).
+    func checkpoint(_ name: String, frame: Int? = nil) throws {
         let usage = cache.usage
         let heap = try ProcessMemory.heapStatistics()
         let bytes = usage.byRepresentation
@@ -441,7 +449,8 @@ final class ExperimentSession {
             name: name, residentBytes: try resident.residentBytes(), logicalBytes: usage.totalBytes + rowMemory.heldBytes,
             decodedBytes: bytes.decoded, thumbnailBytes: bytes.thumbnail, compressedBytes: bytes.compressed,
             poolBytes: cache.allocator.pool?.statistics.heldBytes ?? 0, rowStateBytes: rowMemory.heldBytes,
-            heapInUseBytes: heap.inUseBytes + heap.mmappedBytes, heapFreeHeldBytes: heap.freeHeldBytes))
+            heapInUseBytes: heap.inUseBytes + heap.mmappedBytes, heapFreeHeldBytes: heap.freeHeldBytes,
+            frame: frame ?? max(0, frameCount - 1)))
     }
 }
 

@@ -18,6 +18,9 @@ import Retention
 ///   the cache's decode workers, one per virtual worker at a time, and their measured
 ///   durations say when each virtual worker is free again.
 ///
+/// With `byPriority` false (a scenario's `"loadOrder": "fifo"`), every job has one priority,
+/// so both stages serve first come, first served: the order without priorities, to compare.
+///
 /// A row's image counts as ready from the frame in which its virtual decode ends. A job whose
 /// row disappears before its decode starts is dropped before any read or decode, as a real
 /// pipeline cancels its fetch; the fetch slot it held stays busy until its fetch would have
@@ -42,11 +45,15 @@ struct VirtualLoadPipeline {
     /// become ready.
     private var decoding = LoadQueue<Job>()
     private var readyFrame: [Int: Int] = [:]
+    /// False when every job keeps one priority (`normal`), whatever it is given: first come,
+    /// first served.
+    private let byPriority: Bool
 
-    init(workers: Int, fetchSlots: Int, frameRate: Int) {
+    init(workers: Int, fetchSlots: Int, frameRate: Int, byPriority: Bool = true) {
         workerFreeAt = Array(repeating: 0, count: max(1, workers))
         fetchFreeAt = Array(repeating: 0, count: max(1, fetchSlots))
         frameSeconds = 1 / Double(frameRate)
+        self.byPriority = byPriority
     }
 
     /// Jobs waiting for a fetch slot or a decode worker.
@@ -55,6 +62,7 @@ struct VirtualLoadPipeline {
     /// Queues the load of `row`, requested at `frame` with `priority` (`high`: a row that
     /// appears in the viewport); a row already waiting keeps its place and takes `priority`.
     mutating func request(row: Int, atFrame frame: Int, priority: LoadPriority = .high) {
+        let priority = byPriority ? priority : .normal
         if waiting.contains(where: { $0.row == row }) || decoding.contains(where: { $0.row == row }) {
             return reprioritize { $0 == row ? priority : nil }
         }
@@ -63,9 +71,10 @@ struct VirtualLoadPipeline {
     }
 
     /// Gives each waiting job the priority `priority` answers for its row (nil keeps its own),
-    /// in both stages, as the cache's `setPriority` reorders its fetch and decode queues.
-    /// O(jobs).
+    /// in both stages, as the cache's `setPriority` reorders its fetch and decode queues; nothing
+    /// without `byPriority`. O(jobs).
     mutating func reprioritize(_ priority: (Int) -> LoadPriority?) {
+        guard byPriority else { return }
         let change = { (job: inout Job) in job.priority = priority(job.row) ?? job.priority }
         waiting.update(where: { _ in true }, change)
         decoding.update(where: { _ in true }, change)

@@ -25,6 +25,9 @@ public struct RunReport: Codable, Sendable, Hashable {
         public var heapInUseBytes: Int
         /// glibc heap free but held by the allocator (mallinfo2 fordblks).
         public var heapFreeHeldBytes: Int
+        /// The virtual frame it was taken at (the last frame for `end`, `after-destroy` and
+        /// `after-trim`); nil in a report written before it was recorded.
+        public var frame: Int? = nil
     }
 
     /// Main-thread work per frame, in milliseconds.
@@ -96,6 +99,9 @@ public struct RunReport: Codable, Sendable, Hashable {
         public var residentBytes: Int
         /// Logical bytes.
         public var logicalBytes: Int
+        /// The most visible rows showing a placeholder in any frame since the sample before
+        /// (this frame's, for the first); nil in a report written before it was recorded.
+        public var placeholderRows: Int? = nil
     }
 
     /// The current schema version (1).

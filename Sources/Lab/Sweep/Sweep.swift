@@ -58,13 +58,14 @@ public struct SweepPlan: Sendable, Hashable, Codable {
     public func point(labelled label: String) -> Point? { points.first { $0.label == label } }
 
     /// Parses `8MB,16MB,32MB` (ascending, distinct) or `8MB...256MB` (doubling from the first
-    /// to the last, which must be the first doubled some number of times). Throws
-    /// `LabError.usage` naming what is wrong. O(values).
+    /// to the last, which must be the first doubled some number of times); `loadOrder`'s names
+    /// in any order (`priority,fifo`), run as `fifo,priority`. Throws `LabError.usage` naming
+    /// what is wrong. O(values).
     public static func parseValues(_ text: String, key: SweepKey) throws(LabError) -> [Int] {
         func value(_ part: Substring) throws(LabError) -> Int {
             let trimmed = String(part.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
             guard let parsed = key.parseValue(trimmed) else {
-                throw .usage("--values: '\(trimmed)' is not \(key.isSize ? "a size with its unit like 8MB" : "a whole number") (for \(key.rawValue))")
+                throw .usage("--values: '\(trimmed)' is not \(key.valueExpectation) (for \(key.rawValue))")
             }
             return parsed
         }
@@ -86,6 +87,8 @@ public struct SweepPlan: Sendable, Hashable, Codable {
             let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             guard !text.isEmpty else { throw .usage("--values: expected a list like 8MB,16MB or a range like 8MB...256MB") }
             for part in parts { values.append(try value(part)) }
+            // Names have no order of their own: `priority,fifo` runs as `fifo,priority`.
+            if key == .loadOrder { values.sort() }
             for (a, b) in zip(values, values.dropFirst()) where a >= b {
                 throw .usage("--values: expected ascending, distinct values; \(key.format(b)) follows \(key.format(a))")
             }
@@ -271,7 +274,7 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
                 text += "; note: at this value its LRU admits no image (the largest bitmap, \(NumberText.megabytes(admission.largestBytes)), is over the \(NumberText.megabytes(admission.capBytes)) admission cap), so it caches nothing beyond visible rows: what meets the constraints is the source (or a disk tier), not this budget, and any smaller budget would do as well"
             }
             // The answer lies at the edge of what was tried: say so, and what to try next.
-            if best.point.value == plan.values.first, plan.values.count > 1 || plan.values.first ?? 0 > 0 {
+            if plan.key != .loadOrder, best.point.value == plan.values.first, plan.values.count > 1 || plan.values.first ?? 0 > 0 {
                 let smaller = best.point.value / 2
                 text += "; it is the smallest \(plan.key.rawValue) tried, so a smaller one may do too"
                     + (smaller > 0 && smaller < best.point.value ? " (try --values \(plan.key.format(smaller)),\(plan.key.format(best.point.value)))" : "")

@@ -41,11 +41,14 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
     case sourceLatencyP95 = "sourceLatencyMs.p95"
     /// Every read from the disk tier takes this many milliseconds (a scenario key, 0 to 60,000).
     case diskLatencyMs
+    /// How waiting fetches and decodes are ordered in an asynchronous scenario (a scenario key):
+    /// `fifo` or `priority` (values 0 and 1, in that order; ``format(_:)`` names them).
+    case loadOrder
 
     /// True for keys that change the scenario rather than the policy.
     public var changesScenario: Bool {
         switch self {
-        case .prefetchRows, .decodeWorkers, .fetchLimit, .sourceLatencyMs, .sourceLatencyP50, .sourceLatencyP95, .diskLatencyMs: true
+        case .prefetchRows, .decodeWorkers, .fetchLimit, .sourceLatencyMs, .sourceLatencyP50, .sourceLatencyP95, .diskLatencyMs, .loadOrder: true
         default: false
         }
     }
@@ -53,8 +56,18 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
     /// True for keys whose values are milliseconds of the network or disk model.
     public var isLatency: Bool { self == .sourceLatencyMs || self == .sourceLatencyP50 || self == .sourceLatencyP95 || self == .diskLatencyMs }
 
-    /// True for keys whose values are sizes (`8MB`); the others are counts.
+    /// True for keys whose values are sizes (`8MB`); the others are counts, or names for
+    /// ``loadOrder``.
     public var isSize: Bool { !changesScenario }
+
+    /// The names ``loadOrder`` takes, by value: `fifo` (0), `priority` (1).
+    public static let loadOrderNames = [ScenarioSettings.LoadOrder.fifo.rawValue, ScenarioSettings.LoadOrder.priority.rawValue]
+
+    /// What one value of this key looks like, for an error: `a size with its unit like 8MB`,
+    /// `fifo or priority`, `a whole number`. O(1).
+    public var valueExpectation: String {
+        isSize ? "a size with its unit like 8MB" : self == .loadOrder ? Self.loadOrderNames.joined(separator: " or ") : "a whole number"
+    }
 
     /// Every key with what it changes, for help text and errors.
     public static var listing: String {
@@ -65,6 +78,7 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
     /// others. Nil when it is not one. O(length).
     public func parseValue(_ text: String) -> Int? {
         if isSize { return ByteSize(parsing: text, requiringUnit: true).map(\.bytes) }
+        if self == .loadOrder { return Self.loadOrderNames.firstIndex(of: text) }
         let number = isLatency && text.hasSuffix("ms") ? String(text.dropLast(2)) : text
         guard let value = Int(number), value >= 0 else { return nil }
         return value
@@ -79,13 +93,16 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
         case .fetchLimit: "1,2,4,8"
         case .sourceLatencyMs, .sourceLatencyP50, .diskLatencyMs: "0,20,40,80,160"
         case .sourceLatencyP95: "100,200,400"
+        case .loadOrder: Self.loadOrderNames.joined(separator: ",")
         default: "8MB...256MB"
         }
     }
 
-    /// `8MB` for a size, `40ms` for a latency, `4` for a count. O(1).
+    /// `8MB` for a size, `40ms` for a latency, `fifo` or `priority` for a load order, `4` for a
+    /// count. O(1).
     public func format(_ value: Int) -> String {
-        isSize ? ByteSize(bytes: value).description : isLatency ? "\(value)ms" : "\(value)"
+        if self == .loadOrder, Self.loadOrderNames.indices.contains(value) { return Self.loadOrderNames[value] }
+        return isSize ? ByteSize(bytes: value).description : isLatency ? "\(value)ms" : "\(value)"
     }
 }
 
@@ -111,7 +128,7 @@ public struct SweepSetting: Sendable, Hashable, Codable, CustomStringConvertible
         }
         guard let value = key.parseValue(parts[1]) else {
             if key.isSize, let problem = ByteSize.problem(in: parts[1]) { throw .usage("\(key.rawValue): \(problem)") }
-            throw .usage("\(key.rawValue): expected a whole number, got '\(parts[1])'")
+            throw .usage("\(key.rawValue): expected \(key.valueExpectation), got '\(parts[1])'")
         }
         self.init(key: key, value: value)
     }
@@ -121,6 +138,9 @@ public struct SweepSetting: Sendable, Hashable, Codable, CustomStringConvertible
 }
 
 extension Experiment {
+    /// The load orders by ``SweepKey/loadOrder`` value.
+    private static let loadOrders: [ScenarioSettings.LoadOrder] = SweepKey.loadOrderNames.map { ScenarioSettings.LoadOrder(rawValue: $0)! }
+
     /// This experiment with `settings` applied, in order, to the policy it runs
     /// (``Experiment/effectivePolicy(_:settings:)``) or to the scenario. Throws `LabError.usage` naming the strategy
     /// when a setting cannot apply to it or its value is out of range. O(settings).
@@ -172,6 +192,14 @@ extension Experiment {
                 }
                 guard (1...64).contains(value) else { throw .usage("fetchLimit: expected 1 to 64, got \(value)") }
                 result.settings.fetchLimit = value
+            case .loadOrder:
+                guard case .async = result.settings.display else {
+                    throw .usage("loadOrder does not apply: the scenario decodes synchronously (display \"sync\"), so no load waits in a queue")
+                }
+                guard Self.loadOrders.indices.contains(value) else {
+                    throw .usage("loadOrder: expected \(SweepKey.loadOrder.valueExpectation), got \(value)")
+                }
+                result.settings.loadOrder = Self.loadOrders[value]
             case .sourceLatencyMs, .sourceLatencyP50, .sourceLatencyP95, .diskLatencyMs:
                 let limit = Int(LatencyModel.maximumMilliseconds)
                 guard (0...limit).contains(value) else { throw .usage("\(setting.key.rawValue): expected 0 to \(limit) ms, got \(value)") }
