@@ -7,7 +7,8 @@
 #   - an upward dependency declared in both Package.swift and the graph (Visibility -> Imaging);
 #   - Foundation's `Process()` in a test file (tests spawn through SystemIO's ChildProcess);
 #   - `FileManager.default` in a source outside SystemIO;
-#   - a raw read() in a source outside SystemIO.
+#   - a raw read() in a source outside SystemIO;
+#   - a child's command line of flags in Lab (`"--strategy"`), and a `"--set=…"` flag.
 # Exit 0 when every case behaves.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -97,4 +98,17 @@ cat >> "$work/copy/Sources/Lab/LabError.swift" <<'SWIFT'
 func injectedRead(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int { read(fd, buffer.baseAddress, buffer.count) }
 SWIFT
 expect "a raw read() in a source outside SystemIO" fail "the system call read() outside SystemIO"
+fresh
+cat >> "$work/copy/Sources/Lab/LabError.swift" <<'SWIFT'
+
+func injectedChildArguments(_ path: String, _ name: String) -> [String] { ["run", path, "--strategy", name, "--json"] }
+SWIFT
+expect "a child's flags spelt in Lab" fail 'the flag "--strategy" in Lab'
+
+fresh
+cat >> "$work/copy/Sources/Lab/Comparison/ChildRunRequest.swift" <<'SWIFT'
+
+func injectedSetting(_ value: Int) -> String { "--set=decodedBudget=\(value)" }
+SWIFT
+expect "a --set= flag in Lab" fail 'the flag "--set" in Lab'
 exit $status
