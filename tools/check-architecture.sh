@@ -8,6 +8,8 @@
 #     only in the files allowed below, each with its reason: work is thread CPU time (sources
 #     only: tests time their deadlines as they like);
 #   - `Mutex` only inside SystemIO's `Lock`, the package's one lock type (sources only);
+#   - `usleep`, `nanosleep` and `sleep` only in SystemIO, whose `Pause` is the one blocking
+#     pause (sources only: tests wait as they like);
 #   - no command-line flag of the tool in Lab (a string literal that is a flag, `"--strategy"`,
 #     `"--set="`, `"-o"`): Lab talks to its children through the typed `ChildRunRequest`, so a
 #     renamed flag cannot break `compare` or `sweep`; a flag's name used in a message is
@@ -122,6 +124,7 @@ flag_names_allowed = {
 flag_literal = re.compile(r"\"(--[a-z][a-z0-9-]*|-[a-zA-Z])(?:\"|=)")
 wall_clock = re.compile(r"\b(ContinuousClock|SuspendingClock|DispatchTime\.now|CLOCK_MONOTONIC|CLOCK_REALTIME|Date\(\)|gettimeofday)")
 raw_call = re.compile(r"(?<![\w.])(?<!func )(?<!case )(?:Glibc\.)?(open|openat|fopen|fdopen|close|read|write|pread|pwrite|poll|opendir|readdir|rename|renameat|unlink|unlinkat|rmdir|mkdir|mkfifo|symlink|chmod|mkstemps?|mkdtemp|access|readlink|realpath|stat|lstat|fstat|posix_spawnp?|fork|waitpid|wait4|kill|ftruncate|fsync|flock|system|popen)\(")
+pause_call = re.compile(r"(?<![\w.])(?<!func )(usleep|nanosleep|sleep)\(")
 foundation_call = re.compile(r"(?<![\w.])(?:Foundation\.)?(Process|FileManager)\b")
 system_tests = "Tests/SystemIOTests/"
 for name in sorted(actual):
@@ -139,6 +142,9 @@ for name in sorted(actual):
                     problems.append(f"  {path}:{number}: a wall clock outside the allowed files (work is thread CPU time; see tools/check-architecture.sh)")
                 if re.search(r"\bMutex\b", line) and path != "Sources/SystemIO/Lock.swift":
                     problems.append(f"  {path}:{number}: Mutex outside SystemIO'"'"'s Lock (the one lock type)")
+                match = pause_call.search(line)
+                if match and not path.startswith("Sources/SystemIO/"):
+                    problems.append(f"  {path}:{number}: {match.group(1)}() outside SystemIO (pause with SystemIO'"'"'s Pause)")
             if path.startswith("Sources/SystemIO/") or path.startswith(system_tests):
                 continue
             match = raw_call.search(line)
@@ -149,5 +155,5 @@ for name in sorted(actual):
                 problems.append(f"  {path}:{number}: Foundation'"'"'s {match.group(1)} outside SystemIO (files and processes go through SystemIO)")
 if problems:
     sys.exit("check-architecture: the graph differs or a rule is broken:\n" + "\n".join(problems))
-print(f"check-architecture: {len(actual)} targets ({len(tests)} test targets), graph matches Package.swift, every target imports what it declares, clocks and locks where they belong, no flag in Lab, no system call, process or FileManager outside SystemIO (tests included, but for SystemIOTests)")
+print(f"check-architecture: {len(actual)} targets ({len(tests)} test targets), graph matches Package.swift, every target imports what it declares, clocks, locks and pauses where they belong, no flag in Lab, no system call, process or FileManager outside SystemIO (tests included, but for SystemIOTests)")
 '
