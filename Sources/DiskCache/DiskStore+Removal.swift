@@ -1,6 +1,9 @@
 internal import Glibc
 import SystemIO
 
+// Everything that takes entries out of a store, in one place: one key (`remove`), a size
+// (`trim`), every entry (`clear`), the least recently used (`evict`, which writes and a full
+// disk call too) and a whole unused store folder (`removeFolder`).
 extension DiskStore {
     /// Removes a store's folder that no process is using: only when it is a folder (never a
     /// symbolic link: the last component of `folder` is opened with `O_NOFOLLOW`) owned by this
@@ -52,5 +55,105 @@ extension DiskStore {
         try? root.remove(StoreLayout.marker)
         try? root.unlock()
         return (try? parent.removeEmptySubfolder(name)) != nil
+    }
+
+    /// Removes the entry of `key`, if any; returns whether a file was removed. A reader (not
+    /// the owner) removes nothing and returns false. With ``durable``, the folder is
+    /// `fsync`ed. One `unlink` under `names`.
+    @discardableResult
+    public func remove(_ key: String) -> Bool {
+        (try? operation { () throws(DiskStoreError) -> Bool in
+            try requireOwnership()
+            try waitForLoadedIndex()
+            let hash = options.keyHash(key)
+            let name = KeyHash.fileName(hash)
+            let removed: Bool = names.withLock { _ in
+                let gone = entriesFolder?.status(of: name)?.kind != .directory && (try? entriesFolder?.remove(name)) != nil
+                state.withLock { s in
+                    if s.index.remove(hash) != nil || gone { markChanged(&s) }
+                }
+                return gone
+            }
+            if removed && durable { try? entriesFolder?.sync() }
+            return removed
+        }) ?? false
+    }
+
+    /// Evicts least recently used entries until the store takes at most `bytes` (counted as
+    /// evictions for `trim`); returns how many were evicted. Only the owner trims (a reader
+    /// returns 0). Waits for the index. One `unlink` per evicted entry.
+    @discardableResult
+    public func trim(to size: ByteSize) -> Int {
+        trim(toBytes: size.bytes)
+    }
+
+    /// ``trim(to:)-(ByteSize)`` with the size in bytes.
+    @available(*, deprecated, message: "give the size as a ByteSize, like trim(to: .megabytes(64))")
+    @discardableResult
+    public func trim(to bytes: Int) -> Int {
+        trim(toBytes: bytes)
+    }
+
+    private func trim(toBytes bytes: Int) -> Int {
+        (try? operation { () throws(DiskStoreError) -> Int in
+            try requireOwnership()
+            try waitForLoadedIndex()
+            // This trim's own count: a shared counter would also count a concurrent trim's.
+            return evict(downTo: bytes, reason: .trim)
+        }) ?? 0
+    }
+
+    /// Removes every entry (not counted as evictions); returns how many files were removed.
+    /// Only names the store gives its entries are removed, never a folder or another name in
+    /// the entries folder, and never the marker. Only the owner clears (a reader returns 0).
+    /// Waits for the index. One `readdir` and one `unlinkat` per entry, each under its key's
+    /// `names`.
+    @discardableResult
+    public func clear() -> Int {
+        (try? operation { () throws(DiskStoreError) -> Int in
+            try requireOwnership()
+            try waitForLoadedIndex()
+            guard let entriesFolder else { return 0 }
+            var removed = 0
+            for name in (try? entriesFolder.entries()) ?? [] {
+                guard let hash = KeyHash.hash(fileName: name) else { continue }
+                names.withLock { _ in
+                    guard entriesFolder.status(of: name)?.kind != .directory else { return }
+                    if (try? entriesFolder.remove(name)) != nil { removed += 1 }
+                    state.withLock { s in
+                        s.index.remove(hash)
+                        markChanged(&s)
+                    }
+                }
+            }
+            if durable { try? entriesFolder.sync() }
+            return removed
+        }) ?? 0
+    }
+
+    /// Removes the files of entries already taken out of the index, unless a writer has put
+    /// one back meanwhile. The caller holds `names`. One `unlink` each.
+    func removeFiles(of victims: [(hash: UInt64, allocatedBytes: Int)]) {
+        for victim in victims where !state.withLock({ $0.index.contains(victim.hash) }) {
+            try? entriesFolder?.remove(KeyHash.fileName(victim.hash))
+        }
+    }
+
+    /// Evicts least recently used entries until the store counts at most `target` bytes;
+    /// returns how many it evicted. Never call holding `names`.
+    @discardableResult
+    func evict(downTo target: Int, reason: DiskStoreMetrics.EvictionReason) -> Int {
+        let victims: [(hash: UInt64, allocatedBytes: Int)] = state.withLock { s in
+            var chosen: [(hash: UInt64, allocatedBytes: Int)] = []
+            while s.usage > target, let coldest = s.index.coldest {
+                s.index.remove(coldest.hash)
+                chosen.append(coldest)
+            }
+            if !chosen.isEmpty { markChanged(&s) }
+            return chosen
+        }
+        counters.evicted(victims.count, reason)
+        if !victims.isEmpty { names.withLock { _ in removeFiles(of: victims) } }
+        return victims.count
     }
 }
