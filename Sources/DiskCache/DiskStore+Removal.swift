@@ -8,8 +8,8 @@ extension DiskStore {
     /// Removes a store's folder that no process is using: only when it is a folder (never a
     /// symbolic link: the last component of `folder` is opened with `O_NOFOLLOW`) owned by this
     /// user, holds a valid marker and its lock is free (taken for the duration), and then only
-    /// the names the store makes (its entries, temporary files, snapshot, lock, tag and, last,
-    /// marker), then the folder when nothing else is left in it. A file someone else put there
+    /// the names the store makes (its entries, temporary files, snapshot, lock, tag, a killed
+    /// opener's marker under its temporary name and, last, marker), then the folder when nothing else is left in it. A file someone else put there
     /// stays, and so does the folder. Returns true when the folder is gone; false when it is not
     /// a store, is a link, belongs to another user, is in use, or kept a foreign file. One
     /// `unlinkat` per file.
@@ -48,7 +48,8 @@ extension DiskStore {
             }
             try? root.removeEmptySubfolder(StoreLayout.temporary)
         }
-        for file in [StoreLayout.snapshot, StoreLayout.lock, StoreLayout.tag] where root.status(of: file).map({ $0.kind != .directory }) == true {
+        let leftovers = ((try? root.entries()) ?? []).filter(StoreLayout.isMarkerTemporary)
+        for file in [StoreLayout.snapshot, StoreLayout.lock, StoreLayout.tag] + leftovers where root.status(of: file).map({ $0.kind != .directory }) == true {
             try? root.remove(file)
         }
         guard ((try? root.entries()) ?? []) == [StoreLayout.marker] else { return false }

@@ -29,7 +29,7 @@ import Testing
         }
     }
 
-    @Test("a marker's temporary name left by a killed opener does not stop a folder from becoming a store; a marker that is not whole is refused at once")
+    @Test("a marker's temporary name left by a killed opener does not stop a folder from becoming a store, and goes with it; a marker that is not whole is refused at once")
     func leftoversAndHalfMarkers() throws {
         try DiskTest.withFolder("marker-leftover") { folder in
             try FileIO.createDirectories(folder)
@@ -38,6 +38,9 @@ import Testing
             try store.store(Array("v".utf8), for: "k")
             store.close()
             #expect(try FileIO.readAll(folder + "/RETENTION-STORE").count == StoreMarker.size)
+            // The leftover is a name the store makes: removing the unused store removes it too.
+            #expect(DiskStore.removeFolder(folder))
+            #expect(!FileIO.exists(folder))
 
             let half = folder + "-half"
             defer { try? FileIO.removeTree(half) }
