@@ -4,11 +4,12 @@ import SystemIO
 import Testing
 import RetentionTestSupport
 
-/// Round three of hostile use: outputs that are inputs, numbers that trap, reports that grow,
-/// loops that never end, signals that do not stop, descriptors and address space that run out.
-/// Each test runs the built tool as a user does and checks the exit status and the message.
-@Suite("Hostile world, round three")
-struct HostileRoundThreeTests {
+/// Hostile use the tool refuses or survives: outputs that are inputs, numbers that trap,
+/// reports that grow, loops that never end, signals that do not stop, descriptors and address
+/// space that run out. Each test runs the built tool as a user does and checks the exit status
+/// and the message.
+@Suite("Limits and refusals: outputs that are inputs, traps, unbounded reports and loops, signals, exhausted resources")
+struct LimitsAndRefusalsCommandTests {
     /// A copy of the default scenario in `dir`, its images named absolutely. Returns its path.
     static func scenario(in dir: String, name: String = "s.json") throws -> String {
         let path = dir + "/" + name
