@@ -7,8 +7,7 @@ import SystemIO
 /// Runs several subjects (strategies, or a sweep's points) on one scenario, each run a fresh
 /// child process (a typed ``ChildRunRequest`` for the `retention` tool's hidden `child-run`
 /// subcommand, or any command line the caller builds), repeats in alternating order, and
-/// summarizes medians. Up to `jobs` children
-/// run side by side: memory is per process, frame work is thread CPU time and costs come from
+/// summarizes medians. Up to `jobs` children run side by side: memory is per process, frame work is thread CPU time and costs come from
 /// one table, so parallel children measure what serial ones do. A child that crashes or times
 /// out is reported with the line that says why (`ChildProcess.Outcome.failureLine`) and the others go on. Results reach `onResult` as they
 /// arrive, on the calling thread, so a caller can write them out and an interrupted
