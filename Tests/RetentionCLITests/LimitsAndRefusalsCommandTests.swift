@@ -162,6 +162,25 @@ struct LimitsAndRefusalsCommandTests {
         }
     }
 
+    /// Waits until a thread of process `pid` sleeps opening a FIFO nobody reads (the kernel's
+    /// `wait_for_partner` in `/proc/PID/task/TID/wchan`), at most 60 s. Where /proc hides
+    /// where threads sleep (every wchan `0`), it waits 4 s, as this test used to.
+    static func waitUntilBlockedOnFIFO(_ pid: Int32) async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var informative = false
+        while clock.now - start < .seconds(60) {
+            for task in (try? FileIO.directoryEntries("/proc/\(pid)/task")) ?? [] {
+                guard let bytes = try? FileIO.readAll("/proc/\(pid)/task/\(task)/wchan", limit: 256) else { continue }
+                let wchan = String(decoding: bytes, as: UTF8.self)
+                if wchan == "wait_for_partner" { return }
+                if !wchan.isEmpty && wchan != "0" { informative = true }
+            }
+            if !informative && clock.now - start >= .seconds(4) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     @Test("SIGTERM ends compare and soak promptly even while they wait on a FIFO nobody reads: 143")
     func signalsWhileBlocked() async throws {
         let dir = try CLIRunner.temporaryDirectory("blocked")
@@ -177,8 +196,9 @@ struct LimitsAndRefusalsCommandTests {
             child.standardOutput = .file("/dev/null")
             child.standardError = .file("/dev/null")
             let running = try child.start()
-            // Long enough for the run to finish and block opening the FIFO.
-            try await Task.sleep(for: .seconds(4))
+            // Until the run has finished and blocks opening the FIFO: a fixed 4 s was too short
+            // on a loaded host, where soak then got SIGTERM mid-run and ended with its verdict.
+            try await Self.waitUntilBlockedOnFIFO(running.processID)
             let start = Date()
             running.signal(SIGTERM)
             let ended: Bool = await withCheckedContinuation { continuation in
