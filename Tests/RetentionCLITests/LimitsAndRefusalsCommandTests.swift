@@ -163,20 +163,29 @@ struct LimitsAndRefusalsCommandTests {
     }
 
     /// Waits until a thread of process `pid` sleeps opening a FIFO nobody reads (the kernel's
-    /// `wait_for_partner` in `/proc/PID/task/TID/wchan`), at most 60 s. Where /proc hides
-    /// where threads sleep (every wchan `0`), it waits 4 s, as this test used to.
+    /// `wait_for_partner` in `/proc/PID/task/TID/wchan`, or an older kernel's name for it), at
+    /// most 60 s. A thread that runs, or waits for the CPU on a loaded host, shows `0`; where
+    /// /proc hides where threads sleep (a sleeping thread, state `S`, whose wchan is `0`, and no
+    /// thread ever named), it waits 4 s, as this test used to.
     static func waitUntilBlockedOnFIFO(_ pid: Int32) async throws {
+        func contents(_ path: String) -> String? {
+            (try? FileIO.readAll(path, limit: 4096)).map { String(decoding: $0, as: UTF8.self) }
+        }
         let clock = ContinuousClock()
         let start = clock.now
-        var informative = false
+        var named = false, hidden = false
         while clock.now - start < .seconds(60) {
             for task in (try? FileIO.directoryEntries("/proc/\(pid)/task")) ?? [] {
-                guard let bytes = try? FileIO.readAll("/proc/\(pid)/task/\(task)/wchan", limit: 256) else { continue }
-                let wchan = String(decoding: bytes, as: UTF8.self)
-                if wchan == "wait_for_partner" { return }
-                if !wchan.isEmpty && wchan != "0" { informative = true }
+                guard let wchan = contents("/proc/\(pid)/task/\(task)/wchan") else { continue }
+                if ["wait_for_partner", "fifo_open", "pipe_wait"].contains(wchan) { return }  // older kernels name the callers
+                if !wchan.isEmpty && wchan != "0" {
+                    named = true
+                } else if let stat = contents("/proc/\(pid)/task/\(task)/stat"), let close = stat.lastIndex(of: ")"),
+                          stat[close...].dropFirst(2).first == "S" {
+                    hidden = true
+                }
             }
-            if !informative && clock.now - start >= .seconds(4) { return }
+            if hidden && !named && clock.now - start >= .seconds(4) { return }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
