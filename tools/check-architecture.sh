@@ -8,6 +8,13 @@
 #     only in the files allowed below, each with its reason: work is thread CPU time (sources
 #     only: tests time their deadlines as they like);
 #   - `Mutex` only inside SystemIO's `Lock`, the package's one lock type (sources only);
+#   - `usleep`, `nanosleep` and `sleep` only in SystemIO, whose `Pause` is the one blocking
+#     pause (sources only: tests wait as they like);
+#   - no command-line flag of the tool in Lab (a string literal that is a flag, `"--strategy"`,
+#     `"--set="`, `"-o"`): Lab talks to its children through the typed `ChildRunRequest`, so a
+#     renamed flag cannot break `compare` or `sweep`; a flag's name used in a message is
+#     allowed by file below, with its reason (`"--values: …"`, a message that starts with
+#     one, is not a flag and passes);
 #   - file and process system calls (open, read, write, poll, readdir, rename, unlink, close,
 #     mkfifo, symlink, chmod, posix_spawn, fork, kill, system, popen, …) and Foundation's `Process` and
 #     `FileManager` only in SystemIO and the C shims, in sources and tests alike: only SystemIO
@@ -64,6 +71,11 @@ def swift_files(name):
             if file.endswith(".swift"):
                 yield os.path.join(folder, file)
 
+def without_comments(source):
+    # The source without comments, string literals kept (a flag is a string literal).
+    source = re.sub(r"//[^\n]*", "", source)
+    return re.sub(r"/\*.*?\*/", "", source, flags=re.S)
+
 def code(source):
     # The source without comments and string literals, so prose never trips a rule.
     source = re.sub(r"\"\"\".*?\"\"\"", "\"\"", source, flags=re.S)
@@ -104,19 +116,35 @@ wall_clock_allowed = {
     "Sources/Retention/Internal/TimedFetch.swift": "a fetch timeout is wall time (a fetch waits on a network, which is no CPU work)",
     "Sources/Retention/Internal/CacheDiskTier.swift": "a disk read'"'"'s wall time (the disk may wait), added to the load'"'"'s read time; decodes are CPU time",
 }
+# The names of flags Lab may spell, by file, each for what a message says (never for a child).
+flag_names_allowed = {
+    ("Sources/Lab/Comparison/Comparison+Measure.swift", "--export-json"): "OutputCheck names the option in its messages",
+    ("Sources/Lab/Comparison/Comparison+Measure.swift", "--export-csv"): "OutputCheck names the option in its messages",
+}
+flag_literal = re.compile(r"\"(--[a-z][a-z0-9-]*|-[a-zA-Z])(?:\"|=)")
 wall_clock = re.compile(r"\b(ContinuousClock|SuspendingClock|DispatchTime\.now|CLOCK_MONOTONIC|CLOCK_REALTIME|Date\(\)|gettimeofday)")
 raw_call = re.compile(r"(?<![\w.])(?<!func )(?<!case )(?:Glibc\.)?(open|openat|fopen|fdopen|close|read|write|pread|pwrite|poll|opendir|readdir|rename|renameat|unlink|unlinkat|rmdir|mkdir|mkfifo|symlink|chmod|mkstemps?|mkdtemp|access|readlink|realpath|stat|lstat|fstat|posix_spawnp?|fork|waitpid|wait4|kill|ftruncate|fsync|flock|system|popen)\(")
+pause_call = re.compile(r"(?<![\w.])(?<!func )(usleep|nanosleep|sleep)\(")
 foundation_call = re.compile(r"(?<![\w.])(?:Foundation\.)?(Process|FileManager)\b")
 system_tests = "Tests/SystemIOTests/"
 for name in sorted(actual):
     for path in swift_files(name):
-        source = code(open(path).read())
+        text = open(path).read()
+        if path.startswith("Sources/Lab/"):
+            for number, line in enumerate(without_comments(text).split("\n"), 1):
+                for flag in flag_literal.findall(line):
+                    if (path, flag) not in flag_names_allowed:
+                        problems.append(f"  {path}:{number}: the flag \"{flag}\" in Lab (children get a typed ChildRunRequest, not flags)")
+        source = code(text)
         for number, line in enumerate(source.split("\n"), 1):
             if name not in tests:
                 if wall_clock.search(line) and path not in wall_clock_allowed:
                     problems.append(f"  {path}:{number}: a wall clock outside the allowed files (work is thread CPU time; see tools/check-architecture.sh)")
                 if re.search(r"\bMutex\b", line) and path != "Sources/SystemIO/Lock.swift":
                     problems.append(f"  {path}:{number}: Mutex outside SystemIO'"'"'s Lock (the one lock type)")
+                match = pause_call.search(line)
+                if match and not path.startswith("Sources/SystemIO/"):
+                    problems.append(f"  {path}:{number}: {match.group(1)}() outside SystemIO (pause with SystemIO'"'"'s Pause)")
             if path.startswith("Sources/SystemIO/") or path.startswith(system_tests):
                 continue
             match = raw_call.search(line)
@@ -127,5 +155,5 @@ for name in sorted(actual):
                 problems.append(f"  {path}:{number}: Foundation'"'"'s {match.group(1)} outside SystemIO (files and processes go through SystemIO)")
 if problems:
     sys.exit("check-architecture: the graph differs or a rule is broken:\n" + "\n".join(problems))
-print(f"check-architecture: {len(actual)} targets ({len(tests)} test targets), graph matches Package.swift, every target imports what it declares, clocks and locks where they belong, no system call, process or FileManager outside SystemIO (tests included, but for SystemIOTests)")
+print(f"check-architecture: {len(actual)} targets ({len(tests)} test targets), graph matches Package.swift, every target imports what it declares, clocks, locks and pauses where they belong, no flag in Lab, no system call, process or FileManager outside SystemIO (tests included, but for SystemIOTests)")
 '

@@ -7,7 +7,17 @@
 #   - an upward dependency declared in both Package.swift and the graph (Visibility -> Imaging);
 #   - Foundation's `Process()` in a test file (tests spawn through SystemIO's ChildProcess);
 #   - `FileManager.default` in a source outside SystemIO;
-#   - a raw read() in a source outside SystemIO.
+#   - a raw read() in a source outside SystemIO;
+#   - a child's command line of flags in Lab (`"--strategy"`), and a `"--set=…"` flag;
+#   - popen() in a source outside SystemIO;
+#   - usleep() in a source outside SystemIO (SystemIO's Pause is the one pause);
+#   - a wall clock (ContinuousClock) in a source the clock list does not allow;
+#   - a Mutex outside SystemIO's Lock;
+#   - an import of a package module the target does not declare;
+#   - a dependency declared (in the manifest and the graph alike) that no source imports;
+#   - a dependency in the manifest that the graph in docs/ARCHITECTURE.md does not show;
+#   - a target in no layer, and an ARCHITECTURE.md without its graph block.
+# Every rule check-architecture.sh enforces has a case here that must fail.
 # Exit 0 when every case behaves.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -97,4 +107,100 @@ cat >> "$work/copy/Sources/Lab/LabError.swift" <<'SWIFT'
 func injectedRead(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int { read(fd, buffer.baseAddress, buffer.count) }
 SWIFT
 expect "a raw read() in a source outside SystemIO" fail "the system call read() outside SystemIO"
+fresh
+cat >> "$work/copy/Sources/Lab/LabError.swift" <<'SWIFT'
+
+func injectedChildArguments(_ path: String, _ name: String) -> [String] { ["run", path, "--strategy", name, "--json"] }
+SWIFT
+expect "a child's flags spelt in Lab" fail 'the flag "--strategy" in Lab'
+
+fresh
+cat >> "$work/copy/Sources/Lab/Comparison/ChildRunRequest.swift" <<'SWIFT'
+
+func injectedSetting(_ value: Int) -> String { "--set=decodedBudget=\(value)" }
+SWIFT
+expect "a --set= flag in Lab" fail 'the flag "--set" in Lab'
+fresh
+cat >> "$work/copy/Sources/Lab/LabError.swift" <<'SWIFT'
+
+func injectedPipe() { _ = popen("ls", "r") }
+SWIFT
+expect "popen() in a source outside SystemIO" fail "the system call popen() outside SystemIO"
+
+fresh
+cat >> "$work/copy/Sources/DiskCache/Internal/StoreOpening.swift" <<'SWIFT'
+
+func injectedRetry() { usleep(2_000) }
+SWIFT
+expect "usleep() in a source outside SystemIO" fail "usleep() outside SystemIO (pause with SystemIO's Pause)"
+
+fresh
+cat >> "$work/copy/Sources/Lab/LabError.swift" <<'SWIFT'
+
+func injectedWallClock() -> ContinuousClock.Instant { ContinuousClock.now }
+SWIFT
+expect "a wall clock in a source the list does not allow" fail "a wall clock outside the allowed files"
+
+fresh
+cat >> "$work/copy/Sources/Retention/ByteSize.swift" <<'SWIFT'
+
+import Synchronization
+let injectedMutex = Mutex(0)
+SWIFT
+expect "a Mutex outside SystemIO's Lock" fail "Mutex outside SystemIO's Lock"
+
+fresh
+python3 - "$work/copy" <<'PY'
+import sys
+p = sys.argv[1] + "/Sources/Visibility/Engine/VisibilitySimulator.swift"
+s = open(p).read()
+open(p, "w").write("import DiskCache\n" + s)
+PY
+expect "an import the target does not declare" fail "Visibility: imports \['DiskCache'\] without declaring them"
+
+fresh
+python3 - "$work/copy" <<'PY'
+import sys
+root = sys.argv[1]
+lab = '.target(name: "Lab", dependencies: ["StrictJSON", '
+for path, old, new in [(root + "/Package.swift", lab, lab + '"AssetGen", '),
+                       (root + "/docs/ARCHITECTURE.md", "Lab -> StrictJSON, ", "Lab -> StrictJSON, AssetGen, ")]:
+    s = open(path).read()
+    assert old in s, (path, old)
+    open(path, "w").write(s.replace(old, new, 1))
+PY
+expect "a declared dependency no source imports" fail "Lab: declares \['AssetGen'\] but no source imports them"
+
+fresh
+python3 - "$work/copy" <<'PY'
+import sys
+root = sys.argv[1]
+lab = '.target(name: "Lab", dependencies: ["StrictJSON", '
+p = root + "/Package.swift"
+s = open(p).read()
+assert lab in s
+open(p, "w").write(s.replace(lab, lab + '"AssetGen", ', 1))
+p = root + "/Sources/Lab/LabError.swift"
+open(p, "w").write("import AssetGen\n" + open(p).read())
+PY
+expect "a manifest dependency the graph does not show" fail "Lab: Package.swift \[.*AssetGen.*\], ARCHITECTURE.md"
+
+fresh
+python3 - "$work/copy" <<'PY'
+import sys
+p = sys.argv[1] + "/docs/ARCHITECTURE.md"
+s = open(p).read()
+assert "\n5: Lab\n" in s
+open(p, "w").write(s.replace("\n5: Lab\n", "\n5:\n", 1))
+PY
+expect "a target in no layer" fail "Lab: in no layer of docs/ARCHITECTURE.md"
+
+fresh
+python3 - "$work/copy" <<'PY'
+import sys
+p = sys.argv[1] + "/docs/ARCHITECTURE.md"
+s = open(p).read()
+open(p, "w").write(s.replace("```graph", "```text", 1))
+PY
+expect "an ARCHITECTURE.md without its graph block" fail "has no \`\`\`graph block"
 exit $status

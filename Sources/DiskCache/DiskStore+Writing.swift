@@ -36,28 +36,6 @@ extension DiskStore {
         }
     }
 
-    /// Removes the entry of `key`, if any; returns whether a file was removed. A reader (not
-    /// the owner) removes nothing and returns false. With ``durable``, the folder is
-    /// `fsync`ed. One `unlink` under `names`.
-    @discardableResult
-    public func remove(_ key: String) -> Bool {
-        (try? operation { () throws(DiskStoreError) -> Bool in
-            try requireOwnership()
-            try waitForLoadedIndex()
-            let hash = options.keyHash(key)
-            let name = KeyHash.fileName(hash)
-            let removed: Bool = names.withLock { _ in
-                let gone = entriesFolder?.status(of: name)?.kind != .directory && (try? entriesFolder?.remove(name)) != nil
-                state.withLock { s in
-                    if s.index.remove(hash) != nil || gone { markChanged(&s) }
-                }
-                return gone
-            }
-            if removed && durable { try? entriesFolder?.sync() }
-            return removed
-        }) ?? false
-    }
-
     /// The write itself: the entry's bytes to a temporary file (no lock held), a reservation
     /// (evicting first when needed), then under `names` the victims' files, the old file, the
     /// rename and the index insert.
@@ -156,32 +134,6 @@ extension DiskStore {
             if fits { s.reserved += allocated }
             return (victims, fits)
         }
-    }
-
-    /// Removes the files of entries already taken out of the index, unless a writer has put
-    /// one back meanwhile. The caller holds `names`. One `unlink` each.
-    func removeFiles(of victims: [(hash: UInt64, allocatedBytes: Int)]) {
-        for victim in victims where !state.withLock({ $0.index.contains(victim.hash) }) {
-            try? entriesFolder?.remove(KeyHash.fileName(victim.hash))
-        }
-    }
-
-    /// Evicts least recently used entries until the store counts at most `target` bytes;
-    /// returns how many it evicted. Never call holding `names`.
-    @discardableResult
-    func evict(downTo target: Int, reason: DiskStoreMetrics.EvictionReason) -> Int {
-        let victims: [(hash: UInt64, allocatedBytes: Int)] = state.withLock { s in
-            var chosen: [(hash: UInt64, allocatedBytes: Int)] = []
-            while s.usage > target, let coldest = s.index.coldest {
-                s.index.remove(coldest.hash)
-                chosen.append(coldest)
-            }
-            if !chosen.isEmpty { markChanged(&s) }
-            return chosen
-        }
-        counters.evicted(victims.count, reason)
-        if !victims.isEmpty { names.withLock { _ in removeFiles(of: victims) } }
-        return victims.count
     }
 
     /// A failed write: counted by errno; on a full disk or quota, entries are evicted and

@@ -163,7 +163,7 @@ case "mix":
                 writes += 1
             } catch {
                 refused += 1
-                usleep(2_000)
+                Pause.microseconds(2_000)
             }
         } else {
             store.remove(key)

@@ -17,7 +17,7 @@ struct RetentionCommand: AsyncParsableCommand {
             and dropped frames. Run `retention compare` for the default experiment.
             """,
         version: RetentionCommand.version,
-        subcommands: [Compare.self, SweepCommand.self, Merge.self, Run.self, Costs.self, Strategies.self, SoakCommand.self, Simulate.self, Inspect.self, ThumbnailCommand.self, Assets.self, CacheCommand.self]
+        subcommands: [Compare.self, SweepCommand.self, Merge.self, Run.self, Costs.self, ChildRun.self, Strategies.self, SoakCommand.self, Simulate.self, Inspect.self, ThumbnailCommand.self, Assets.self, CacheCommand.self]
     )
 
     /// The tool's version, printed by `--version`.

@@ -236,7 +236,7 @@ extension ProcessSoak {
                     endedEarly = "stalled: no \(text) marker within --iteration-timeout \(NumberText.oneDecimal(options.iterationTimeoutSeconds)) s after iteration \(iteration) (the program was killed)"
                     return
                 }
-                usleep(options.pollMicroseconds)
+                Pause.microseconds(Int(options.pollMicroseconds))
             }
         }
 
@@ -245,7 +245,7 @@ extension ProcessSoak {
             let asked = clock.now
             while !running.hasExited {
                 if (clock.now - asked).seconds >= 1 { return false }
-                usleep(5_000)
+                Pause.microseconds(5_000)
             }
             return true
         }
@@ -282,7 +282,7 @@ extension ProcessSoak {
             if !running.hasExited {
                 _ = running.signal(SIGTERM)
                 let asked = clock.now
-                while !running.hasExited && (clock.now - asked).seconds < 2 { usleep(5_000) }
+                while !running.hasExited && (clock.now - asked).seconds < 2 { Pause.microseconds(5_000) }
                 if !running.hasExited { _ = running.signal(SIGKILL) }
             }
             return running.wait()

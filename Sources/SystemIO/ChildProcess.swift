@@ -348,7 +348,7 @@ public struct ChildProcess: Sendable {
             }
             if open.isEmpty {
                 // It closed its output (or none is captured) but runs on: look again in 5 ms.
-                usleep(5000)
+                Pause.microseconds(5_000)
                 continue
             }
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }

@@ -177,6 +177,17 @@ public final class Directory: Sendable {
         }
     }
 
+    /// Gives the file `name` in this folder a second name, `newName` in `destination`, whole
+    /// and at once: unlike ``rename(_:to:in:)`` it never replaces what is there (`EEXIST`), so
+    /// of two processes linking the same new name exactly one succeeds. `name` stays; remove
+    /// it when done. Throws naming the destination. One `linkat`.
+    public func link(_ name: String, to newName: String, in destination: Directory) throws(SystemError) {
+        let target = destination.path(of: newName)
+        if case .failure(let error) = Syscalls.linkat(fd, name, destination.fd, newName, paths: (path(of: name), target)) {
+            throw SystemError(path: target, operation: "link", reason: .errno(error.code))
+        }
+    }
+
     /// The names in the folder, without `.` and `..`, in the order the system gives them.
     /// One `openat` of `.`, then a `readdir` per entry.
     public func entries() throws(SystemError) -> [String] {

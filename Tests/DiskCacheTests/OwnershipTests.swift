@@ -243,8 +243,9 @@ import Testing
             #expect(pid == owner.processID)
             #expect(owner.signal(SIGKILL))
             _ = owner.wait()
-            // No write from here: the background check takes the folder.
-            for _ in 0..<400 where reader.writeState != .owner { usleep(10_000) }
+            // No write from here: the background check takes the folder. The hook hears it on
+            // the store's background queue, after writeState changes: wait for both.
+            for _ in 0..<400 where reader.writeState != .owner || heard.withLock({ $0.isEmpty }) { usleep(10_000) }
             #expect(reader.writeState == .owner)
             #expect(heard.withLock { $0 } == [.owner])
             try reader.store(Array("after".utf8), for: "mine")

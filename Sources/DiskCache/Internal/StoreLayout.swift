@@ -1,7 +1,8 @@
 /// The names a store keeps inside its folder; it acts on no other name there.
 ///
 /// - `RETENTION-STORE`: the marker (see ``StoreMarker``), written first when a folder becomes
-///   a store; removed by no operation of the store;
+///   a store, whole (under `RETENTION-STORE.new-…`, then linked into place); removed by no
+///   operation of the store;
 /// - `CACHEDIR.TAG`: the Cache Directory Tagging Specification's tag, so backups skip the folder;
 /// - `lock`: the owner's process id as text (the lock itself is an `flock` on the folder);
 /// - `index`: the index snapshot (see ``IndexSnapshot``);
@@ -19,5 +20,14 @@ enum StoreLayout {
     static let snapshot = "index"
     static let entries = "entries"
     static let temporary = "tmp"
+
+    /// The name a marker is written under before it is linked into place as ``marker``:
+    /// `RETENTION-STORE.new-SUFFIX`. O(1).
+    static func markerTemporary(suffix: String) -> String { marker + ".new-" + suffix }
+
+    /// True for a name ``markerTemporary(suffix:)`` makes: a marker still being written by an
+    /// opener (or left by one that was killed), which does not make a folder anything but
+    /// empty. O(length).
+    static func isMarkerTemporary(_ name: String) -> Bool { name.hasPrefix(marker + ".new-") }
 
 }

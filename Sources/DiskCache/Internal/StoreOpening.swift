@@ -3,12 +3,13 @@ import SystemIO
 
 /// How a store proves a folder is its own before it touches anything in it: the empty path,
 /// `/` and the home folder are refused; a folder with a valid marker is a store; an empty or
-/// new folder becomes one (marker first, then the `CACHEDIR.TAG`); anything else is refused
+/// new folder becomes one (marker first, written whole and linked into place, then the
+/// `CACHEDIR.TAG`); anything else is refused
 /// with nothing in it changed.
 enum StoreOpening {
     /// The open folder and the id in its marker (nil for a read-only open of an empty folder,
     /// which has none and gets none). Throws ``DiskStoreError``. A few system calls; a second
-    /// opener racing the first one's marker waits for it, up to about 200 ms.
+    /// opener racing the first reads the marker the first linked into place, without waiting.
     static func open(_ folder: String, mode: DiskStore.AccessMode, createFolder: Bool) throws(DiskStoreError) -> (root: Directory, id: [UInt8]?) {
         guard !folder.isEmpty else { throw .emptyPath }
         let root: Directory
@@ -27,40 +28,54 @@ enum StoreOpening {
         } catch {
             throw .io(error)
         }
-        for attempt in 0..<100 {
+        // A marker appears whole (written under a temporary name, then linked into place), so
+        // a reader never sees half of one: no retry waits for another opener. The loop only
+        // reads again the marker another opener linked between this one's look and its own link.
+        for _ in 0..<8 {
             switch readMarker(root) {
             case .valid(let id):
                 return (root, id)
+            case .invalid:
+                throw .notAStore(folder: folder)
             case .missing:
                 if isProtected(root) { throw .protectedFolder(folder) }
                 let names: [String]
                 do { names = try root.entries() } catch { throw .io(error) }
-                if names == [StoreLayout.marker] { break }  // another opener is writing it
-                guard names.isEmpty else { throw .notAStore(folder: folder) }
+                let others = names.filter { !StoreLayout.isMarkerTemporary($0) }
+                if others.contains(StoreLayout.marker) { continue }  // linked since the read: read it
+                guard others.isEmpty else { throw .notAStore(folder: folder) }
                 if mode == .readOnly { return (root, nil) }
                 let id = StoreMarker.newID()
-                do {
-                    let marker = try root.open(StoreLayout.marker, .writeOnly, options: [.create, .exclusive], operation: "make a store in")
-                    try marker.write(StoreMarker.encode(id: id))
-                } catch where error.errno == EEXIST {
-                    break  // another opener made it first: read theirs
-                } catch {
-                    throw .io(SystemError(path: folder, operation: "make a disk store in", reason: error.reason))
-                }
+                guard try placeMarker(root, id: id, folder: folder) else { continue }  // another opener's came first
                 if let tag = try? root.open(StoreLayout.tag, .writeOnly, options: [.create, .exclusive]) {
                     try? tag.write(StoreMarker.cacheDirectoryTag)
                 }
                 return (root, id)
-            case .invalid:
-                // A marker being written by another opener is short for a moment; one that
-                // stays invalid is not ours. The pause below is a bounded retry, not a poll
-                // that a wait could replace: the writer is another process, and nothing in
-                // this one can say when it is done.
-                if attempt >= 50 { throw .notAStore(folder: folder) }
             }
-            usleep(2_000)
         }
         throw .notAStore(folder: folder)
+    }
+
+    /// Writes the marker for `id` whole under a temporary name in `root`, links it into place
+    /// (`linkat`, which never replaces a marker another opener placed) and removes the
+    /// temporary name. True when this marker is the folder's; false when another opener's got
+    /// there first. Throws ``DiskStoreError/io(_:)`` naming `folder`. An `openat`, a `write`, a
+    /// `linkat` and an `unlinkat`.
+    static func placeMarker(_ root: Directory, id: [UInt8], folder: String) throws(DiskStoreError) -> Bool {
+        let temporary = StoreLayout.markerTemporary(suffix: StoreMarker.newID().map { String($0, radix: 16) }.joined())
+        do {
+            let marker = try root.open(temporary, .writeOnly, options: [.create, .exclusive], operation: "make a store in")
+            defer { try? root.remove(temporary) }
+            try marker.write(StoreMarker.encode(id: id))
+            do {
+                try root.link(temporary, to: StoreLayout.marker, in: root)
+            } catch where error.errno == EEXIST {
+                return false
+            }
+            return true
+        } catch {
+            throw .io(SystemError(path: folder, operation: "make a disk store in", reason: error.reason))
+        }
     }
 
     /// What the marker file holds.

@@ -66,11 +66,11 @@ extension Comparison {
     public static func measure(scenarioPath: String?, subjects: Subjects, settings: ComparisonSettings, maxResidentBytes: Int? = nil,
                                progress: ProgressSink) throws -> Outcome {
         let path = try scenarioPath ?? DefaultScenario.path(announce: progress.note)
-        let flags = settings.repairTrace ? ["--repair"] : []
         let inputs: Experiment.Inputs
         let names: [String], costStrategies: [String]
         var plan: SweepPlan?, constraints: SweepConstraints?
-        let childArguments: @Sendable (String) -> [String]
+        // Each subject's run before the cost table, the decode speed and the limit are known.
+        let childRun: @Sendable (String) -> ChildRunRequest.StrategyRun
         switch subjects {
         case .strategies(let given):
             inputs = try Experiment.Inputs(scenarioPath: path, needing: "compare", repairTrace: settings.repairTrace)
@@ -78,7 +78,12 @@ extension Comparison {
             names = given ?? inputs.scenario.strategies.map(\.name)
             for name in names { _ = try RetentionPolicy.resolve(name, among: inputs.scenario.strategies) }
             costStrategies = names
-            childArguments = { ["run", path, "--strategy", $0, "--json"] + flags }
+            let repair = settings.repairTrace
+            childRun = { name in
+                var run = ChildRunRequest.StrategyRun(scenarioPath: path, strategy: name)
+                run.repairTrace = repair
+                return run
+            }
         case .sweep(var checked, let limits):
             try checked.check(scenarioPath: path, repairTrace: settings.repairTrace)
             inputs = try Experiment.Inputs(scenarioPath: path, needing: "sweep", repairTrace: true)
@@ -86,10 +91,13 @@ extension Comparison {
             names = checked.points.map(\.label)
             costStrategies = checked.strategies
             let points = Dictionary(uniqueKeysWithValues: checked.points.map { ($0.label, $0) })
-            let key = checked.key
-            childArguments = { label in
+            let key = checked.key, repair = settings.repairTrace
+            childRun = { label in
                 let point = points[label]!
-                return ["run", path, "--strategy", point.strategy, "--set", "\(SweepSetting(key: key, value: point.value))", "--json"] + flags
+                var run = ChildRunRequest.StrategyRun(scenarioPath: path, strategy: point.strategy)
+                run.settings = [SweepSetting(key: key, value: point.value)]
+                run.repairTrace = repair
+                return run
             }
         }
         let jobs = settings.resolvedJobs
@@ -107,7 +115,7 @@ extension Comparison {
                           constraints: constraints, childResidentLimit: maxResidentBytes ?? ResidentLimit.defaultBytes(sharedBy: jobs),
                           inputs: OutputCheck.scenarioInputs(path: path, trace: inputs.trace, images: inputs.images),
                           model: ComparisonModel(scenario: inputs.scenario, decodeSpeed: settings.decodeSpeed, costs: nil), pointModels: pointModels,
-                          childArguments: childArguments)
+                          childRun: childRun)
         let ran = try batch.run(progress: progress)
         let failedLoads = ran.results.contains { ($0.report?.failedLoads ?? 0) > 0 }
         return Outcome(
@@ -137,8 +145,8 @@ extension Comparison {
         /// cost table is known.
         var model: ComparisonModel
         var pointModels: [String: ComparisonModel]
-        /// The child's command line for one subject, before the cost table's flags.
-        var childArguments: @Sendable (_ subject: String) -> [String]
+        /// The child's run of one subject, before its cost table, decode speed and limit.
+        var childRun: @Sendable (_ subject: String) -> ChildRunRequest.StrategyRun
 
         struct Ran {
             var results: [Result]
@@ -170,14 +178,18 @@ extension Comparison {
             let paths = settings.costsPath.map { [$0] } ?? measuredFiles.map(\.path)
             let costs = tables[0]
             defer { withExtendedLifetime(measuredFiles) {} }
-            let arguments = childArguments
+            let childRun = childRun
             let speed = settings.decodeSpeed
-            let limit = childResidentLimit.map { ["--max-resident", ByteSize(bytes: $0).description] } ?? []
+            let limit = childResidentLimit
+            // Repeat N is priced by table N mod K, so the repeats' spread covers the tables' drift.
             var comparison = Comparison(executable: executable, strategies: subjects, repeats: settings.repeats,
-                                        timeoutSeconds: settings.timeoutSeconds) { subject in
-                arguments(subject) + (speed != 1 ? ["--decode-speed", "\(speed)"] : []) + limit
+                                        timeoutSeconds: settings.timeoutSeconds) { subject, repeatIndex in
+                var run = childRun(subject)
+                run.costsPath = paths[max(0, repeatIndex - 1) % paths.count]
+                run.decodeSpeed = speed
+                run.maxResidentBytes = limit
+                return .run(run)
             }
-            comparison.repeatArguments = { repeatIndex in ["--costs", paths[max(0, repeatIndex - 1) % paths.count]] }
             comparison.jobs = settings.resolvedJobs
             comparison.shard = settings.shard
             comparison.stop = settings.stop
@@ -229,7 +241,7 @@ extension Comparison {
                 lines.report("[costs \(index + 1)/\(count)] measuring the cost table (retention costs)  \(Int(lines.elapsed)) s", final: false)
                 do {
                     let measured = try Comparison.calibrate(executable: executable, timeoutSeconds: settings.timeoutSeconds, stop: settings.stop) {
-                        ["costs", scenarioPath, "-o", $0, "--strategies", costStrategies.joined(separator: ",")]
+                        ChildRunRequest.costs(.init(scenarioPath: scenarioPath, outputPath: $0, strategies: costStrategies)).arguments
                     }
                     tables.append(measured.table)
                     files.append(measured.file)

@@ -5,9 +5,9 @@ import Synchronization
 import SystemIO
 
 /// Runs several subjects (strategies, or a sweep's points) on one scenario, each run a fresh
-/// child process (whose command line the caller builds, e.g. `retention run SCENARIO --strategy
-/// NAME --json`), repeats in alternating order, and summarizes medians. Up to `jobs` children
-/// run side by side: memory is per process, frame work is thread CPU time and costs come from
+/// child process (a typed ``ChildRunRequest`` for the `retention` tool's hidden `child-run`
+/// subcommand, or any command line the caller builds), repeats in alternating order, and
+/// summarizes medians. Up to `jobs` children run side by side: memory is per process, frame work is thread CPU time and costs come from
 /// one table, so parallel children measure what serial ones do. A child that crashes or times
 /// out is reported with the line that says why (`ChildProcess.Outcome.failureLine`) and the others go on. Results reach `onResult` as they
 /// arrive, on the calling thread, so a caller can write them out and an interrupted
@@ -46,6 +46,10 @@ public struct Comparison: Sendable {
     /// Arguments added for repeat N (from 1) after ``childArguments``: each repeat's own cost
     /// table, so the repeats' spread covers the table's drift. Nil adds none.
     public var repeatArguments: (@Sendable (_ repeatIndex: Int) -> [String])?
+    /// The typed request of one subject's repeat N (from 1), when the comparison was made with
+    /// ``init(executable:strategies:repeats:timeoutSeconds:request:)``: the child then runs
+    /// `child-run REQUEST` and ``childArguments`` and ``repeatArguments`` are not used.
+    public var childRequest: (@Sendable (_ strategy: String, _ repeatIndex: Int) -> ChildRunRequest)?
 
     /// A comparison; `repeats` defaults to 3.
     public init(executable: String, strategies: [String], repeats: Int = 3, timeoutSeconds: Double = 300,
@@ -55,6 +59,22 @@ public struct Comparison: Sendable {
         self.strategies = strategies
         self.repeats = repeats
         self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// A comparison whose children are the `retention` tool's `child-run` subcommand, each
+    /// given the typed `request` for its subject and repeat (from 1); `repeats` defaults to 3.
+    /// O(1).
+    public init(executable: String, strategies: [String], repeats: Int = 3, timeoutSeconds: Double = 300,
+                request: @escaping @Sendable (_ strategy: String, _ repeatIndex: Int) -> ChildRunRequest) {
+        self.init(executable: executable, strategies: strategies, repeats: repeats, timeoutSeconds: timeoutSeconds) { request($0, 1).arguments }
+        childRequest = request
+    }
+
+    /// The child's arguments for one subject's repeat: its request's, or ``childArguments``
+    /// followed by ``repeatArguments``. O(arguments).
+    public func arguments(for strategy: String, repeatIndex: Int) -> [String] {
+        if let childRequest { return childRequest(strategy, repeatIndex).arguments }
+        return childArguments(strategy) + (repeatArguments?(repeatIndex) ?? [])
     }
 
     /// The run order: repeat 1 in the given order, repeat 2 reversed, and so on, so no strategy
@@ -147,8 +167,8 @@ public struct Comparison: Sendable {
 
     /// One child's result, or nil when a stop request ended it.
     private func runOne(_ strategy: String, repeatIndex: Int) -> Result? {
-        let arguments = childArguments(strategy) + (repeatArguments?(repeatIndex) ?? [])
-        let child = Self.child(executable: executable, arguments: arguments, timeoutSeconds: timeoutSeconds, stop: stop)
+        let commandLine = self.arguments(for: strategy, repeatIndex: repeatIndex)
+        let child = Self.child(executable: executable, arguments: commandLine, timeoutSeconds: timeoutSeconds, stop: stop)
         let outcome: ChildProcess.Outcome
         do { outcome = try child.run() } catch {
             return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: error.description)

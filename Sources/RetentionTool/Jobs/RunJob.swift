@@ -30,6 +30,18 @@ public struct RunJob {
         self.strategy = strategy
     }
 
+    /// The run a comparison's child was asked for (``ChildRunRequest/run(_:)``): its report
+    /// as one JSON object, like `run --json`. O(settings).
+    public init(request: ChildRunRequest.StrategyRun) {
+        self.init(scenarioPath: request.scenarioPath, strategy: request.strategy)
+        settings = request.settings
+        costsPath = request.costsPath
+        decodeSpeed = request.decodeSpeed
+        maxResidentBytes = request.maxResidentBytes
+        repairTrace = request.repairTrace
+        json = true
+    }
+
     /// What a run measured.
     public struct Outcome {
         /// The scenario file.

@@ -16,6 +16,9 @@ public typealias SweepSetting = Lab.SweepSetting
 public typealias Shard = Lab.Shard
 /// What `compare` and `sweep` share: repeats, jobs, slice, exports, costs (Lab's `ComparisonSettings`).
 public typealias ChildRunSettings = Lab.ComparisonSettings
+/// A comparison's typed request to one child process: a strategy run or a cost-table
+/// calibration, sent as JSON to the hidden `child-run` subcommand (Lab's `ChildRunRequest`).
+public typealias ChildRunRequest = Lab.ChildRunRequest
 /// Where a job's progress and notes go (Lab's `ProgressSink`).
 public typealias JobSink = Lab.ProgressSink
 /// How a thumbnail fits its box: fit, fill or exact (Imaging's `Thumbnailer.Mode`).

@@ -88,6 +88,15 @@ enum Syscalls {
         }.map { _ in () }
     }
 
+    /// `linkat(2)` of `from` in `fromDir` as `to` in `toDir` (no link followed); `EEXIST` when
+    /// `to` exists, which is never replaced. Fails as a rename would under `SystemFaults`.
+    static func linkat(_ fromDir: Int32, _ from: String, _ toDir: Int32, _ to: String, paths: (String, String)) -> Result<Void, Errno> {
+        if let code = SystemFaults.check(.rename, paths.1) ?? SystemFaults.check(.rename, paths.0) { return .failure(Errno(code)) }
+        return retrying {
+            PathText.withCString(from) { source in PathText.withCString(to) { Glibc.linkat(fromDir, source, toDir, $0, 0) } }
+        }.map { _ in () }
+    }
+
     /// `mkdirat(2)` of `name` in `dir`.
     static func mkdirat(_ dir: Int32, _ name: String, _ path: String, _ mode: mode_t) -> Result<Void, Errno> {
         if let code = SystemFaults.check(.createFolder, path) { return .failure(Errno(code)) }

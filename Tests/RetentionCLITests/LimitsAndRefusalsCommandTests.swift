@@ -4,11 +4,12 @@ import SystemIO
 import Testing
 import RetentionTestSupport
 
-/// Round three of hostile use: outputs that are inputs, numbers that trap, reports that grow,
-/// loops that never end, signals that do not stop, descriptors and address space that run out.
-/// Each test runs the built tool as a user does and checks the exit status and the message.
-@Suite("Hostile world, round three")
-struct HostileRoundThreeTests {
+/// Hostile use the tool refuses or survives: outputs that are inputs, numbers that trap,
+/// reports that grow, loops that never end, signals that do not stop, descriptors and address
+/// space that run out. Each test runs the built tool as a user does and checks the exit status
+/// and the message.
+@Suite("Limits and refusals: outputs that are inputs, traps, unbounded reports and loops, signals, exhausted resources")
+struct LimitsAndRefusalsCommandTests {
     /// A copy of the default scenario in `dir`, its images named absolutely. Returns its path.
     static func scenario(in dir: String, name: String = "s.json") throws -> String {
         let path = dir + "/" + name
@@ -161,6 +162,34 @@ struct HostileRoundThreeTests {
         }
     }
 
+    /// Waits until a thread of process `pid` sleeps opening a FIFO nobody reads (the kernel's
+    /// `wait_for_partner` in `/proc/PID/task/TID/wchan`, or an older kernel's name for it), at
+    /// most 60 s. A thread that runs, or waits for the CPU on a loaded host, shows `0`; where
+    /// /proc hides where threads sleep (a sleeping thread, state `S`, whose wchan is `0`, and no
+    /// thread ever named), it waits 4 s, as this test used to.
+    static func waitUntilBlockedOnFIFO(_ pid: Int32) async throws {
+        func contents(_ path: String) -> String? {
+            (try? FileIO.readAll(path, limit: 4096)).map { String(decoding: $0, as: UTF8.self) }
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var named = false, hidden = false
+        while clock.now - start < .seconds(60) {
+            for task in (try? FileIO.directoryEntries("/proc/\(pid)/task")) ?? [] {
+                guard let wchan = contents("/proc/\(pid)/task/\(task)/wchan") else { continue }
+                if ["wait_for_partner", "fifo_open", "pipe_wait"].contains(wchan) { return }  // older kernels name the callers
+                if !wchan.isEmpty && wchan != "0" {
+                    named = true
+                } else if let stat = contents("/proc/\(pid)/task/\(task)/stat"), let close = stat.lastIndex(of: ")"),
+                          stat[close...].dropFirst(2).first == "S" {
+                    hidden = true
+                }
+            }
+            if hidden && !named && clock.now - start >= .seconds(4) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     @Test("SIGTERM ends compare and soak promptly even while they wait on a FIFO nobody reads: 143")
     func signalsWhileBlocked() async throws {
         let dir = try CLIRunner.temporaryDirectory("blocked")
@@ -176,8 +205,9 @@ struct HostileRoundThreeTests {
             child.standardOutput = .file("/dev/null")
             child.standardError = .file("/dev/null")
             let running = try child.start()
-            // Long enough for the run to finish and block opening the FIFO.
-            try await Task.sleep(for: .seconds(4))
+            // Until the run has finished and blocks opening the FIFO: a fixed 4 s was too short
+            // on a loaded host, where soak then got SIGTERM mid-run and ended with its verdict.
+            try await Self.waitUntilBlockedOnFIFO(running.processID)
             let start = Date()
             running.signal(SIGTERM)
             let ended: Bool = await withCheckedContinuation { continuation in

@@ -1,0 +1,54 @@
+import Dispatch
+import Foundation
+import RetentionTestSupport
+import SystemIO
+import Testing
+@testable import DiskCache
+
+/// The marker that makes a folder a store appears whole: written under a temporary name and
+/// linked into place, so no opener ever reads half of one, and none waits for another.
+@Suite struct StoreMarkerTests {
+    @Test("openers racing on one empty folder all read the one marker that was linked, and no temporary name is left")
+    func racingOpenersAgree() throws {
+        try DiskTest.withFolder("marker-race") { base in
+            for round in 0..<20 {
+                let folder = base + "/\(round)"
+                try FileIO.createDirectories(folder)
+                let ids = Lock([[UInt8]?](repeating: nil, count: 6))
+                DispatchQueue.concurrentPerform(iterations: 6) { index in
+                    let opened = try? StoreOpening.open(folder, mode: .automatic, createFolder: false)
+                    ids.withLock { $0[index] = opened?.id }
+                }
+                let seen = ids.withLock { $0 }
+                #expect(seen.allSatisfy { $0 != nil }, "round \(round): an opener failed")
+                #expect(Set(seen.compactMap { $0 }).count == 1, "round \(round): openers disagree on the store's id")
+                let marker = try FileIO.readAll(folder + "/RETENTION-STORE")
+                #expect(Array(marker[12..<28]) == (seen.first ?? nil))
+                #expect(try FileIO.directoryEntries(folder).sorted() == ["CACHEDIR.TAG", "RETENTION-STORE"], "round \(round)")
+            }
+        }
+    }
+
+    @Test("a marker's temporary name left by a killed opener does not stop a folder from becoming a store, and goes with it; a marker that is not whole is refused at once")
+    func leftoversAndHalfMarkers() throws {
+        try DiskTest.withFolder("marker-leftover") { folder in
+            try FileIO.createDirectories(folder)
+            try FileIO.replace(folder + "/" + StoreLayout.markerTemporary(suffix: "dead"), with: Array(repeating: 0, count: 7))
+            let store = try DiskStore(folder: folder, limit: .megabytes(1))
+            try store.store(Array("v".utf8), for: "k")
+            store.close()
+            #expect(try FileIO.readAll(folder + "/RETENTION-STORE").count == StoreMarker.size)
+            // The leftover is a name the store makes: removing the unused store removes it too.
+            #expect(DiskStore.removeFolder(folder))
+            #expect(!FileIO.exists(folder))
+
+            let half = folder + "-half"
+            defer { try? FileIO.removeTree(half) }
+            try FileIO.createDirectories(half)
+            try FileIO.replace(half + "/RETENTION-STORE", with: Array(StoreMarker.encode(id: StoreMarker.newID()).prefix(10)))
+            let start = ContinuousClock.now
+            #expect(throws: DiskStoreError.notAStore(folder: half)) { _ = try DiskStore(folder: half, limit: .megabytes(1)) }
+            #expect(ContinuousClock.now - start < .milliseconds(100), "a half marker is refused without a wait")
+        }
+    }
+}
