@@ -104,7 +104,7 @@ wall_clock_allowed = {
     "Sources/SystemIO/ChildProcess.swift": "a child run'"'"'s timeout is wall time",
     "Sources/Lab/Soak/Soak.swift": "--duration and a sample'"'"'s elapsed seconds are wall time, labelled so",
     "Sources/SoakProbe/ProcessSoak.swift": "--exec'"'"'s --every and --iteration-timeout are wall time: another program'"'"'s iterations have no modelled time",
-    "Sources/Lab/Comparison/Comparison+Measure.swift": "progress lines: runs finished per wall second",
+    "Sources/Lab/Report/ProgressSink.swift": "ProgressLines, the one progress throttle: a note at most every 10 wall seconds",
     "Sources/RetentionTool/Thumbnail/ThumbnailBatch.swift": "the batch summary'"'"'s seconds, labelled wall time in the help",
     "Sources/DiskCache/DiskStore.swift": "the open'"'"'s duration and the takeover'"'"'s throttle (disk waits are the point)",
     "Sources/DiskCache/DiskStore+Snapshot.swift": "snapshot scheduling: the quiet period is wall time",

@@ -254,33 +254,3 @@ extension Comparison {
         }
     }
 }
-
-/// The progress lines of one measurement, its cost tables' and its runs' alike: redrawn in
-/// place on a terminal; off one (a log, CI), a plain `progress:` note the first time, then at
-/// most every 10 s, and the last run's, so a long compare or sweep is never silent.
-/// Not shared between threads (the measuring thread reports the cost tables one after another,
-/// and the runs as `Comparison.run` hands them over, one at a time), so it holds no lock.
-private struct ProgressLines {
-    let sink: ProgressSink
-    private let clock = ContinuousClock()
-    private let start: ContinuousClock.Instant
-    private var lastPlain = -10.0
-
-    init(sink: ProgressSink) {
-        self.sink = sink
-        start = clock.now
-    }
-
-    /// Wall seconds since the measurement began.
-    var elapsed: Double { (clock.now - start).seconds }
-
-    /// Shows `line` (`final`: the last of the measurement).
-    mutating func report(_ line: String, final: Bool) {
-        if sink.isTerminal {
-            sink.progress(line, final)
-        } else if elapsed - lastPlain >= 10 || final {
-            sink.note("progress: " + line)
-            lastPlain = elapsed
-        }
-    }
-}

@@ -27,3 +27,43 @@ public struct ProgressSink: Sendable {
     /// Nothing at all.
     public static let silent = ProgressSink(progress: { _, _ in }, note: { _ in }, isTerminal: false)
 }
+
+/// The one progress throttle of long work (compare and sweep, their cost tables, a scenario
+/// soak, `soak --exec`): a line redrawn in place on a terminal; off one (a log, CI), a plain
+/// note the first time, then at most one every `interval` seconds of wall time, and the last
+/// (`final`), so long work is never silent and never floods a log. Not Sendable: one loop
+/// reports through it, one line at a time, so it holds no lock. O(1) a line.
+public struct ProgressLines {
+    /// Where the lines go.
+    public let sink: ProgressSink
+    /// The least wall time between two plain notes, in seconds (default 10).
+    public let interval: Double
+    /// What a plain note starts with (default `progress: `; empty for the soaks' lines, which
+    /// name their iteration).
+    public let plainPrefix: String
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+    private var lastPlain: Double
+
+    /// A throttle for `sink`, its clock started now. O(1).
+    public init(sink: ProgressSink, interval: Double = 10, plainPrefix: String = "progress: ") {
+        self.sink = sink
+        self.interval = interval
+        self.plainPrefix = plainPrefix
+        start = clock.now
+        lastPlain = -interval
+    }
+
+    /// Wall seconds since the throttle was made. O(1).
+    public var elapsed: Double { (clock.now - start).seconds }
+
+    /// Shows `line` (`final`: the last of the work, always written). O(length of the line).
+    public mutating func report(_ line: String, final: Bool = false) {
+        if sink.isTerminal {
+            sink.progress(line, final)
+        } else if elapsed - lastPlain >= interval || final {
+            sink.note(plainPrefix + line)
+            lastPlain = elapsed
+        }
+    }
+}

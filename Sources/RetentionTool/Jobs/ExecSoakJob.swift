@@ -1,3 +1,4 @@
+import Lab
 import SoakProbe
 import SystemIO
 
@@ -84,16 +85,10 @@ public struct ExecSoakJob {
     /// and `SystemError` for a JUnit path that cannot be written. Costs the program's run.
     public func run(sink: JobSink) throws -> Outcome {
         if let path = inputs.junitPath { try FileIO.checkWritable(path) }
-        var lastPlain = -10.0
+        var progressLines = ProgressLines(sink: sink, plainPrefix: "")
         let soak = try ProcessSoak.run(options) { progress in
             let sample = progress.sample
-            let line = "iteration \(progress.iteration)\(progress.warmup ? " (warm-up)" : "")  \(progress.verdict.measure.shortName) \(NumberText.size(Double(sample.retainedBytes)))  resident \(NumberText.size(Double(sample.residentBytes)))  slope \(progress.verdict.rate(progress.verdict.slopeBytesPerIteration))"
-            if sink.isTerminal {
-                sink.progress(line, false)
-            } else if progress.elapsedSeconds - lastPlain >= 10 || progress.iteration == 1 {
-                sink.note(line)
-                lastPlain = progress.elapsedSeconds
-            }
+            progressLines.report("iteration \(progress.iteration)\(progress.warmup ? " (warm-up)" : "")  \(progress.verdict.measure.shortName) \(NumberText.size(Double(sample.retainedBytes)))  resident \(NumberText.size(Double(sample.residentBytes)))  slope \(progress.verdict.rate(progress.verdict.slopeBytesPerIteration))")
         }
         if sink.isTerminal { sink.note("") }
         let lines = Self.reportLines(soak, inputs: inputs)

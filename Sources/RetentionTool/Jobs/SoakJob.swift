@@ -170,7 +170,7 @@ extension SoakJob {
         /// every 10 s. Costs the soak itself plus a line of text per iteration; memory stays
         /// constant.
         func run(sink: JobSink) -> Outcome {
-            var lastPlain = 0.0
+            var lines = ProgressLines(sink: sink, plainPrefix: "")
             var writeFailure: (any Error)?
             func record(_ body: () throws -> Void) {
                 do { try body() } catch { writeFailure = writeFailure ?? error }
@@ -178,13 +178,7 @@ extension SoakJob {
             let verdict = soak.run { sample in
                 record { try csv?.append(sample.csvLine) }
                 record { try appendSample(sample) }
-                let line = SoakJob.progressLine(sample, verdict: soak.verdict())
-                if sink.isTerminal {
-                    sink.progress(line, false)
-                } else if sample.elapsedSeconds - lastPlain >= 10 || sample.iteration == 1 {
-                    sink.note(line)
-                    lastPlain = sample.elapsedSeconds
-                }
+                lines.report(SoakJob.progressLine(sample, verdict: soak.verdict()))
             }
             if sink.isTerminal { sink.note("") }
             var errors: [String] = []
