@@ -40,8 +40,11 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     public let allocator: BitmapAllocator
     /// Caps checked before a decode takes pixel memory.
     public let decodeLimits: DecodeLimits
-    /// The disk tier's store, when the policy keeps one.
-    public let disk: DiskStore?
+    /// The disk tier's store, when the policy keeps one and it is a `DiskStore` (nil for a
+    /// store of another kind: see ``diskStore``). O(1).
+    public var disk: DiskStore? { diskStore as? DiskStore }
+    /// The disk tier's store, of whatever kind was given, when the policy keeps one. O(1).
+    public let diskStore: (any ImageCacheDiskStore)?
 
     /// The most keys whose disk writes may wait for the writer at once: 64. A load finishing
     /// beyond that writes nothing (``CacheMetrics/diskWritesDropped``), so bytes waiting to be
@@ -81,8 +84,9 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     ///   - allocator: overrides `policy.allocator` (to share a pool between caches).
     ///   - decodeLimits: caps for every decode, full or thumbnail; the default stops
     ///     decompression bombs.
-    ///   - disk: the store of the policy's disk tier; required when the policy has one, refused
-    ///     when it has none. The cache never closes it.
+    ///   - disk: the store of the policy's disk tier (a `DiskStore`, or any
+    ///     ``ImageCacheDiskStore``); required when the policy has one, refused when it has none.
+    ///     The cache never closes it.
     ///   - diskName: how a key is named in the store (before the `source:` or thumbnail
     ///     prefix, see ``RetentionPolicy/DiskTier/sourceKey(_:)``); must differ for keys of
     ///     different images, and name the same image in every run. Required with a disk tier
@@ -107,7 +111,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         mode: DisplayMode = .asynchronous(workers: 2),
         allocator: BitmapAllocator? = nil,
         decodeLimits: DecodeLimits = .default,
-        disk: DiskStore? = nil,
+        disk: (any ImageCacheDiskStore)? = nil,
         fetchLimit: Int = ImageCache.defaultFetchLimit,
         fetchTimeout: Duration?,
         diskName: (@Sendable (Key) -> String)? = nil,
@@ -135,7 +139,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         self.mode = mode
         self.allocator = allocator
         self.decodeLimits = decodeLimits
-        self.disk = disk
+        diskStore = disk
         self.onLoadCompleted = onLoadCompleted
         self.onEvicted = onEvicted
         self.store = Lock(CacheStore(policy: policy, recordsEvictions: onEvicted != nil))
@@ -155,7 +159,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         mode: DisplayMode = .asynchronous(workers: 2),
         allocator: BitmapAllocator? = nil,
         decodeLimits: DecodeLimits = .default,
-        disk: DiskStore? = nil,
+        disk: (any ImageCacheDiskStore)? = nil,
         fetchLimit: Int = ImageCache.defaultFetchLimit,
         diskName: (@Sendable (Key) -> String)? = nil,
         onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)? = nil,
@@ -193,7 +197,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     public var metrics: CacheMetrics {
         var metrics = store.withLock { $0.metrics }
         (metrics.fetchesWaiting, metrics.fetchesInFlight) = fetches.counts
-        metrics.diskWriteState = disk?.writeState
+        metrics.diskWriteState = diskStore?.writeState
         return metrics
     }
 
@@ -201,7 +205,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// the folder cannot be written, writes paused on a full disk); nil without a disk tier.
     /// A tier that does not write still serves hits. For changes as they happen, give the
     /// store's `Options.onWriteStateChange`. O(1).
-    public var diskWriteState: DiskStore.WriteState? { disk?.writeState }
+    public var diskWriteState: DiskStore.WriteState? { diskStore?.writeState }
 
     /// Bytes held now, by state and representation. O(1), one lock, no allocation.
     public var usage: CacheUsage {

@@ -2,6 +2,7 @@ import DiskCache
 import Foundation
 import Glibc
 import Imaging
+import Synchronization
 import SystemIO
 import Testing
 @testable import Retention
@@ -106,6 +107,35 @@ struct DiskTierTests {
         #expect(m.diskReadBytes == Fixtures.images[7]!.count)
         h.settle()
         #expect(h.metrics.diskWrites == 1, "bytes read from disk are not written again")
+    }
+
+    /// A store of the user's own for the disk tier: entries in a dictionary behind a Mutex (the
+    /// tier calls it from loading threads and its writer at once).
+    final class MemoryDiskStore: ImageCacheDiskStore {
+        let entries = Mutex<[String: Data]>([:])
+        let limit = 10_000_000
+        var usage: Int { entries.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+        var writeState: DiskStore.WriteState { .owner }
+        func contains(_ key: String) -> Bool { entries.withLock { $0[key] != nil } }
+        func data(for key: String) -> Data? { entries.withLock { $0[key] } }
+        func store(_ data: Data, for key: String) throws(DiskStoreError) { entries.withLock { $0[key] = data } }
+        func remove(_ key: String) -> Bool { entries.withLock { $0.removeValue(forKey: key) != nil } }
+        func trim(to size: ByteSize) -> Int { 0 }
+    }
+
+    @Test("a store of another kind serves the tier as a DiskStore does: writes, then a hit without a source read; disk is nil, diskStore is it")
+    func storeOfAnotherKind() throws {
+        let store = MemoryDiskStore()
+        let source = TestSource()
+        let cache = try ImageCache(source: source.source(), policy: .decodedReleaseDisk, mode: .synchronous, disk: store, diskName: { "\($0)" })
+        #expect(cache.disk == nil && cache.diskStore === store && cache.diskWriteState == .owner)
+        #expect(cache.appeared(3).origin == .source)
+        cache.waitForIdle()
+        #expect(store.data(for: "source:3") == Fixtures.images[3])
+        cache.disappeared(3)
+        #expect(cache.appeared(3).origin == .disk)
+        #expect(source.totalReads == 1 && cache.metrics.diskHits == 1)
+        #expect(try cache.cachedImage(for: 3)!.hasSamePixels(as: original(3)))
     }
 
     @Test("a new cache over the reopened store starts warm: no source read for what is on disk")

@@ -15,7 +15,7 @@ import SystemIO
 /// are counted in its `LoadIO`, and what is pending and written in `CacheStore`, under the
 /// cache's lock.
 final class CacheDiskTier<Key: Hashable & Sendable>: Sendable {
-    let store: DiskStore
+    let store: any ImageCacheDiskStore
     let tier: RetentionPolicy.DiskTier
     /// `thumbnail:256:good:fit:gamma:` when the tier keeps this policy's thumbnails, else nil.
     let thumbnailPrefix: String?
@@ -30,7 +30,7 @@ final class CacheDiskTier<Key: Hashable & Sendable>: Sendable {
     /// the disk's work from competing with decodes for more than one core.
     let writer = WorkerPool(threads: 1, name: "retention.disk")
 
-    init(store: DiskStore, tier: RetentionPolicy.DiskTier, visible: RetentionPolicy.Representation,
+    init(store: any ImageCacheDiskStore, tier: RetentionPolicy.DiskTier, visible: RetentionPolicy.Representation,
          decodeLimits: DecodeLimits, allocator: BitmapAllocator, name: @escaping @Sendable (Key) -> String) {
         self.store = store
         self.tier = tier
