@@ -88,7 +88,7 @@ extension ImageCache {
     /// source, a load that must fetch hands the fetch to a task of its own and frees the worker.
     func submit(_ job: LoadJob<Key>) {
         workers.submit(ticket: job.ticket) { [self] in
-            let (outcome, io) = perform(job, fetchLater: source.isAsynchronous)
+            let (outcome, io) = runLoad(job, fetchLater: source.isAsynchronous)
             guard let outcome else {
                 // An asynchronous source's load that reached the source stops before it, to fetch.
                 if source.isAsynchronous, io.sourceReads > 0, !job.isCancelled { startFetch(job, io) } else { recordCancelled(io) }
@@ -168,7 +168,7 @@ extension ImageCache {
 
     /// Runs `job` on the appearing thread (`synchronous` mode) and says what it cost.
     func runOnCallerThread(_ job: LoadJob<Key>) -> AppearOutcome {
-        let (outcome, io) = perform(job)
+        let (outcome, io) = runLoad(job)
         guard let outcome else {
             recordCancelled(io)
             return AppearOutcome(status: .pending)
@@ -209,7 +209,7 @@ extension ImageCache {
     /// Queues `writes` on the disk tier's writer; the job counts what it did under the lock.
     private func write(_ writes: DiskWrites<Key>, _ diskTier: CacheDiskTier<Key>) {
         diskTier.writer.submit { [self] in
-            let result = diskTier.perform(writes)
+            let result = diskTier.write(writes)
             store.withLock { $0._diskWritten(writes, result) }
         }
     }
@@ -220,7 +220,7 @@ extension ImageCache {
     /// load was cancelled, and the reads it made either way. With `fetchLater`, a load that
     /// reaches the source stops there and returns a nil outcome with the source read counted,
     /// for the caller to fetch. Runs without the lock.
-    func perform(_ job: LoadJob<Key>, fetchLater: Bool = false) -> (outcome: LoadOutcome?, io: LoadIO) {
+    func runLoad(_ job: LoadJob<Key>, fetchLater: Bool = false) -> (outcome: LoadOutcome?, io: LoadIO) {
         let cpuStart = ThreadCPUTime.now()
         var io = LoadIO()
         var readDuration = Duration.zero

@@ -125,7 +125,7 @@ final class CacheDiskTier<Key: Hashable & Sendable>: Sendable {
     /// failed) is counted and leaves the entry off the disk; a write refused because the store
     /// only reads is counted as dropped. Runs on the writer. Costs one
     /// store write per entry plus a PNG encode of the thumbnail.
-    func perform(_ writes: DiskWrites<Key>) -> DiskWriteResult {
+    func write(_ writes: DiskWrites<Key>) -> DiskWriteResult {
         var result = DiskWriteResult()
         let start = ThreadCPUTime.now()
         func put(_ data: Data, _ entryKey: String) {

@@ -14,7 +14,7 @@ extension VisibilitySimulator {
     }
 
     /// Runs one step. O(its frames + its events).
-    mutating func perform(
+    mutating func apply(
         _ step: ScriptStep,
         _ onEvent: (VisibilityEvent) -> Void,
         _ onFrameEnd: (FrameReport) -> Void
@@ -57,7 +57,7 @@ extension VisibilitySimulator {
             onEvent(VisibilityEvent(frame: frame, kind: .checkpoint(name: name)))
         case .repeat(let times, let steps):
             for _ in 0..<max(0, times) where !isStopping {
-                for inner in steps where !isStopping { perform(inner, onEvent, onFrameEnd) }
+                for inner in steps where !isStopping { apply(inner, onEvent, onFrameEnd) }
             }
         }
     }

@@ -101,7 +101,7 @@ public struct VisibilitySimulator: Sendable {
             endFrame(onEvent, onFrameEnd)
         }
         for step in script where !isStopping {
-            perform(step, onEvent, onFrameEnd)
+            apply(step, onEvent, onFrameEnd)
         }
     }
 
