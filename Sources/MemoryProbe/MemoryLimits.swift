@@ -61,11 +61,11 @@ public struct MemoryLimits: Sendable, Hashable {
     public static func read(root: String = "/") throws(MemoryProbeError) -> MemoryLimits {
         let base = root.hasSuffix("/") ? String(root.dropLast()) : root
         let meminfoPath = base + ProcPaths.meminfo
-        let info = try Syscalls.readAll(meminfoPath).flatMap { data in
+        let info = try ProcFileReads.readAll(meminfoPath).flatMap { data in
             data.withUnsafeBytes { ProcParser.meminfo($0, source: meminfoPath) }
         }.get()
         var limit: Int?
-        if case .success(let data) = Syscalls.readAll(base + ProcPaths.cgroup) {
+        if case .success(let data) = ProcFileReads.readAll(base + ProcPaths.cgroup) {
             let paths = parseCgroupPaths(String(decoding: data, as: UTF8.self))
             var files: [String] = []
             for folder in ControlGroup.ancestors(of: paths.v2) {
@@ -75,7 +75,7 @@ public struct MemoryLimits: Sendable, Hashable {
                 files.append(base + CgroupHierarchy.v1.limitPath(folder))
             }
             for file in files {
-                guard case .success(let text) = Syscalls.readAll(file),
+                guard case .success(let text) = ProcFileReads.readAll(file),
                       let bytes = parseCgroupLimit(String(decoding: text, as: UTF8.self)) else { continue }
                 limit = min(limit ?? .max, bytes)
             }

@@ -137,7 +137,7 @@ public final class MemoryPressureSource: Sendable {
 
     /// The text of `path` under ``root``, or nil when it cannot be read.
     private func text(_ path: String) -> String? {
-        guard case .success(let data) = Syscalls.readAll(root + path) else { return nil }
+        guard case .success(let data) = ProcFileReads.readAll(root + path) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 }

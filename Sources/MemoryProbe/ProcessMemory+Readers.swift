@@ -6,7 +6,7 @@ extension ProcessMemory {
     ///   line does not parse (with its line number), or a wanted line is missing.
     /// - Cost: open, read and close of a ~1.5 KB generated file, about 15 µs.
     public static func readStatus(path: String = ProcPaths.status) throws(MemoryProbeError) -> ProcessStatus {
-        try Syscalls.readAll(path).flatMap { bytes in
+        try ProcFileReads.readAll(path).flatMap { bytes in
             bytes.withUnsafeBytes { ProcParser.status($0, source: path) }
         }.get()
     }
@@ -18,7 +18,7 @@ extension ProcessMemory {
     /// - Cost: the kernel walks the page tables of every mapping — about 150 µs for a small
     ///   process, growing with mapped memory. Use at checkpoints, not per frame.
     public static func readSmapsRollup(path: String = ProcPaths.smapsRollup) throws(MemoryProbeError) -> SmapsRollup {
-        try Syscalls.readAll(path).flatMap { bytes in
+        try ProcFileReads.readAll(path).flatMap { bytes in
             bytes.withUnsafeBytes { ProcParser.smapsRollup($0, source: path) }
         }.get()
     }
@@ -45,7 +45,7 @@ extension ProcessMemory {
     /// - Cost: the kernel walks every mapping's page tables, and the text is about 1 KB per
     ///   mapping: a millisecond or more. Use at checkpoints, not per frame.
     public static func readMappedResident(under folder: String, path: String = ProcPaths.smaps) throws(MemoryProbeError) -> Int {
-        try Syscalls.readAll(path, limit: Syscalls.smapsLimit).flatMap { bytes in
+        try ProcFileReads.readAll(path, limit: ProcFileReads.smapsLimit).flatMap { bytes in
             bytes.withUnsafeBytes { ProcParser.mappedResident($0, under: folder, source: path) }
         }.get()
     }
@@ -60,7 +60,7 @@ extension ProcessMemory {
     /// - Throws: ``MemoryProbeError/cannotResetPeak(path:errno:)`` naming `path`.
     /// - Cost: open, a one-byte write and close, a few microseconds.
     public static func resetPeak(path: String = ProcPaths.clearRefs) throws(MemoryProbeError) {
-        switch Syscalls.writeByte(UInt8(ascii: "5"), to: path) {
+        switch ProcFileReads.writeByte(UInt8(ascii: "5"), to: path) {
         case .success:
             return
         case let .failure(failure):

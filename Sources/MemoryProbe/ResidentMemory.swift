@@ -31,7 +31,7 @@ public final class ResidentMemory: Sendable {
     public init(path: String = ProcPaths.statm, pageSize: Int = ProcessMemory.pageSize) throws(MemoryProbeError) {
         self.path = path
         self.pageSize = pageSize
-        self.descriptor = try Syscalls.openForReading(path).get()
+        self.descriptor = try ProcFileReads.openForReading(path).get()
     }
 
     /// Reads all statm figures now.
@@ -41,7 +41,7 @@ public final class ResidentMemory: Sendable {
     /// - Cost: one `pread(2)` (about 1 µs), no allocation.
     public func sample() throws(MemoryProbeError) -> StatmSample {
         try withUnsafeTemporaryAllocation(byteCount: Self.bufferSize, alignment: 1) { buffer in
-            Syscalls.readFromStart(descriptor, into: buffer).flatMap { count in
+            ProcFileReads.readFromStart(descriptor, into: buffer).flatMap { count in
                 guard count < Self.bufferSize else {
                     return .failure(.malformed(
                         path: path, line: 1, text: String(decoding: buffer, as: UTF8.self),

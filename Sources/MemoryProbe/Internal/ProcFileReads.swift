@@ -9,7 +9,7 @@ import Foundation
 /// Every file call MemoryProbe makes passes through here, onto SystemIO's owned descriptors,
 /// returning `Result` so the public `throws` functions stay small and every failure carries
 /// the path and the reason.
-enum Syscalls {
+enum ProcFileReads {
     /// The most a `/proc` file read accepts (a status file is ~1.5 KB, smaps_rollup ~1 KB).
     static let procFileLimit = 1 << 20
     /// The cap for `smaps`, about 1 KB per mapping: 64 MiB.

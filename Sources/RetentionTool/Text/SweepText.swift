@@ -1,0 +1,68 @@
+import Lab
+import StrictJSON
+
+/// What `retention sweep` (and `merge` of a sweep) prints: one row per point with medians and
+/// spreads, the frontier marked, then the recommendation and what it rests on.
+public enum SweepText {
+    /// The sweep's table and recommendation lines. For a slice (`slice` given), points with no
+    /// run in it say so, and neither the frontier nor a recommendation is drawn from part of
+    /// the points: `merge` of every slice gives them. O(points).
+    /// A strategy with a disk tier adds `disk peak` (MB allocated on disk) and `writer CPU` (the
+    /// writer thread's CPU per run) columns and their note.
+    public static func render(_ outcome: SweepOutcome, plan: SweepPlan, slice: Shard? = nil) -> String {
+        let usesDisk = outcome.entries.contains { $0.row.disk != nil }
+        let showsWait = outcome.entries.contains { ($0.row.wait?.maxFrames ?? 0) > 0 }
+        var header = ["strategy", plan.key.rawValue, "admits", "peak", "logical peak", "after destroy", "decodes", "hitches", "placeholders"]
+        if showsWait { header.append("wait p50/p95") }
+        header += usesDisk ? ["disk peak", "writer CPU", "frontier"] : ["frontier"]
+        let rows: [[String]] = outcome.entries.map { entry in
+            let row = entry.row
+            let value = plan.key.format(entry.point.value)
+            let admits = plan.admissions[entry.point.label]?.cell ?? "-"
+            guard row.runs > 0 else {
+                let other = slice != nil && row.failures == 0
+                return [entry.point.strategy, value, admits, other ? "(runs in other slices)" : "failed (\(row.failures) run\(row.failures == 1 ? "" : "s"))"]
+            }
+            var cells = [entry.point.strategy, value, admits, mb(row.peakBytes, row.peakSpread), mb(row.logicalPeakBytes, row.logicalPeakSpread),
+                         mb(row.afterDestroyBytes, row.afterDestroySpread), NumberText.count(row.decodes, row.decodesSpread),
+                         NumberText.count(row.hitches, row.hitchesSpread), NumberText.count(row.placeholderFrames, row.placeholderSpread)]
+            if showsWait { cells.append(row.wait.map(ComparisonSummary.waitCell) ?? "-") }
+            if usesDisk {
+                cells.append(row.disk.map { mb($0.peakBytes, $0.peakSpread) } ?? "-")
+                cells.append(row.disk?.writeCPUMs.map { "\(NumberText.oneDecimal($0)) ms" } ?? "-")
+            }
+            cells.append(slice != nil ? "" : (entry.onFrontier ? "*" : "") + (entry.point.label == outcome.recommended ? " <" : ""))
+            return cells
+        }
+        var text = TextTable.render(header: header, rows: rows)
+        text += "sizes: resident MB (1 MB = 1,000,000 bytes), medians over repeats, (min–max) where repeats differ; * on the frontier (no point has both a lower peak and fewer placeholder frames); < the recommended (or nearest) point\n"
+        if showsWait { text += ComparisonSummary.waitNote }
+        if usesDisk {
+            text += "disk peak: the store's files in MB allocated on disk, not resident memory (the page cache holding them is in no process's RSS); writer CPU: the disk tier's writer thread's CPU per run (encoding thumbnails, writing); - where the strategy keeps no disk tier\n"
+        }
+        if !plan.admissions.isEmpty {
+            text += "admits: the scenario's images whose bitmap the LRU admits: one larger than the admission cap (a quarter of the budget unless admissionCap is set) is not kept once its row disappears, so a point that admits none caches nothing beyond visible rows; - where the strategy keeps no LRU\n"
+        }
+        if let slice {
+            text += "slice \(slice): no frontier and no recommendation from part of the points; `retention merge` of every slice's --export-json gives them\n"
+            return text
+        }
+        let word: String
+        switch outcome.verdict {
+        case .met: word = "recommendation"
+        case .nearest: word = "no recommendation"
+        case .unconstrained: word = "recommendation"
+        case .nothingMeasured: word = "no result"
+        }
+        text += "\(word): \(outcome.reason)\n"
+        return text
+    }
+
+    /// `45.1`, or `45.1 (44.9–45.3)` when the repeats differ by 0.1 MB or more.
+    static func mb(_ median: Int, _ spread: [Int]) -> String {
+        let text = NumberText.mb(median)
+        guard spread.count == 2 else { return text }
+        let low = NumberText.mb(spread[0]), high = NumberText.mb(spread[1])
+        return low == high ? text : "\(text) (\(low)–\(high))"
+    }
+}
