@@ -8,6 +8,8 @@
 #     only in the files allowed below, each with its reason: work is thread CPU time (sources
 #     only: tests time their deadlines as they like);
 #   - `Mutex` only inside SystemIO's `Lock`, the package's one lock type (sources only);
+#   - `import Glibc` only in SystemIO, MemoryProbe and the files allowed below, each with its
+#     reason (libm, malloc and memcmp, exit, getpid): sources only;
 #   - `usleep`, `nanosleep` and `sleep` only in SystemIO, whose `Pause` is the one blocking
 #     pause (sources only: tests wait as they like);
 #   - no command-line flag of the tool in Lab (a string literal that is a flag, `"--strategy"`,
@@ -122,6 +124,30 @@ flag_names_allowed = {
     ("Sources/Lab/Comparison/Comparison+Measure.swift", "--export-csv"): "OutputCheck names the option in its messages",
 }
 flag_literal = re.compile(r"\"(--[a-z][a-z0-9-]*|-[a-zA-Z])(?:\"|=)")
+# `import Glibc` outside SystemIO and MemoryProbe (whose readers parse /proc): only where a file
+# needs what the Swift standard library does not give, and why. System calls go through SystemIO
+# either way (the raw-call rule below).
+glibc_allowed = {
+    "Sources/Imaging/Thumbnail/ColorSpace.swift": "libm: pow for the sRGB curve",
+    "Sources/Imaging/Thumbnail/FilterTable.swift": "libm: sin and cos for the Lanczos kernel",
+    "Sources/Lab/Experiment/FrameStatistics.swift": "libm: log and pow",
+    "Sources/Lab/Comparison/ComparisonModel.swift": "libm: log for the sigma of the log-normal",
+    "Sources/Visibility/Engine/VisibilitySimulator+Steps.swift": "libm: pow for the decay of a fling",
+    "Sources/Scenario/LatencyModel.swift": "libm: exp and log for the log-normal",
+    "Sources/Imaging/BitmapAllocator.swift": "malloc, free, and mmap for page-mapped bitmaps (PageMapping)",
+    "Sources/Imaging/Bitmap.swift": "memcmp of pixel rows",
+    "Sources/Imaging/Thumbnail/WorkingMemory.swift": "calloc and free of the buffers of the thumbnailer",
+    "Sources/Lab/Experiment/RowMemory.swift": "malloc, memset and free: the real memory of rows",
+    "Sources/Scenario/Trace/TraceRecord.swift": "memcmp of field names",
+    "Sources/Scenario/Trace/FlatJSONLine.swift": "memcmp of field names",
+    "Sources/Scenario/ImageSet.swift": "fnmatch for image patterns",
+    "Sources/Lab/Experiment/LabDiskStore.swift": "getpid: the folder of a run store names its process",
+    "Sources/Lab/Comparison/ChildProcess+Failure.swift": "strsignal: the name of a signal",
+    "Sources/SoakProbe/ProcessSoak.swift": "getpid and the signal numbers it sends its child",
+    "Sources/RetentionTool/Output.swift": "exit",
+    "Sources/RetentionCLI/RetentionCommand.swift": "exit",
+    "Sources/DiskStoreCheck/main.swift": "exit",
+}
 wall_clock = re.compile(r"\b(ContinuousClock|SuspendingClock|DispatchTime\.now|CLOCK_MONOTONIC|CLOCK_REALTIME|Date\(\)|gettimeofday)")
 raw_call = re.compile(r"(?<![\w.])(?<!func )(?<!case )(?:Glibc\.)?(open|openat|fopen|fdopen|close|read|write|pread|pwrite|poll|opendir|readdir|rename|renameat|unlink|unlinkat|rmdir|mkdir|mkfifo|symlink|chmod|mkstemps?|mkdtemp|access|readlink|realpath|stat|lstat|fstat|posix_spawnp?|fork|waitpid|wait4|kill|ftruncate|fsync|flock|system|popen)\(")
 pause_call = re.compile(r"(?<![\w.])(?<!func )(usleep|nanosleep|sleep)\(")
@@ -135,6 +161,9 @@ for name in sorted(actual):
                 for flag in flag_literal.findall(line):
                     if (path, flag) not in flag_names_allowed:
                         problems.append(f"  {path}:{number}: the flag \"{flag}\" in Lab (children get a typed ChildRunRequest, not flags)")
+        if path.startswith("Sources/") and re.search(r"^import Glibc\b", text, re.M) and not path.startswith(("Sources/SystemIO/", "Sources/MemoryProbe/")) \
+                and path not in glibc_allowed:
+            problems.append(f"  {path}: imports Glibc outside SystemIO and MemoryProbe, and not for a reason the list allows (see tools/check-architecture.sh)")
         source = code(text)
         for number, line in enumerate(source.split("\n"), 1):
             if name not in tests:

@@ -13,6 +13,7 @@
 #   - usleep() in a source outside SystemIO (SystemIO's Pause is the one pause);
 #   - a wall clock (ContinuousClock) in a source the clock list does not allow;
 #   - a Mutex outside SystemIO's Lock;
+#   - `import Glibc` in a source the Glibc list does not allow;
 #   - an import of a package module the target does not declare;
 #   - a dependency declared (in the manifest and the graph alike) that no source imports;
 #   - a dependency in the manifest that the graph in docs/ARCHITECTURE.md does not show;
@@ -148,6 +149,13 @@ import Synchronization
 let injectedMutex = Mutex(0)
 SWIFT
 expect "a Mutex outside SystemIO's Lock" fail "Mutex outside SystemIO's Lock"
+
+fresh
+cat >> "$work/copy/Sources/Retention/ByteSize.swift" <<'SWIFT'
+
+import Glibc
+SWIFT
+expect "import Glibc in a source the list does not allow" fail "imports Glibc outside SystemIO and MemoryProbe"
 
 fresh
 python3 - "$work/copy" <<'PY'

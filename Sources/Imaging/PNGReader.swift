@@ -1,7 +1,6 @@
 import CPNG
 import SystemIO
 
-import Glibc
 
 /// Where PNG bytes come from: memory the caller keeps alive, or a file streamed by C stdio
 /// (opened and checked here, or a descriptor already opened and checked, at offset 0, which the

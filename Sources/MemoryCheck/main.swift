@@ -5,7 +5,6 @@
 // the test checks. Usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped
 // | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias
 import Foundation
-import Glibc
 import Imaging
 import Lab
 import MemoryProbe

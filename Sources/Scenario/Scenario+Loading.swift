@@ -1,4 +1,3 @@
-import Glibc
 import FoundationEssentials
 import StrictJSON
 import SystemIO

@@ -1,6 +1,5 @@
 import StrictJSON
 import Dispatch
-import Glibc
 import Synchronization
 import SystemIO
 

@@ -1,4 +1,3 @@
-import Glibc
 import Imaging
 #if canImport(FoundationEssentials)
 import FoundationEssentials

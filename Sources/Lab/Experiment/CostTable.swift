@@ -1,7 +1,6 @@
 import DiskCache
 import Scenario
 import StrictJSON
-import Glibc
 import FoundationEssentials
 import Imaging
 import SystemIO

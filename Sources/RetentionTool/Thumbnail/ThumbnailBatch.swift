@@ -3,7 +3,6 @@ import Imaging
 import SystemIO
 import MemoryProbe
 import Synchronization
-import Glibc
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,4 +1,3 @@
-import Glibc
 import SystemIO
 
 /// Pairs a thumbnail batch's inputs with their outputs, and refuses the whole batch before
