@@ -16,8 +16,6 @@
 public final class ThumbnailScratch {
     private var kept: UnsafeMutablePointer<UInt8>?
     private var keptBytes = 0
-    /// The mapped size of buffers handed out and not yet given back, by address.
-    private var lent: [UnsafeMutablePointer<UInt8>: Int] = [:]
     /// Whether buffers given back are kept for the next thumbnail (false: unmapped at once).
     private let keeps: Bool
 
@@ -45,30 +43,28 @@ public final class ThumbnailScratch {
         keptBytes = 0
     }
 
-    /// A buffer of at least `capacity` bytes: the kept one when it is large enough, else a new
-    /// mapping (the kept one unmapped first). Nil when the kernel refuses the mapping.
-    func take(_ capacity: Int) -> UnsafeMutablePointer<UInt8>? {
+    /// A buffer of at least `capacity` bytes and its mapped size (whole pages): the kept one
+    /// when it is large enough, else a new mapping (the kept one unmapped first). Nil when the
+    /// kernel refuses the mapping.
+    func take(_ capacity: Int) -> (buffer: UnsafeMutablePointer<UInt8>, mappedBytes: Int)? {
         let wanted = PageMapping.roundUp(capacity)
         if let kept, keptBytes >= wanted {
-            lent[kept] = keptBytes
             self.kept = nil
-            return kept
+            return (kept, keptBytes)
         }
         release()
         guard let mapped = try? PageMapping.map(wanted) else { return nil }
-        let buffer = mapped.assumingMemoryBound(to: UInt8.self)
-        lent[buffer] = wanted
-        return buffer
+        return (mapped.assumingMemoryBound(to: UInt8.self), wanted)
     }
 
-    /// Takes back a buffer from ``take(_:)``: kept for the next thumbnail, or unmapped.
-    func giveBack(_ buffer: UnsafeMutablePointer<UInt8>) {
-        guard let bytes = lent.removeValue(forKey: buffer) else { return }
+    /// Takes back a buffer from ``take(_:)`` with its mapped size: kept for the next
+    /// thumbnail, or unmapped.
+    func giveBack(_ buffer: UnsafeMutablePointer<UInt8>, mappedBytes: Int) {
         if keeps && kept == nil {
             kept = buffer
-            keptBytes = bytes
+            keptBytes = mappedBytes
         } else {
-            PageMapping.unmap(buffer, bytes)
+            PageMapping.unmap(buffer, mappedBytes)
         }
     }
 }

@@ -15,21 +15,24 @@ final class WholeImageRows {
     private let buffer: UnsafeMutablePointer<UInt8>
     /// The buffer's size in bytes: the filtered image plus at most 256 KiB of staged input.
     let capacity: Int
+    /// The buffer's mapping: `capacity` rounded up to whole pages, or more when reused.
+    private let mappedBytes: Int
     private let scratch: ThumbnailScratch
     private var rows: OpaquePointer?
 
     private init(plan: rtn_png_fast_plan, data: UnsafePointer<UInt8>, buffer: UnsafeMutablePointer<UInt8>, capacity: Int,
-                 scratch: ThumbnailScratch) {
+                 mappedBytes: Int, scratch: ThumbnailScratch) {
         self.plan = plan
         self.data = data
         self.buffer = buffer
         self.capacity = capacity
+        self.mappedBytes = mappedBytes
         self.scratch = scratch
     }
 
     deinit {
         rtn_png_fast_rows_close(rows)
-        scratch.giveBack(buffer)
+        scratch.giveBack(buffer, mappedBytes: mappedBytes)
     }
 
     /// For the PNG in `bytes` (alive for the run): nil when the fast path does not take it, it
@@ -43,8 +46,8 @@ final class WholeImageRows {
               (try? limits.check(width: Int(plan.width), height: Int(plan.height))) != nil else { return nil }
         rtn_png_fast_plan_for_rows(&plan)
         let capacity = rtn_png_fast_capacity(&plan, plan.idat_count > 1 ? plan.idat_bytes : 0)
-        guard capacity > 0, capacity <= allowance, let buffer = scratch.take(capacity) else { return nil }
-        return WholeImageRows(plan: plan, data: base, buffer: buffer, capacity: capacity, scratch: scratch)
+        guard capacity > 0, capacity <= allowance, let (buffer, mappedBytes) = scratch.take(capacity) else { return nil }
+        return WholeImageRows(plan: plan, data: base, buffer: buffer, capacity: capacity, mappedBytes: mappedBytes, scratch: scratch)
     }
 
     /// For the file open as `descriptor` (`size` bytes), read whole into the buffer's tail: nil
@@ -57,22 +60,22 @@ final class WholeImageRows {
               (try? limits.check(width: Int(plan.width), height: Int(plan.height))) != nil else { return nil }
         rtn_png_fast_plan_for_rows(&plan)
         let capacity = rtn_png_fast_capacity(&plan, size)
-        guard capacity > 0, capacity <= allowance, let buffer = scratch.take(capacity) else { return nil }
+        guard capacity > 0, capacity <= allowance, let (buffer, mappedBytes) = scratch.take(capacity) else { return nil }
         let tail = buffer + (capacity - size)
         let filled: Int
         do {
             filled = try FastPathInput.read(descriptor, into: tail, count: size)
         } catch {
-            scratch.giveBack(buffer)
+            scratch.giveBack(buffer, mappedBytes: mappedBytes)
             throw error
         }
         var fastLimits = limits.fastPathLimits
         guard rtn_png_fast_scan(tail, filled, &fastLimits, &plan) == RTN_PNG_OK.rawValue else {
-            scratch.giveBack(buffer)
+            scratch.giveBack(buffer, mappedBytes: mappedBytes)
             return nil
         }
         rtn_png_fast_plan_for_rows(&plan)
-        return WholeImageRows(plan: plan, data: tail, buffer: buffer, capacity: capacity, scratch: scratch)
+        return WholeImageRows(plan: plan, data: tail, buffer: buffer, capacity: capacity, mappedBytes: mappedBytes, scratch: scratch)
     }
 
     /// Inflates the image and readies its rows, `pixelBytes` a pixel as the thumbnailer reads
