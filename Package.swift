@@ -69,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
-                "RetentionTool", "SystemIO",
+                "RetentionTool", "Lab", "SystemIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -122,6 +122,9 @@ wall_clock_allowed = {
 flag_names_allowed = {
     ("Sources/Lab/Comparison/Comparison+Measure.swift", "--export-json"): "OutputCheck names the option in its messages",
     ("Sources/Lab/Comparison/Comparison+Measure.swift", "--export-csv"): "OutputCheck names the option in its messages",
+    ("Sources/Lab/Soak/ScenarioSoak.swift", "--export-json"): "OutputCheck names the option in its messages",
+    ("Sources/Lab/Soak/ScenarioSoak.swift", "--export-csv"): "OutputCheck names the option in its messages",
+    ("Sources/Lab/Soak/ScenarioSoak.swift", "--junit"): "OutputCheck names the option in its messages",
 }
 flag_literal = re.compile(r"\"(--[a-z][a-z0-9-]*|-[a-zA-Z])(?:\"|=)")
 # `import Glibc` outside SystemIO and MemoryProbe (whose readers parse /proc): only where a file

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Lab
 import RetentionTool
 import SystemIO
 
@@ -187,23 +188,22 @@ struct SoakCommand: ParsableCommand {
         }
         // Anything that stops the soak before it measures is a failed run (exit 2), never
         // "growth" (exit 1), so scripts can tell the two apart.
-        var inputs = SoakJob.Inputs(scenarioPath: scenario ?? "", strategy: strategy ?? "", limit: iterations.map { .iterations($0) } ?? .duration(duration ?? 0))
-        inputs.untilVerdict = untilVerdict
-        inputs.warmup = warmup
-        inputs.maxGrowthBytes = maxGrowth.bytes
-        inputs.maxGrowthRate = maxGrowthRate ?? .default
-        inputs.junitPath = junit
-        inputs.baselinePath = baseline
-        inputs.horizonHours = horizon / 3600
-        inputs.costsPath = costOptions.costs
-        inputs.decodeSpeed = costOptions.decodeSpeed
-        inputs.maxResidentBytes = maxResident?.bytes
-        inputs.exportCSV = exportCSV
-        inputs.exportJSON = exportJSON
-        inputs.repairTrace = repair
-        inputs.stop = StopRequest(observingSignals: true)
+        var request = ScenarioSoak.Request(scenarioPath: scenario ?? "", strategy: strategy ?? "", limit: iterations.map { .iterations($0) } ?? .duration(duration ?? 0))
+        request.untilVerdict = untilVerdict
+        request.warmup = warmup
+        request.maxGrowthBytes = maxGrowth.bytes
+        request.maxGrowthRate = maxGrowthRate ?? .default
+        request.baselinePath = baseline
+        request.horizonHours = horizon / 3600
+        request.costsPath = costOptions.costs
+        request.decodeSpeed = costOptions.decodeSpeed
+        request.maxResidentBytes = maxResident?.bytes
+        request.exportCSV = exportCSV
+        request.exportJSON = exportJSON
+        request.repairTrace = repair
+        request.stop = StopRequest(observingSignals: true)
         // Signals only ask the soak to stop; the verdict is given on what was measured.
         try StopSignals.install()
-        try JobCommand.run(SoakJob(inputs))
+        try JobCommand.run(SoakJob(request, junitPath: junit))
     }
 }
