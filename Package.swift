@@ -69,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "RetentionCLI",
             dependencies: [
-                "RetentionTool", "Lab", "SystemIO",
+                "RetentionTool", "Lab", "Imaging", "DiskCache", "SystemIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -12,6 +12,10 @@
 #     reason (libm, malloc and memcmp, exit, getpid): sources only;
 #   - `usleep`, `nanosleep` and `sleep` only in SystemIO, whose `Pause` is the one blocking
 #     pause (sources only: tests wait as they like);
+#   - a source file is named for its main type (the name before any `+`), but for the files
+#     allowed below, each with its reason;
+#   - nothing `public` in RetentionTool and RetentionCLI, which no product vends (`package`
+#     access: the tool promises nothing outside the package);
 #   - no command-line flag of the tool in Lab (a string literal that is a flag, `"--strategy"`,
 #     `"--set="`, `"-o"`): Lab talks to its children through the typed `ChildRunRequest`, so a
 #     renamed flag cannot break `compare` or `sweep`; a flag's name used in a message is
@@ -131,7 +135,7 @@ flag_literal = re.compile(r"\"(--[a-z][a-z0-9-]*|-[a-zA-Z])(?:\"|=)")
 # needs what the Swift standard library does not give, and why. System calls go through SystemIO
 # either way (the raw-call rule below).
 glibc_allowed = {
-    "Sources/Imaging/Thumbnail/ColorSpace.swift": "libm: pow for the sRGB curve",
+    "Sources/Imaging/Thumbnail/LinearLight.swift": "libm: pow for the sRGB curve",
     "Sources/Imaging/Thumbnail/FilterTable.swift": "libm: sin and cos for the Lanczos kernel",
     "Sources/Lab/Experiment/FrameStatistics.swift": "libm: log and pow",
     "Sources/Lab/Comparison/ComparisonModel.swift": "libm: log for the sigma of the log-normal",
@@ -156,6 +160,19 @@ raw_call = re.compile(r"(?<![\w.])(?<!func )(?<!case )(?:Glibc\.)?(open|openat|f
 pause_call = re.compile(r"(?<![\w.])(?<!func )(usleep|nanosleep|sleep)\(")
 foundation_call = re.compile(r"(?<![\w.])(?:Foundation\.)?(Process|FileManager)\b")
 system_tests = "Tests/SystemIOTests/"
+# A source file is named for its main type: the name before any `+` (`DiskStore+Removal.swift`)
+# is a type, protocol or alias the file declares or a type it extends. A small helper type may
+# sit beside the type it serves. The files below are the exceptions, each with its reason.
+file_name_allowed = {
+    "Sources/Scenario/Configuration+Codable.swift": "one concern, the Codable conformances of the configuration types",
+    "Sources/StrictJSON/DecodingSupport.swift": "one concern, the strict decoding helpers over the standard library decoders",
+    "Sources/Lab/Soak/SoakDuration.swift": "a free function (parseSoakDuration), no type",
+}
+declared_name = re.compile(r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|final|indirect)\s+)*(?:struct|class|enum|protocol|actor|typealias)\s+(\w+)", re.M)
+extended_name = re.compile(r"^(?:(?:public|package|internal|fileprivate|private)\s+)?extension\s+([\w.]+)", re.M)
+# Targets no product vends declare nothing public: the tool promises nothing outside the package.
+unvended = {"RetentionTool", "RetentionCLI"}
+public_decl = re.compile(r"^\s*(@\w+(\([^)]*\))?\s+)*public\b")
 for name in sorted(actual):
     for path in swift_files(name):
         text = open(path).read()
@@ -167,8 +184,18 @@ for name in sorted(actual):
         if path.startswith("Sources/") and re.search(r"^import Glibc\b", text, re.M) and not path.startswith(("Sources/SystemIO/", "Sources/MemoryProbe/")) \
                 and path not in glibc_allowed:
             problems.append(f"  {path}: imports Glibc outside SystemIO and MemoryProbe, and not for a reason the list allows (see tools/check-architecture.sh)")
+        base = os.path.basename(path)[:-len(".swift")].split("+")[0]
+        if path.startswith("Sources/") and base != "main" and path not in file_name_allowed:
+            names = set(declared_name.findall(text))
+            for extended in extended_name.findall(text):
+                names |= {extended.split(".")[0], extended.split(".")[-1]}
+            if base not in names:
+                held = ", ".join(sorted(names)[:4]) or "none"
+                problems.append(f"  {path}: named for no type it declares or extends ({held}): name a file for its main type")
         source = code(text)
         for number, line in enumerate(source.split("\n"), 1):
+            if name in unvended and public_decl.search(line):
+                problems.append(f"  {path}:{number}: a public declaration in {name}, which no product vends (use package access)")
             if name not in tests:
                 if wall_clock.search(line) and path not in wall_clock_allowed:
                     problems.append(f"  {path}:{number}: a wall clock outside the allowed files (work is thread CPU time; see tools/check-architecture.sh)")
@@ -187,5 +214,5 @@ for name in sorted(actual):
                 problems.append(f"  {path}:{number}: Foundation'"'"'s {match.group(1)} outside SystemIO (files and processes go through SystemIO)")
 if problems:
     sys.exit("check-architecture: the graph differs or a rule is broken:\n" + "\n".join(problems))
-print(f"check-architecture: {len(actual)} targets ({len(tests)} test targets), graph matches Package.swift, every target imports what it declares, clocks, locks and pauses where they belong, no flag in Lab, no system call, process or FileManager outside SystemIO (tests included, but for SystemIOTests)")
+print(f"check-architecture: {len(actual)} targets ({len(tests)} test targets), graph matches Package.swift, every target imports what it declares, clocks, locks and pauses where they belong, files named for their types, nothing public in the tool, no flag in Lab, no system call, process or FileManager outside SystemIO (tests included, but for SystemIOTests)")
 '

@@ -14,6 +14,8 @@
 #   - a wall clock (ContinuousClock) in a source the clock list does not allow;
 #   - a Mutex outside SystemIO's Lock;
 #   - `import Glibc` in a source the Glibc list does not allow;
+#   - a `public` declaration in RetentionTool, which no product vends;
+#   - a source file named for no type it declares or extends;
 #   - an import of a package module the target does not declare;
 #   - a dependency declared (in the manifest and the graph alike) that no source imports;
 #   - a dependency in the manifest that the graph in docs/ARCHITECTURE.md does not show;
@@ -156,6 +158,18 @@ cat >> "$work/copy/Sources/Retention/ByteSize.swift" <<'SWIFT'
 import Glibc
 SWIFT
 expect "import Glibc in a source the list does not allow" fail "imports Glibc outside SystemIO and MemoryProbe"
+
+fresh
+cat >> "$work/copy/Sources/RetentionTool/Output.swift" <<'SWIFT'
+
+/// Injected.
+@discardableResult public func injectedPublic() -> Int { 0 }
+SWIFT
+expect "a public declaration in the tool" fail "a public declaration in RetentionTool"
+
+fresh
+mv "$work/copy/Sources/Lab/Soak/GrowthRate.swift" "$work/copy/Sources/Lab/Soak/GrowthLimits.swift"
+expect "a file named for no type it holds" fail "GrowthLimits.swift: named for no type it declares or extends"
 
 fresh
 python3 - "$work/copy" <<'PY'

@@ -1,4 +1,6 @@
 import ArgumentParser
+import DiskCache
+import Lab
 import RetentionTool
 
 /// Flag values parsed once, when the command line is read. A bad one is a usage error (exit 64):

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiskCache
 import RetentionTool
 
 extension CacheJob.Action: ExpressibleByArgument {}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Lab
 import RetentionTool
 import SystemIO
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Lab
 import RetentionTool
 import SystemIO
 
@@ -47,8 +48,8 @@ struct ChildRunOptions: ParsableArguments {
 
     /// The job's settings from these options and the cost options, with a stop request that
     /// SIGINT and SIGTERM make (installed here). Throws a usage error for a bad slice.
-    func settings(_ costs: CostOptions) throws -> ChildRunSettings {
-        var settings = ChildRunSettings()
+    func settings(_ costs: CostOptions) throws -> ComparisonSettings {
+        var settings = ComparisonSettings()
         settings.repeats = repeats
         settings.calibrations = calibrations
         settings.timeoutSeconds = timeout

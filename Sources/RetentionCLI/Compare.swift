@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiskCache
 import RetentionTool
 
 /// `retention compare [SCENARIO]`: every strategy in fresh child processes, medians in a table.
@@ -8,11 +9,12 @@ struct Compare: ParsableCommand {
         discussion: """
             With no scenario, runs the default scenario (assets/scenarios/default.json: about 150 \
             rows of 600x400 photos scrolled down, part way back up, then destroyed) over every \
-            preset. First a child `retention costs` measures what reading and decoding each image \
-            costs in CPU time (or --costs gives a saved table); every run is then priced with \
-            that one table, so strategies pay identical costs and frame work measures the \
-            strategy, not the host's load. Each run is a child `retention run … --json`; repeats \
-            alternate the order; the table shows medians. A child that fails is reported with \
+            preset. First a child process measures what reading and decoding each image costs in \
+            CPU time, the work of `retention costs` (or --costs gives a saved table); every run \
+            is then priced with that one table, so strategies pay identical costs and frame work \
+            measures the strategy, not the host's load. Each run is a child process doing the \
+            work of `retention run`, sent as a typed request (not as flags); repeats alternate \
+            the order; the table shows medians. A child that fails is reported with \
             its first error line (or the runtime's failure message), the others go on, and the \
             exit status is 1. A child whose resident memory goes over --max-resident stops with \
             "resident memory reached X at frame N (limit Y)". Exports are written as results \

@@ -1,4 +1,6 @@
 import ArgumentParser
+import DiskCache
+import Lab
 import RetentionTool
 import SystemIO
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiskCache
 import Lab
 import RetentionTool
 import SystemIO

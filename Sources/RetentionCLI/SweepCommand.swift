@@ -1,4 +1,6 @@
 import ArgumentParser
+import DiskCache
+import Lab
 import RetentionTool
 
 /// `retention sweep [SCENARIO] --values 8MB...256MB`: every strategy × value in fresh child
@@ -8,8 +10,8 @@ struct SweepCommand: ParsableCommand {
         commandName: "sweep",
         abstract: "Find the smallest setting (a budget, prefetch rows, decode workers) that keeps a list smooth.",
         discussion: """
-            Runs the scenario for every strategy at every value of one key, each run a child \
-            `retention run … --set KEY=VALUE --json` in a fresh process, priced with one shared \
+            Runs the scenario for every strategy at every value of one key, each run a fresh child \
+            process doing the work of `retention run … --set KEY=VALUE`, priced with one shared \
             cost table, exactly like `compare`. Prints one row per point (medians, with \
             (min–max) where repeats differ), marks the Pareto frontier over peak resident memory \
             and placeholder frames (hitches break ties), and names the cheapest point (lowest \
@@ -69,7 +71,7 @@ struct SweepCommand: ParsableCommand {
     }
 
     /// The job for these flags (usage problems as exit 64), with `settings` for the runs.
-    func job(settings: ChildRunSettings = ChildRunSettings()) throws -> SweepJob {
+    func job(settings: ComparisonSettings = ComparisonSettings()) throws -> SweepJob {
         let plan = try usage { try SweepJob.plan(vary: vary, values: values, strategies: try strategyNames(strategies), maxResidentBytes: maxResident?.bytes) }
         return SweepJob(scenarioPath: scenario, plan: plan,
                         constraints: .init(maxPlaceholders: maxPlaceholders, maxHitches: maxHitches, maxResidentBytes: maxResident?.bytes,

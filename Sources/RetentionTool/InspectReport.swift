@@ -3,31 +3,31 @@ import SystemIO
 
 /// What `retention inspect` says about one file: its header facts, optionally a full decode's
 /// time, or the reason it cannot be read. Encodes as the command's `--json` object.
-public struct InspectReport: Encodable, Sendable, Hashable {
+package struct InspectReport: Encodable, Sendable, Hashable {
     /// The file as displayed (control characters escaped).
-    public var file: String
+    package var file: String
     /// Pixel size, from the header.
-    public var width: Int?, height: Int?
+    package var width: Int?, height: Int?
     /// The color type (`rgb`, `palette+tRNS`, …).
-    public var colorType: String?
+    package var colorType: String?
     /// Bits per sample.
-    public var bitDepth: Int?
+    package var bitDepth: Int?
     /// Whether the file is Adam7-interlaced.
-    public var interlaced: Bool?
+    package var interlaced: Bool?
     /// Bytes of the decoded RGBA8 bitmap.
-    public var decodedBytes: Int?
+    package var decodedBytes: Int?
     /// The full decode's CPU time on this thread in milliseconds (to the microsecond), when one
     /// was asked for.
-    public var decodeMilliseconds: Double?
+    package var decodeMilliseconds: Double?
     /// Why the file could not be read or decoded.
-    public var error: String?
+    package var error: String?
 
     /// Reads `path`'s header (and decodes it fully when `decode`, by `path`'s decoder: the fast
     /// path where it can, or libpng alone). Never throws: a failure is the report's `error`,
     /// a header over `DecodeLimits.default` among them (its size is kept, its decoded bytes
     /// are not computed).
     /// Costs the header read, plus a full decode (freed before return) when asked.
-    public init(inspecting path: String, decode: Bool, path decoder: DecodePath = .automatic) {
+    package init(inspecting path: String, decode: Bool, path decoder: DecodePath = .automatic) {
         file = PathText.display(path)
         do {
             let info = try ImageInfo(contentsOf: path)
@@ -56,14 +56,14 @@ public struct InspectReport: Encodable, Sendable, Hashable {
 
     /// The command's line of text: `FILE  WxH  TYPE  N-bit  interlace  BYTES bytes decoded
     /// [decode MS ms]`, or `FILE: error: REASON`. O(1).
-    public var text: String {
+    package var text: String {
         if let error { return "\(file): error: \(error)" }
         guard let width, let height, let colorType, let bitDepth, let interlaced, let decodedBytes else {
             return "\(file): error: no header was read"
         }
         var text = "\(file)  \(width)x\(height)  \(colorType)  \(bitDepth)-bit  "
         text += (interlaced ? "interlaced" : "non-interlaced") + "  \(decodedBytes) bytes decoded"
-        if let decodeMilliseconds { text += "  decode \(NumberText.oneDecimal(decodeMilliseconds)) ms" }
+        if let decodeMilliseconds { text += "  decode \(SystemIO.NumberText.oneDecimal(decodeMilliseconds)) ms" }
         return text
     }
 }

@@ -1,3 +1,4 @@
+import SystemIO
 import Testing
 @testable import Lab
 import SoakProbe
@@ -238,7 +239,7 @@ struct SoakTests {
 
     @Test("whole numbers are grouped by thousands", arguments: [(0.0, "0"), (999, "999"), (4_096, "4,096"), (122_880, "122,880"), (-1_234_567, "-1,234,567"), (29.6, "30")])
     func grouped(value: Double, text: String) {
-        #expect(NumberText.grouped(value) == text)
+        #expect(SystemIO.NumberText.grouped(value) == text)
     }
 
     @Test("durations accept s, m and h", arguments: [

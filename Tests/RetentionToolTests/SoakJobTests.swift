@@ -13,8 +13,8 @@ final class CapturingSink: Sendable {
     private let lines = Mutex<[Line]>([])
     let isTerminal: Bool
     init(terminal: Bool) { isTerminal = terminal }
-    var sink: JobSink {
-        JobSink(progress: { line, _ in self.lines.withLock { $0.append(.progress(line)) } },
+    var sink: ProgressSink {
+        ProgressSink(progress: { line, _ in self.lines.withLock { $0.append(.progress(line)) } },
                 note: { line in self.lines.withLock { $0.append(.note(line)) } }, isTerminal: isTerminal)
     }
     var captured: [Line] { lines.withLock { $0 } }

@@ -39,9 +39,9 @@ public struct ComparisonModel: Codable, Sendable, Hashable {
 
         /// `40 ms`, `log-normal p50 90 ms, p95 220 ms (σ 0.54)`, `a list of 3, median 80 ms`.
         public var text: String {
-            func ms(_ value: Double) -> String { value == value.rounded() ? "\(Int(value)) ms" : "\(NumberText.oneDecimal(value)) ms" }
+            func ms(_ value: Double) -> String { value == value.rounded() ? "\(Int(value)) ms" : "\(SystemIO.NumberText.oneDecimal(value)) ms" }
             switch kind {
-            case "logNormal": return "log-normal p50 \(ms(p50Ms)), p95 \(ms(p95Ms ?? p50Ms)) (σ \(NumberText.twoDecimals(sigma ?? 0)))"
+            case "logNormal": return "log-normal p50 \(ms(p50Ms)), p95 \(ms(p95Ms ?? p50Ms)) (σ \(SystemIO.NumberText.twoDecimals(sigma ?? 0)))"
             case "list": return "a list of \(valuesMs?.count ?? 0), median \(ms(p50Ms))"
             default: return ms(p50Ms)
             }
@@ -108,16 +108,16 @@ public struct ComparisonModel: Codable, Sendable, Hashable {
     /// O(1).
     public var lines: [String] {
         let network = display == "async"
-            ? "async display, source \(sourceLatency.text), \(NumberText.plural(fetchLimit, "fetch", "fetches")) at once, \(NumberText.plural(decodeWorkers, "decoder", "decoders")), "
+            ? "async display, source \(sourceLatency.text), \(SystemIO.NumberText.plural(fetchLimit, "fetch", "fetches")) at once, \(SystemIO.NumberText.plural(decodeWorkers, "decoder", "decoders")), "
                 + (loadOrder == "fifo" ? "loads first come, first served" : "loads by priority")
             : "sync display, source \(sourceLatency.text)"
-        let disk = diskLatencyMs > 0 ? ", disk reads \(NumberText.oneDecimal(diskLatencyMs)) ms" : ""
+        let disk = diskLatencyMs > 0 ? ", disk reads \(SystemIO.NumberText.oneDecimal(diskLatencyMs)) ms" : ""
         let thumbnails = displayPixelSize.map { ", thumbnails \($0) px" } ?? ""
-        let speed = decodeSpeed == 1 ? "" : ", decode speed ÷\(NumberText.twoDecimals(decodeSpeed))"
+        let speed = decodeSpeed == 1 ? "" : ", decode speed ÷\(SystemIO.NumberText.twoDecimals(decodeSpeed))"
         let table = costTableHash.map { hash in
-            ", cost table \(hash)" + (costTableMedianDecodeMs.map { " (median decode \(NumberText.twoDecimals($0)) ms)" } ?? "")
+            ", cost table \(hash)" + (costTableMedianDecodeMs.map { " (median decode \(SystemIO.NumberText.twoDecimals($0)) ms)" } ?? "")
         } ?? ""
-        return ["model: \(network), \(NumberText.plural(prefetchRows, "prefetch row", "prefetch rows"))\(disk)",
+        return ["model: \(network), \(SystemIO.NumberText.plural(prefetchRows, "prefetch row", "prefetch rows"))\(disk)",
                 "model: images by \(imageIdentity)\(thumbnails), \(frameRate) Hz\(speed)\(table)"]
     }
 

@@ -1,3 +1,4 @@
+import SystemIO
 extension ComparisonSummary {
     /// Repeats needed before a ranking line judges differences against the runs' spread.
     public static let repeatsForSpread = 3
@@ -10,7 +11,7 @@ extension ComparisonSummary {
         let measured = rows.filter { $0.runs > 0 }
         var lines: [String] = []
         if let line = Self.ranking(measured, label: "lowest peak", value: { $0.peakBytes }, spread: { $0.peakSpread },
-                                   describe: { "\(NumberText.mb($0.peakBytes)) MB" }, minimumEffect: Self.peakEffect) {
+                                   describe: { "\(SystemIO.NumberText.mb($0.peakBytes)) MB" }, minimumEffect: Self.peakEffect) {
             lines.append(line)
         }
         if let line = Self.ranking(measured, label: "fewest hitches", value: { $0.hitches }, spread: { $0.hitchesSpread },
@@ -60,7 +61,7 @@ extension ComparisonSummary {
 
     /// `1 hitch`, `2 hitches`: `count` and the word that goes with it. O(1).
     public static func plural(_ count: Int, _ one: String, _ many: String) -> String {
-        NumberText.plural(count, one, many)
+        SystemIO.NumberText.plural(count, one, many)
     }
 
     /// The best row by `value` (smaller is better), named alone only when it beats the next by

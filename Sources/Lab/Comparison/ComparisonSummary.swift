@@ -1,3 +1,4 @@
+import SystemIO
 /// Medians per strategy over a comparison's successful runs, and the table the CLI prints.
 public struct ComparisonSummary: Codable, Sendable, Hashable {
     /// One strategy's medians (bytes, counts) with min–max spreads of resident figures.
@@ -256,7 +257,7 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
     /// One strategy's medians over `reports` (runs that failed without a report: `failures`).
     /// O(reports log reports).
     static func row(_ name: String, reports: [RunReport], failures: Int) -> Row {
-        func median(_ values: [Int]) -> Int { Median.of(values) }
+        func median(_ values: [Int]) -> Int { SystemIO.Median.of(values) }
         func resident(_ checkpoint: String, fallback: String? = nil) -> [Int] {
             reports.compactMap { ($0.checkpoint(checkpoint) ?? fallback.flatMap($0.checkpoint))?.residentBytes }
         }
@@ -275,7 +276,7 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
             logicalPeakBytes: median(logical), decodes: median(decodes),
             hitches: median(hitches), hitchesSpread: spread(hitches),
             placeholderFrames: median(placeholders), placeholderSpread: spread(placeholders),
-            maxFrameMs: Median.of(frameMax),
+            maxFrameMs: SystemIO.Median.of(frameMax),
             failedLoads: median(reports.map(\.failedLoads)),
             firstFailure: reports.lazy.compactMap(\.firstFailure).first,
             afterDestroySpread: spread(destroyed), logicalPeakSpread: spread(logical), decodesSpread: spread(decodes),
@@ -288,7 +289,7 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
                 hits: median(disks.map(\.hits)), writes: median(disks.map(\.writes)), writeFailures: median(disks.map(\.writeFailures)),
                 mappedResidentBytes: median(disks.map(\.mappedResidentBytes)), latencyMs: disks[0].latencyMs,
                 writeBytes: median(disks.map(\.writeBytes)),
-                writeCPUMs: disks.allSatisfy { $0.writeCPUSeconds != nil } ? Median.of(disks.map { $0.writeCPUSeconds! * 1000 }) : nil))
+                writeCPUMs: disks.allSatisfy { $0.writeCPUSeconds != nil } ? SystemIO.Median.of(disks.map { $0.writeCPUSeconds! * 1000 }) : nil))
         if !waits.isEmpty {
             row.wait = Row.WaitFigures(p50Frames: median(waits.map(\.p50Frames)), p95Frames: median(waits.map(\.p95Frames)),
                                        p95Spread: spread(waits.map(\.p95Frames)), maxFrames: median(waits.map(\.maxFrames)))

@@ -193,7 +193,7 @@ public struct CostTable: Codable, Sendable, Hashable {
             work()
             samples.append((ThreadCPUTime.now() - start).milliseconds)
         }
-        return (Median.of(samples), [samples.min() ?? 0, samples.max() ?? 0])
+        return (SystemIO.Median.of(samples), [samples.min() ?? 0, samples.max() ?? 0])
     }
 
     /// The table in `path`: a file written by `retention costs`, or a comparison's JSON export
@@ -275,15 +275,15 @@ public struct CostTable: Codable, Sendable, Hashable {
     public var json: String { JSONDocument.encode(self, pretty: true) }
 
     /// The median of the images' decode costs, in ms. O(images log images).
-    public var medianDecodeMs: Double { Median.of(images.map(\.decodeMs)) }
+    public var medianDecodeMs: Double { SystemIO.Median.of(images.map(\.decodeMs)) }
 
     /// One line for reports: `costs: 8 images, decode 2.9 ms median (…)`, with the median disk
     /// read when the table has disk costs.
     public var summary: String {
         let median = medianDecodeMs
         let diskReads = images.compactMap(\.diskReadMs)
-        let disk = diskReads.isEmpty ? "" : ", median disk read \(NumberText.twoDecimals(Median.of(diskReads))) ms"
-        return "\(images.count) image\(images.count == 1 ? "" : "s"), median decode \(NumberText.twoDecimals(median)) ms\(disk) thread CPU, \(repeats) repeats, measured on \(machine)"
+        let disk = diskReads.isEmpty ? "" : ", median disk read \(SystemIO.NumberText.twoDecimals(SystemIO.Median.of(diskReads))) ms"
+        return "\(images.count) image\(images.count == 1 ? "" : "s"), median decode \(SystemIO.NumberText.twoDecimals(median)) ms\(disk) thread CPU, \(repeats) repeats, measured on \(machine)"
     }
 
     /// The entry for the image at `path`, checked against the file's size. Throws `LabError`

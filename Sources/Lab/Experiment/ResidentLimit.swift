@@ -68,8 +68,8 @@ public struct ResidentLimitReached: Error, CustomStringConvertible, Sendable, Ha
     /// starting then, which were not started (limit Y)`. O(1).
     public static func message(residentBytes: Int, frame: Int, limitBytes: Int, projected: Bool = false) -> String {
         projected
-            ? "resident memory would reach \(NumberText.mb(residentBytes)) MB at frame \(frame) with the loads starting then, which were not started (limit \(NumberText.mb(limitBytes)) MB)"
-            : "resident memory reached \(NumberText.mb(residentBytes)) MB at frame \(frame) (limit \(NumberText.mb(limitBytes)) MB)"
+            ? "resident memory would reach \(SystemIO.NumberText.mb(residentBytes)) MB at frame \(frame) with the loads starting then, which were not started (limit \(SystemIO.NumberText.mb(limitBytes)) MB)"
+            : "resident memory reached \(SystemIO.NumberText.mb(residentBytes)) MB at frame \(frame) (limit \(SystemIO.NumberText.mb(limitBytes)) MB)"
     }
 }
 

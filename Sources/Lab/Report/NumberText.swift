@@ -1,5 +1,6 @@
 import SystemIO
 
-/// The package's one number formatter: SystemIO's, named here as before for the lab's code and
-/// clients.
+/// SystemIO's `NumberText` under the name Lab gave it before; deprecated, since a type has one
+/// name: use `SystemIO.NumberText`. Goes in 0.3.0.
+@available(*, deprecated, message: "use SystemIO's NumberText; Lab's name goes in 0.3.0")
 public typealias NumberText = SystemIO.NumberText

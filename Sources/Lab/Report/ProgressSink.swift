@@ -3,7 +3,7 @@
 /// the lines of its result as they come (a trace's events, one file's report) for standard
 /// output.
 /// Work takes a sink rather than printing, so a test or a library caller can run it quietly or
-/// capture what it says. The tool's jobs take one as `JobSink`.
+/// capture what it says. The tool's jobs take one too.
 public struct ProgressSink: Sendable {
     /// Redraws the progress line (`final` ends it); called only when ``isTerminal``.
     public var progress: @Sendable (_ line: String, _ final: Bool) -> Void

@@ -1,3 +1,4 @@
+import SystemIO
 /// What one run of one strategy measured; `retention run --json` prints it and comparisons
 /// read it back. Field names are a contract scripts rely on (documented in docs/cli.md);
 /// `schemaVersion` changes when they do.

@@ -1,4 +1,5 @@
 import SoakProbe
+import SystemIO
 
 /// One counter the soak records every iteration (rows in the list, row state, images rows
 /// hold, LRU bytes, entries, disk bytes, the allocator's free-but-held bytes), fitted like
@@ -81,9 +82,9 @@ public struct GrowthComponent: Sendable, Hashable, Codable {
         var text = "\(growing.name) \(signedText(growing.slopePerIteration)) B per iteration"
         if let rows, rows.grows, rows.slopePerIteration >= 0.5 {
             let perRow = growing.slopePerIteration / rows.slopePerIteration
-            text += " (\(NumberText.grouped(rows.slopePerIteration)) rows × \(NumberText.grouped(perRow)) B)"
+            text += " (\(SystemIO.NumberText.grouped(rows.slopePerIteration)) rows × \(SystemIO.NumberText.grouped(perRow)) B)"
         }
-        if let share = growing.shareOfGrowth { text += ", \(NumberText.grouped(share * 100)) % of the growth" }
+        if let share = growing.shareOfGrowth { text += ", \(SystemIO.NumberText.grouped(share * 100)) % of the growth" }
         let rowsGrow = rows?.grows == true
         switch growing.name {
         case "rowStateBytes":
@@ -98,5 +99,5 @@ public struct GrowthComponent: Sendable, Hashable, Codable {
     }
 
     /// `+122,880`, `0` or `-4,096`: a per-iteration change as the verdict writes it. O(digits).
-    public static func signedText(_ value: Double) -> String { (value.rounded() > 0 ? "+" : "") + NumberText.grouped(value) }
+    public static func signedText(_ value: Double) -> String { (value.rounded() > 0 ? "+" : "") + SystemIO.NumberText.grouped(value) }
 }

@@ -1,5 +1,6 @@
 import Retention
 import SoakProbe
+import SystemIO
 
 /// The soak's decision: does memory the program keeps grow over the measured iterations?
 ///
@@ -264,7 +265,7 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
         let horizon = verdict.horizonText
         if interval.lower > 0 && verdict.horizonGrowthLowerBytes > limit {
             verdict.outcome = .growth
-            verdict.reasons.append("retained memory grows \(verdict.perHourOfUse(slope)): over \(horizon) at least \(NumberText.size(verdict.horizonGrowthLowerBytes)) (the interval's lower end), above the \(NumberText.size(limit)) limit (--max-growth)")
+            verdict.reasons.append("retained memory grows \(verdict.perHourOfUse(slope)): over \(horizon) at least \(SystemIO.NumberText.size(verdict.horizonGrowthLowerBytes)) (the interval's lower end), above the \(SystemIO.NumberText.size(limit)) limit (--max-growth)")
         }
         if verdict.outcome == .growth {
             verdict.growthSite = GrowthComponent.site(of: components)
@@ -275,7 +276,7 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
             open.append("the slope's 95 % interval, \(verdict.intervalPerHourOfUse), straddles the allowed \(allowed)")
             verdict.moreIterationsToDecide = judgement.moreIterationsToDecide
         } else if interval.lower > 0 && verdict.horizonGrowthUpperBytes > limit {
-            open.append("retained memory certainly grows (\(verdict.perHourOfUse(slope))), and over \(horizon) the interval's upper end reaches \(NumberText.size(verdict.horizonGrowthUpperBytes)), above the \(NumberText.size(limit)) limit (--max-growth), while its lower end, \(NumberText.size(verdict.horizonGrowthLowerBytes)), is within it")
+            open.append("retained memory certainly grows (\(verdict.perHourOfUse(slope))), and over \(horizon) the interval's upper end reaches \(SystemIO.NumberText.size(verdict.horizonGrowthUpperBytes)), above the \(SystemIO.NumberText.size(limit)) limit (--max-growth), while its lower end, \(SystemIO.NumberText.size(verdict.horizonGrowthLowerBytes)), is within it")
             verdict.moreIterationsToDecide = fit.iterationsToDecide(rate: horizonIterations > 0 ? limit / horizonIterations : 0)
         }
         if let reason = open.first {
@@ -287,7 +288,7 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
                 text += "; more iterations (a longer --duration) narrow it"
             }
             if allocatorSpread {
-                text += "; the spread is the allocator's (its free-but-held memory varies by \(NumberText.size(evidence.freeHeld.residualStandardDeviation ?? 0)) between iterations): a strategy with \"allocator\": \"pageMapped\" returns freed bitmaps at once"
+                text += "; the spread is the allocator's (its free-but-held memory varies by \(SystemIO.NumberText.size(evidence.freeHeld.residualStandardDeviation ?? 0)) between iterations): a strategy with \"allocator\": \"pageMapped\" returns freed bitmaps at once"
             }
             verdict.reasons.append(text)
             return verdict
@@ -323,36 +324,36 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     /// beside it: `16.0 MB per hour of use (24.4 KB per iteration)`; per iteration alone when no
     /// use time is known. O(1).
     public func perHourOfUse(_ bytesPerIteration: Double) -> String {
-        let perIteration = "\(NumberText.size(bytesPerIteration)) per iteration"
+        let perIteration = "\(SystemIO.NumberText.size(bytesPerIteration)) per iteration"
         guard useSecondsPerIteration > 0 else { return perIteration }
-        return "\(NumberText.size(bytesPerIteration * 3600 / useSecondsPerIteration)) per hour of use (\(perIteration))"
+        return "\(SystemIO.NumberText.size(bytesPerIteration * 3600 / useSecondsPerIteration)) per hour of use (\(perIteration))"
     }
 
     /// The slope's 95 % interval in words: `73.3 MB to 81.5 MB per hour of use (112.0 KB to
     /// 124.5 KB per iteration)`. O(1).
     public var intervalPerHourOfUse: String {
-        let perIteration = "\(NumberText.size(slopeLowerBytesPerIteration)) to \(NumberText.size(slopeUpperBytesPerIteration)) per iteration"
+        let perIteration = "\(SystemIO.NumberText.size(slopeLowerBytesPerIteration)) to \(SystemIO.NumberText.size(slopeUpperBytesPerIteration)) per iteration"
         guard useSecondsPerIteration > 0 else { return perIteration }
-        return "\(NumberText.size(slopeLowerBytesPerHourOfUse)) to \(NumberText.size(slopeUpperBytesPerHourOfUse)) per hour of use (\(perIteration))"
+        return "\(SystemIO.NumberText.size(slopeLowerBytesPerHourOfUse)) to \(SystemIO.NumberText.size(slopeUpperBytesPerHourOfUse)) per hour of use (\(perIteration))"
     }
 
     /// The allowed rate in words, the same in every output: `16.0 MB per hour of use (24.4 KB
     /// per iteration of 5.50 s of use)`. O(1).
     public var rateText: String {
-        guard let hourly = maxGrowthRateBytesPerHour else { return "\(NumberText.size(maxGrowthRateBytesPerIteration)) per iteration" }
-        guard useSecondsPerIteration > 0 else { return "\(NumberText.size(hourly)) per hour of use" }
-        return "\(NumberText.size(hourly)) per hour of use (\(NumberText.size(maxGrowthRateBytesPerIteration)) per iteration of \(NumberText.twoDecimals(useSecondsPerIteration)) s of use)"
+        guard let hourly = maxGrowthRateBytesPerHour else { return "\(SystemIO.NumberText.size(maxGrowthRateBytesPerIteration)) per iteration" }
+        guard useSecondsPerIteration > 0 else { return "\(SystemIO.NumberText.size(hourly)) per hour of use" }
+        return "\(SystemIO.NumberText.size(hourly)) per hour of use (\(SystemIO.NumberText.size(maxGrowthRateBytesPerIteration)) per iteration of \(SystemIO.NumberText.twoDecimals(useSecondsPerIteration)) s of use)"
     }
 
     /// The horizon in words: `1 h of use (655 iterations)`. O(1).
     public var horizonText: String {
         let iterations = useSecondsPerIteration > 0 ? horizonHours * 3600 / useSecondsPerIteration : 0
-        return "\(Self.hours(horizonHours)) of use (\(NumberText.grouped(iterations)) iterations)"
+        return "\(Self.hours(horizonHours)) of use (\(SystemIO.NumberText.grouped(iterations)) iterations)"
     }
 
     /// `1 h`, `1.5 h`, `0.25 h`. O(1).
     static func hours(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) h" : (value * 10 == (value * 10).rounded() ? NumberText.oneDecimal(value) : NumberText.twoDecimals(value)) + " h"
+        value == value.rounded() ? "\(Int(value)) h" : (value * 10 == (value * 10).rounded() ? SystemIO.NumberText.oneDecimal(value) : SystemIO.NumberText.twoDecimals(value)) + " h"
     }
 
     /// The slope's interval per hour of modelled use; nil when no use time is known. O(1).

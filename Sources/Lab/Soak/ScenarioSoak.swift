@@ -188,7 +188,7 @@ public final class ScenarioSoak {
     /// One iteration's progress text: wall time (labelled), memory, and the slope per hour of
     /// use beside per iteration. O(1).
     public static func progressLine(_ sample: SoakSample, verdict: GrowthVerdict) -> String {
-        "iteration \(sample.iteration)\(sample.warmup ? " (warm-up)" : "")  wall \(Int(sample.elapsedSeconds)) s  resident \(NumberText.megabytes(sample.residentBytes)) (retained \(NumberText.megabytes(sample.retainedBytes)))  slope \(verdict.perHourOfUse(verdict.slopeBytesPerIteration))"
+        "iteration \(sample.iteration)\(sample.warmup ? " (warm-up)" : "")  wall \(Int(sample.elapsedSeconds)) s  resident \(SystemIO.NumberText.megabytes(sample.residentBytes)) (retained \(SystemIO.NumberText.megabytes(sample.retainedBytes)))  slope \(verdict.perHourOfUse(verdict.slopeBytesPerIteration))"
     }
 
     /// The slope and its interval per hour of use in a soak's JSON export (`verdict`'s

@@ -168,7 +168,7 @@ public final class Soak {
     static func durationText(_ seconds: Double) -> String {
         if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600))h" }
         if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60))m" }
-        return (seconds == seconds.rounded() ? "\(Int(seconds))" : NumberText.oneDecimal(seconds)) + "s"
+        return (seconds == seconds.rounded() ? "\(Int(seconds))" : SystemIO.NumberText.oneDecimal(seconds)) + "s"
     }
 
     /// Decides what reaching the resident limit means: a stopped soak (inconclusive, or a FAIL
@@ -178,7 +178,7 @@ public final class Soak {
         let message = ResidentLimitReached.message(residentBytes: over.residentBytes, frame: over.frame, limitBytes: limit, projected: over.projected)
         residentLimitReached = message
         if let first = evidence.first {
-            stopReason = "stopped by --max-resident \(NumberText.megabytes(limit)) in iteration \(iteration) (resident \(NumberText.megabytes(over.residentBytes)), up from \(NumberText.megabytes(first.residentBytes)) after the first measured iteration)"
+            stopReason = "stopped by --max-resident \(SystemIO.NumberText.megabytes(limit)) in iteration \(iteration) (resident \(SystemIO.NumberText.megabytes(over.residentBytes)), up from \(SystemIO.NumberText.megabytes(first.residentBytes)) after the first measured iteration)"
         } else {
             note(&failures, "iteration \(iteration): \(message) before any iteration was measured: the scenario needs more than the limit")
         }

@@ -1,27 +1,28 @@
 import AssetGen
+import Lab
 import StrictJSON
 
 /// `retention assets generate`: the procedural PNGs experiments run on, written atomically,
 /// byte-identical for one seed.
-public struct AssetsJob {
+package struct AssetsJob {
     /// The folder to write into (created if missing).
-    public var directory: String
+    package var directory: String
     /// The seed that fixes every image.
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
     /// Also make the two large images (about 60 MB, never committed).
-    public var large = false
+    package var large = false
     /// Only these images (file names from the default or large set); empty for the set.
-    public var only: [String] = []
+    package var only: [String] = []
     /// One JSON object per file written instead of a line of text.
-    public var json = false
+    package var json = false
 
     /// A generation into `directory` with the defaults. O(1).
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
     /// The first of `names` that is no image of the default or large set, or nil. O(names).
-    public static func unknownImage(in names: [String]) -> String? {
+    package static func unknownImage(in names: [String]) -> String? {
         let known = Set((AssetSpec.defaultSet + AssetSpec.largeSet).map(\.fileName))
         return names.first { !known.contains($0) }
     }
@@ -37,7 +38,7 @@ public struct AssetsJob {
     /// Paints and writes the images, emitting a line per file through the sink as it is
     /// written. Throws the first file that cannot be written (`ImagingError`). Costs painting
     /// and encoding each image.
-    public func run(sink: JobSink) throws {
+    package func run(sink: ProgressSink) throws {
         var specs = AssetSpec.defaultSet + (large ? AssetSpec.largeSet : [])
         if !only.isEmpty { specs = (AssetSpec.defaultSet + AssetSpec.largeSet).filter { only.contains($0.fileName) } }
         _ = try AssetGenerator(seed: seed).generate(specs, into: directory) { spec, bytes in
@@ -52,11 +53,11 @@ public struct AssetsJob {
 
 extension AssetsJob: Job {
     /// `assets generate`.
-    public static let command = "assets generate"
+    package static let command = "assets generate"
 
     /// Nothing more to print: each file's line was emitted. O(1).
-    public func report(_ outcome: Void) -> JobReport { JobReport() }
+    package func report(_ outcome: Void) -> JobReport { JobReport() }
 
     /// `error: …` with exit status 1: any failure here is a file that could not be written. O(1).
-    public func report(failure error: any Error) -> JobReport { JobReport(errors: ["error: \(error)"], exitStatus: 1) }
+    package func report(failure error: any Error) -> JobReport { JobReport(errors: ["error: \(error)"], exitStatus: 1) }
 }

@@ -1,11 +1,12 @@
 import DiskCache
+import Lab
 import SystemIO
 
 /// What `retention cache DIR stat|verify|trim|clear` does to a disk store's folder and prints:
 /// the work and its text, apart from argument parsing, so a unit test can call it.
-public struct CacheJob {
+package struct CacheJob {
     /// The operations on a store's folder.
-    public enum Action: String, CaseIterable, Sendable {
+    package enum Action: String, CaseIterable, Sendable {
         /// Entries, bytes, the index's state and the open's timings.
         case stat
         /// Check every entry; report and remove the bad ones.
@@ -21,38 +22,38 @@ public struct CacheJob {
     /// not a cache (it holds files the store did not make, or is `/`, the home folder or an
     /// empty path), and nothing in it was changed. The text is then one error line for
     /// standard error.
-    public struct Outcome: Sendable, Equatable {
+    package struct Outcome: Sendable, Equatable {
         /// Lines for standard output, or the error line.
-        public var text: String
+        package var text: String
         /// The exit status.
-        public var status: Int32
+        package var status: Int32
         /// True when ``text`` is an error for standard error.
-        public var isError: Bool
+        package var isError: Bool
     }
 
     /// What to do.
-    public var action: Action
+    package var action: Action
     /// The store's folder.
-    public var folder: String
+    package var folder: String
     /// For `trim`: the size to trim down to, in bytes; nil for the store's own limit.
-    public var trimTo: Int?
+    package var trimTo: Int?
 
     /// `action` on the store in `folder`. O(1).
-    public init(_ action: Action, folder: String, trimTo: Int? = nil) {
+    package init(_ action: Action, folder: String, trimTo: Int? = nil) {
         self.action = action
         self.folder = folder
         self.trimTo = trimTo
     }
 
     /// Runs ``action`` (see ``run(_:folder:trimTo:)``). Costs what the action costs.
-    public func run(sink: JobSink) -> Outcome { Self.run(action, folder: folder, trimTo: trimTo) }
+    package func run(sink: ProgressSink) -> Outcome { Self.run(action, folder: folder, trimTo: trimTo) }
 
     /// Opens the store in `folder` as its owner (never creating the folder), runs `action`
     /// (`trim` down to `trimTo` bytes) and closes it, which writes its index snapshot. A
     /// missing folder, a file, or a folder another process owns is a one-line error with
     /// status 1; a folder that is not a cache, status 64, untouched. O(entries) for the open's
     /// index; `verify` reads every entry.
-    public static func run(_ action: Action, folder: String, trimTo: Int? = nil) -> Outcome {
+    package static func run(_ action: Action, folder: String, trimTo: Int? = nil) -> Outcome {
         var options = DiskStore.Options()
         options.createFolder = false
         let store: DiskStore
@@ -91,12 +92,12 @@ public struct CacheJob {
             let target = trimTo ?? 0
             let evicted = store.trim(to: ByteSize(bytes: target))
             let metrics = store.metrics
-            return Outcome(text: "trimmed to \(NumberText.size(target)): evicted \(NumberText.plural(evicted, "entry", "entries")); "
-                                 + "\(NumberText.plural(metrics.entries, "entry", "entries")) in \(NumberText.size(metrics.bytes)) remain",
+            return Outcome(text: "trimmed to \(SystemIO.NumberText.size(target)): evicted \(SystemIO.NumberText.plural(evicted, "entry", "entries")); "
+                                 + "\(SystemIO.NumberText.plural(metrics.entries, "entry", "entries")) in \(SystemIO.NumberText.size(metrics.bytes)) remain",
                            status: 0, isError: false)
         case .clear:
             let removed = store.clear()
-            return Outcome(text: "cleared: removed \(NumberText.plural(removed, "entry", "entries"))", status: 0, isError: false)
+            return Outcome(text: "cleared: removed \(SystemIO.NumberText.plural(removed, "entry", "entries"))", status: 0, isError: false)
         }
     }
 
@@ -112,7 +113,7 @@ public struct CacheJob {
     /// `stat`'s lines: entries, allocated bytes, the index's state and the open's timings.
     /// With `readOnly` (the store's write state, for a folder this process cannot write), the
     /// figures are a listing's and the index line says so.
-    public static func statText(_ metrics: DiskStoreMetrics, readOnly: String? = nil) -> String {
+    package static func statText(_ metrics: DiskStoreMetrics, readOnly: String? = nil) -> String {
         let index: String
         switch metrics.indexState {
         case _ where readOnly != nil: index = "not loaded, counted from a listing (\(readOnly!))"
@@ -124,7 +125,7 @@ public struct CacheJob {
         let ready = metrics.indexNanoseconds.map { ", index ready in \(milliseconds($0)) ms" } ?? ""
         return """
             entries  \(metrics.entries)
-            bytes    \(metrics.bytes) allocated (\(NumberText.size(metrics.bytes)))
+            bytes    \(metrics.bytes) allocated (\(SystemIO.NumberText.size(metrics.bytes)))
             index    \(index)
             open     \(milliseconds(metrics.openNanoseconds)) ms\(ready)
             """
@@ -132,8 +133,8 @@ public struct CacheJob {
 
     /// `verify`'s lines: how many were checked and how many bad ones were removed, then one
     /// line per bad file, saying of each whether it was removed.
-    public static func verifyText(_ report: DiskStore.VerifyReport) -> String {
-        let head = "checked \(NumberText.plural(report.checked, "entry", "entries")): "
+    package static func verifyText(_ report: DiskStore.VerifyReport) -> String {
+        let head = "checked \(SystemIO.NumberText.plural(report.checked, "entry", "entries")): "
         guard !report.bad.isEmpty else { return head + "all whole" }
         let removedCount = report.bad.filter(\.removed).count
         let removed = report.removed ? ", \(removedCount) removed" : ""
@@ -142,16 +143,16 @@ public struct CacheJob {
         }.joined(separator: "\n")
     }
 
-    private static func milliseconds(_ nanoseconds: Int) -> String { NumberText.oneDecimal(Double(nanoseconds) / 1e6) }
+    private static func milliseconds(_ nanoseconds: Int) -> String { SystemIO.NumberText.oneDecimal(Double(nanoseconds) / 1e6) }
 
 }
 
 extension CacheJob: Job {
     /// `cache`.
-    public static let command = "cache"
+    package static let command = "cache"
 
     /// The text on standard output, or the error line on standard error, and the status. O(text).
-    public func report(_ outcome: Outcome) -> JobReport {
+    package func report(_ outcome: Outcome) -> JobReport {
         outcome.isError ? JobReport(errors: [outcome.text], exitStatus: outcome.status)
             : JobReport(output: outcome.text + "\n", exitStatus: outcome.status)
     }

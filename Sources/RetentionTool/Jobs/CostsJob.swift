@@ -3,27 +3,27 @@ import Scenario
 import SystemIO
 
 /// `retention costs`: the cost table a comparison's runs share, measured in this process.
-public struct CostsJob {
+package struct CostsJob {
     /// The scenario file; nil for the built-in default scenario.
-    public var scenarioPath: String?
+    package var scenarioPath: String?
     /// Strategies whose thumbnail sizes to measure; nil for every strategy the scenario
     /// defines and every memory preset.
-    public var strategies: [String]?
+    package var strategies: [String]?
     /// Timed repeats of each operation.
-    public var repeats = CostsJob.defaultRepeats
+    package var repeats = CostsJob.defaultRepeats
     /// The repeats when none are given.
-    public static let defaultRepeats = CostTable.defaultRepeats
+    package static let defaultRepeats = CostTable.defaultRepeats
     /// Where the table is written (atomically); nil for standard output.
-    public var outputPath: String?
+    package var outputPath: String?
 
     /// A measurement of the scenario's costs. O(1).
-    public init(scenarioPath: String? = nil) {
+    package init(scenarioPath: String? = nil) {
         self.scenarioPath = scenarioPath
     }
 
     /// The calibration a comparison's child was asked for (``ChildRunRequest/costs(_:)``):
     /// the table written to its output file, with the default repeats. O(strategies).
-    public init(request: ChildRunRequest.Calibration) {
+    package init(request: ChildRunRequest.Calibration) {
         self.init(scenarioPath: request.scenarioPath)
         strategies = request.strategies
         outputPath = request.outputPath
@@ -32,7 +32,7 @@ public struct CostsJob {
     /// Checks the output first (writable, and not one of the files the scenario brings:
     /// `LabError.usage`), measures, and writes the table to the output; returns it. Costs
     /// about (repeats + 1) × (read + decode + thumbnails) per image.
-    public func run(sink: JobSink) throws -> CostTable {
+    package func run(sink: ProgressSink) throws -> CostTable {
         try Preflight.fileDescriptors(Preflight.baseFileDescriptors, command: "costs")
         let path = try scenarioPath ?? DefaultScenario.path(announce: sink.note)
         if let outputPath {
@@ -49,12 +49,12 @@ public struct CostsJob {
 
 extension CostsJob: Job {
     /// `costs`.
-    public static let command = "costs"
+    package static let command = "costs"
 
     /// The table as JSON on standard output when no output file was given; one error line per
     /// image that could not be read or decoded (`costs: FILE: REASON`), and then exit status 1,
     /// with the table still written (its entries carry the error). O(table).
-    public func report(_ outcome: CostTable) -> JobReport {
+    package func report(_ outcome: CostTable) -> JobReport {
         let failures = outcome.failureLines
         return JobReport(output: outputPath == nil ? outcome.json + "\n" : "", errors: failures.map { "costs: " + $0 },
                          exitStatus: failures.isEmpty ? 0 : 1)

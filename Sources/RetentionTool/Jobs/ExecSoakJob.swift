@@ -8,60 +8,60 @@ import SystemIO
 /// sink and, with `--junit`, a JUnit XML report. Exit statuses as a scenario soak's: 0 PASS,
 /// 1 FAIL, 2 a failed run (the program crashed, could not start, or results could not be
 /// written), 3 INCONCLUSIVE (too few iterations, the program exited early or stalled, a signal).
-public struct ExecSoakJob {
+package struct ExecSoakJob {
     /// What to soak; every field has the command's default.
-    public struct Inputs: Sendable {
+    package struct Inputs: Sendable {
         /// The program and its arguments (the words after `--`).
-        public var command: [String]
+        package var command: [String]
         /// The marker line's text; nil with ``everySeconds``.
-        public var marker: String? = ProcessSoak.defaultMarker
+        package var marker: String? = ProcessSoak.defaultMarker
         /// An iteration every this many wall seconds instead of a marker; nil for markers.
-        public var everySeconds: Double?
+        package var everySeconds: Double?
         /// Iterations run before measuring.
-        public var warmup = 2
+        package var warmup = 2
         /// Measured iterations (the most, with ``untilVerdict``).
-        public var iterations = 200
+        package var iterations = 200
         /// Stop as soon as the verdict is decided.
-        public var untilVerdict = false
+        package var untilVerdict = false
         /// The fastest accepted growth, bytes per iteration.
-        public var maxGrowthBytesPerIteration = ProcessSoak.defaultLimit.bytes
+        package var maxGrowthBytesPerIteration = ProcessSoak.defaultLimit.bytes
         /// Read `Private_Dirty` instead of `Anonymous`.
-        public var privateDirty = false
+        package var privateDirty = false
         /// The longest wait for a marker, in seconds.
-        public var iterationTimeoutSeconds = ProcessSoak.defaultIterationTimeoutSeconds
+        package var iterationTimeoutSeconds = ProcessSoak.defaultIterationTimeoutSeconds
         /// Where a JUnit XML report goes; nil for none.
-        public var junitPath: String?
+        package var junitPath: String?
         /// Asked between polls; a signal or ``ExecSoakJob/requestStop()`` ends the soak.
-        public var stop = StopRequest()
+        package var stop = StopRequest()
 
         /// A soak of `command` with the defaults. O(1).
-        public init(command: [String]) {
+        package init(command: [String]) {
             self.command = command
         }
     }
 
     /// What a finished soak left.
-    public struct Outcome {
+    package struct Outcome {
         /// The soak's outcome, verdict first.
-        public var soak: ProcessSoak.Outcome
+        package var soak: ProcessSoak.Outcome
         /// The lines for standard output.
-        public var report: [String]
+        package var report: [String]
         /// One-line errors for standard error.
-        public var errors: [String]
+        package var errors: [String]
         /// The exit status: the verdict's, or 2 when the JUnit report could not be written.
-        public var exitStatus: Int32
+        package var exitStatus: Int32
     }
 
     /// What to soak.
-    public var inputs: Inputs
+    package var inputs: Inputs
 
     /// A soak of `inputs`; nothing runs until ``run(sink:)``. O(1).
-    public init(_ inputs: Inputs) {
+    package init(_ inputs: Inputs) {
         self.inputs = inputs
     }
 
     /// Asks the soak to stop between two polls, as SIGTERM would; safe from any thread.
-    public func requestStop() {
+    package func requestStop() {
         inputs.stop.request(signal: 15)
     }
 
@@ -83,12 +83,12 @@ public struct ExecSoakJob {
     /// and writes the report. Throws
     /// ``ProcessSoakError`` when the program cannot be found or started (a failed run, exit 2)
     /// and `SystemError` for a JUnit path that cannot be written. Costs the program's run.
-    public func run(sink: JobSink) throws -> Outcome {
+    package func run(sink: ProgressSink) throws -> Outcome {
         if let path = inputs.junitPath { try FileIO.checkWritable(path) }
         var progressLines = ProgressLines(sink: sink, plainPrefix: "")
         let soak = try ProcessSoak.run(options) { progress in
             let sample = progress.sample
-            progressLines.report("iteration \(progress.iteration)\(progress.warmup ? " (warm-up)" : "")  \(progress.verdict.measure.shortName) \(NumberText.size(Double(sample.retainedBytes)))  resident \(NumberText.size(Double(sample.residentBytes)))  slope \(progress.verdict.rate(progress.verdict.slopeBytesPerIteration))")
+            progressLines.report("iteration \(progress.iteration)\(progress.warmup ? " (warm-up)" : "")  \(progress.verdict.measure.shortName) \(SystemIO.NumberText.size(Double(sample.retainedBytes)))  resident \(SystemIO.NumberText.size(Double(sample.residentBytes)))  slope \(progress.verdict.rate(progress.verdict.slopeBytesPerIteration))")
         }
         if sink.isTerminal { sink.note("") }
         let lines = Self.reportLines(soak, inputs: inputs)
@@ -126,7 +126,7 @@ public struct ExecSoakJob {
         let run = soak.iterationsRun, warmup = verdict.warmupIterations
         let iterations = run > warmup ? "\(run) iterations (\(warmup) warm-up, \(run - warmup) measured)"
             : run == 0 ? "no iteration finished" : "\(run) of \(warmup) warm-up iterations finished, none measured"
-        let delimiter = inputs.everySeconds.map { "one every \(NumberText.oneDecimal($0)) s of wall time" }
+        let delimiter = inputs.everySeconds.map { "one every \(SystemIO.NumberText.oneDecimal($0)) s of wall time" }
             ?? "ended by \(inputs.marker ?? ProcessSoak.defaultMarker) lines"
         var lines = [
             "soak --exec: \(inputs.command.joined(separator: " ")), \(iterations), \(delimiter)",
@@ -135,13 +135,13 @@ public struct ExecSoakJob {
         ]
         if verdict.measuredIterations >= 3 {
             lines.append("\(verdict.measure.shortName) slope: \(verdict.rate(verdict.slopeBytesPerIteration)); 95 % interval \(verdict.interval); allowed \(verdict.limitText)")
-            lines.append("\(verdict.measure.shortName): first \(NumberText.size(Double(verdict.firstBytes))), last \(NumberText.size(Double(verdict.lastBytes))) (after the first and last measured iterations)")
+            lines.append("\(verdict.measure.shortName): first \(SystemIO.NumberText.size(Double(verdict.firstBytes))), last \(SystemIO.NumberText.size(Double(verdict.lastBytes))) (after the first and last measured iterations)")
         } else {
             lines.append("\(verdict.measure.shortName) slope: not fitted (\(verdict.measuredIterations) measured iteration\(verdict.measuredIterations == 1 ? "" : "s"); an interval needs 3); allowed \(verdict.limitText)")
         }
-        lines.append("time: wall clock \(NumberText.oneDecimal(soak.wallSeconds)) s for the whole soak, used by no rate")
+        lines.append("time: wall clock \(SystemIO.NumberText.oneDecimal(soak.wallSeconds)) s for the whole soak, used by no rate")
         if soak.mergedMarkers > 0 {
-            lines.append("note: \(NumberText.plural(soak.mergedMarkers, "marker", "markers")) came within one poll of the one before: sampled once, at the last, and fitted at its iteration's number, so the slope stays per iteration; \(NumberText.plural(verdict.measuredIterations, "sample", "samples")) measured")
+            lines.append("note: \(SystemIO.NumberText.plural(soak.mergedMarkers, "marker", "markers")) came within one poll of the one before: sampled once, at the last, and fitted at its iteration's number, so the slope stays per iteration; \(SystemIO.NumberText.plural(verdict.measuredIterations, "sample", "samples")) measured")
         }
         for reason in verdict.reasons { lines.append("reason: \(reason)") }
         return lines
@@ -150,18 +150,18 @@ public struct ExecSoakJob {
 
 extension ExecSoakJob: Job {
     /// `soak`.
-    public static let command = "soak"
+    package static let command = "soak"
     /// 2, a failed run: results that cannot be written are never growth.
-    public static var outputFailureStatus: Int32 { SoakOutcome.failedRun.exitStatus }
+    package static var outputFailureStatus: Int32 { SoakOutcome.failedRun.exitStatus }
 
     /// The report lines, the errors, and the verdict's exit status. O(lines).
-    public func report(_ outcome: Outcome) -> JobReport {
+    package func report(_ outcome: Outcome) -> JobReport {
         JobReport(output: outcome.report.map { $0 + "\n" }.joined(), errors: outcome.errors, exitStatus: outcome.exitStatus)
     }
 
     /// A program that cannot be found or started, or a JUnit file that cannot be written, is a
     /// failed run (`Error: …`, exit 2), never growth. O(1).
-    public func report(failure error: any Error) -> JobReport {
+    package func report(failure error: any Error) -> JobReport {
         JobReport(errors: ["Error: \(error)"], exitStatus: SoakOutcome.failedRun.exitStatus)
     }
 }

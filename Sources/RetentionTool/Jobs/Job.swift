@@ -7,7 +7,7 @@ import SystemIO
 /// says what the command prints at the end and exits with. ``perform(sink:)`` is how every
 /// command ends: a thrown error becomes a report too (``report(failure:)``), so the command
 /// line only parses, performs and prints.
-public protocol Job {
+package protocol Job {
     /// What the work measured or made, for a caller that wants values, not text.
     associatedtype Outcome
     /// The command's name, for messages (`retention compare: stopped by signal 15 …`).
@@ -16,7 +16,7 @@ public protocol Job {
     /// own, like `soak`'s 2, a failed run).
     static var outputFailureStatus: Int32 { get }
     /// Does the work. Throws what stops it before it has anything to report.
-    func run(sink: JobSink) throws -> Outcome
+    func run(sink: ProgressSink) throws -> Outcome
     /// What the command prints for `outcome` and the exit status. O(size of the text).
     func report(_ outcome: Outcome) -> JobReport
     /// What the command prints for an error ``run(sink:)`` threw, and the exit status; by
@@ -25,19 +25,19 @@ public protocol Job {
 }
 
 /// What a command prints when its job ends, and its exit status.
-public struct JobReport: Sendable, Equatable {
+package struct JobReport: Sendable, Equatable {
     /// Text for standard output after the streamed lines, written as is (empty for none).
-    public var output: String
+    package var output: String
     /// Lines for standard error.
-    public var errors: [String]
+    package var errors: [String]
     /// The process's exit status.
-    public var exitStatus: Int32
+    package var exitStatus: Int32
     /// A request that cannot be carried out as given: the command line shows it with the
     /// command's usage and exits 64. Nil otherwise.
-    public var usage: String?
+    package var usage: String?
 
     /// A report of the given parts. O(1).
-    public init(output: String = "", errors: [String] = [], exitStatus: Int32 = 0, usage: String? = nil) {
+    package init(output: String = "", errors: [String] = [], exitStatus: Int32 = 0, usage: String? = nil) {
         self.output = output
         self.errors = errors
         self.exitStatus = exitStatus
@@ -47,14 +47,14 @@ public struct JobReport: Sendable, Equatable {
 
 extension Job {
     /// 1: standard output that cannot be written is a failure. O(1).
-    public static var outputFailureStatus: Int32 { 1 }
+    package static var outputFailureStatus: Int32 { 1 }
 
     /// ``defaultReport(failure:)``. O(1).
-    public func report(failure error: any Error) -> JobReport { defaultReport(failure: error) }
+    package func report(failure error: any Error) -> JobReport { defaultReport(failure: error) }
 
     /// A usage problem is shown with the usage (exit 64), a signal before any result exits
     /// 128 + the signal with one line, anything else is `Error: …` with exit status 1. O(1).
-    public func defaultReport(failure error: any Error) -> JobReport {
+    package func defaultReport(failure error: any Error) -> JobReport {
         switch JobFailure(error) {
         case .usage(let message): return JobReport(exitStatus: 64, usage: message)
         case .stopped(let signal):
@@ -64,7 +64,7 @@ extension Job {
     }
 
     /// Runs the job and reports how it ended, whether it finished or threw. Costs the work.
-    public func perform(sink: JobSink) -> JobReport {
+    package func perform(sink: ProgressSink) -> JobReport {
         do { return report(try run(sink: sink)) } catch { return report(failure: error) }
     }
 }
@@ -73,34 +73,34 @@ extension Job {
 /// trace can have millions of lines), or a line at a time on a terminal, where someone waits
 /// for each. Safe from any thread (a `Lock` around the chunk: the workers of a batch emit from
 /// their own threads); the first failed write is kept and nothing more is written.
-public final class StandardOutputLines: Sendable {
+package final class StandardOutputLines: Sendable {
     private let stream: Lock<LineStream>
 
     /// A stream to standard output. O(1), one `isatty`.
-    public init() {
+    package init() {
         stream = Lock(LineStream(chunkBytes: StandardStreams.outputIsTerminal ? 1 : 1 << 16))
     }
 
     /// Adds `line` and a newline. Amortized O(line).
-    public func emit(_ line: String) {
+    package func emit(_ line: String) {
         stream.withLock { $0.write(line) }
     }
 
     /// Writes `text` as is (it ends with its own newline, if any), after every line emitted
     /// before it. O(text).
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         stream.withLock { $0.writeRaw(text) }
     }
 
     /// Writes what is left; throws the first failed write (`Output.WriteError`).
-    public func finish() throws {
+    package func finish() throws {
         try stream.withLock { try $0.finish() }
     }
 
     /// A sink that emits here, with progress and notes on standard error (progress drawn in
     /// place when standard error is a terminal).
-    public var sink: JobSink {
-        JobSink(progress: { Output.progress($0, final: $1) }, note: { Output.error($0) }, isTerminal: Output.stderrIsTerminal,
+    package var sink: ProgressSink {
+        ProgressSink(progress: { Output.progress($0, final: $1) }, note: { Output.error($0) }, isTerminal: Output.stderrIsTerminal,
                 emit: { [self] in emit($0) })
     }
 }
@@ -108,7 +108,7 @@ public final class StandardOutputLines: Sendable {
 /// What a job's error means for the process that ran it: a request that cannot be carried
 /// out as given (exit 64), a stop by a signal (exit 128 + the signal), or a failure with its
 /// one line (exit 1, or the command's own status).
-public enum JobFailure {
+package enum JobFailure {
     /// A usage problem: a setting that cannot apply, slices that do not fit, an export that is
     /// an input. The message is one line.
     case usage(String)
@@ -118,7 +118,7 @@ public enum JobFailure {
     case failed(any Error)
 
     /// The meaning of `error`, thrown by a job. O(1).
-    public init(_ error: any Error) {
+    package init(_ error: any Error) {
         switch error as? LabError {
         case .usage(let message): self = .usage(message)
         case .stopped(let signal): self = .stopped(signal: signal)
@@ -129,7 +129,7 @@ public enum JobFailure {
 
 extension ProgressSink {
     /// Standard error, progress drawn in place when it is a terminal.
-    public static var standardError: ProgressSink {
+    package static var standardError: ProgressSink {
         ProgressSink(progress: { Output.progress($0, final: $1) }, note: { Output.error($0) }, isTerminal: Output.stderrIsTerminal)
     }
 }

@@ -9,36 +9,36 @@ import Foundation
 
 /// `retention merge`: the slices of a sharded `compare` or `sweep` joined into the document one
 /// unsharded run writes.
-public struct MergeJob {
+package struct MergeJob {
     /// The slices' `--export-json` files.
-    public var files: [String]
+    package var files: [String]
     /// Where the merged document is written (atomically); nil for nowhere.
-    public var exportJSON: String?
+    package var exportJSON: String?
     /// The merged document on standard output instead of the table.
-    public var json = false
+    package var json = false
 
     /// A merge of `files`. O(1).
-    public init(files: [String], exportJSON: String? = nil) {
+    package init(files: [String], exportJSON: String? = nil) {
         self.files = files
         self.exportJSON = exportJSON
     }
 
     /// What the merge made.
-    public struct Outcome {
+    package struct Outcome {
         /// The slices given.
-        public var files: Int
+        package var files: Int
         /// The merged document.
-        public var document: ComparisonDocument
+        package var document: ComparisonDocument
         /// The slices (numbered from 1) that were not given.
-        public var missing: [Int]
+        package var missing: [Int]
         /// The slice count every file names.
-        public var sliceCount: Int
+        package var sliceCount: Int
         /// The scenario's hint lines under the table, when the scenario could still be read.
-        public var hints: [String]
+        package var hints: [String]
 
         /// The line for standard error naming the missing slices (at most ten, so 10,000
         /// missing slices are still one short line), or nil. O(1).
-        public var missingLine: String? {
+        package var missingLine: String? {
             guard !missing.isEmpty else { return nil }
             let named = missing.prefix(10).map { "\($0)/\(sliceCount)" }.joined(separator: ", ")
             let more = missing.count > 10 ? " and \(missing.count - 10) more" : ""
@@ -47,7 +47,7 @@ public struct MergeJob {
 
         /// 1 when a slice is missing, a run failed, or no point of a sweep meets its
         /// constraints; 0 otherwise.
-        public var exitStatus: Int32 {
+        package var exitStatus: Int32 {
             !missing.isEmpty || document.runs.contains(where: { $0.report == nil }) || document.outcome?.verdict == .nearest ? 1 : 0
         }
     }
@@ -55,7 +55,7 @@ public struct MergeJob {
     /// Checks that the export is none of the slices (`LabError.usage`), reads the slices
     /// (strictly: a slice that is not one, or that does not fit the others, is
     /// `LabError.usage`), merges them and writes the export. Costs the slices' JSON.
-    public func run(sink: JobSink) throws -> Outcome {
+    package func run(sink: ProgressSink) throws -> Outcome {
         try OutputCheck.check(outputs: [exportJSON.map { .init("--export-json", $0) }],
                               inputs: files.map { OutputCheck.Input("a slice being merged", $0) })
         var documents: [(path: String, document: ComparisonDocument)] = []
@@ -71,11 +71,11 @@ public struct MergeJob {
 
 extension MergeJob: Job {
     /// `merge`.
-    public static let command = "merge"
+    package static let command = "merge"
 
     /// The merged table (or with ``json`` the document), the missing slices' line, and the
     /// exit status. O(runs).
-    public func report(_ outcome: Outcome) -> JobReport {
+    package func report(_ outcome: Outcome) -> JobReport {
         JobReport(output: json ? outcome.document.jsonText + "\n" : JobText.render(outcome), errors: outcome.missingLine.map { [$0] } ?? [],
                   exitStatus: outcome.exitStatus)
     }

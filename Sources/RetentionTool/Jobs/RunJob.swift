@@ -3,36 +3,36 @@ import Scenario
 import SystemIO
 
 /// `retention run`: one strategy on a scenario, in this process, measured.
-public struct RunJob {
+package struct RunJob {
     /// The scenario file; nil for the built-in default scenario.
-    public var scenarioPath: String?
+    package var scenarioPath: String?
     /// A preset or a strategy the scenario defines.
-    public var strategy: String
+    package var strategy: String
     /// Settings applied before the run (`--set`).
-    public var settings: [SweepSetting] = []
+    package var settings: [SweepSetting] = []
     /// A timeline sample every this many frames; nil for about 200 samples.
-    public var timelineEvery: Int?
+    package var timelineEvery: Int?
     /// A cost table to price loads with; nil prices each at its own measured CPU time.
-    public var costsPath: String?
+    package var costsPath: String?
     /// The decode-speed model the table's costs are divided by.
-    public var decodeSpeed = 1.0
+    package var decodeSpeed = 1.0
     /// The resident limit the run stops at; nil for the default.
-    public var maxResidentBytes: Int?
+    package var maxResidentBytes: Int?
     /// Drop a trace's impossible events instead of stopping at the first.
-    public var repairTrace = false
+    package var repairTrace = false
     /// The report as one JSON object (a repaired trace's note then in it, not on standard
     /// error).
-    public var json = false
+    package var json = false
 
     /// A run of `strategy`. O(1).
-    public init(scenarioPath: String? = nil, strategy: String) {
+    package init(scenarioPath: String? = nil, strategy: String) {
         self.scenarioPath = scenarioPath
         self.strategy = strategy
     }
 
     /// The run a comparison's child was asked for (``ChildRunRequest/run(_:)``): its report
     /// as one JSON object, like `run --json`. O(settings).
-    public init(request: ChildRunRequest.StrategyRun) {
+    package init(request: ChildRunRequest.StrategyRun) {
         self.init(scenarioPath: request.scenarioPath, strategy: request.strategy)
         settings = request.settings
         costsPath = request.costsPath
@@ -43,19 +43,19 @@ public struct RunJob {
     }
 
     /// What a run measured.
-    public struct Outcome {
+    package struct Outcome {
         /// The scenario file.
-        public var scenarioPath: String
+        package var scenarioPath: String
         /// The report: everything measured up to the end, or up to the stop.
-        public var report: RunReport
+        package var report: RunReport
         /// The stop, when resident memory went over the limit.
-        public var stopped: ResidentLimitReached?
+        package var stopped: ResidentLimitReached?
 
         /// The line for standard error, or nil: the stop's reason, else the failed loads'.
-        public var errorLine: String? { stopped?.description ?? report.failedLoadsLine }
+        package var errorLine: String? { stopped?.description ?? report.failedLoadsLine }
 
         /// 1 when the run stopped or a load failed (after the report), 0 otherwise.
-        public var exitStatus: Int32 { errorLine == nil ? 0 : 1 }
+        package var exitStatus: Int32 { errorLine == nil ? 0 : 1 }
     }
 
     /// Prepares the experiment (usage problems — a setting that cannot apply, a timeline of too
@@ -63,7 +63,7 @@ public struct RunJob {
     /// included (a repaired trace's note is the report's `traceRepairs`). Throws what stops it
     /// before it starts.
     /// Costs the scenario's decodes plus a statm read per frame.
-    public func run(sink: JobSink) throws -> Outcome {
+    package func run(sink: ProgressSink) throws -> Outcome {
         try Preflight.fileDescriptors(Preflight.baseFileDescriptors, command: "run")
         let path = try scenarioPath ?? DefaultScenario.path(announce: sink.note)
         var experiment = try Experiment.prepare(scenarioPath: path, strategyName: strategy, repairTrace: repairTrace).applying(settings)
@@ -84,11 +84,11 @@ public struct RunJob {
 
 extension RunJob: Job {
     /// `run`.
-    public static let command = "run"
+    package static let command = "run"
 
     /// The report (text, or one JSON object with ``json``), a repaired trace's note and the
     /// stop's or failed loads' line on standard error, and the exit status. O(report).
-    public func report(_ outcome: Outcome) -> JobReport {
+    package func report(_ outcome: Outcome) -> JobReport {
         var errors: [String] = []
         if let repairs = outcome.report.traceRepairs, !json { errors.append("\(outcome.scenarioPath): trace: \(repairs)") }
         if let line = outcome.errorLine { errors.append("Error: \(line)") }

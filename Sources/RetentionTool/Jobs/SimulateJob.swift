@@ -1,12 +1,13 @@
+import Lab
 import Scenario
 import Visibility
 
 /// `retention simulate`: a scenario's script through the visibility simulator (or its trace
 /// replayed), without a cache, as lines: a summary per container lifetime, every event, or a
 /// trace that replays to the same events.
-public struct SimulateJob {
+package struct SimulateJob {
     /// What the lines are.
-    public enum Form: Sendable {
+    package enum Form: Sendable {
         /// One line per container lifetime, then a total line.
         case summary
         /// One line per event: `<frame> TAB <event> TAB <row>`.
@@ -16,23 +17,23 @@ public struct SimulateJob {
     }
 
     /// The scenario file; nil for the built-in default scenario.
-    public var scenarioPath: String?
+    package var scenarioPath: String?
     /// The lines asked for.
-    public var form: Form = .summary
+    package var form: Form = .summary
     /// JSON lines instead of text (the summary's and the events' JSON forms).
-    public var json = false
+    package var json = false
     /// Drop a trace's impossible events instead of stopping at the first.
-    public var repairTrace = false
+    package var repairTrace = false
 
     /// A simulation of the scenario at `scenarioPath`. O(1).
-    public init(scenarioPath: String? = nil) {
+    package init(scenarioPath: String? = nil) {
         self.scenarioPath = scenarioPath
     }
 
     /// Runs the scenario, handing each line to `line` as it comes (a trace can have millions),
     /// and tells `sink` what a repair dropped. Throws `ScenarioError` or `TraceError`.
     /// O(frames + events); memory as the simulator or the trace replayer.
-    public func run(sink: JobSink) throws {
+    package func run(sink: ProgressSink) throws {
         let line = sink.emit
         let path = try scenarioPath ?? DefaultScenario.path(announce: sink.note)
         let scenario = try Scenario.load(contentsOf: path)
@@ -56,8 +57,8 @@ public struct SimulateJob {
 
 extension SimulateJob: Job {
     /// `simulate`.
-    public static let command = "simulate"
+    package static let command = "simulate"
 
     /// Nothing more to print: every line was emitted. O(1).
-    public func report(_ outcome: Void) -> JobReport { JobReport() }
+    package func report(_ outcome: Void) -> JobReport { JobReport() }
 }

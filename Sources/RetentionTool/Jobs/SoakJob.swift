@@ -10,43 +10,43 @@ import FoundationEssentials
 /// Lab's ``ScenarioSoak`` (which prepares, runs, streams the exports and compares with a
 /// baseline): it writes the JUnit report and turns the result into text and an exit status.
 /// Every problem is found before a long soak starts.
-public struct SoakJob {
+package struct SoakJob {
     /// What a finished soak left.
-    public struct Outcome {
+    package struct Outcome {
         /// The verdict on what was measured.
-        public var verdict: GrowthVerdict
+        package var verdict: GrowthVerdict
         /// The lines for standard output: the run's facts, then the verdict.
-        public var report: [String]
+        package var report: [String]
         /// One-line errors and notes for standard error: the resident limit that stopped the
         /// soak, a stop signal, the first result that could not be written.
-        public var errors: [String]
+        package var errors: [String]
         /// The process exit status: the verdict's, or a failed run's (2) when a result could
         /// not be written.
-        public var exitStatus: Int32
+        package var exitStatus: Int32
     }
 
     /// The exit status of a soak that could not run or whose results could not be written (2),
     /// which scripts tell apart from growth (1).
-    public static let failedRunStatus = GrowthVerdict.Outcome.failedRun.exitStatus
+    package static let failedRunStatus = GrowthVerdict.Outcome.failedRun.exitStatus
 
     /// Parses a soak duration: `90s`, `30m`, `2h`, `1h30m`; nil for anything else. O(length).
-    public static func duration(parsing text: String) -> Double? { parseSoakDuration(text) }
+    package static func duration(parsing text: String) -> Double? { parseSoakDuration(text) }
 
     /// What to soak.
-    public var request: ScenarioSoak.Request
+    package var request: ScenarioSoak.Request
     /// Where a JUnit XML report of the soak goes (`--junit`); nil for none.
-    public var junitPath: String?
+    package var junitPath: String?
 
     /// A soak of `request`, with a JUnit report at `junitPath`; nothing is checked or run until
     /// ``run(sink:)``. O(1).
-    public init(_ request: ScenarioSoak.Request, junitPath: String? = nil) {
+    package init(_ request: ScenarioSoak.Request, junitPath: String? = nil) {
         self.request = request
         self.junitPath = junitPath
     }
 
     /// Asks the soak to stop at the end of the current frame, as SIGTERM would (the request's
     /// stop request); safe from any thread (an atomic).
-    public func requestStop() {
+    package func requestStop() {
         request.stop.request(signal: 15)
     }
 
@@ -54,7 +54,7 @@ public struct SoakJob {
     /// `LabError.usage` for an export that is an input, anything else a failed run), runs it to
     /// its limit, its verdict or a stop request, and writes the JUnit report. Costs the soak;
     /// memory stays constant.
-    public func run(sink: JobSink) throws -> Outcome {
+    package func run(sink: ProgressSink) throws -> Outcome {
         var request = request
         request.reportPath = junitPath
         let result = try ScenarioSoak(request, progress: sink).run(progress: sink)
@@ -105,19 +105,19 @@ public struct SoakJob {
 
 extension SoakJob: Job {
     /// `soak`.
-    public static let command = "soak"
+    package static let command = "soak"
     /// 2, a failed run: results that cannot be written are never growth.
-    public static var outputFailureStatus: Int32 { failedRunStatus }
+    package static var outputFailureStatus: Int32 { failedRunStatus }
 
     /// The summary and verdict lines, the errors (a limit reached, a stop, a write that
     /// failed), and the verdict's exit status. O(lines).
-    public func report(_ outcome: Outcome) -> JobReport {
+    package func report(_ outcome: Outcome) -> JobReport {
         JobReport(output: outcome.report.map { $0 + "\n" }.joined(), errors: outcome.errors, exitStatus: outcome.exitStatus)
     }
 
     /// A usage problem is shown with the usage (exit 64); anything else that stops the soak
     /// before it measures is a failed run (`Error: …`, exit 2), never growth (exit 1). O(1).
-    public func report(failure error: any Error) -> JobReport {
+    package func report(failure error: any Error) -> JobReport {
         if case .usage(let message) = JobFailure(error) { return JobReport(exitStatus: 64, usage: message) }
         return JobReport(errors: ["Error: \(error)"], exitStatus: Self.failedRunStatus)
     }

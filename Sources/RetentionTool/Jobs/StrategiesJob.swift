@@ -1,33 +1,34 @@
+import Lab
 import Retention
 import Scenario
 import StrictJSON
 
 /// `retention strategies`: the presets, and the strategies a scenario defines, each with what
 /// it models.
-public struct StrategiesJob {
+package struct StrategiesJob {
     /// A scenario whose strategies to list as well; nil for the presets only.
-    public var scenarioPath: String?
+    package var scenarioPath: String?
     /// One JSON object per strategy instead of a table.
-    public var json = false
+    package var json = false
 
     /// A listing of the presets (and `scenarioPath`'s strategies). O(1).
-    public init(scenarioPath: String? = nil) {
+    package init(scenarioPath: String? = nil) {
         self.scenarioPath = scenarioPath
     }
 
     /// One strategy of the listing.
-    public struct Line: Encodable, Sendable, Equatable {
+    package struct Line: Encodable, Sendable, Equatable {
         /// The strategy's name.
-        public var name: String
+        package var name: String
         /// What it models (for a custom strategy, its definition).
-        public var summary: String
+        package var summary: String
         /// `preset`, or the scenario file that defines it.
-        public var source: String
+        package var source: String
     }
 
     /// The listing: every preset (a thumbnail preset with the size it takes in the scenario),
     /// then the scenario's own strategies. Throws the scenario's error. Costs one scenario load.
-    public func lines() throws -> [Line] {
+    package func lines() throws -> [Line] {
         var lines = RetentionPolicy.presets.map { Line(name: $0.name, summary: $0.summary, source: "preset") }
         guard let scenarioPath else { return lines }
         let loaded = try Scenario.load(contentsOf: scenarioPath)
@@ -45,12 +46,12 @@ public struct StrategiesJob {
     }
 
     /// The listing (``lines()``). Throws the scenario's error. Costs one scenario load.
-    public func run(sink: JobSink) throws -> [Line] {
+    package func run(sink: ProgressSink) throws -> [Line] {
         try lines()
     }
 
     /// The listing as a table, or one JSON object per line with ``json``. O(strategies).
-    public func text(_ lines: [Line]) -> String {
+    package func text(_ lines: [Line]) -> String {
         if json { return lines.map { JSONDocument.encode($0) + "\n" }.joined() }
         return TextTable.render(header: ["strategy", "summary"], rows: lines.map { [$0.name, $0.summary] }, leftAligned: 2)
     }
@@ -58,8 +59,8 @@ public struct StrategiesJob {
 
 extension StrategiesJob: Job {
     /// `strategies`.
-    public static let command = "strategies"
+    package static let command = "strategies"
 
     /// The listing. O(strategies).
-    public func report(_ outcome: [Line]) -> JobReport { JobReport(output: text(outcome)) }
+    package func report(_ outcome: [Line]) -> JobReport { JobReport(output: text(outcome)) }
 }

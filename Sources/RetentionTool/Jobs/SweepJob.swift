@@ -1,22 +1,23 @@
+import DiskCache
 import Lab
 
 /// `retention sweep`: every strategy at every value of one key, each point's repeats in fresh
 /// child processes priced with one cost table, then the frontier and the recommendation.
-public struct SweepJob {
+package struct SweepJob {
     /// The scenario file; nil for the built-in default scenario.
-    public var scenarioPath: String?
+    package var scenarioPath: String?
     /// The key, its values and the strategies (points are checked against the scenario).
-    public var plan: SweepPlan
+    package var plan: SweepPlan
     /// The limits a recommended point must meet.
-    public var constraints: SweepConstraints
+    package var constraints: SweepConstraints
     /// Repeats, exports, slice, costs and the rest.
-    public var settings: ChildRunSettings
+    package var settings: ComparisonSettings
     /// The export document on standard output instead of the table.
-    public var json = false
+    package var json = false
 
     /// A sweep to run. O(1).
-    public init(scenarioPath: String? = nil, plan: SweepPlan, constraints: SweepConstraints = SweepConstraints(),
-                settings: ChildRunSettings = ChildRunSettings()) {
+    package init(scenarioPath: String? = nil, plan: SweepPlan, constraints: SweepConstraints = SweepConstraints(),
+                settings: ComparisonSettings = ComparisonSettings()) {
         self.scenarioPath = scenarioPath
         self.plan = plan
         self.constraints = constraints
@@ -24,14 +25,14 @@ public struct SweepJob {
     }
 
     /// The keys a sweep may vary, as help lists them: `bitmapBudget, decodedBudget, …`.
-    public static var keyNames: String { SweepKey.allCases.map(\.rawValue).joined(separator: ", ") }
+    package static var keyNames: String { SweepKey.allCases.map(\.rawValue).joined(separator: ", ") }
     /// The key varied when none is given.
-    public static let defaultKey = SweepKey.bitmapBudget.rawValue
+    package static let defaultKey = SweepKey.bitmapBudget.rawValue
 
     /// The plan for `--vary key --values list|range` over `strategies`; `values` nil takes the
     /// key's defaults. Throws `LabError.usage` for an unknown key, a value that is not one, or
     /// a size beyond `maxResidentBytes` (a budget that large cannot meet it). O(values).
-    public static func plan(vary: String, values: String?, strategies: [String], maxResidentBytes: Int?) throws -> SweepPlan {
+    package static func plan(vary: String, values: String?, strategies: [String], maxResidentBytes: Int?) throws -> SweepPlan {
         guard let key = SweepKey(rawValue: vary) else {
             throw LabError.usage("--vary: unknown key '\(vary)'; expected one of \(SweepKey.listing)")
         }
@@ -43,21 +44,21 @@ public struct SweepJob {
     }
 
     /// What a sweep measured, and what to say about it.
-    public typealias Outcome = Comparison.Outcome
+    package typealias Outcome = Comparison.Outcome
 
     /// Checks every point on the scenario (a setting that cannot apply is `LabError.usage`
     /// before any child runs), then measures as ``CompareJob`` does (see
     /// `Comparison.measure`). Throws as it does.
-    public func run(sink: JobSink) throws -> Outcome {
+    package func run(sink: ProgressSink) throws -> Outcome {
         try Comparison.measure(scenarioPath: scenarioPath, subjects: .sweep(plan, constraints), settings: settings, progress: sink)
     }
 }
 
 extension SweepJob: Job {
     /// `sweep`.
-    public static let command = "sweep"
+    package static let command = "sweep"
 
     /// The table and recommendation (or with ``json`` the document), the stop's line, and the
     /// exit status. O(runs).
-    public func report(_ outcome: Outcome) -> JobReport { JobText.report(outcome, command: Self.command, json: json) }
+    package func report(_ outcome: Outcome) -> JobReport { JobText.report(outcome, command: Self.command, json: json) }
 }

@@ -8,62 +8,62 @@ import SystemIO
 /// memory. The job plans the batch (refusing it before anything is written when an output
 /// would replace an input), names the files it skips, checks the file descriptors, and runs
 /// the workers; progress and failed files go to the sink, each file's report to its `emit`.
-public struct ThumbnailJob {
+package struct ThumbnailJob {
     /// PNG files, or folders searched for `*.png` at any depth.
-    public var inputs: [String]
+    package var inputs: [String]
     /// The output folder, or a `.png` file name for a single input; nil for `./thumbnails`.
-    public var output: String?
+    package var output: String?
     /// The box the thumbnails fit.
-    public var box = ThumbnailSize(width: 256, height: 256)
+    package var box = ThumbnailSize(width: 256, height: 256)
     /// How a thumbnail fits its box.
-    public var mode = ThumbnailMode.fit
+    package var mode = Thumbnailer.Mode.fit
     /// How a thumbnail is resampled.
-    public var quality = ThumbnailQuality.good
+    package var quality = Thumbnailer.Quality.good
     /// Resample in linear light instead of on the stored values.
-    public var linearLight = false
+    package var linearLight = false
     /// Files at once; nil for the cores this process may use.
-    public var jobs: Int?
+    package var jobs: Int?
     /// zlib level (0–9) and matching of the written PNGs.
-    public var level = 6, zlibStrategy = ZlibStrategy.rle
+    package var level = 6, zlibStrategy = PNGEncoder.Strategy.rle
     /// Each file's report as one JSON line (the sink's `emit`), and the summary as JSON.
-    public var json = false
+    package var json = false
     /// The most one interlaced PNG, decoded whole, may take; nil for the default share of the
     /// machine's or the cgroup's memory.
-    public var maxResidentBytes: Int?
+    package var maxResidentBytes: Int?
     /// The working memory a file's whole-image inflate may take (`DecodeOptions.thumbnailInflateBytes`;
     /// default `DecodeOptions.defaultThumbnailInflateBytes`, 32 MiB); 0 streams every file through
     /// libpng.
-    public var inflateWholeBytes = DecodeOptions.defaultThumbnailInflateBytes
+    package var inflateWholeBytes = DecodeOptions.defaultThumbnailInflateBytes
     /// A folder of thumbnails made before (a `DiskStore`, created if missing): an input whose
     /// identity and options match an entry is not decoded again. Nil for none.
-    public var cacheFolder: String?
+    package var cacheFolder: String?
     /// The most the cache folder may take on disk.
-    public var cacheLimitBytes = 1 << 30
+    package var cacheLimitBytes = 1 << 30
     /// How the cache recognises an input it has seen (`--cache-verify`). Default: by identity.
-    public var cacheVerification: ThumbnailCache.Verification = .identity
+    package var cacheVerification: ThumbnailCache.Verification = .identity
     /// Only the inputs of this slice, chosen by each file's name (so the split does not depend
     /// on the inputs' order); nil for all of them.
-    public var shard: Shard?
+    package var shard: Shard?
 
     /// A batch over `inputs` with the command's defaults. O(1).
-    public init(inputs: [String]) {
+    package init(inputs: [String]) {
         self.inputs = inputs
     }
 
     /// Why a batch did not start, before any thumbnail was written: a refused plan (an output
     /// that would replace an input, two inputs with one output), an output folder that cannot
     /// be made, a cache folder that cannot be opened. `description` is one line.
-    public struct SetupError: Error, CustomStringConvertible {
+    package struct SetupError: Error, CustomStringConvertible {
         /// The reason, naming the file or folder.
-        public let description: String
+        package let description: String
         /// True when the reason is the arguments themselves (a cache folder that is not a
         /// cache, an empty path): the command exits 64, as for any usage error.
-        public var isUsage = false
+        package var isUsage = false
     }
 
     /// Why `output` cannot take `inputs`' thumbnails, or nil: a name with another image
     /// extension, or a file name for several inputs or a folder. One `stat` per input.
-    public static func outputProblem(inputs: [String], output: String?) -> String? {
+    package static func outputProblem(inputs: [String], output: String?) -> String? {
         guard let output else { return nil }
         if let problem = ThumbnailPlan.outputNameProblem(output) { return problem }
         guard ThumbnailPlan.namesFile(output), inputs.count > 1 || inputs.contains(where: isDirectory) else { return nil }
@@ -79,7 +79,7 @@ public struct ThumbnailJob {
     /// slice, so each slice refuses a bad batch alike; then only the slice's files run. The
     /// sink's `emit` gets one line per file when ``json``. Costs a `stat` per file planned, then each file's
     /// thumbnail (or, from the cache, one entry read and one write).
-    public func run(sink: JobSink) throws -> ThumbnailSummary {
+    package func run(sink: ProgressSink) throws -> ThumbnailSummary {
         var plan: [ThumbnailTask]
         do {
             // A cache folder inside an input folder holds the store's own files, not inputs.
@@ -124,7 +124,7 @@ public struct ThumbnailJob {
         }
         if !skipped.isEmpty {
             let named = skipped.prefix(5).map(PathText.display).joined(separator: ", ")
-            sink.note("retention thumbnail: skipped \(NumberText.plural(skipped.count, "file", "files")) that \(skipped.count == 1 ? "is" : "are") not PNG: \(named)\(skipped.count > 5 ? " and \(skipped.count - 5) more" : "")")
+            sink.note("retention thumbnail: skipped \(SystemIO.NumberText.plural(skipped.count, "file", "files")) that \(skipped.count == 1 ? "is" : "are") not PNG: \(named)\(skipped.count > 5 ? " and \(skipped.count - 5) more" : "")")
         }
         let workers = max(1, min(jobs ?? Machine.availableCores, plan.count))
         try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: workers), command: "thumbnail")
@@ -149,29 +149,29 @@ public struct ThumbnailJob {
         summary.skipped = skipped.count
         summary.slice = shard?.description
         if let cache, let failure = batch.cacheFailure, let count = summary.notCached, count > 0, !cache.isReadOnly {
-            sink.note("retention thumbnail: \(NumberText.plural(count, "thumbnail was", "thumbnails were")) not added to the cache: \(failure)")
+            sink.note("retention thumbnail: \(SystemIO.NumberText.plural(count, "thumbnail was", "thumbnails were")) not added to the cache: \(failure)")
         }
         return summary
     }
 
     /// The summary as the command prints it: its line, or `{"summary": …}` with ``json``. O(1).
-    public func render(_ summary: ThumbnailSummary) -> String {
+    package func render(_ summary: ThumbnailSummary) -> String {
         json ? JSONDocument.encode(["summary": summary]) : summary.line
     }
 }
 
 extension ThumbnailJob: Job {
     /// `thumbnail`.
-    public static let command = "thumbnail"
+    package static let command = "thumbnail"
 
     /// The summary line (JSON with ``json``); exit status 1 when any file failed. O(1).
-    public func report(_ summary: ThumbnailSummary) -> JobReport {
+    package func report(_ summary: ThumbnailSummary) -> JobReport {
         JobReport(output: render(summary) + "\n", exitStatus: summary.failed > 0 ? 1 : 0)
     }
 
     /// A refused batch (``SetupError``) is `retention thumbnail: …` with exit status 64 for
     /// the arguments themselves, 1 otherwise; anything else as every job reports it. O(1).
-    public func report(failure error: any Error) -> JobReport {
+    package func report(failure error: any Error) -> JobReport {
         guard let setup = error as? SetupError else { return defaultReport(failure: error) }
         return JobReport(errors: ["retention thumbnail: \(setup)"], exitStatus: setup.isUsage ? 64 : 1)
     }

@@ -1,9 +1,10 @@
 import Lab
 import StrictJSON
+import SystemIO
 
 extension ComparisonSummary {
     /// A `wait p50/p95` cell: `2/12`, or `2/12 (10–14)` when the runs' p95 differ. O(1).
-    static func waitCell(_ wait: Row.WaitFigures) -> String { "\(wait.p50Frames)/\(NumberText.count(wait.p95Frames, wait.p95Spread))" }
+    static func waitCell(_ wait: Row.WaitFigures) -> String { "\(wait.p50Frames)/\(SystemIO.NumberText.count(wait.p95Frames, wait.p95Spread))" }
 
     /// The note under a table with a wait column.
     static let waitNote = "wait: time to image, frames from a row's first visible frame to its image, p50/p95 over its appearances (a row gone before its image counts what it waited)\n"
@@ -17,7 +18,7 @@ extension ComparisonSummary {
     /// When a strategy keeps a disk tier, five columns follow (disk peak, disk reads, disk
     /// writes, MB written, the writer thread's CPU) with a note on what they count; when runs made several sessions, a table of the
     /// sessions follows the notes. Neither appears otherwise.
-    public func table(hints: [String] = [], slice: Shard? = nil) -> String {
+    package func table(hints: [String] = [], slice: Shard? = nil) -> String {
         let usesDisk = rows.contains { $0.disk != nil }
         // Time to image, when any row waited for its image (async display): p50/p95 in frames.
         let showsWait = rows.contains { ($0.wait?.maxFrames ?? 0) > 0 }
@@ -34,14 +35,14 @@ extension ComparisonSummary {
             // Every peak whose runs differ shows its min–max, so a ranking line's two rows both
             // show what the line weighed.
             let peak: String = SweepText.mb(row.peakBytes, row.peakSpread)
-            var line = [row.strategy, NumberText.mb(row.startupBytes), NumberText.mb(row.allLoadedBytes), peak, NumberText.mb(row.afterDestroyBytes),
-                        NumberText.mb(row.afterTrimBytes), NumberText.mb(row.logicalPeakBytes), "\(row.decodes)",
-                        NumberText.count(row.hitches, row.hitchesSpread), NumberText.count(row.placeholderFrames, row.placeholderSpread)]
+            var line = [row.strategy, SystemIO.NumberText.mb(row.startupBytes), SystemIO.NumberText.mb(row.allLoadedBytes), peak, SystemIO.NumberText.mb(row.afterDestroyBytes),
+                        SystemIO.NumberText.mb(row.afterTrimBytes), SystemIO.NumberText.mb(row.logicalPeakBytes), "\(row.decodes)",
+                        SystemIO.NumberText.count(row.hitches, row.hitchesSpread), SystemIO.NumberText.count(row.placeholderFrames, row.placeholderSpread)]
             if showsWait { line.append(row.wait.map(Self.waitCell) ?? "-") }
             if usesDisk {
                 line += row.disk.map { disk in
-                    [NumberText.mb(disk.peakBytes), "\(disk.reads)", "\(disk.writes)", disk.writeBytes.map(NumberText.mb) ?? "-",
-                     disk.writeCPUMs.map { "\(NumberText.oneDecimal($0)) ms" } ?? "-"]
+                    [SystemIO.NumberText.mb(disk.peakBytes), "\(disk.reads)", "\(disk.writes)", disk.writeBytes.map(SystemIO.NumberText.mb) ?? "-",
+                     disk.writeCPUMs.map { "\(SystemIO.NumberText.oneDecimal($0)) ms" } ?? "-"]
                 } ?? ["-", "-", "-", "-", "-"]
             }
             lines.append(line)
@@ -76,9 +77,9 @@ extension ComparisonSummary {
     var diskNote: String {
         let disks = rows.compactMap(\.disk)
         let mapped = disks.map(\.mappedResidentBytes).max() ?? 0
-        var text = "disk: disk peak is the store's files in MB allocated on disk, not resident memory: the page cache holding them is in no process's RSS, and the runs mapped \(NumberText.mb(mapped)) MB of them; disk reads are lookups (hits and misses), disk writes the entries the cache's writer thread wrote, written their MB, writer CPU that thread's CPU time per run (encoding thumbnails, writing): work off the frames and the decode workers, but work\n"
+        var text = "disk: disk peak is the store's files in MB allocated on disk, not resident memory: the page cache holding them is in no process's RSS, and the runs mapped \(SystemIO.NumberText.mb(mapped)) MB of them; disk reads are lookups (hits and misses), disk writes the entries the cache's writer thread wrote, written their MB, writer CPU that thread's CPU time per run (encoding thumbnails, writing): work off the frames and the decode workers, but work\n"
         let latency = disks.map(\.latencyMs).max() ?? 0
-        text += "disk latency: a MODEL of \(NumberText.twoDecimals(latency)) ms per disk read charged on the virtual clock beyond the cost table's CPU time (diskLatencyMs; 0 = a read served from the page cache, as the table measured it)\n"
+        text += "disk latency: a MODEL of \(SystemIO.NumberText.twoDecimals(latency)) ms per disk read charged on the virtual clock beyond the cost table's CPU time (diskLatencyMs; 0 = a read served from the page cache, as the table measured it)\n"
         let failures = rows.filter { ($0.disk?.writeFailures ?? 0) > 0 }
         for row in failures { text += "disk write failures: \(row.strategy) \(row.disk!.writeFailures) per run\n" }
         return text
@@ -94,9 +95,9 @@ extension ComparisonSummary {
         var lines: [[String]] = []
         for row in multi {
             for (index, session) in ([row] + (row.warmSessions ?? [])).enumerated() where session.runs > 0 {
-                lines.append([row.strategy, index == 0 ? "1 cold" : "\(index + 1) warm", NumberText.mb(session.peakBytes),
-                              NumberText.count(session.placeholderFrames, session.placeholderSpread),
-                              NumberText.count(session.hitches, session.hitchesSpread), "\(session.decodes)",
+                lines.append([row.strategy, index == 0 ? "1 cold" : "\(index + 1) warm", SystemIO.NumberText.mb(session.peakBytes),
+                              SystemIO.NumberText.count(session.placeholderFrames, session.placeholderSpread),
+                              SystemIO.NumberText.count(session.hitches, session.hitchesSpread), "\(session.decodes)",
                               session.sourceReads.map(String.init) ?? "-", session.disk.map { "\($0.hits)" } ?? "-"])
             }
         }

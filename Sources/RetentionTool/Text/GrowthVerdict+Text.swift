@@ -1,5 +1,6 @@
 import Lab
 import SoakProbe
+import SystemIO
 
 extension GrowthVerdict {
     /// The verdict and the figures that decided it, a few lines of text: the retained-memory
@@ -9,11 +10,11 @@ extension GrowthVerdict {
     /// only when its own interval excludes zero); what stopped the soak; the reasons. A soak that
     /// measured no iteration (or fewer than 3) prints no figures it does not have. O(reasons +
     /// components).
-    public var text: String {
+    package var text: String {
         var lines = ["verdict: \(verdictWord)"]
         if measuredIterations >= 3 {
             lines.append("retained memory slope: \(perHourOfUse(slopeBytesPerIteration)); 95 % interval \(intervalPerHourOfUse); allowed \(rateText)")
-            lines.append("growth over \(horizonText): \(NumberText.size(horizonGrowthBytes)) (95 % interval \(NumberText.size(horizonGrowthLowerBytes)) to \(NumberText.size(horizonGrowthUpperBytes))), limit \(NumberText.size(Double(maxGrowthBytes)))")
+            lines.append("growth over \(horizonText): \(SystemIO.NumberText.size(horizonGrowthBytes)) (95 % interval \(SystemIO.NumberText.size(horizonGrowthLowerBytes)) to \(SystemIO.NumberText.size(horizonGrowthUpperBytes))), limit \(SystemIO.NumberText.size(Double(maxGrowthBytes)))")
         } else {
             lines.append("retained memory slope: not fitted (\(measuredIterations) measured iteration\(measuredIterations == 1 ? "" : "s"); an interval needs 3); allowed \(rateText)")
         }
@@ -23,12 +24,12 @@ extension GrowthVerdict {
             lines.append("per iteration: " + counters.joined(separator: ", "))
         }
         if measuredIterations > 0 {
-            var time = "time: \(measuredIterations) measured iteration\(measuredIterations == 1 ? "" : "s"), \(NumberText.oneDecimal(useSecondsPerIteration * Double(measuredIterations))) s of modelled use (\(NumberText.twoDecimals(useSecondsPerIteration)) s per iteration)"
-            time += "; wall clock \(NumberText.oneDecimal(wallSeconds)) s for the whole soak"
-            if meanSecondsPerIteration > 0 { time += " (\(NumberText.twoDecimals(meanSecondsPerIteration)) s per iteration)" }
+            var time = "time: \(measuredIterations) measured iteration\(measuredIterations == 1 ? "" : "s"), \(SystemIO.NumberText.oneDecimal(useSecondsPerIteration * Double(measuredIterations))) s of modelled use (\(SystemIO.NumberText.twoDecimals(useSecondsPerIteration)) s per iteration)"
+            time += "; wall clock \(SystemIO.NumberText.oneDecimal(wallSeconds)) s for the whole soak"
+            if meanSecondsPerIteration > 0 { time += " (\(SystemIO.NumberText.twoDecimals(meanSecondsPerIteration)) s per iteration)" }
             time += ", used by no rate"
             lines.append(time)
-            lines.append("retained = anonymous resident memory less what the allocator holds freed: first \(NumberText.megabytes(firstRetainedBytes)), last \(NumberText.megabytes(lastRetainedBytes)); anonymous \(NumberText.megabytes(firstAnonymousBytes)) to \(NumberText.megabytes(lastAnonymousBytes)); resident \(NumberText.megabytes(firstResidentBytes)) to \(NumberText.megabytes(lastResidentBytes))")
+            lines.append("retained = anonymous resident memory less what the allocator holds freed: first \(SystemIO.NumberText.megabytes(firstRetainedBytes)), last \(SystemIO.NumberText.megabytes(lastRetainedBytes)); anonymous \(SystemIO.NumberText.megabytes(firstAnonymousBytes)) to \(SystemIO.NumberText.megabytes(lastAnonymousBytes)); resident \(SystemIO.NumberText.megabytes(firstResidentBytes)) to \(SystemIO.NumberText.megabytes(lastResidentBytes))")
             lines.append(allocatorText)
         } else {
             lines.append("no iteration was measured, so there are no figures")
@@ -41,14 +42,14 @@ extension GrowthVerdict {
     }
 
     /// `PASS`, `FAIL (growth)`, `FAIL (run failed)` or `INCONCLUSIVE`. O(1).
-    public var verdictWord: String { outcome.verdictWord }
+    package var verdictWord: String { outcome.verdictWord }
 
     /// The allocator's line: what glibc holds freed, its range, and a trend only when the
     /// slope of the free-but-held bytes has an interval that excludes zero. O(1).
     var allocatorText: String {
-        var text = "allocator (not counted as growth): glibc holds \(NumberText.megabytes(lastHeapFreeHeldBytes)) freed"
+        var text = "allocator (not counted as growth): glibc holds \(SystemIO.NumberText.megabytes(lastHeapFreeHeldBytes)) freed"
         if maxHeapFreeHeldBytes - minHeapFreeHeldBytes >= 1_000_000 {
-            text += " (\(NumberText.megabytes(minHeapFreeHeldBytes)) to \(NumberText.megabytes(maxHeapFreeHeldBytes)) over the measured iterations)"
+            text += " (\(SystemIO.NumberText.megabytes(minHeapFreeHeldBytes)) to \(SystemIO.NumberText.megabytes(maxHeapFreeHeldBytes)) over the measured iterations)"
         }
         if heapFreeHeldTrend {
             text += ", a trend of \(perHourOfUse(heapFreeHeldSlopeBytesPerIteration)) (its interval excludes zero)"

@@ -5,22 +5,22 @@ import SystemIO
 /// INCONCLUSIVE verdict is a `<failure>` (never a pass: an undecided soak must not turn a CI
 /// job green), a failed run an `<error>`; the message attribute holds the verdict and its
 /// reasons, the element's text the whole report.
-public struct JUnitReport: Sendable, Equatable {
+package struct JUnitReport: Sendable, Equatable {
     /// One soak.
-    public struct TestCase: Sendable, Equatable {
+    package struct TestCase: Sendable, Equatable {
         /// The case's name: what was soaked (`exec: python3 leak.py`, `soak-growing-feed under decoded-lru`).
-        public var name: String
+        package var name: String
         /// Wall seconds the soak took.
-        public var seconds: Double
+        package var seconds: Double
         /// `pass`, `growth`, `failed-run` or `inconclusive` (a `SoakOutcome`'s raw value).
-        public var outcome: String
+        package var outcome: String
         /// The verdict's first line and its reasons, for the failure's message.
-        public var message: String
+        package var message: String
         /// The whole report, for the failure's text and the case's standard output.
-        public var details: String
+        package var details: String
 
         /// A case as given. O(1).
-        public init(name: String, seconds: Double, outcome: String, message: String, details: String) {
+        package init(name: String, seconds: Double, outcome: String, message: String, details: String) {
             self.name = name
             self.seconds = seconds
             self.outcome = outcome
@@ -30,27 +30,27 @@ public struct JUnitReport: Sendable, Equatable {
     }
 
     /// The suite's name.
-    public var suite = "retention soak"
+    package var suite = "retention soak"
     /// The cases, one per soak.
-    public var cases: [TestCase]
+    package var cases: [TestCase]
 
     /// A report of `cases`. O(1).
-    public init(cases: [TestCase]) {
+    package init(cases: [TestCase]) {
         self.cases = cases
     }
 
     /// The XML document, UTF-8, every text and attribute escaped (``escape(_:)``). O(size).
-    public var xml: String {
+    package var xml: String {
         let failures = cases.filter { $0.outcome == "growth" || $0.outcome == "inconclusive" }.count
         let errors = cases.filter { $0.outcome == "failed-run" }.count
-        let seconds = NumberText.twoDecimals(cases.reduce(0) { $0 + $1.seconds })
+        let seconds = SystemIO.NumberText.twoDecimals(cases.reduce(0) { $0 + $1.seconds })
         var lines = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
             "<testsuites name=\"\(Self.escape(suite))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds)\">",
             "  <testsuite name=\"\(Self.escape(suite))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(seconds)\">",
         ]
         for test in cases {
-            lines.append("    <testcase classname=\"retention.soak\" name=\"\(Self.escape(test.name))\" time=\"\(NumberText.twoDecimals(test.seconds))\">")
+            lines.append("    <testcase classname=\"retention.soak\" name=\"\(Self.escape(test.name))\" time=\"\(SystemIO.NumberText.twoDecimals(test.seconds))\">")
             switch test.outcome {
             case "pass": break
             case "failed-run":
@@ -69,7 +69,7 @@ public struct JUnitReport: Sendable, Equatable {
     /// entities, a newline, tab or carriage return as a character reference (kept in an
     /// attribute, where a raw newline would become a space), and a character XML 1.0 forbids
     /// (other control characters, U+FFFE, U+FFFF) as U+FFFD. O(length).
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -93,7 +93,7 @@ public struct JUnitReport: Sendable, Equatable {
 
     /// Writes the document to `path` atomically (a temporary file beside it, renamed over it),
     /// so a reader never sees half a report. Throws `SystemError` naming the path. O(size).
-    public func write(to path: String) throws(SystemError) {
+    package func write(to path: String) throws(SystemError) {
         try FileIO.replace(path, with: Array(xml.utf8))
     }
 }

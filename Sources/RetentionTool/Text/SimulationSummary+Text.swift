@@ -3,7 +3,7 @@ import Visibility
 extension SimulationSummary.Lifetime {
     /// One line: `container 1: frames 0-601 (602 frames, destroyed), rows built 17, max rows alive
     /// 12, appeared 110, disappeared 110, released 17` (destinations added when there were any). O(1).
-    public var summaryLine: String {
+    package var summaryLine: String {
         let end = isDestroyed ? "destroyed" : "alive at end"
         var line = "container \(number): frames \(createdFrame)-\(lastFrame) (\(frames) frames, \(end))"
         line += ", rows built \(rowsBuilt), max rows alive \(maxRowsAlive)"
@@ -15,7 +15,7 @@ extension SimulationSummary.Lifetime {
     }
 
     /// The same fields as one JSON object on one line, `"summary":"container"` first. O(1).
-    public var jsonLine: String {
+    package var jsonLine: String {
         "{\"summary\":\"container\",\"container\":\(number),\"firstFrame\":\(createdFrame)"
             + ",\"lastFrame\":\(lastFrame),\"frames\":\(frames),\"destroyed\":\(isDestroyed)"
             + ",\"rowsBuilt\":\(rowsBuilt),\"maxRowsAlive\":\(maxRowsAlive),\"appeared\":\(appeared)"
@@ -26,24 +26,24 @@ extension SimulationSummary.Lifetime {
 
 extension SimulationSummary {
     /// `total: 602 frames, 0 rows appended, 0 memory warnings, 100 rows`. O(1).
-    public var totalLine: String {
+    package var totalLine: String {
         "total: \(frames) frames, \(rowsAppended) rows appended, \(memoryWarnings) memory warnings"
             + ", \(rowCount) rows"
     }
 
     /// The totals as one JSON object on one line, `"summary":"total"` first. O(1).
-    public var totalJSONLine: String {
+    package var totalJSONLine: String {
         "{\"summary\":\"total\",\"frames\":\(frames),\"rowsAppended\":\(rowsAppended)"
             + ",\"memoryWarnings\":\(memoryWarnings),\"checkpoints\":\(checkpoints),\"rowCount\":\(rowCount)}"
     }
 
     /// Every lifetime's line, then the total line. O(lifetimes).
-    public var lines: [String] {
+    package var lines: [String] {
         lifetimes.map(\.summaryLine) + [totalLine]
     }
 
     /// Every lifetime's JSON line, then the total's. O(lifetimes).
-    public var jsonLines: [String] {
+    package var jsonLines: [String] {
         lifetimes.map(\.jsonLine) + [totalJSONLine]
     }
 }

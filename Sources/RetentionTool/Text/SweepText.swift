@@ -1,15 +1,16 @@
 import Lab
 import StrictJSON
+import SystemIO
 
 /// What `retention sweep` (and `merge` of a sweep) prints: one row per point with medians and
 /// spreads, the frontier marked, then the recommendation and what it rests on.
-public enum SweepText {
+package enum SweepText {
     /// The sweep's table and recommendation lines. For a slice (`slice` given), points with no
     /// run in it say so, and neither the frontier nor a recommendation is drawn from part of
     /// the points: `merge` of every slice gives them. O(points).
     /// A strategy with a disk tier adds `disk peak` (MB allocated on disk) and `writer CPU` (the
     /// writer thread's CPU per run) columns and their note.
-    public static func render(_ outcome: SweepOutcome, plan: SweepPlan, slice: Shard? = nil) -> String {
+    package static func render(_ outcome: SweepOutcome, plan: SweepPlan, slice: Shard? = nil) -> String {
         let usesDisk = outcome.entries.contains { $0.row.disk != nil }
         let showsWait = outcome.entries.contains { ($0.row.wait?.maxFrames ?? 0) > 0 }
         var header = ["strategy", plan.key.rawValue, "admits", "peak", "logical peak", "after destroy", "decodes", "hitches", "placeholders"]
@@ -24,12 +25,12 @@ public enum SweepText {
                 return [entry.point.strategy, value, admits, other ? "(runs in other slices)" : "failed (\(row.failures) run\(row.failures == 1 ? "" : "s"))"]
             }
             var cells = [entry.point.strategy, value, admits, mb(row.peakBytes, row.peakSpread), mb(row.logicalPeakBytes, row.logicalPeakSpread),
-                         mb(row.afterDestroyBytes, row.afterDestroySpread), NumberText.count(row.decodes, row.decodesSpread),
-                         NumberText.count(row.hitches, row.hitchesSpread), NumberText.count(row.placeholderFrames, row.placeholderSpread)]
+                         mb(row.afterDestroyBytes, row.afterDestroySpread), SystemIO.NumberText.count(row.decodes, row.decodesSpread),
+                         SystemIO.NumberText.count(row.hitches, row.hitchesSpread), SystemIO.NumberText.count(row.placeholderFrames, row.placeholderSpread)]
             if showsWait { cells.append(row.wait.map(ComparisonSummary.waitCell) ?? "-") }
             if usesDisk {
                 cells.append(row.disk.map { mb($0.peakBytes, $0.peakSpread) } ?? "-")
-                cells.append(row.disk?.writeCPUMs.map { "\(NumberText.oneDecimal($0)) ms" } ?? "-")
+                cells.append(row.disk?.writeCPUMs.map { "\(SystemIO.NumberText.oneDecimal($0)) ms" } ?? "-")
             }
             cells.append(slice != nil ? "" : (entry.onFrontier ? "*" : "") + (entry.point.label == outcome.recommended ? " <" : ""))
             return cells
@@ -60,9 +61,9 @@ public enum SweepText {
 
     /// `45.1`, or `45.1 (44.9–45.3)` when the repeats differ by 0.1 MB or more.
     static func mb(_ median: Int, _ spread: [Int]) -> String {
-        let text = NumberText.mb(median)
+        let text = SystemIO.NumberText.mb(median)
         guard spread.count == 2 else { return text }
-        let low = NumberText.mb(spread[0]), high = NumberText.mb(spread[1])
+        let low = SystemIO.NumberText.mb(spread[0]), high = SystemIO.NumberText.mb(spread[1])
         return low == high ? text : "\(text) (\(low)–\(high))"
     }
 }

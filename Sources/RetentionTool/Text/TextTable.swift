@@ -1,11 +1,11 @@
 /// A plain-text table: a header, a rule of dashes, then rows; the first column left-aligned
 /// (or the first few: text), the others right-aligned (numbers), columns two spaces apart. The
 /// one table layout every report uses.
-public enum TextTable {
+package enum TextTable {
     /// The table as lines ending in newlines. Rows shorter than the header are padded with
     /// empty cells. The first `leftAligned` columns are left-aligned, the rest right-aligned;
     /// a left-aligned last column is not padded, so no line ends in spaces. O(cells).
-    public static func render(header: [String], rows: [[String]], leftAligned: Int = 1) -> String {
+    package static func render(header: [String], rows: [[String]], leftAligned: Int = 1) -> String {
         let lines = [header] + rows.map { $0 + Array(repeating: "", count: max(0, header.count - $0.count)) }
         var widths = Array(repeating: 0, count: header.count)
         for line in lines { for (i, cell) in line.prefix(header.count).enumerated() { widths[i] = max(widths[i], cell.count) } }

@@ -1,5 +1,6 @@
 import Dispatch
 import Imaging
+import Lab
 import SystemIO
 import MemoryProbe
 import Synchronization
@@ -10,84 +11,84 @@ import Foundation
 #endif
 
 /// One input file and where its thumbnail goes.
-public struct ThumbnailTask: Sendable, Equatable {
+package struct ThumbnailTask: Sendable, Equatable {
     /// The PNG file to thumbnail.
-    public var input: String
+    package var input: String
     /// Where its thumbnail is written.
-    public var output: String
+    package var output: String
     /// A job thumbnailing `input` into `output`.
-    public init(input: String, output: String) {
+    package init(input: String, output: String) {
         self.input = input
         self.output = output
     }
 }
 
 /// The totals a batch prints at the end.
-public struct ThumbnailSummary: Encodable, Sendable {
+package struct ThumbnailSummary: Encodable, Sendable {
     /// Files processed.
-    public var files = 0
+    package var files = 0
     /// Files that failed (each reported on stderr).
-    public var failed = 0
+    package var failed = 0
     /// Files found in the input folders that are not PNG, so not thumbnailed.
-    public var skipped = 0
+    package var skipped = 0
     /// Input bytes, summed over the files.
-    public var bytesRead = 0
+    package var bytesRead = 0
     /// Output bytes written.
-    public var bytesWritten = 0
+    package var bytesWritten = 0
     /// Wall time of the batch, in seconds.
-    public var seconds = 0.0
+    package var seconds = 0.0
     /// The process's peak resident bytes (VmHWM), when it could be read.
-    public var peakResidentBytes: Int?
+    package var peakResidentBytes: Int?
     /// The slice (`K/N`) this batch ran, when it ran one (nil for the whole batch).
-    public var slice: String?
+    package var slice: String?
     /// With a cache: files whose thumbnail came from it, not decoded (nil without a cache).
-    public var fromCache: Int?
+    package var fromCache: Int?
     /// With a cache: thumbnails made but not added to it (a full disk, a folder another
     /// process owns); nil without a cache.
-    public var notCached: Int?
+    package var notCached: Int?
 
     /// `thumbnail: 40 files, 1 failed, 12.3 MB read, 0.9 MB written, 0.41 s, peak memory 18.2 MB`.
-    public var line: String {
-        var text = "thumbnail: \(slice.map { "slice \($0), " } ?? "")\(NumberText.plural(files, "file", "files")), \(failed) failed, "
+    package var line: String {
+        var text = "thumbnail: \(slice.map { "slice \($0), " } ?? "")\(SystemIO.NumberText.plural(files, "file", "files")), \(failed) failed, "
         if skipped > 0 { text += "\(skipped) skipped (not PNG), " }
         if let fromCache { text += "\(fromCache) from cache, " }
-        text += "\(NumberText.megabytes(bytesRead)) read, "
-        text += "\(NumberText.megabytes(bytesWritten)) written, \(NumberText.twoDecimals(seconds)) s, "
-        text += "peak memory " + (peakResidentBytes.map(NumberText.megabytes) ?? "unknown")
+        text += "\(SystemIO.NumberText.megabytes(bytesRead)) read, "
+        text += "\(SystemIO.NumberText.megabytes(bytesWritten)) written, \(SystemIO.NumberText.twoDecimals(seconds)) s, "
+        text += "peak memory " + (peakResidentBytes.map(SystemIO.NumberText.megabytes) ?? "unknown")
         return text
     }
 }
 
 /// One file's outcome, as JSON.
-public struct ThumbnailReport: Encodable, Sendable {
+package struct ThumbnailReport: Encodable, Sendable {
     /// The input file (bytes of its name that are not UTF-8 shown as `\xE9`).
-    public var file: String
+    package var file: String
     /// The thumbnail written, when it was (shown the same way).
-    public var output: String?
+    package var output: String?
     /// Thumbnail width in pixels.
-    public var width: Int?
+    package var width: Int?
     /// Thumbnail height in pixels.
-    public var height: Int?
+    package var height: Int?
     /// Source width in pixels.
-    public var sourceWidth: Int?
+    package var sourceWidth: Int?
     /// Source height in pixels.
-    public var sourceHeight: Int?
+    package var sourceHeight: Int?
     /// True when the source was streamed row by row rather than decoded whole.
-    public var streamed: Bool?
+    package var streamed: Bool?
     /// With a cache: true when the thumbnail came from it (the input was not read).
-    public var cached: Bool?
+    package var cached: Bool?
     /// The thumbnailer's peak working memory in bytes.
-    public var peakWorkingBytes: Int?
+    package var peakWorkingBytes: Int?
     /// The input file's size.
-    public var bytesRead: Int?
+    package var bytesRead: Int?
     /// The thumbnail file's size.
-    public var bytesWritten: Int?
+    package var bytesWritten: Int?
     /// The CPU time this file took on its worker's thread (reading, decoding, resampling,
     /// encoding, writing), in milliseconds; it does not count time waiting for the disk or for
     /// other processes.
-    public var milliseconds: Double?
+    package var milliseconds: Double?
     /// Why it failed, when it did.
-    public var error: String?
+    package var error: String?
 }
 
 /// Runs thumbnail jobs on `workers` threads that pull the next index from a shared atomic
@@ -98,22 +99,22 @@ public struct ThumbnailReport: Encodable, Sendable {
 /// a few rows) plus the encoded output of each. An interlaced (Adam7) file cannot stream: it
 /// is decoded whole, so such files go one at a time, and one whose decoded size is over
 /// ``maxWholeImageBytes`` is refused with its reason.
-public final class ThumbnailBatch: Sendable {
+package final class ThumbnailBatch: Sendable {
     /// The planned jobs, in order.
-    public let jobs: [ThumbnailTask]
+    package let jobs: [ThumbnailTask]
     /// The thumbnailer every worker uses (it is immutable, so it is shared).
-    public let thumbnailer: Thumbnailer
+    package let thumbnailer: Thumbnailer
     /// The PNG encoder for the outputs.
-    public let encoder: PNGEncoder
+    package let encoder: PNGEncoder
     /// Where progress and failed files go: the bar is drawn when the sink is a terminal.
-    public let sink: JobSink
+    package let sink: ProgressSink
     /// Gets each file's report as it finishes, under the batch's lock (so in order of
     /// finishing, one at a time); nil to keep none.
-    public let emit: (@Sendable (ThumbnailReport) -> Void)?
+    package let emit: (@Sendable (ThumbnailReport) -> Void)?
     /// The most one whole-image (interlaced) decode may take; nil for no limit.
-    public let maxWholeImageBytes: Int?
+    package let maxWholeImageBytes: Int?
     /// Thumbnails made before, and where new ones are kept; nil for none.
-    public let cache: ThumbnailCache?
+    package let cache: ThumbnailCache?
     /// The first reason a thumbnail could not be added to the cache.
     private let firstCacheFailure = Lock<String?>(nil)
     private let nextJob = Atomic<Int>(0)
@@ -123,7 +124,7 @@ public final class ThumbnailBatch: Sendable {
     private let wholeImage = DispatchSemaphore(value: 1)
 
     /// A batch of `jobs`; nothing runs until ``run(workers:)``. O(1).
-    public init(jobs: [ThumbnailTask], thumbnailer: Thumbnailer, encoder: PNGEncoder, sink: JobSink,
+    package init(jobs: [ThumbnailTask], thumbnailer: Thumbnailer, encoder: PNGEncoder, sink: ProgressSink,
                 emit: (@Sendable (ThumbnailReport) -> Void)? = nil, maxWholeImageBytes: Int? = nil, cache: ThumbnailCache? = nil) {
         self.jobs = jobs
         self.cache = cache
@@ -135,7 +136,7 @@ public final class ThumbnailBatch: Sendable {
     }
 
     /// Processes every job and returns the totals, with wall time and peak resident memory.
-    public func run(workers: Int) -> ThumbnailSummary {
+    package func run(workers: Int) -> ThumbnailSummary {
         let clock = ContinuousClock()
         let start = clock.now
         let pool = WorkerPool(threads: max(1, workers), name: "retention.thumb")
@@ -150,7 +151,7 @@ public final class ThumbnailBatch: Sendable {
     }
 
     /// The first reason a thumbnail could not be added to the cache, or nil. O(1).
-    public var cacheFailure: String? {
+    package var cacheFailure: String? {
         firstCacheFailure.withLock { $0 }
     }
 
@@ -210,7 +211,7 @@ public final class ThumbnailBatch: Sendable {
             defer { if holdsWholeImage { wholeImage.signal() } }
             if let info = try? ImageInfo(contentsOf: job.input), info.interlaced {
                 if let limit = maxWholeImageBytes, info.decodedByteCount > limit {
-                    throw ImagingError.invalidArgument("an interlaced \(info.width)x\(info.height) PNG cannot stream and decodes whole to \(NumberText.megabytes(info.decodedByteCount)), over --max-resident \(NumberText.megabytes(limit)); skipped")
+                    throw ImagingError.invalidArgument("an interlaced \(info.width)x\(info.height) PNG cannot stream and decodes whole to \(SystemIO.NumberText.megabytes(info.decodedByteCount)), over --max-resident \(SystemIO.NumberText.megabytes(limit)); skipped")
                 }
                 wholeImage.wait()
                 holdsWholeImage = true
@@ -254,7 +255,7 @@ public final class ThumbnailBatch: Sendable {
     }
 
     /// `[##########----------] 12/40  1 failed`. O(1).
-    public static func progressBar(done: Int, of total: Int, failed: Int) -> String {
+    package static func progressBar(done: Int, of total: Int, failed: Int) -> String {
         let width = 30
         let filled = total == 0 ? width : done * width / total
         var text = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] \(done)/\(total)"

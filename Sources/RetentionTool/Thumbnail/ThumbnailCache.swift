@@ -32,9 +32,9 @@ import Foundation
 /// An entry's value is a 16-byte header (magic `RTHM`, the source's width and height as
 /// little-endian `UInt32`s, 4 reserved bytes) and the thumbnail's PNG file as written. Every
 /// entry checks itself (the store's CRC-32), so a damaged one is a miss.
-public final class ThumbnailCache: Sendable {
+package final class ThumbnailCache: Sendable {
     /// How an input is recognised as one the cache has seen.
-    public enum Verification: String, Sendable, CaseIterable {
+    package enum Verification: String, Sendable, CaseIterable {
         /// By its identity: device, inode, size, modification and change times. One `stat`.
         case identity
         /// By a 64-bit hash (FNV-1a) of its bytes and its size: the input is read in full on
@@ -43,9 +43,9 @@ public final class ThumbnailCache: Sendable {
     }
 
     /// The folder the store keeps.
-    public let folder: String
+    package let folder: String
     /// How inputs are recognised.
-    public let verification: Verification
+    package let verification: Verification
     private let store: DiskStore
     private let settings: String
 
@@ -62,7 +62,7 @@ public final class ThumbnailCache: Sendable {
     /// folder that is not a cache, a folder that cannot be made). Costs the store's open (its
     /// index loads in the background).
     /// `onWriteStateChange` hears of later changes (the store's ``DiskStore/Options/onWriteStateChange``).
-    public init(folder: String, limit: Int, thumbnailer: Thumbnailer, encoder: PNGEncoder,
+    package init(folder: String, limit: Int, thumbnailer: Thumbnailer, encoder: PNGEncoder,
                 verification: Verification = .identity,
                 onWriteStateChange: (@Sendable (DiskStore.WriteState) -> Void)? = nil) throws(DiskStoreError) {
         self.folder = folder
@@ -76,13 +76,13 @@ public final class ThumbnailCache: Sendable {
     }
 
     /// True when nothing is added: another process owns the folder, or it cannot be written. O(1).
-    public var isReadOnly: Bool { !store.isOwner }
+    package var isReadOnly: Bool { !store.isOwner }
 
     /// Whether the store writes, and if not, why. O(1) (a small read for a reader).
-    public var writeState: DiskStore.WriteState { store.writeState }
+    package var writeState: DiskStore.WriteState { store.writeState }
 
     /// The store's counters: hits, misses, writes, write failures. O(1).
-    public var metrics: DiskStoreMetrics { store.metrics }
+    package var metrics: DiskStoreMetrics { store.metrics }
 
     /// The identity part of a key: what `stat` says of the file. O(1).
     func identity(of status: FileIO.Status) -> String {
@@ -147,7 +147,7 @@ public final class ThumbnailCache: Sendable {
     }
 
     /// Writes the index snapshot and releases the folder. Costs the snapshot's write.
-    public func close() {
+    package func close() {
         store.close()
     }
 }

@@ -3,9 +3,9 @@ import SystemIO
 /// Pairs a thumbnail batch's inputs with their outputs, and refuses the whole batch before
 /// anything is written when a write would destroy data: an output that is one of the inputs
 /// (same device and inode), or two inputs that map to one output.
-public enum ThumbnailPlan {
+package enum ThumbnailPlan {
     /// Why a batch was refused. `description` is one sentence.
-    public enum Problem: Error, CustomStringConvertible, Equatable {
+    package enum Problem: Error, CustomStringConvertible, Equatable {
         /// The thumbnail of `input` would be written over `replaced`, which is itself an input.
         case wouldReplaceInput(input: String, output: String, replaced: String)
         /// Two inputs have the same output path.
@@ -15,7 +15,7 @@ public enum ThumbnailPlan {
         case folder(String, SystemError)
 
         /// One sentence naming the files.
-        public var description: String {
+        package var description: String {
             switch self {
             case .wouldReplaceInput(let input, let output, let replaced):
                 return "the thumbnail of \(input) would replace the input \(replaced)"
@@ -30,7 +30,7 @@ public enum ThumbnailPlan {
     }
 
     /// The default output folder.
-    public static let defaultOutput = "thumbnails"
+    package static let defaultOutput = "thumbnails"
 
     /// Plans `inputs` (PNG files, or folders searched for `*.png` at any depth) into `output`:
     /// a folder (default `thumbnails`), keeping each file's path below its input folder, or a
@@ -39,7 +39,7 @@ public enum ThumbnailPlan {
     /// written when an output is an input or two inputs share an output. One `stat` per file.
     /// Files inside any of `excluded` (a cache folder below an input folder: the store's own
     /// files) are neither inputs nor skipped files.
-    public static func jobs(inputs: [String], output: String?, excluding excluded: [String] = []) throws(Problem) -> [ThumbnailTask] {
+    package static func jobs(inputs: [String], output: String?, excluding excluded: [String] = []) throws(Problem) -> [ThumbnailTask] {
         let excludedPrefixes = excluded.compactMap { resolved(trimmingSlashes($0)).map { $0 + "/" } }
         var jobs: [ThumbnailTask] = []
         if let output, namesFile(output) {
@@ -69,7 +69,7 @@ public enum ThumbnailPlan {
 
     /// Refuses `jobs` when an output is an input (by device and inode) or two jobs share an
     /// output (by canonical path). O(jobs) `stat` calls.
-    public static func check(_ jobs: [ThumbnailTask]) throws(Problem) {
+    package static func check(_ jobs: [ThumbnailTask]) throws(Problem) {
         var inputs: [FileIO.Identity: String] = [:]
         for job in jobs {
             if let id = FileIO.identity(of: job.input) { inputs[id] = inputs[id] ?? job.input }
@@ -86,7 +86,7 @@ public enum ThumbnailPlan {
     }
 
     /// Creates every output folder the jobs need (`mkdir -p`), naming the one that fails and why.
-    public static func createFolders(for jobs: [ThumbnailTask]) throws(Problem) {
+    package static func createFolders(for jobs: [ThumbnailTask]) throws(Problem) {
         let folders = Set(jobs.map { FileIO.directory(of: $0.output) })
         for folder in folders.sorted() {
             do { try FileIO.createDirectories(folder) } catch { throw .folder(folder, error) }
@@ -99,7 +99,7 @@ public enum ThumbnailPlan {
 
     /// Why `output` cannot be an output name, or nil: a name with an image extension other
     /// than `.png` (the tool writes PNG only). O(length).
-    public static func outputNameProblem(_ output: String) -> String? {
+    package static func outputNameProblem(_ output: String) -> String? {
         let name = output.split(separator: "/").last.map(String.init) ?? output
         guard let dot = name.lastIndex(of: "."), !isDirectory(output) else { return nil }
         let suffix = name[name.index(after: dot)...].lowercased()
@@ -110,7 +110,7 @@ public enum ThumbnailPlan {
     /// Files below the input folders that are not `*.png` (and so are not thumbnailed), as
     /// paths, sorted; none inside `excluded` (see ``jobs(inputs:output:excluding:)``). One
     /// `stat` per entry.
-    public static func skipped(inputs: [String], excluding excluded: [String] = []) -> [String] {
+    package static func skipped(inputs: [String], excluding excluded: [String] = []) -> [String] {
         let excludedPrefixes = excluded.compactMap { resolved(trimmingSlashes($0)).map { $0 + "/" } }
         return inputs.filter(isDirectory).flatMap { input -> [String] in
             let root = trimmingSlashes(input)
@@ -121,7 +121,7 @@ public enum ThumbnailPlan {
 
     /// The input folders that hold `folder` strictly inside them (by canonical path), as given.
     /// One `realpath` per input.
-    public static func inputFolders(holding folder: String, inputs: [String]) -> [String] {
+    package static func inputFolders(holding folder: String, inputs: [String]) -> [String] {
         guard let inner = resolved(trimmingSlashes(folder)) else { return [] }
         return inputs.filter { input in
             guard isDirectory(input), let outer = resolved(trimmingSlashes(input)) else { return false }
@@ -138,7 +138,7 @@ public enum ThumbnailPlan {
     }
 
     /// True when `path` names a file: it ends in .png and is not an existing folder.
-    public static func namesFile(_ path: String) -> Bool {
+    package static func namesFile(_ path: String) -> Bool {
         path.lowercased().hasSuffix(".png") && !isDirectory(path)
     }
 
@@ -159,6 +159,6 @@ public enum ThumbnailPlan {
 }
 
 /// True when `path` is an existing folder (following symbolic links).
-public func isDirectory(_ path: String) -> Bool {
+package func isDirectory(_ path: String) -> Bool {
     FileIO.kind(of: path) == .directory
 }

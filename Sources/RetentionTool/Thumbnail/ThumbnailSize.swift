@@ -1,21 +1,21 @@
 import Imaging
 
 /// A thumbnail box, as `retention thumbnail -s` takes it: `256` (a square box) or `256x192`.
-public struct ThumbnailSize: Equatable, Sendable {
+package struct ThumbnailSize: Equatable, Sendable {
     /// The largest side accepted (DecodeLimits' default maximum width).
-    public static let maximum = DecodeLimits.default.maxWidth
+    package static let maximum = DecodeLimits.default.maxWidth
 
     /// The box's sides in pixels.
-    public var width: Int, height: Int
+    package var width: Int, height: Int
 
     /// A box of `width` × `height`.
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
     /// Parses `N` or `WxH` (also `WXH`); nil unless every side is a whole number in 1...maximum. O(length).
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 1 || parts.count == 2 else { return nil }
         let sides = parts.map { part -> Int? in

@@ -1,4 +1,5 @@
 import Imaging
+import SystemIO
 /// A sweep: every strategy × every value of one ``SweepKey``, each point run in fresh child
 /// processes like `compare`, then summarized with its Pareto frontier and a recommendation.
 public struct SweepPlan: Sendable, Hashable, Codable {
@@ -271,7 +272,7 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
             recommended = best.point.label
             var text = "\(best.point.label) is the cheapest point that meets every constraint in \(best.row.runs == 1 ? "its one repeat" : "all \(best.row.runs) repeats"): " + Self.margins(best.row, constraints)
             if let admission = plan.admissions[best.point.label], admission.admitsNothing {
-                text += "; note: at this value its LRU admits no image (the largest bitmap, \(NumberText.megabytes(admission.largestBytes)), is over the \(NumberText.megabytes(admission.capBytes)) admission cap), so it caches nothing beyond visible rows: what meets the constraints is the source (or a disk tier), not this budget, and any smaller budget would do as well"
+                text += "; note: at this value its LRU admits no image (the largest bitmap, \(SystemIO.NumberText.megabytes(admission.largestBytes)), is over the \(SystemIO.NumberText.megabytes(admission.capBytes)) admission cap), so it caches nothing beyond visible rows: what meets the constraints is the source (or a disk tier), not this budget, and any smaller budget would do as well"
             }
             // The answer lies at the edge of what was tried: say so, and what to try next.
             if plan.key != .loadOrder, best.point.value == plan.values.first, plan.values.count > 1 || plan.values.first ?? 0 > 0 {
@@ -312,13 +313,13 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
             list.append("hitches up to \(worst(row.hitchesSpread, row.hitches)) > \(limit)")
         }
         if let limit = c.maxResidentBytes, worst(row.peakSpread, row.peakBytes) > limit {
-            list.append("peak resident up to \(NumberText.mb(worst(row.peakSpread, row.peakBytes))) MB > \(NumberText.mb(limit)) MB")
+            list.append("peak resident up to \(SystemIO.NumberText.mb(worst(row.peakSpread, row.peakBytes))) MB > \(SystemIO.NumberText.mb(limit)) MB")
         }
         if let limit = c.maxDecodes, worst(row.decodesSpread, row.decodes) > limit {
             list.append("decodes up to \(worst(row.decodesSpread, row.decodes)) > \(limit)")
         }
         if let limit = c.maxDiskBytes, diskPeak(row) > limit {
-            list.append("disk peak up to \(NumberText.mb(diskPeak(row))) MB > \(NumberText.mb(limit)) MB")
+            list.append("disk peak up to \(SystemIO.NumberText.mb(diskPeak(row))) MB > \(SystemIO.NumberText.mb(limit)) MB")
         }
         if let limit = c.maxWaitP95Frames, waitP95(row) > limit {
             list.append("wait p95 up to \(waitP95(row)) frames > \(limit)")
@@ -361,9 +362,9 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
         var parts: [String] = []
         if let limit = c.maxResidentBytes {
             let peak = worst(row.peakSpread, row.peakBytes)
-            parts.append("peak resident up to \(NumberText.mb(peak)) MB of \(NumberText.mb(limit)) MB allowed (\(NumberText.mb(limit - peak)) MB to spare)")
+            parts.append("peak resident up to \(SystemIO.NumberText.mb(peak)) MB of \(SystemIO.NumberText.mb(limit)) MB allowed (\(SystemIO.NumberText.mb(limit - peak)) MB to spare)")
         } else {
-            parts.append("peak resident \(NumberText.mb(row.peakBytes)) MB")
+            parts.append("peak resident \(SystemIO.NumberText.mb(row.peakBytes)) MB")
         }
         if let limit = c.maxPlaceholders {
             parts.append("placeholder frames up to \(worst(row.placeholderSpread, row.placeholderFrames)) of \(limit) allowed")
@@ -375,7 +376,7 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
             parts.append("decodes up to \(worst(row.decodesSpread, row.decodes)) of \(limit) allowed")
         }
         if let limit = c.maxDiskBytes {
-            parts.append("disk peak up to \(NumberText.mb(diskPeak(row))) MB of \(NumberText.mb(limit)) MB allowed")
+            parts.append("disk peak up to \(SystemIO.NumberText.mb(diskPeak(row))) MB of \(SystemIO.NumberText.mb(limit)) MB allowed")
         }
         if let limit = c.maxWaitP95Frames {
             parts.append("wait p95 up to \(waitP95(row)) of \(limit) frames allowed")

@@ -1,10 +1,13 @@
 import ArgumentParser
+import DiskCache
 import Foundation
+import Imaging
+import Lab
 import RetentionTool
 
-extension ThumbnailMode: ExpressibleByArgument {}
-extension ThumbnailQuality: ExpressibleByArgument {}
-extension ZlibStrategy: ExpressibleByArgument {}
+extension Thumbnailer.Mode: ExpressibleByArgument {}
+extension Thumbnailer.Quality: ExpressibleByArgument {}
+extension PNGEncoder.Strategy: ExpressibleByArgument {}
 extension ThumbnailCache.Verification: ExpressibleByArgument {}
 
 /// `retention thumbnail INPUT... -s SIZE [-o DIR|FILE] …`: PNG thumbnails in a batch, with
@@ -48,10 +51,10 @@ struct ThumbnailCommand: ParsableCommand {
     var output: String?
 
     @Option(help: "fit: inside the box; fill: cover the box and crop the centre; exact: stretch to the box.")
-    var mode: ThumbnailMode = .fit
+    var mode: Thumbnailer.Mode = .fit
 
     @Option(help: "fast: area average only; good: area average, then Lanczos-3.")
-    var quality: ThumbnailQuality = .good
+    var quality: Thumbnailer.Quality = .good
 
     @Option(help: "Files processed at once (default: the cores this process may use: online cores narrowed by CPU affinity, the cgroup's CPU quota and a Slurm task's SLURM_CPUS_PER_TASK).")
     var jobs: Int?
@@ -60,12 +63,12 @@ struct ThumbnailCommand: ParsableCommand {
     var level: Int = 6
 
     @Option(help: ArgumentHelp("rle: zlib's run-length matching, about 4x less CPU than standard for about 1% larger photo thumbnails; standard: zlib's full search at --level (default: rle).", valueName: "rle|standard"))
-    var zlibStrategy: ZlibStrategy?
+    var zlibStrategy: PNGEncoder.Strategy?
 
     /// `--strategy`, the old spelling of --zlib-strategy: kept working, with a note, since
     /// elsewhere --strategy names a retention strategy.
     @Option(name: .customLong("strategy"), help: ArgumentHelp("Deprecated spelling of --zlib-strategy.", visibility: .hidden))
-    var deprecatedStrategy: ZlibStrategy?
+    var deprecatedStrategy: PNGEncoder.Strategy?
 
     @Flag(help: "Resample in linear light instead of on the stored (gamma-encoded) values.")
     var linear = false
