@@ -17,6 +17,32 @@ struct DiskTierTests {
     /// The decoded fixture `key`, for comparing pixels.
     func original(_ key: Int) throws -> Bitmap { try PNGDecoder().decode(Fixtures.images[key]!) }
 
+    // MARK: - Admission
+
+    @Test("admission is the tier's pure rule: what the tier keeps, once per key while pending, dropped and counted past the cap")
+    func admission() throws {
+        let thumbnail = try original(1)
+        let bytes = Data([1, 2, 3])
+        let both = RetentionPolicy.DiskTier(source: true, thumbnails: true)
+        func admit(_ tier: RetentionPolicy.DiskTier, _ origin: LoadOrigin, thumbnail made: Bitmap?, pending: UInt8 = 0, keys: Int = 0) -> CacheDiskTier<Int>.Admission {
+            CacheDiskTier<Int>.admit(7, tier: tier, origin: origin, readData: bytes, thumbnail: made, pending: pending, keysPending: keys)
+        }
+        guard case .write(let fromSource) = admit(both, .source, thumbnail: thumbnail) else { Issue.record("expected writes"); return }
+        #expect(fromSource.source == bytes && fromSource.thumbnail != nil && fromSource.marks == 3)
+        // Bytes read back from the disk are not written again; a thumbnail made from them is.
+        guard case .write(let fromDisk) = admit(both, .disk, thumbnail: thumbnail) else { Issue.record("expected a thumbnail write"); return }
+        #expect(fromDisk.source == nil && fromDisk.marks == DiskWrites<Int>.thumbnailMark)
+        guard case .nothing = admit(RetentionPolicy.DiskTier(source: false, thumbnails: true), .source, thumbnail: nil) else { Issue.record("nothing to write"); return }
+        guard case .nothing = admit(both, .source, thumbnail: thumbnail, pending: 3) else { Issue.record("both pending: nothing"); return }
+        guard case .write(let rest) = admit(both, .source, thumbnail: thumbnail, pending: DiskWrites<Int>.sourceMark) else { Issue.record("the thumbnail is not pending"); return }
+        #expect(rest.source == nil && rest.thumbnail != nil)
+        let cap = ImageCache<Int>.maximumPendingDiskWrites
+        guard case .dropped(let entries) = admit(both, .source, thumbnail: thumbnail, keys: cap) else { Issue.record("past the cap: dropped"); return }
+        #expect(entries == 2)
+        // A key already pending is not a new key: its missing entry is still admitted at the cap.
+        guard case .write = admit(both, .source, thumbnail: thumbnail, pending: DiskWrites<Int>.thumbnailMark, keys: cap) else { Issue.record("a pending key passes the cap"); return }
+    }
+
     // MARK: - Settings that cannot apply
 
     @Test("a setting that cannot apply is an error at construction, one sentence each")

@@ -31,33 +31,6 @@ struct LoadSettlement<Key: Hashable & Sendable>: Sendable {
     var diskWrites: DiskWrites<Key>?
 }
 
-/// Entries a finished load hands to the disk tier's writer: the source's bytes it read, and
-/// the thumbnail it made (encoded on the writer thread). Each is marked pending under the
-/// lock until written, so one key is never written twice at once.
-struct DiskWrites<Key: Hashable & Sendable>: Sendable {
-    let key: Key
-    var source: Data?
-    var thumbnail: Bitmap?
-
-    /// The pending marks these writes hold (``DiskWrites/sourceMark``, ``DiskWrites/thumbnailMark``).
-    var marks: UInt8 { (source != nil ? Self.sourceMark : 0) | (thumbnail != nil ? Self.thumbnailMark : 0) }
-
-    static var sourceMark: UInt8 { 1 }
-    static var thumbnailMark: UInt8 { 2 }
-}
-
-/// What the writer did with one ``DiskWrites``.
-struct DiskWriteResult: Sendable {
-    var writes = 0
-    var bytes = 0
-    var failures = 0
-    /// Writes the store refused because it only reads (another process owns its folder, or it
-    /// cannot be written): dropped, not failed.
-    var dropped = 0
-    /// The writer thread's CPU time for them (encoding a thumbnail, the writes).
-    var cpuTime = Duration.zero
-}
-
 /// Loads: starting, coalescing, cancelling and completing them. Every method runs with the
 /// lock held (see `CacheStore`); the read and decode themselves run outside it.
 extension CacheStore {
@@ -207,23 +180,22 @@ extension CacheStore {
         return LoadSettlement(waiters: Array(load.waiters.values), delivered: true, diskWrites: diskWrites)
     }
 
-    /// What the disk tier should write after a successful load: the source's bytes when they
-    /// came from the source and the tier keeps them, the thumbnail when the load made one and
-    /// the tier keeps them — each only when no write of it for this key is pending, and none
-    /// when ``ImageCache/maximumPendingDiskWrites`` keys already wait. Marks them pending. O(1).
+    /// What the disk tier should write after a successful load (``CacheDiskTier/admit(_:tier:origin:readData:thumbnail:pending:keysPending:)``,
+    /// the tier's pure rule), counting what it drops and marking what it admits pending. O(1).
     private mutating func _diskWrites(_ key: Key, _ outcome: LoadOutcome, _ bitmap: Bitmap) -> DiskWrites<Key>? {
         guard let tier = policy.disk else { return nil }
         let pending = diskWritesPending[key] ?? 0
-        var writes = DiskWrites(key: key)
-        if tier.source, outcome.origin == .source, pending & DiskWrites<Key>.sourceMark == 0 { writes.source = outcome.readData }
-        if tier.thumbnails, outcome.madeThumbnail, pending & DiskWrites<Key>.thumbnailMark == 0 { writes.thumbnail = bitmap }
-        guard writes.marks != 0 else { return nil }
-        if pending == 0 && diskWritesPending.count >= ImageCache<Key>.maximumPendingDiskWrites {
-            metrics.diskWritesDropped += (writes.source != nil ? 1 : 0) + (writes.thumbnail != nil ? 1 : 0)
+        switch CacheDiskTier<Key>.admit(key, tier: tier, origin: outcome.origin, readData: outcome.readData,
+                                        thumbnail: outcome.madeThumbnail ? bitmap : nil, pending: pending, keysPending: diskWritesPending.count) {
+        case .nothing:
             return nil
+        case .dropped(let entries):
+            metrics.diskWritesDropped += entries
+            return nil
+        case .write(let writes):
+            diskWritesPending[key] = pending | writes.marks
+            return writes
         }
-        diskWritesPending[key] = pending | writes.marks
-        return writes
     }
 
     /// The writer finished `writes`: their pending marks go, and what they did is counted. O(1).
