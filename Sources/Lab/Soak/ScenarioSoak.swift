@@ -34,7 +34,7 @@ public final class ScenarioSoak {
         /// Divides every cost in the table.
         public var decodeSpeed = 1.0
         /// The resident limit the soak stops at; nil for the default share of the machine's or
-        /// the cgroup's memory (``ResidentLimit/defaultBytes()``).
+        /// the cgroup's memory (``ResidentLimit/defaultBytes(sharedBy:)``).
         public var maxResidentBytes: Int?
         /// Where one CSV row per iteration and the JSON document are written; nil for none.
         public var exportCSV: String?, exportJSON: String?
@@ -46,7 +46,7 @@ public final class ScenarioSoak {
         /// A soak's JSON export from the main branch: the result's ``Result/baseline`` compares
         /// the slopes, and a significant growth fails the soak; nil for none.
         public var baselinePath: String?
-        /// Asked at every frame; a signal or ``StopRequest/request(signal:)`` ends the soak there.
+        /// Asked at every frame; a signal or `request(signal:)` ends the soak there.
         public var stop = StopRequest()
 
         /// A soak of `scenarioPath` under `strategy` until `limit`, with the defaults. O(1).
