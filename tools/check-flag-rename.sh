@@ -11,11 +11,7 @@
 # copy's clean release build; compare itself takes seconds).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
-  export PATH=/opt/swift/usr/bin:$PATH
-fi
-scratch=$(mktemp -d)
-trap '[ -n "${KEEP_SCRATCH:-}" ] || rm -rf "$scratch"' EXIT
+. "$root/tools/scratch.sh"
 mkdir "$scratch/copy"
 git -C "$root" archive HEAD | tar -x -C "$scratch/copy"
 cli="$scratch/copy/Sources/RetentionCLI"

@@ -8,11 +8,7 @@
 # 2 minutes on 2 cores (a debug build of the libraries).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
-  export PATH=/opt/swift/usr/bin:$PATH
-fi
-scratch=$(mktemp -d)
-trap '[ -n "${KEEP_SCRATCH:-}" ] || rm -rf "$scratch"' EXIT
+. "$root/tools/scratch.sh"
 . "$root/tools/client-package.sh"
 client_package "$scratch" NetworkClient Network
 

@@ -7,11 +7,7 @@
 # deprecation, and it is run, exiting 0 when its checks hold. Exit 0 when all of that holds.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
-  export PATH=/opt/swift/usr/bin:$PATH
-fi
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+. "$root/tools/scratch.sh"
 . "$root/tools/client-package.sh"
 client_package "$scratch" OldClient OldClient
 cat > "$scratch/client/Sources/OldClient/main.swift" <<'SWIFT'

@@ -10,8 +10,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ $# -gt 0 ]; then pages=("$@"); else pages=("$root/README.md" "$root/docs/libraries.md"); fi
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+. "$root/tools/scratch.sh"
 . "$root/tools/client-package.sh"
 client_package "$scratch" SnippetClient Snippets
 

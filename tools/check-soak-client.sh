@@ -6,11 +6,7 @@
 # with "FAIL (growth)" and the bounded one passes, exit 1 otherwise. About 2 minutes on 2 cores.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
-  export PATH=/opt/swift/usr/bin:$PATH
-fi
-scratch=$(mktemp -d)
-trap '[ -n "${KEEP_SCRATCH:-}" ] || rm -rf "$scratch"' EXIT
+. "$root/tools/scratch.sh"
 ln -s "$root" "$scratch/retention"
 mkdir -p "$scratch/client/Sources/SoakClient" "$scratch/client/Tests/SoakClientTests"
 cat > "$scratch/client/Package.swift" <<'MANIFEST'

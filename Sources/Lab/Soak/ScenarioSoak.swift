@@ -93,7 +93,8 @@ public final class ScenarioSoak {
         /// Why the soak failed or could not decide: the verdict's reasons, then the baseline's
         /// comparison when it grew. O(reasons).
         public var reasons: [String] {
-            verdict.reasons + (baselineGrew ? [baseline!.description] : [])
+            guard let baseline, baseline.grewSignificantly else { return verdict.reasons }
+            return verdict.reasons + [baseline.description]
         }
     }
 
