@@ -1,10 +1,6 @@
 import Lab
 import SoakProbe
-import StrictJSON
 import SystemIO
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#endif
 
 /// `retention soak`: one scenario repeated under one strategy until a limit, an adapter over
 /// Lab's ``ScenarioSoak`` (which prepares, runs, streams the exports and compares with a
