@@ -60,6 +60,10 @@ int rtn_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
 }
 
+int rtn_renameat_noreplace(int from_dir, const char *from, int to_dir, const char *to) {
+    return renameat2(from_dir, from, to_dir, to, RENAME_NOREPLACE);
+}
+
 int rtn_flock(int fd, int operation) {
     return flock(fd, operation);
 }

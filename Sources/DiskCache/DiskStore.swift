@@ -46,6 +46,11 @@ public final class DiskStore: Sendable {
         /// Create the folder (and its parents) when missing; when false, a missing folder is
         /// ``DiskStoreError/missingFolder(_:)``. Default true.
         public var createFolder = true
+        /// Make an empty or new folder a store (write its marker and `CACHEDIR.TAG`); when
+        /// false, only a folder that is already a store is opened, and any other is
+        /// ``DiskStoreError/notAStore(folder:)`` with nothing in it written: what a tool that
+        /// inspects, trims or clears an existing store wants. Default true.
+        public var createStore = true
         /// How long the store must go without a change before the index snapshot is written
         /// (it is always written at close). Default 2 s.
         public var quietPeriod: Duration = .seconds(2)
@@ -242,7 +247,7 @@ public final class DiskStore: Sendable {
         state = Lock(State())
         background = DispatchQueue(label: "DiskStore")
 
-        let opened = try StoreOpening.open(folder, mode: mode, createFolder: options.createFolder)
+        let opened = try StoreOpening.open(folder, mode: mode, createFolder: options.createFolder, createStore: options.createStore)
         root = opened.root
         storeID = opened.id
         var reason: String? = nil

@@ -19,7 +19,7 @@ struct Assets: ParsableCommand {
                 """
         )
 
-        @Argument(help: "Folder to write into (created if missing).")
+        @Argument(help: ArgumentHelp("Folder to write into (created if missing).", valueName: OutputValueName.folder))
         var directory: String
 
         @Option(help: "Seed that fixes every image.")

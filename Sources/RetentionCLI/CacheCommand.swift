@@ -24,7 +24,7 @@ struct CacheCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store's folder.")
+    @Argument(help: ArgumentHelp("The store's folder.", valueName: OutputValueName.store))
     var directory: String
 
     @Argument(help: "stat, verify, trim or clear.")

@@ -10,10 +10,10 @@ struct ChildRunOptions: ParsableArguments {
     @Option(name: .customLong("repeat"), help: "Runs per strategy (per point of a sweep); repeats alternate the order.")
     var repeats: Int = 3
 
-    @Option(help: ArgumentHelp("Write every run and the medians (for a sweep also the frontier and the recommendation) as JSON to this file, updated after each run.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write every run and the medians (for a sweep also the frontier and the recommendation) as JSON to this file, updated after each run.", valueName: OutputValueName.file))
     var exportJSON: String?
 
-    @Option(help: ArgumentHelp("Write one CSV line per run to this file as runs finish (for a sweep the strategy column names the point: strategy KEY=VALUE).", valueName: "file"))
+    @Option(help: ArgumentHelp("Write one CSV line per run to this file as runs finish (for a sweep the strategy column names the point: strategy KEY=VALUE).", valueName: OutputValueName.file))
     var exportCSV: String?
 
     @Option(help: ArgumentHelp("Without --costs: cost tables to measure, one after another, each pricing every K-th repeat, so the spread across repeats covers how much a table measured at another moment differs (a ranking calls a gap within it a tie). At most --repeat are measured; 1 to 10. Give --costs FILE for figures that must compare across commands.", valueName: "k"))

@@ -20,7 +20,7 @@ struct Costs: ParsableCommand {
     @Argument(help: "Scenario file (default: the built-in default scenario, assets/scenarios/default.json).")
     var scenario: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the table to this file (atomically) instead of standard output.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the table to this file (atomically) instead of standard output.", valueName: OutputValueName.file))
     var output: String?
 
     @Option(name: .customLong("repeat"), help: "Timed repeats of each operation (the median is kept).")

@@ -17,7 +17,7 @@ struct Merge: ParsableCommand {
     @Argument(help: "The slices' --export-json files.")
     var files: [String]
 
-    @Option(help: ArgumentHelp("Write the merged document (as one unsharded run writes it) to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the merged document (as one unsharded run writes it) to this file.", valueName: OutputValueName.file))
     var exportJSON: String?
 
     @Flag(help: "Print the merged JSON document to stdout instead of the table.")

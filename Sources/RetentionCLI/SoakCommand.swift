@@ -76,7 +76,7 @@ struct SoakCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --exec: what is read from /proc/PID/smaps_rollup, anonymous (resident anonymous memory, the default) or private-dirty (pages only the program maps and has written).", valueName: "measure"))
     var measure: String?
 
-    @Option(help: ArgumentHelp("Write a JUnit XML report to this file: one test case for the soak, failed with the verdict and its reasons unless it passed (an INCONCLUSIVE soak fails too). Replaced atomically.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write a JUnit XML report to this file: one test case for the soak, failed with the verdict and its reasons unless it passed (an INCONCLUSIVE soak fails too). Replaced atomically.", valueName: OutputValueName.file))
     var junit: String?
 
     @Option(help: ArgumentHelp("A scenario soak's --export-json from the main branch: fail (exit 1) when this soak's slope grew significantly against it, that is when this soak's 95 % interval per hour of use lies wholly above the baseline's. Not with --exec.", valueName: "file"))
@@ -109,10 +109,10 @@ struct SoakCommand: ParsableCommand {
 
     @OptionGroup var costOptions: CostOptions
 
-    @Option(help: ArgumentHelp("Append one CSV row per iteration to this file (header first).", valueName: "file"))
+    @Option(help: ArgumentHelp("Append one CSV row per iteration to this file (header first).", valueName: OutputValueName.file))
     var exportCSV: String?
 
-    @Option(help: ArgumentHelp("Write the samples and the verdict as JSON to this file: samples are streamed to a temporary file beside it as iterations finish (no memory per iteration), and the document replaces the file at the end.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the samples and the verdict as JSON to this file: samples are streamed to a temporary file beside it as iterations finish (no memory per iteration), and the document replaces the file at the end.", valueName: OutputValueName.file))
     var exportJSON: String?
 
     @Flag(help: ArgumentHelp(repairHelp(" once", then: "Each iteration replays the trace once; a container it leaves alive is destroyed before the next.")))

@@ -47,7 +47,7 @@ struct ThumbnailCommand: ParsableCommand {
             transform: ArgumentValues.thumbnailBox())
     var deprecatedSize: ThumbnailSize?
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Output folder (default ./thumbnails), or a .png file name for a single input.", valueName: "dir|file"))
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Output folder (default ./thumbnails), or a .png file name for a single input.", valueName: OutputValueName.folderOrFile))
     var output: String?
 
     @Option(help: "fit: inside the box; fill: cover the box and crop the centre; exact: stretch to the box.")
@@ -84,7 +84,7 @@ struct ThumbnailCommand: ParsableCommand {
             transform: ArgumentValues.size(example: "32MB"))
     var inflateWhole: ByteSize?
 
-    @Option(help: ArgumentHelp("A folder that keeps the thumbnails made (a disk store, created if missing): an input whose device, inode, size, modification and change times (ns) and thumbnail options match an entry is not decoded again (see --cache-verify); a folder holding other files is refused, exit 64, so a batch run again over a folder it has seen writes those thumbnails from the cache. Safe to kill at any moment. See `retention cache` to inspect or trim it.", valueName: "dir"))
+    @Option(help: ArgumentHelp("A folder that keeps the thumbnails made (a disk store, created if missing): an input whose device, inode, size, modification and change times (ns) and thumbnail options match an entry is not decoded again (see --cache-verify); a folder holding other files is refused, exit 64, so a batch run again over a folder it has seen writes those thumbnails from the cache. Safe to kill at any moment. See `retention cache` to inspect or trim it.", valueName: OutputValueName.store))
     var cache: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The most the --cache folder may take on disk (like 512MB, 2GiB); the least recently used thumbnails go first. Default: 1GiB.", valueName: "size"),

@@ -152,7 +152,7 @@ extension LoadMore: Codable {
             threshold: try container.decodeInt("threshold", expected: positive, default: 10, isValid: { $0 > 0 }),
             batch: try container.decodeInt("batch", expected: positive, default: 30, isValid: { $0 > 0 }),
             delayFrames: try container.decodeInt(
-                "delayFrames", expected: positive, default: 90, isValid: { $0 > 0 }))
+                "delayFrames", expected: "1 to \(Scenario.maximumFrames)", default: 90, isValid: { (1...Scenario.maximumFrames).contains($0) }))
     }
 
     /// Encodes all three members. O(1).

@@ -188,6 +188,27 @@ public final class Directory: Sendable {
         }
     }
 
+    /// Puts the file `name` of this folder at `newName` in `destination` only when nothing is
+    /// there (`EEXIST` otherwise), whole and at once, on any file system: a hard link
+    /// (``link(_:to:in:)``, then `name` is removed) where the file system has them, else a
+    /// rename that never replaces (`renameat2` with `RENAME_NOREPLACE`, for vfat, exFAT and SMB,
+    /// which refuse links with `EPERM` or `EOPNOTSUPP`). Either way of two processes placing
+    /// one name exactly one succeeds. Throws the link's error where neither works. A `linkat`
+    /// and an `unlinkat`, or a failed `linkat` and a `renameat2`.
+    public func place(_ name: String, at newName: String, in destination: Directory) throws(SystemError) {
+        do {
+            try link(name, to: newName, in: destination)
+            try? remove(name)
+        } catch where [EPERM, EOPNOTSUPP, ENOSYS, EMLINK, EXDEV].contains(error.errno ?? 0) {
+            let target = destination.path(of: newName)
+            if case .failure(let failure) = Syscalls.renameatNoReplace(fd, name, destination.fd, newName, paths: (path(of: name), target)) {
+                // Where neither call exists, the link's refusal says best what is missing.
+                let code = [EINVAL, ENOSYS, EOPNOTSUPP].contains(failure.code) ? (error.errno ?? failure.code) : failure.code
+                throw SystemError(path: target, operation: "link", reason: .errno(code))
+            }
+        }
+    }
+
     /// The names in the folder, without `.` and `..`, in the order the system gives them.
     /// One `openat` of `.`, then a `readdir` per entry.
     public func entries() throws(SystemError) -> [String] {

@@ -228,54 +228,90 @@ public enum FileIO {
         try result.get()
     }
 
-    /// How ``replace(_:with:)`` and ``LineFile`` treat `path`, following the rules above.
+    /// How ``replace(_:with:)``, ``LineFile`` and ``StagedFile`` treat `path`, following the
+    /// rules above.
     enum Target {
-        /// Write a temporary file beside `path` and rename it over `path` (a regular file or nothing).
-        case atomic(String)
-        /// Open the existing `path` and write into it (a FIFO, device, or a stream such as `/dev/stdout`).
+        /// Write a temporary file in `folder` and rename it over `name` there (a regular file or
+        /// nothing): the rename acts on the name in the open folder, so a link put at `name`
+        /// after the check is replaced, never followed.
+        case atomic(Directory, name: String)
+        /// Open the existing `path` and write into it (a FIFO, device, or a stream such as
+        /// `/dev/stdout`).
         case inPlace(String)
     }
 
-    /// Decides how to write `path`: symbolic links are resolved and their target replaced;
-    /// paths under `/dev` and `/proc` (where `/dev/stdout` leads) are written in place; a folder
-    /// is an error. Two `stat` calls and a `realpath` at most.
+    /// Decides how to write `path`. Its symbolic links are followed only where the kernel's
+    /// `fs.protected_symlinks` rule would follow them, whatever the machine's setting (see
+    /// ``resolvedForWriting(_:)``); a stream or special file (a FIFO, `/dev/stdout`, anything
+    /// reached under `/dev` or `/proc`) is written in place; a folder, an empty path and the
+    /// running program are errors. An `lstat` per path component, an `open` of the folder and
+    /// an `fstatat`.
     static func target(for path: String) throws(SystemError) -> Target {
-        if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") {
-            return kind(of: path) == .missing && path.hasPrefix("/proc/") ? .atomic(path) : .inPlace(path)
-        }
-        switch kind(of: path, followLinks: false) {
-        case .missing, .regular:
-            return .atomic(path)
-        case .directory:
-            throw SystemError(path: path, operation: "write", reason: .errno(EISDIR))
-        case .special:
-            return .inPlace(path)
-        case .symbolicLink:
-            guard let real = resolvedPath(path) else { return .inPlace(path) }  // dangling: open creates the target
-            if real.hasPrefix("/dev/") || real.hasPrefix("/proc/") { return .inPlace(path) }
+        let real = try checkOutputPath(path)
+        if path.hasSuffix("/") { throw SystemError(path: path, operation: "write", reason: .errno(EISDIR)) }
+        if real.hasPrefix("/dev/") || real.hasPrefix("/proc/") {
             switch kind(of: real) {
             case .directory: throw SystemError(path: path, operation: "write", reason: .errno(EISDIR))
-            case .special: return .inPlace(path)
-            default: return .atomic(real)
+            case .special, .symbolicLink: return .inPlace(real)
+            case .missing where real.hasPrefix("/dev/fd/") || real.hasPrefix("/proc/self/fd/"): return .inPlace(real)
+            case .missing, .regular: break
             }
         }
+        let name = real.split(separator: "/").last.map(String.init) ?? real
+        guard name != ".", name != ".." else { throw SystemError(path: path, operation: "write", reason: .errno(EISDIR)) }
+        let folder: Directory
+        do { folder = try Directory.open(directory(of: real)) } catch {
+            throw SystemError(path: path, operation: "write", reason: error.reason)
+        }
+        guard let status = folder.status(of: name) else { return .atomic(folder, name: name) }
+        switch status.kind {
+        case .missing, .regular: return .atomic(folder, name: name)
+        case .directory: throw SystemError(path: path, operation: "write", reason: .errno(EISDIR))
+        case .special: return .inPlace(real)
+        case .symbolicLink:
+            // A link appeared where the walk found none: someone is changing the folder.
+            throw SystemError(path: path, operation: "write", reason: .unsafe("it changed into a symbolic link while it was being checked"))
+        }
     }
+
+    /// Checks that `path` could be an output, before its folder need exist: it is not empty,
+    /// a link another user planted on the way to it (see ``resolvedForWriting(_:)``) or this
+    /// running program (`/proc/self/exe`, by device and inode). Returns the path resolved for
+    /// writing. An `lstat` per component and a `stat`.
+    @discardableResult
+    public static func checkOutputPath(_ path: String) throws(SystemError) -> String {
+        guard !path.isEmpty else {
+            throw SystemError(path: path, operation: "write", reason: .unsafe("an empty path names no file"))
+        }
+        let real = try resolvedForWriting(path)
+        if let program = runningProgram, identity(of: real) == program {
+            throw SystemError(path: path, operation: "write", reason: .unsafe("it is this running program; writing it would replace the program"))
+        }
+        return real
+    }
+
+    /// The device and inode of this running program (`/proc/self/exe`), read once; nil where
+    /// `/proc` is not mounted.
+    static let runningProgram: Identity? = identity(of: "/proc/self/exe")
 
     /// Writes `data` to `path` so that readers see the old file or the new one, never half of
     /// one: a regular file or a new path gets a temporary file in the same folder
     /// (`.rtn-PID-N.tmp`, short, so any valid file name works) renamed over it, keeping the old
-    /// file's permissions. A symbolic link's target is replaced, not the link. A FIFO, device or
-    /// `/dev/stdout` is opened and written in place; a folder is refused. On failure nothing
-    /// at `path` changes and the temporary file is removed. Costs one write of `data`.
+    /// file's permissions. A symbolic link this user may follow (see
+    /// ``resolvedForWriting(_:)``) has its target replaced, not the link; one another user put
+    /// in a shared folder such as `/tmp` is refused. A FIFO, device or `/dev/stdout` is opened
+    /// and written in place; a folder, an empty path and the running program are refused. On
+    /// failure nothing at `path` changes and the temporary file is removed. Costs one write of
+    /// `data`.
     public static func replace(_ path: String, with data: some ContiguousBytes) throws(SystemError) {
         switch try target(for: path) {
         case .inPlace(let existing):
             let descriptor = try openInPlace(existing, displayPath: path)
             try descriptor.write(data)
-        case .atomic(let final):
-            let file = try TemporaryFile(beside: final)
+        case .atomic(let folder, let name):
+            let file = try TemporaryFile(replacing: name, in: folder, displayPath: path)
             try file.write(data)
-            try file.commit(to: final)
+            try file.commit(as: name, in: folder)
         }
     }
 
@@ -303,22 +339,17 @@ public enum FileIO {
         }
     }
 
-    /// Checks, before long work starts, that `path` could be written: its folder exists and is
-    /// writable, and the path is not a folder. Throws the reason a later write would fail. Two
-    /// `stat` calls and an `access`.
+    /// Checks, before long work starts, that `path` could be written: it is not empty, a
+    /// folder, a link another user planted or the running program, and its folder exists and
+    /// is writable. Throws the reason a later write would fail. What ``target(for:)`` costs,
+    /// and an `access`.
     public static func checkWritable(_ path: String) throws(SystemError) {
         switch try target(for: path) {
         case .inPlace(let existing):
             if PathText.withCString(existing, { access($0, W_OK) }) != 0 { throw .lastError("write", path) }
-        case .atomic(let final):
-            let folder = directory(of: final)
-            switch kind(of: folder) {
-            case .directory:
-                if PathText.withCString(folder, { access($0, W_OK) }) != 0 { throw .lastError("write into the folder of", path) }
-            case .missing:
-                throw SystemError(path: path, operation: "write", reason: .errno(ENOENT))
-            default:
-                throw SystemError(path: path, operation: "write", reason: .errno(ENOTDIR))
+        case .atomic(let folder, _):
+            if let code = folder.writeAccessError(".") {
+                throw SystemError(path: path, operation: "write into the folder of", reason: .errno(code))
             }
         }
     }
@@ -394,8 +425,11 @@ public enum FileIO {
 
     /// Creates `path` and any missing parents (`mkdir -p`); an existing folder is fine. Throws
     /// naming the component that could not be made (`ENOTDIR` when a parent or `path` itself is
-    /// a file). One `mkdir` per component.
+    /// a file). A link another user planted in a shared folder is refused, not followed (see
+    /// ``resolvedForWriting(_:)``). An `lstat` and a `mkdir` per component.
     public static func createDirectories(_ path: String, mode: UInt32 = 0o755) throws(SystemError) {
+        // Links on the way are followed only where the kernel's protected_symlinks rule would.
+        let path = try resolvedForWriting(path)
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component

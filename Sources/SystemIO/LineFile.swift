@@ -18,7 +18,7 @@ public final class LineFile {
 
     /// Prepares `path` for writing by the rules above; nothing is written yet. Throws a
     /// ``SystemError`` naming the path when it can never be written (a folder, a missing or
-    /// read-only folder). Two `stat` calls and an `access`.
+    /// read-only folder). A path walk (see `FileIO.resolvedForWriting`), twice, and an `access`.
     public init(replacing path: String, header: String? = nil) throws(SystemError) {
         self.path = path
         self.header = header
@@ -37,11 +37,11 @@ public final class LineFile {
                 let opened = try FileIO.openInPlace(existing, displayPath: path)
                 try write(text, to: opened)
                 descriptor = consume opened
-            case .atomic(let final):
-                let file = try TemporaryFile(beside: final)
+            case .atomic(let folder, let name):
+                let file = try TemporaryFile(replacing: name, in: folder, displayPath: path)
                 try file.write(Array(text.utf8))
-                let opened = try FileDescriptor.open(file.path, .writeOnly, options: .append, operation: "write")
-                try file.commit(to: final)
+                let opened = try folder.open(file.name, .writeOnly, options: .append, operation: "write")
+                try file.commit(as: name, in: folder)
                 descriptor = consume opened
             }
             return
@@ -68,8 +68,9 @@ public final class StagedFile {
     private let temporary: TemporaryFile?
     private var stream: FileDescriptor?
     private let inPlace: String?
-    /// Where the temporary file is renamed to: `path`, or a symbolic link's target.
-    private let destination: String
+    /// Where the temporary file is renamed to: the name in its open folder (`path`'s, or a
+    /// symbolic link's target's).
+    private let destination: (folder: Directory, name: String)?
 
     /// Prepares `path` (checking it can be written); nothing is created at it yet. Throws a
     /// ``SystemError`` naming the path. One `open` of the temporary file.
@@ -80,11 +81,11 @@ public final class StagedFile {
         case .inPlace(let existing):
             temporary = nil
             inPlace = existing
-            destination = existing
-        case .atomic(let final):
-            temporary = try TemporaryFile(beside: final)
+            destination = nil
+        case .atomic(let folder, let name):
+            temporary = try TemporaryFile(replacing: name, in: folder, displayPath: path)
             inPlace = nil
-            destination = final
+            destination = (folder, name)
         }
     }
 
@@ -106,7 +107,7 @@ public final class StagedFile {
     /// Puts the finished file at its path (a rename; a stream is closed). Throws naming the
     /// path.
     public func commit() throws(SystemError) {
-        if let temporary { try temporary.commit(to: destination) }
+        if let temporary, let destination { try temporary.commit(as: destination.name, in: destination.folder) }
         stream = nil
     }
 }

@@ -17,6 +17,8 @@ public enum Median {
         let middle = sorted.count / 2
         guard sorted.count % 2 == 0 else { return sorted[middle] }
         let (low, high) = (sorted[middle - 1], sorted[middle])
-        return low + (high - low) / 2
+        // The mean rounded down, in 128 bits: values read from a file may be near Int.max or
+        // Int.min, whose difference or sum overflows an Int.
+        return Int(truncatingIfNeeded: (Int128(low) + Int128(high)) >> 1)
     }
 }

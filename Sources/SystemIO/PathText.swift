@@ -74,6 +74,7 @@ public enum PathText {
     /// character (a NUL, a newline, an escape that would drive a terminal) as `\x00`, so a name
     /// never breaks the one line it is printed on; the rest as it is. O(length).
     public static func display(_ path: String) -> String {
+        if path.isEmpty { return "''" }
         guard hasEscapes(path) || path.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return path }
         var text = ""
         for scalar in path.unicodeScalars {

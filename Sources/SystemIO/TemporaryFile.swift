@@ -27,7 +27,7 @@ public final class TemporaryFile {
     /// The folder the file was made in, when made in a ``Directory``,
     /// and its name there: removal and commit then act on the name in that folder, never on a path.
     private let folder: Directory?
-    private let name: String
+    let name: String
 
     /// The folder temporary work files go in when no destination says where: `$TMPDIR` when
     /// it is set and absolute, else `/tmp`. O(1).
@@ -130,6 +130,17 @@ public final class TemporaryFile {
         let existing = FileIO.status(of: destination)?.permissions
         try self.init(in: FileIO.directory(of: destination), permissions: existing ?? 0o644, displayPath: destination)
         // The umask may have narrowed the mode `open` was given; the old file's bits are kept exactly.
+        if let existing { _ = fchmod(rawDescriptor, mode_t(existing)) }
+    }
+
+    /// A new file in the open folder `folder`, to be committed over the name `destination`
+    /// there (``commit(as:in:durable:)``): errors name `displayPath`, and the new file takes
+    /// the permissions of the regular file it will replace (0644 for a new one). One
+    /// `fstatat`, one `openat` and an `fchmod`.
+    public convenience init(replacing destination: String, in folder: Directory, displayPath: String) throws(SystemError) {
+        let existing = folder.status(of: destination).flatMap { $0.kind == .regular ? $0.permissions : nil }
+        try self.init(in: folder, permissions: existing ?? 0o644, displayPath: displayPath)
+        // The umask may have narrowed the mode `openat` was given; the old file's bits are kept exactly.
         if let existing { _ = fchmod(rawDescriptor, mode_t(existing)) }
     }
 

@@ -51,4 +51,44 @@ import Testing
             #expect(ContinuousClock.now - start < .milliseconds(100), "a half marker is refused without a wait")
         }
     }
+
+    @Test("on a file system without hard links (linkat fails with EPERM or EOPNOTSUPP, as on vfat, exFAT and SMB) the marker is placed by a rename that never replaces, and racing openers still agree",
+          arguments: [EPERM, EOPNOTSUPP])
+    func withoutHardLinks(code: Int32) throws {
+        try DiskTest.withFolder("marker-nolink-\(code)") { base in
+            try SystemFaults.with(code, into: .link, whenPathContains: base) {
+                for round in 0..<10 {
+                    let folder = base + "/\(round)"
+                    try FileIO.createDirectories(folder)
+                    let ids = Lock([[UInt8]?](repeating: nil, count: 4))
+                    DispatchQueue.concurrentPerform(iterations: 4) { index in
+                        let opened = try? StoreOpening.open(folder, mode: .automatic, createFolder: false)
+                        ids.withLock { $0[index] = opened?.id }
+                    }
+                    let seen = ids.withLock { $0 }
+                    #expect(seen.allSatisfy { $0 != nil }, "round \(round): an opener failed")
+                    #expect(Set(seen.compactMap { $0 }).count == 1, "round \(round): openers disagree on the store's id")
+                    #expect(try FileIO.directoryEntries(folder).sorted() == ["CACHEDIR.TAG", "RETENTION-STORE"], "round \(round)")
+                }
+                let store = try DiskStore(folder: base + "/store", limit: .megabytes(1))
+                try store.store(Array("v".utf8), for: "k")
+                #expect(store.data(for: "k") == Data("v".utf8))
+                store.close()
+            }
+        }
+    }
+
+    @Test("where neither a hard link nor a rename without replacing works, opening fails with the link's error and leaves the folder empty")
+    func neitherWorks() throws {
+        try DiskTest.withFolder("marker-neither") { folder in
+            try FileIO.createDirectories(folder)
+            let error = SystemFaults.with(EPERM, into: .link, whenPathContains: folder) {
+                SystemFaults.with(EINVAL, into: .renameNoReplace, whenPathContains: folder) {
+                    #expect(throws: DiskStoreError.self) { _ = try DiskStore(folder: folder, limit: .megabytes(1)) }
+                }
+            }
+            #expect(error?.description == "cannot make a disk store in \(folder): Operation not permitted")
+            #expect(try FileIO.directoryEntries(folder).isEmpty)
+        }
+    }
 }

@@ -31,6 +31,17 @@ struct SweepTests {
         #expect(throws: LabError.usage(message)) { try SweepPlan.parseValues(text, key: .bitmapBudget) }
     }
 
+    @Test("a doubling range that ends at Int.max is refused with a usage error for every numeric key, never a trap (the doubling is overflow-checked)",
+          arguments: SweepKey.allCases.filter { $0 != .loadOrder })
+    func rangeToIntMax(_ key: SweepKey) {
+        let text = key.isSize ? "1B...9223372036854775807B" : key.isLatency ? "1ms...9223372036854775807ms" : "1...9223372036854775807"
+        let error = #expect(throws: LabError.self) { try SweepPlan.parseValues(text, key: key) }
+        #expect(error.map { "\($0)" }?.contains("is not") == true, "\(key): \(String(describing: error))")
+        // 2^62 is 1 doubled 62 times: the last value before the doubling would overflow.
+        let top = 1 << 62
+        #expect((try? SweepPlan.parseValues(key.isSize ? "1B...\(top)B" : "1...\(top)", key: key))?.last == top)
+    }
+
     @Test("settings parse KEY=VALUE and print back the same")
     func settings() throws {
         let setting = try SweepSetting(parsing: "decodedBudget=8MB")

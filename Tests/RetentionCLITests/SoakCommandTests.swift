@@ -80,7 +80,12 @@ struct SoakCommandTests {
         let strategy = try await CLIRunner.run(["soak", Self.feed, "--strategy", "nope", "--iterations", "3"])
         #expect(strategy.status == 2 && strategy.stderr.hasPrefix("Error: unknown strategy 'nope'"), "a soak that cannot start is a failed run")
         let csv = try await CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "3", "--export-csv", "/nonexistent/dir/s.csv"])
-        #expect(csv.status == 2 && csv.stderr == "Error: cannot write /nonexistent/dir/s.csv: No such file or directory\n")
+        #expect(csv.status == 64 && csv.stderr.hasPrefix("Error: --export-csv: cannot write /nonexistent/dir/s.csv: No such file or directory; nothing was run\n"), "\(csv.stderr)")
+        let empty = try await CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "3", "--export-json", ""])
+        #expect(empty.status == 64 && empty.stderr.hasPrefix("Error: --export-json: cannot write '': an empty path names no file; nothing was run\n"), "\(empty.stderr)")
+        // A horizon past 10 million hours (here 10^22 h) is refused when read, never a trap in the verdict's text.
+        let far = try await CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--iterations", "5", "--horizon", "10000000000000000000000h"])
+        #expect(far.status == 64 && far.stderr.contains("is invalid for '--horizon <duration>'"), "\(far.stderr)")
         // An unknown option gets ArgumentParser's own answer, whatever else is given.
         for extra in [["--until-verdict"], ["--iterations", "2"], []] {
             let unknown = try await CLIRunner.run(["soak", Self.feed, "--strategy", "decoded-lru", "--max-duration", "5m"] + extra)

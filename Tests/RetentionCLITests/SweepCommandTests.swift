@@ -91,4 +91,17 @@ struct SweepCommandTests {
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
+
+    @Test("a range to 9223372036854775807 is a usage error for every numeric key, exit 64, one error line, never a trap",
+          arguments: ["bitmapBudget", "decodedBudget", "prefetchRows", "decodeWorkers", "fetchLimit", "sourceLatencyMs", "diskLatencyMs"])
+    func rangeToIntMax(_ key: String) async throws {
+        let dir = try CLIRunner.temporaryDirectory("sweep-intmax-\(key)")
+        defer { try? FileIO.removeTree(dir) }
+        let sizes = ["bitmapBudget", "decodedBudget"]
+        let values = sizes.contains(key) ? "1B...9223372036854775807B" : "1...9223372036854775807"
+        let result = try await CLIRunner.run(["sweep", try LabCommandTests.smallScenario(dir), "--vary", key, "--values", values], timeout: 60)
+        #expect(result.status == 64, "\(key): \(result.status) \(result.stderr)")
+        let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") }
+        #expect(errors.count == 1 && errors[0].contains("--values:"), "\(key): \(result.stderr)")
+    }
 }

@@ -40,6 +40,12 @@ int rtn_spawn_close_from(void *actions, int from);
 /// 0, or -1 with errno set. O(1).
 int rtn_pipe_cloexec(int fds[2]);
 
+/// `renameat2(from_dir, from, to_dir, to, RENAME_NOREPLACE)`: renames only when `to` does not
+/// exist (`EEXIST` otherwise), in one step; what places a file on a file system without hard
+/// links (vfat, exFAT, SMB). Returns 0, or -1 with errno set (`EINVAL` or `ENOSYS` where the
+/// file system or kernel lacks the flag). O(1).
+int rtn_renameat_noreplace(int from_dir, const char *from, int to_dir, const char *to);
+
 /// Installs the stop handler for SIGINT and SIGTERM (without SA_RESTART, so a call blocked in
 /// the kernel returns EINTR on the thread that takes the signal). The first signal is recorded
 /// (`rtn_stop_signal` returns it) and, when `grace_seconds` > 0, arms `alarm(grace_seconds)`;

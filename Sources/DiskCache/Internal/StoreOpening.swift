@@ -8,18 +8,24 @@ import SystemIO
 /// with nothing in it changed.
 enum StoreOpening {
     /// The open folder and the id in its marker (nil for a read-only open of an empty folder,
-    /// which has none and gets none). Throws ``DiskStoreError``. A few system calls; a second
+    /// which has none and gets none). Without `createStore`, a folder with no marker is refused
+    /// as not a store, even an empty one. Throws ``DiskStoreError``. A few system calls; a second
     /// opener racing the first reads the marker the first linked into place, without waiting.
-    static func open(_ folder: String, mode: DiskStore.AccessMode, createFolder: Bool) throws(DiskStoreError) -> (root: Directory, id: [UInt8]?) {
+    static func open(_ folder: String, mode: DiskStore.AccessMode, createFolder: Bool,
+                     createStore: Bool = true) throws(DiskStoreError) -> (root: Directory, id: [UInt8]?) {
         guard !folder.isEmpty else { throw .emptyPath }
+        // A store that writes follows only the links the kernel's protected_symlinks rule
+        // would: never one another user planted in a shared folder such as /tmp.
+        let real: String
+        do { real = mode == .readOnly ? folder : try FileIO.resolvedForWriting(folder) } catch { throw .io(error) }
         let root: Directory
         do {
-            root = try Directory.open(folder)
+            root = try Directory.open(real)
         } catch where error.errno == ENOENT {
             guard createFolder, mode != .readOnly else { throw .missingFolder(folder) }
             do {
-                try FileIO.createDirectories(folder)
-                root = try Directory.open(folder)
+                try FileIO.createDirectories(real)
+                root = try Directory.open(real)
             } catch {
                 throw .io(error)
             }
@@ -43,7 +49,7 @@ enum StoreOpening {
                 do { names = try root.entries() } catch { throw .io(error) }
                 let others = names.filter { !StoreLayout.isMarkerTemporary($0) }
                 if others.contains(StoreLayout.marker) { continue }  // linked since the read: read it
-                guard others.isEmpty else { throw .notAStore(folder: folder) }
+                guard others.isEmpty, createStore || mode == .readOnly else { throw .notAStore(folder: folder) }
                 if mode == .readOnly { return (root, nil) }
                 let id = StoreMarker.newID()
                 guard try placeMarker(root, id: id, folder: folder) else { continue }  // another opener's came first
@@ -56,11 +62,12 @@ enum StoreOpening {
         throw .notAStore(folder: folder)
     }
 
-    /// Writes the marker for `id` whole under a temporary name in `root`, links it into place
-    /// (`linkat`, which never replaces a marker another opener placed) and removes the
-    /// temporary name. True when this marker is the folder's; false when another opener's got
-    /// there first. Throws ``DiskStoreError/io(_:)`` naming `folder`. An `openat`, a `write`, a
-    /// `linkat` and an `unlinkat`.
+    /// Writes the marker for `id` whole under a temporary name in `root` and places it
+    /// (`Directory.place`: a `linkat`, or on a file system without hard links a `renameat2`
+    /// that never replaces, so a marker another opener placed stays). True when this marker is
+    /// the folder's; false when another opener's got there first. Throws
+    /// ``DiskStoreError/io(_:)`` naming `folder`. An `openat`, a `write`, a `linkat` and an
+    /// `unlinkat` (or a failed `linkat` and a `renameat2`).
     static func placeMarker(_ root: Directory, id: [UInt8], folder: String) throws(DiskStoreError) -> Bool {
         let temporary = StoreLayout.markerTemporary(suffix: StoreMarker.newID().map { String($0, radix: 16) }.joined())
         do {
@@ -68,7 +75,7 @@ enum StoreOpening {
             defer { try? root.remove(temporary) }
             try marker.write(StoreMarker.encode(id: id))
             do {
-                try root.link(temporary, to: StoreLayout.marker, in: root)
+                try root.place(temporary, at: StoreLayout.marker, in: root)
             } catch where error.errno == EEXIST {
                 return false
             }

@@ -56,6 +56,16 @@ public enum ComparisonMerge {
         guard document.repeats >= 1, document.scheduledRuns >= 0 else {
             throw .usage("\(path): repeats and scheduledRuns must be positive")
         }
+        if let c = document.constraints {
+            let limits: [(String, Int?)] = [("maxPlaceholders", c.maxPlaceholders), ("maxHitches", c.maxHitches), ("maxResidentBytes", c.maxResidentBytes),
+                                            ("maxDecodes", c.maxDecodes), ("maxDiskBytes", c.maxDiskBytes), ("maxWaitP95Frames", c.maxWaitP95Frames)]
+            if let (name, _) = limits.first(where: { ($0.1 ?? 0) < 0 }) {
+                throw .usage("\(path): constraints.\(name) is negative; an export retention wrote never holds one")
+            }
+        }
+        if let sweep = document.sweep, let value = sweep.values.first(where: { $0 < 0 }) {
+            throw .usage("\(path): sweep.values holds \(value), a negative value; an export retention wrote never holds one")
+        }
     }
 
     /// Merges `documents` (path and contents). They must come from one scenario, one cost

@@ -13,7 +13,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// Slice `index` (from 1) of `count`. Throws `LabError.usage` unless 1 ≤ index ≤ count ≤ 10,000.
     public init(index: Int, count: Int) throws(LabError) {
-        guard (1...10_000).contains(count), (1...count).contains(index) else {
+        guard (1...Self.maximumCount).contains(count), (1...count).contains(index) else {
             throw .usage("--shard: expected K/N with 1 ≤ K ≤ N ≤ 10000, got \(index)/\(count)")
         }
         self.index = index
@@ -29,14 +29,17 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
         try self.init(index: k, count: n)
     }
 
+    /// The most slices a run may be split into.
+    static let maximumCount = 10_000
+
     /// The slice an array-job engine assigns, from its environment: Kubernetes Indexed Jobs set
     /// `JOB_COMPLETION_INDEX` (from 0; the slice count comes from `shards`), Slurm job arrays
     /// set `SLURM_ARRAY_TASK_ID`, `SLURM_ARRAY_TASK_MIN` and `SLURM_ARRAY_TASK_COUNT`. Nil when
     /// neither is set. Throws `LabError.usage` for values that do not make a slice. O(1).
     public static func fromEnvironment(_ environment: [String: String], shards: Int?) throws(LabError) -> Shard? {
         if let text = environment["JOB_COMPLETION_INDEX"] {
-            guard let index = Int(text), index >= 0 else {
-                throw .usage("JOB_COMPLETION_INDEX: expected a whole number from 0, got '\(text)'")
+            guard let index = Int(text), index >= 0, index < Self.maximumCount else {
+                throw .usage("JOB_COMPLETION_INDEX: expected a whole number from 0 to \(Self.maximumCount - 1), got '\(text)'")
             }
             guard let shards else {
                 throw .usage("JOB_COMPLETION_INDEX is set: give the job's completions as --shards N")
@@ -49,7 +52,12 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
             guard let count = shards ?? environment["SLURM_ARRAY_TASK_COUNT"].flatMap({ Int($0) }) else {
                 throw .usage("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: give --shards N")
             }
-            return try Shard(index: id - minimum + 1, count: count)
+            // Checked arithmetic: the variables are text anyone can set.
+            let (offset, overflow) = id.subtractingReportingOverflow(minimum)
+            guard !overflow, offset >= 0, offset < Self.maximumCount else {
+                throw .usage("SLURM_ARRAY_TASK_ID \(id) and SLURM_ARRAY_TASK_MIN \(minimum): expected a task from the minimum to the minimum + \(Self.maximumCount - 1)")
+            }
+            return try Shard(index: offset + 1, count: count)
         }
         if let shards {
             throw .usage("--shards \(shards) needs JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID; or give --shard K/N")
@@ -83,7 +91,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let index = try container.decode(Int.self, forKey: .index), count = try container.decode(Int.self, forKey: .count)
-        guard (1...10_000).contains(count), (1...count).contains(index) else {
+        guard (1...Self.maximumCount).contains(count), (1...count).contains(index) else {
             throw DecodingError.expected("a slice K/N with 1 ≤ K ≤ N ≤ 10000 (found \(index)/\(count))", at: decoder.codingPath)
         }
         self.index = index

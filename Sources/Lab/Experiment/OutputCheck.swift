@@ -32,12 +32,20 @@ public enum OutputCheck {
         }
     }
 
-    /// Throws `LabError.usage` (the tool's exit status 64) naming the flag and the file when
-    /// two outputs are one file (by canonical path, so a file not yet made counts), or an
+    /// Throws `LabError.usage` (the tool's exit status 64) naming the flag and the file when an
+    /// output cannot be written (``FileIO/checkWritable(_:)``: an empty path, a missing or
+    /// read-only folder, a link another user planted, the running program), when two outputs
+    /// are one file (by canonical path, so a file not yet made counts), or an
     /// output is an input (same device and inode). Outputs given as nil are skipped.
-    /// O(outputs × inputs) `stat`s.
+    /// O(outputs × inputs) `stat`s, and a path walk per output.
     public static func check(outputs: [Output?], inputs: [Input]) throws(LabError) {
         let outputs = outputs.compactMap { $0 }
+        // Each output can be written, before any work: not empty, not a folder, in a folder
+        // that exists and can be written, not a link another user planted in a shared folder,
+        // not the running program.
+        for output in outputs {
+            do { try FileIO.checkWritable(output.path) } catch { throw .usage("\(output.flag): \(error); nothing was run") }
+        }
         var owners: [String: Output] = [:]
         for output in outputs {
             // Streams (a FIFO, /dev/stdout) are written in place, not replaced: never an input.

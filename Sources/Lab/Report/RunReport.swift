@@ -209,7 +209,11 @@ public struct RunReport: Codable, Sendable, Hashable {
 
 extension RunReport {
     /// Loads whose file could not be read or decoded.
-    public var failedLoads: Int { failedReads + failedDecodes }
+    public var failedLoads: Int {
+        // Saturating: a hand-edited export may hold any two counts.
+        let (sum, overflow) = failedReads.addingReportingOverflow(failedDecodes)
+        return overflow ? (failedReads < 0 ? .min : .max) : sum
+    }
 
     /// `3 loads failed (rows showed placeholders); first: row 4: cannot read …`, or nil when
     /// every load succeeded: the line a run that measured despite broken images exits 1 with.

@@ -353,7 +353,7 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
 
     /// `1 h`, `1.5 h`, `0.25 h`. O(1).
     static func hours(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) h" : (value * 10 == (value * 10).rounded() ? SystemIO.NumberText.oneDecimal(value) : SystemIO.NumberText.twoDecimals(value)) + " h"
+        value == value.rounded() && abs(value) < 1e15 ? "\(Int(value)) h" : (value * 10 == (value * 10).rounded() ? SystemIO.NumberText.oneDecimal(value) : SystemIO.NumberText.twoDecimals(value)) + " h"
     }
 
     /// The slope's interval per hour of modelled use; nil when no use time is known. O(1).

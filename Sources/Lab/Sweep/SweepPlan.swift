@@ -76,13 +76,18 @@ public struct SweepPlan: Sendable, Hashable, Codable {
             let low = try value(ends[0]), high = try value(ends[1])
             guard low > 0 else { throw .usage("--values: a doubling range cannot start at 0; list the values instead") }
             guard low <= high else { throw .usage("--values: the range \(text) runs downward; give the smaller value first") }
-            var next = low
-            while next <= high && values.count <= maximumValues {
-                values.append(next)
-                next *= 2
+            // Doubled with an overflow check: an end near Int.max must stop the range, not trap.
+            var next: Int? = low
+            while let current = next, current <= high && values.count <= maximumValues {
+                values.append(current)
+                let (doubled, overflow) = current.multipliedReportingOverflow(by: 2)
+                next = overflow ? nil : doubled
             }
             guard values.last == high else {
-                throw .usage("--values: \(key.format(high)) is not \(key.format(low)) doubled; end the range at \(key.format(values.last ?? low)) or \(key.format((values.last ?? low) * 2)), or list the values")
+                let last = values.last ?? low
+                let (above, overflow) = last.multipliedReportingOverflow(by: 2)
+                let choices = overflow ? key.format(last) : "\(key.format(last)) or \(key.format(above))"
+                throw .usage("--values: \(key.format(high)) is not \(key.format(low)) doubled; end the range at \(choices), or list the values")
             }
         } else {
             let parts = text.split(separator: ",", omittingEmptySubsequences: false)
@@ -346,7 +351,7 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
         var total = row.failures > 0 ? 1.0 : 0
         func add(_ value: Int, _ limit: Int?) {
             guard let limit, value > limit else { return }
-            total += Double(value - limit) / Double(max(limit, 1))
+            total += (Double(value) - Double(limit)) / Double(max(limit, 1))  // in Double: a merged export's limit may be any Int
         }
         add(worst(row.placeholderSpread, row.placeholderFrames), c.maxPlaceholders)
         add(worst(row.hitchesSpread, row.hitches), c.maxHitches)

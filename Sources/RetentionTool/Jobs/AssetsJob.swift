@@ -1,6 +1,7 @@
 import AssetGen
 import Lab
 import StrictJSON
+import SystemIO
 
 /// `retention assets generate`: the procedural PNGs experiments run on, written atomically,
 /// byte-identical for one seed.
@@ -39,6 +40,9 @@ package struct AssetsJob {
     /// written. Throws the first file that cannot be written (`ImagingError`). Costs painting
     /// and encoding each image.
     package func run(sink: ProgressSink) throws {
+        // The folder is checked before anything is painted: an empty path, a link another user
+        // planted in a shared folder, or the running program is a usage error (exit 64).
+        do { try FileIO.checkOutputPath(directory) } catch { throw LabError.usage("\(error); nothing was written") }
         var specs = AssetSpec.defaultSet + (large ? AssetSpec.largeSet : [])
         if !only.isEmpty { specs = (AssetSpec.defaultSet + AssetSpec.largeSet).filter { only.contains($0.fileName) } }
         _ = try AssetGenerator(seed: seed).generate(specs, into: directory) { spec, bytes in
@@ -58,6 +62,10 @@ extension AssetsJob: Job {
     /// Nothing more to print: each file's line was emitted. O(1).
     package func report(_ outcome: Void) -> JobReport { JobReport() }
 
-    /// `error: …` with exit status 1: any failure here is a file that could not be written. O(1).
-    package func report(failure error: any Error) -> JobReport { JobReport(errors: ["error: \(error)"], exitStatus: 1) }
+    /// `error: …` with exit status 64 for a folder that can never be written safely, 1 for a
+    /// file that could not be written. O(1).
+    package func report(failure error: any Error) -> JobReport {
+        if case .usage(let message) = JobFailure(error) { return JobReport(errors: ["error: \(message)"], exitStatus: 64) }
+        return JobReport(errors: ["error: \(error)"], exitStatus: 1)
+    }
 }

@@ -56,12 +56,17 @@ package struct CacheJob {
     package static func run(_ action: Action, folder: String, trimTo: Int? = nil) -> Outcome {
         var options = DiskStore.Options()
         options.createFolder = false
+        options.createStore = false  // a view or a trim never makes a folder a store
         let store: DiskStore
         do {
             // No limit of its own: the command never evicts but for `trim`.
             store = try DiskStore(folder: folder, limit: ByteSize(bytes: 1 << 62), mode: .owner, options: options)
         } catch {
-            return Outcome(text: "error: \(error)", status: error.isFolderChoice ? 64 : 1, isError: true)
+            if case .notAStore = error, (try? FileIO.directoryEntries(folder))?.isEmpty == true {
+                return Outcome(text: "error: \(PathText.display(folder)) is not a Retention cache: it is empty, and `retention cache` never makes a folder one (it was left as it was)",
+                               status: 64, isError: true)
+            }
+            return Outcome(text: "error: \(error)", status: error.isFolderChoice || error.isUnsafePath ? 64 : 1, isError: true)
         }
         defer { store.close() }
         if !store.isOwner {

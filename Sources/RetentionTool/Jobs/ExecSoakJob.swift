@@ -84,7 +84,9 @@ package struct ExecSoakJob {
     /// ``ProcessSoakError`` when the program cannot be found or started (a failed run, exit 2)
     /// and `SystemError` for a JUnit path that cannot be written. Costs the program's run.
     package func run(sink: ProgressSink) throws -> Outcome {
-        if let path = inputs.junitPath { try FileIO.checkWritable(path) }
+        if let path = inputs.junitPath {
+            do { try FileIO.checkWritable(path) } catch { throw LabError.usage("--junit: \(error); nothing was run") }
+        }
         var progressLines = ProgressLines(sink: sink, plainPrefix: "")
         let soak = try ProcessSoak.run(options) { progress in
             let sample = progress.sample
@@ -159,9 +161,12 @@ extension ExecSoakJob: Job {
         JobReport(output: outcome.report.map { $0 + "\n" }.joined(), errors: outcome.errors, exitStatus: outcome.exitStatus)
     }
 
-    /// A program that cannot be found or started, or a JUnit file that cannot be written, is a
-    /// failed run (`Error: …`, exit 2), never growth. O(1).
+    /// A JUnit path that can never be written (empty, a missing folder, a link another user
+    /// planted) is a usage error found before the program starts (exit 64); a program that
+    /// cannot be found or started, or a report that fails to write at the end, is a failed run
+    /// (`Error: …`, exit 2), never growth. O(1).
     package func report(failure error: any Error) -> JobReport {
-        JobReport(errors: ["Error: \(error)"], exitStatus: SoakOutcome.failedRun.exitStatus)
+        if case .usage(let message) = JobFailure(error) { return JobReport(errors: ["Error: \(message)"], exitStatus: 64) }
+        return JobReport(errors: ["Error: \(error)"], exitStatus: SoakOutcome.failedRun.exitStatus)
     }
 }

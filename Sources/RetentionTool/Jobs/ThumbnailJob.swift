@@ -86,7 +86,7 @@ package struct ThumbnailJob {
             plan = try ThumbnailPlan.jobs(inputs: inputs, output: output, excluding: cacheFolder.map { [$0] } ?? [])
             if let shard { plan = plan.filter { shard.contains(name: $0.input) } }
         } catch {
-            throw SetupError(description: error.description)
+            throw SetupError(description: error.description, isUsage: error.isUsage)
         }
         let thumbnailer = Thumbnailer(width: box.width, height: box.height, mode: mode, quality: quality, linearLight: linearLight,
                                       options: DecodeOptions(thumbnailInflateBytes: inflateWholeBytes))
@@ -107,8 +107,13 @@ package struct ThumbnailJob {
                 guard noted.withLock({ $0.insert(text).inserted }) else { return }
                 sink.note("retention thumbnail: the cache \(PathText.display(folder)): \(text)")
             } }
+        } catch let error where error.costsOnlyTheCache {
+            // A folder that cannot hold a store here (no hard links and no rename without
+            // replacing, a full disk) costs the user the cache, never the thumbnails.
+            sink.note("retention thumbnail: --cache: \(error); the thumbnails are made without the cache")
+            cache = nil
         } catch {
-            throw SetupError(description: "--cache: \(error)", isUsage: error.isFolderChoice)
+            throw SetupError(description: "--cache: \(error)", isUsage: error.isFolderChoice || error.isUnsafePath)
         }
         defer { cache?.close() }
         do {
@@ -176,3 +181,4 @@ extension ThumbnailJob: Job {
         return JobReport(errors: ["retention thumbnail: \(setup)"], exitStatus: setup.isUsage ? 64 : 1)
     }
 }
+

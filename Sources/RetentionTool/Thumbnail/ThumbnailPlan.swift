@@ -13,6 +13,15 @@ package enum ThumbnailPlan {
         /// The output folder `folder` could not be made; the error names the component that
         /// failed and why.
         case folder(String, SystemError)
+        /// The output (`-o`) cannot be written safely: a link another user planted in a shared
+        /// folder, the running program, an empty path.
+        case unsafeOutput(SystemError)
+
+        /// True when the arguments themselves are wrong (exit 64), not the file system.
+        package var isUsage: Bool {
+            if case .unsafeOutput = self { return true }
+            return false
+        }
 
         /// One sentence naming the files.
         package var description: String {
@@ -25,6 +34,8 @@ package enum ThumbnailPlan {
             case .folder(let folder, let error):
                 let place = error.path == folder ? "" : " (at \(error.path))"
                 return "cannot create the output folder \(folder)\(place): \(error.reasonText)"
+            case .unsafeOutput(let error):
+                return "-o: \(error)"
             }
         }
     }
@@ -40,6 +51,13 @@ package enum ThumbnailPlan {
     /// Files inside any of `excluded` (a cache folder below an input folder: the store's own
     /// files) are neither inputs nor skipped files.
     package static func jobs(inputs: [String], output: String?, excluding excluded: [String] = []) throws(Problem) -> [ThumbnailTask] {
+        // The output is checked before anything is planned: its links are followed only where
+        // the kernel's protected_symlinks rule would, and it is not the running program.
+        do {
+            try FileIO.checkOutputPath(output.map(trimmingSlashes) ?? defaultOutput)
+        } catch {
+            throw .unsafeOutput(error)
+        }
         let excludedPrefixes = excluded.compactMap { resolved(trimmingSlashes($0)).map { $0 + "/" } }
         var jobs: [ThumbnailTask] = []
         if let output, namesFile(output) {

@@ -207,7 +207,9 @@ public struct TraceRecord: Sendable, Hashable {
                     default: throw bad(key, "a row id (an integer, 0 or more, or a non-empty string)", value)
                     }
                 case .count:
-                    guard case .integer(let number) = value, number >= 0 else { throw bad(key, "a count (an integer, 0 or more)", value) }
+                    guard case .integer(let number) = value, number >= 0, number <= RowsConfiguration.maximumCount else {
+                        throw bad(key, "a count (an integer, 0 to \(RowsConfiguration.maximumCount))", value)
+                    }
                     count = number
                 case .name:
                     guard case .string(let text) = value, case let string = text.string,

@@ -226,7 +226,8 @@ public struct TraceReplayer: Sendable {
             if let index = navigation.lastIndex(of: row) { navigation.remove(at: index) }
             emit(.destinationReleased(row: row), sink)
         case .rowsAppended:
-            rowCount += record.count ?? 0
+            // Each count is at most RowsConfiguration.maximumCount, so the sum cannot overflow before the clamp.
+            rowCount = min(RowsConfiguration.maximumCount, rowCount + (record.count ?? 0))
             emit(.rowsAppended(count: record.count ?? 0), sink)
         case .checkpoint:
             if frameOpen { endFrame(sink) }

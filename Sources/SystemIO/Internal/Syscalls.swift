@@ -91,9 +91,23 @@ enum Syscalls {
     /// `linkat(2)` of `from` in `fromDir` as `to` in `toDir` (no link followed); `EEXIST` when
     /// `to` exists, which is never replaced. Fails as a rename would under `SystemFaults`.
     static func linkat(_ fromDir: Int32, _ from: String, _ toDir: Int32, _ to: String, paths: (String, String)) -> Result<Void, Errno> {
-        if let code = SystemFaults.check(.rename, paths.1) ?? SystemFaults.check(.rename, paths.0) { return .failure(Errno(code)) }
+        if let code = SystemFaults.check(.link, paths.1) ?? SystemFaults.check(.rename, paths.1) ?? SystemFaults.check(.rename, paths.0) {
+            return .failure(Errno(code))
+        }
         return retrying {
             PathText.withCString(from) { source in PathText.withCString(to) { Glibc.linkat(fromDir, source, toDir, $0, 0) } }
+        }.map { _ in () }
+    }
+
+    /// `renameat2(2)` with `RENAME_NOREPLACE`: `from` in `fromDir` becomes `to` in `toDir` only
+    /// when `to` does not exist (`EEXIST`). Fails as a rename would under `SystemFaults`, and
+    /// under its own call, ``SystemFaults/Call/renameNoReplace``.
+    static func renameatNoReplace(_ fromDir: Int32, _ from: String, _ toDir: Int32, _ to: String, paths: (String, String)) -> Result<Void, Errno> {
+        if let code = SystemFaults.check(.renameNoReplace, paths.1) ?? SystemFaults.check(.rename, paths.1) ?? SystemFaults.check(.rename, paths.0) {
+            return .failure(Errno(code))
+        }
+        return retrying {
+            PathText.withCString(from) { source in PathText.withCString(to) { rtn_renameat_noreplace(fromDir, source, toDir, $0) } }
         }.map { _ in () }
     }
 
@@ -158,8 +172,12 @@ package enum SystemFaults {
         case write
         /// `fsync`.
         case sync
-        /// `rename`.
+        /// `rename`, and also `linkat` and `renameat2`, which fail as a rename would.
         case rename
+        /// `linkat` alone (a file system without hard links: vfat, exFAT, SMB).
+        case link
+        /// `renameat2` with `RENAME_NOREPLACE` alone (a file system or kernel without the flag).
+        case renameNoReplace
         /// `unlink` and `rmdir`.
         case remove
         /// `mkdir`.
