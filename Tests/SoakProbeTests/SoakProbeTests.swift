@@ -131,3 +131,20 @@ import Testing
         #expect(!fixed.wantsMore && !fixed.decided)
     }
 }
+
+/// Byte counts from any `Double`: never a trap.
+@Suite struct ByteCountTests {
+    @Test func nanIsZeroAndWhatIsPastIntsRangeIsClamped() {
+        #expect(ByteCount.kilobytes(.nan).bytes == 0 && ByteCount.megabytes(.nan).bytes == 0)
+        #expect(ByteCount.kilobytes(-.nan).bytes == 0)
+        #expect(ByteCount.megabytes(.infinity).bytes == .max && ByteCount.kilobytes(.infinity).bytes == .max)
+        #expect(ByteCount.megabytes(-.infinity).bytes == .min && ByteCount.kilobytes(-.infinity).bytes == .min)
+        #expect(ByteCount.kilobytes(1e300).bytes == .max && ByteCount.megabytes(-1e300).bytes == .min)
+        #expect(ByteCount.kilobytes(.greatestFiniteMagnitude).bytes == .max)
+        #expect(ByteCount.kilobytes(9.3e15).bytes == .max, "9.3e18 bytes is past Int.max")
+        #expect(ByteCount.kilobytes(9.2e15).bytes == 9_200_000_000_000_000_000)
+        #expect(ByteCount.megabytes(-9.3e12).bytes == .min)
+        #expect(ByteCount.kilobytes(1.5).bytes == 1_500 && ByteCount.megabytes(-2).bytes == -2_000_000)
+        #expect(ByteCount.kilobytes(0.0004).bytes == 0 && ByteCount.kilobytes(.leastNonzeroMagnitude).bytes == 0)
+    }
+}
