@@ -57,7 +57,7 @@ public struct BitmapAllocator: Sendable, Hashable, CustomStringConvertible {
             guard let pointer = malloc(max(byteCount, 1)) else { throw .outOfMemory(bytes: byteCount) }
             return PixelMemory(base: pointer, reservedBytes: byteCount, reused: false)
         case .pageMapped:
-            let reserved = PageMapping.roundUp(byteCount)
+            guard let reserved = PageMapping.roundUp(byteCount) else { throw .outOfMemory(bytes: byteCount) }
             return PixelMemory(base: try PageMapping.map(reserved), reservedBytes: reserved, reused: false)
         case .pooled(let pool):
             return try pool.take(byteCount: byteCount)
@@ -66,9 +66,12 @@ public struct BitmapAllocator: Sendable, Hashable, CustomStringConvertible {
 
     /// True when asking for `capacity` bytes instead of `byteCount` takes memory of the same
     /// kind: always, but for a pool, whose size class must not change (a bitmap given back must
-    /// serve the next request of its size). O(1).
+    /// serve the next request of its size; a size too large for any class is never allowed). O(1).
     func allowsCapacity(_ capacity: Int, forByteCount byteCount: Int) -> Bool {
-        if case .pooled = kind { return BitmapPool.sizeClass(capacity) == BitmapPool.sizeClass(byteCount) }
+        if case .pooled = kind {
+            guard let wanted = BitmapPool.sizeClass(capacity), let own = BitmapPool.sizeClass(byteCount) else { return false }
+            return wanted == own
+        }
         return true
     }
 
@@ -96,9 +99,13 @@ struct PixelMemory: @unchecked Sendable {
 enum PageMapping {
     static let pageSize: Int = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    static func roundUp(_ bytes: Int) -> Int {
+    /// `bytes` rounded up to whole pages (at least one), or nil when that is past `Int.max`:
+    /// overflow-checked, since a caller may ask for any size. O(1).
+    static func roundUp(_ bytes: Int) -> Int? {
         let page = pageSize
-        return max(page, (bytes + page - 1) / page * page)
+        guard bytes > page else { return page }
+        let end = bytes.addingReportingOverflow(page - 1)
+        return end.overflow ? nil : end.partialValue / page * page
     }
 
     static func map(_ bytes: Int) throws(ImagingError) -> UnsafeMutableRawPointer {

@@ -65,17 +65,19 @@ public final class BitmapPool: Sendable, Hashable {
         }
     }
 
-    /// The size class for a request of `byteCount` bytes.
-    static func sizeClass(_ byteCount: Int) -> Int {
-        let pages = PageMapping.roundUp(byteCount)
-        var power = 1
-        while power * 2 <= pages { power *= 2 }
+    /// The size class for a request of `byteCount` bytes, or nil when the class would be past
+    /// `Int.max` (no memory could serve it): every step is overflow-checked. O(log byteCount).
+    static func sizeClass(_ byteCount: Int) -> Int? {
+        guard let pages = PageMapping.roundUp(byteCount) else { return nil }
+        // The largest power of two at or below `pages` (at least 1).
+        let power = 1 << (Int.bitWidth - 1 - pages.leadingZeroBitCount)
         let step = max(power / 4, PageMapping.pageSize)
-        return (pages + step - 1) / step * step
+        let end = pages.addingReportingOverflow(step - 1)
+        return end.overflow ? nil : end.partialValue / step * step
     }
 
     func take(byteCount: Int) throws(ImagingError) -> PixelMemory {
-        let size = BitmapPool.sizeClass(byteCount)
+        guard let size = BitmapPool.sizeClass(byteCount) else { throw .outOfMemory(bytes: byteCount) }
         let reused: PixelMemory? = state.withLock { state in
             if var list = state.free[size], let buffer = list.popLast() {
                 state.free[size] = list.isEmpty ? nil : list

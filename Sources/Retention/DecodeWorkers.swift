@@ -10,10 +10,17 @@ extension WorkerPool {
         self.init(threads: limit, name: "retention.decode", defaultPriority: LoadPriority.normal.rawValue)
     }
 
-    /// Queues `work`, which runs when no more urgent load waits (`ticket`'s priority, read when
-    /// a worker chooses; none is `normal`). O(1) amortized.
+    /// Queues `work`, which runs when no more urgent load waits (`ticket`'s priority, asked now
+    /// and again whenever it changes while the job waits; none is `normal`). O(log queued).
     func submit(ticket: LoadTicket?, _ work: @escaping Work) {
-        guard let ticket else { return submit(priority: nil, work) }
-        submit(priority: { @Sendable in ticket.priority.rawValue }, work)
+        guard let ticket else {
+            submit(priority: nil, work)
+            return
+        }
+        let job = submit(priority: { @Sendable in ticket.priority.rawValue }, work)
+        // Weak: a ticket outliving the cache must not keep its workers.
+        ticket.whenPriorityChanges { [weak self] in self?.reprioritize(job) }
+        // A change between the submission and the registration above.
+        reprioritize(job)
     }
 }

@@ -1,12 +1,14 @@
-/// Loads waiting for a stage (a fetch slot, a decode worker) in the one order the cache and the
-/// lab's virtual pipeline share: the most urgent ``LoadPriority`` first, first in, first out
-/// among equals.
+/// Loads waiting for a stage of the lab's virtual pipeline (a modelled fetch slot, a modelled
+/// decode worker) in the order the cache's own stages keep: the most urgent ``LoadPriority``
+/// first, first in, first out among equals.
 ///
 /// An element's priority is asked when a place frees, not stored at `append`, so a priority
-/// raised or lowered while the element waits reorders the queue. The decode workers'
-/// `WorkerPool` (in SystemIO, below this module) picks its jobs by the same rule. Not
-/// thread-safe: its owner keeps it behind its own lock. Appending is O(1) amortized; taking or
-/// removing is O(waiting): one scan.
+/// raised or lowered while the element waits reorders the queue, and which elements may be
+/// taken is a predicate asked then (a modelled job that has not arrived yet). The cache's fetch
+/// slots and decode workers keep the same order in SystemIO's `UrgencyQueue`, told of each
+/// change of priority, in O(log n). Not thread-safe: its owner keeps it behind its own lock.
+/// Appending is O(1) amortized; taking or removing is O(waiting): one scan, which the lab's
+/// queues, a few loads long, can afford.
 package struct LoadQueue<Element> {
     /// The waiting elements, in the order they came.
     private var elements: [Element] = []

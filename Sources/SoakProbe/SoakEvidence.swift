@@ -63,12 +63,29 @@ public struct SoakEvidence: Sendable, Hashable {
     public var first: RetainedSample?
     /// See ``first``.
     public var last: RetainedSample?
+    /// The first measured sample whose units were not finite and positive (NaN, an infinity,
+    /// zero or below), or nil when every one was: a per-unit limit cannot be judged then.
+    public var firstInvalidUnits: InvalidUnits?
+
+    /// A measured iteration's units that were not finite and positive.
+    public struct InvalidUnits: Sendable, Hashable {
+        /// The measured iteration, from 1.
+        public var iteration: Int
+        /// The units it reported.
+        public var units: Double
+
+        /// The iteration and its units as given. O(1).
+        public init(iteration: Int, units: Double) {
+            self.iteration = iteration
+            self.units = units
+        }
+    }
 
     /// No sample yet. O(1).
     public init() {}
 
     /// Adds a measured sample, at iteration `iteration` when samples are not one per iteration
-    /// (nil: the next). O(1).
+    /// (nil: the next); notes the first whose units are not finite and positive. O(1).
     public mutating func add(_ sample: RetainedSample, iteration: Double? = nil) {
         retained.add(Double(sample.retainedBytes), at: iteration ?? Double(retained.count))
         if let held = sample.freeHeldBytes {
@@ -76,6 +93,9 @@ public struct SoakEvidence: Sendable, Hashable {
             freeHeldRange = freeHeldRange.map { min($0.lowerBound, held)...max($0.upperBound, held) } ?? held...held
         }
         units += sample.units
+        if firstInvalidUnits == nil, !(sample.units.isFinite && sample.units > 0) {
+            firstInvalidUnits = InvalidUnits(iteration: retained.count, units: sample.units)
+        }
         if first == nil { first = sample }
         last = sample
     }

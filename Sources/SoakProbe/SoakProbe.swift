@@ -21,8 +21,8 @@ import MemoryProbe
 /// `.serialized` and keep it in a test process of its own, or run the soak in a child process.
 public enum SoakProbe {
     /// Soaks `body`, which reports nothing: a limit per iteration. Runs `warmup` calls left out
-    /// of the fit (the first calls fill caches and the allocator's arenas), then up to
-    /// `iterations` measured calls. Rethrows `body`'s errors; throws `MemoryProbeError` when
+    /// of the fit (the first calls fill caches and the allocator's arenas; none when below 0, and
+    /// the verdict says 0), then up to `iterations` measured calls (none when that is below 1). Rethrows `body`'s errors; throws `MemoryProbeError` when
     /// memory cannot be read. Costs the calls plus a statm read and a `mallinfo2` per call
     /// (a few microseconds); keeps no per-iteration history.
     public static func measure(warmup: Int = 3, iterations: SoakIterations = .untilVerdict(max: 200), limit: SoakLimit,
@@ -36,21 +36,26 @@ public enum SoakProbe {
 
     /// Soaks `body`, which returns the units of work it did (requests, rows, hours of modelled
     /// use): with a ``SoakLimit/perUnit(_:unit:)`` limit the allowed growth per iteration is the
-    /// limit × the mean units per measured iteration. Otherwise as
-    /// ``measure(warmup:iterations:limit:minimumIterationsToPass:_:)``. A name of its own, since
-    /// a closure of several statements would fit either.
+    /// limit × the mean units per measured iteration; units that are not finite and positive
+    /// (NaN, an infinity, zero or below) stop the soak at once with an INCONCLUSIVE verdict that
+    /// names them. Otherwise as ``measure(warmup:iterations:limit:minimumIterationsToPass:_:)``.
+    /// A name of its own, since a closure of several statements would fit either.
     public static func measureUnits(warmup: Int = 3, iterations: SoakIterations = .untilVerdict(max: 200), limit: SoakLimit,
                                minimumIterationsToPass: Int = GrowthRule.minimumIterationsToPass,
                                _ body: () throws -> Double) throws -> SoakVerdict {
         let probe = try RetainedMemoryProbe()
         var evidence = SoakEvidence()
-        for _ in 0..<max(0, warmup) { _ = try body() }
+        // A negative warm-up runs none, and the verdict says 0 (decide clamps it too).
+        let warmup = max(0, warmup)
+        for _ in 0..<warmup { _ = try body() }
         var loop = SoakLoop(iterations: iterations, minimumIterationsToPass: minimumIterationsToPass)
         while loop.wantsMore {
             let units = try body()
             var sample = try probe.sample()
             sample.units = units
             evidence.add(sample)
+            // No count of iterations can judge a per-unit limit once the units are meaningless.
+            if limit.unit != nil, evidence.firstInvalidUnits != nil { break }
             loop.record(SoakVerdict.decide(evidence, warmup: warmup, limit: limit, measure: .retained,
                                            minimumIterationsToPass: minimumIterationsToPass).outcome)
         }

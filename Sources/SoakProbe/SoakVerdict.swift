@@ -22,11 +22,11 @@ public struct SoakVerdict: Sendable, Hashable, CustomStringConvertible {
     public var limitBytesPerIteration: Double
     /// Mean units per measured iteration (1 for a per-iteration limit).
     public var unitsPerIteration: Double
-    /// Iterations run before measuring, left out of the fit.
+    /// Iterations run before measuring, left out of the fit (a negative warm-up given is 0).
     public var warmupIterations: Int
     /// Measured iterations.
     public var measuredIterations: Int
-    /// Measured iterations a PASS needs.
+    /// Measured iterations a PASS needs (at least 3, the fewest a slope's interval needs).
     public var minimumIterationsToPass: Int
     /// About how many more iterations would decide an open verdict; nil when it cannot be told.
     public var moreIterationsToDecide: Int?
@@ -44,10 +44,16 @@ public struct SoakVerdict: Sendable, Hashable, CustomStringConvertible {
     /// True for a PASS. O(1).
     public var passed: Bool { outcome == .pass }
 
-    /// Decides over `evidence` (measured iterations only). O(1) but for the estimate of
+    /// Decides over `evidence` (measured iterations only). A warm-up below 0 is reported as 0,
+    /// and a minimum to pass below 3 as 3 (no slope is fitted from fewer, so no pass comes
+    /// sooner). With a per-unit limit, an iteration whose units were not finite and positive
+    /// (``SoakEvidence/firstInvalidUnits``) makes the verdict INCONCLUSIVE, with a reason naming
+    /// it: the limit in bytes per iteration means nothing then. O(1) but for the estimate of
     /// iterations to decide (O(log)).
     public static func decide(_ evidence: SoakEvidence, warmup: Int, limit: SoakLimit, measure: SoakMeasure,
                               minimumIterationsToPass: Int = GrowthRule.minimumIterationsToPass) -> SoakVerdict {
+        let warmup = max(0, warmup)
+        let minimumIterationsToPass = max(3, minimumIterationsToPass)
         let units = limit.unit == nil ? 1 : evidence.unitsPerIteration
         let allowed = limit.bytesPerIteration(unitsPerIteration: units)
         let judgement = GrowthRule.judge(evidence.retained, limit: allowed, minimumIterationsToPass: minimumIterationsToPass)
@@ -74,6 +80,11 @@ public struct SoakVerdict: Sendable, Hashable, CustomStringConvertible {
             break
         }
         if let shrinking = judgement.shrinkReason({ verdict.rate($0) }) { verdict.reasons.append(shrinking) }
+        if let unit = limit.unit, let bad = evidence.firstInvalidUnits {
+            verdict.outcome = .inconclusive
+            verdict.moreIterationsToDecide = nil
+            verdict.reasons.insert("measured iteration \(bad.iteration) reported \(bad.units) as its count of \(unit); a limit per \(unit) needs a finite, positive count every iteration, so it cannot be judged", at: 0)
+        }
         return verdict
     }
 

@@ -4,20 +4,25 @@ internal import Glibc
 import Synchronization
 
 /// The package's one pool of worker threads: `threads` long-lived POSIX threads pulling jobs
-/// from one queue, the most urgent first (a job's priority, asked when a worker takes the next
-/// job, so a priority changed while the job waits counts), in submission order among equals.
+/// from one queue, the most urgent first (a job's priority, asked when it is submitted and again
+/// whenever its owner says it changed, ``reprioritize(_:)``), in submission order among equals.
 /// The image cache's decodes and its disk writer, a comparison's child runs and a thumbnail
 /// batch's workers all run on one.
 ///
 /// Blocking work (libpng, file reads, a child's poll loop, simulated latency) runs here, never
 /// on Swift's cooperative pool and never on Dispatch's global queues, whose width on Linux is
 /// the core count: a few blocked jobs there would stall unrelated work. Threads start on the
-/// first submission and end at ``shutdown()`` once the queue is empty. Submitting is O(1)
-/// amortized: one lock, one array append, one semaphore signal; taking a job is O(1) when no
-/// queued job has a priority, else O(queued): one scan for the most urgent.
+/// first submission and end at ``shutdown()`` once the queue is empty. Submitting, taking a job
+/// and reprioritizing one are O(log queued) (an ``UrgencyQueue``), each under one lock;
+/// submitting also signals a semaphore.
 public final class WorkerPool: Sendable {
     /// One job.
     public typealias Work = @Sendable () -> Void
+
+    /// A submitted job, for ``reprioritize(_:)``.
+    public struct JobID: Sendable, Hashable {
+        let value: UInt64
+    }
 
     private struct Job {
         var work: Work
@@ -25,38 +30,9 @@ public final class WorkerPool: Sendable {
     }
 
     private struct Queue {
-        var jobs: [Job?] = []
-        var head = 0
+        var jobs = UrgencyQueue<JobID, Job>()
+        var nextID: UInt64 = 0
         var started = false
-        /// Queued jobs that carry a priority.
-        var prioritized = 0
-
-        mutating func pop(defaultPriority: Int) -> Work? {
-            guard head < jobs.count else { return nil }
-            var chosen = head
-            if prioritized > 0 {
-                var best = Int.min
-                for i in head..<jobs.count {
-                    guard let job = jobs[i] else { continue }
-                    let priority = job.priority?() ?? defaultPriority
-                    if priority > best { (best, chosen) = (priority, i) }
-                }
-            }
-            let job = jobs[chosen]!
-            if job.priority != nil { prioritized -= 1 }
-            if chosen == head {
-                jobs[head] = nil
-                head += 1
-                while head < jobs.count, jobs[head] == nil { head += 1 }
-            } else {
-                jobs.remove(at: chosen)
-            }
-            if head == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return job.work
-        }
     }
 
     /// The number of worker threads.
@@ -65,7 +41,7 @@ public final class WorkerPool: Sendable {
     public let name: String
     /// The priority of a job submitted without one.
     public let defaultPriority: Int
-    /// The queue: a `Lock`, held only to append or pick a job (never while one runs).
+    /// The queue: a `Lock`, held only to queue, pick or reprioritize a job (never while one runs).
     private let queue = Lock(Queue())
     /// Signalled once per job, and once per thread at shutdown.
     private let available = DispatchSemaphore(value: 0)
@@ -83,22 +59,36 @@ public final class WorkerPool: Sendable {
         self.defaultPriority = defaultPriority
     }
 
-    /// Queues `work`, which runs when no more urgent job waits (`priority`, asked each time
-    /// a worker chooses; nil is ``defaultPriority``); the first call starts the threads.
-    /// O(1) amortized.
-    public func submit(priority: (@Sendable () -> Int)? = nil, _ work: @escaping Work) {
+    /// Queues `work`, which runs when no more urgent job waits (`priority`, asked now and at
+    /// each ``reprioritize(_:)`` of the returned job; nil is ``defaultPriority``); the first
+    /// call starts the threads. O(log queued).
+    @discardableResult
+    public func submit(priority: (@Sendable () -> Int)? = nil, _ work: @escaping Work) -> JobID {
         pending.enter()
-        let start = queue.withLock { queue -> Bool in
-            queue.jobs.append(Job(work: work, priority: priority))
-            if priority != nil { queue.prioritized += 1 }
+        let (id, start) = queue.withLock { queue -> (JobID, Bool) in
+            queue.nextID += 1
+            let id = JobID(value: queue.nextID)
+            queue.jobs.insert(Job(work: work, priority: priority), key: id, priority: priority?() ?? defaultPriority)
             defer { queue.started = true }
-            return !queue.started
+            return (id, !queue.started)
         }
         if start {
             live.add(threads, ordering: .relaxed)
             for _ in 0..<threads { Self.startThread(name: name) { [self] in run() } }
         }
         available.signal()
+        return id
+    }
+
+    /// Asks `job`'s priority again, because it changed, and moves the job to its new place (among
+    /// its new equals, where its submission puts it); nothing when the job already ran or has no
+    /// priority of its own. Call it after every change, or the job keeps the place it had.
+    /// O(log queued).
+    public func reprioritize(_ job: JobID) {
+        queue.withLock { queue in
+            guard let priority = queue.jobs.element(for: job)?.priority else { return }
+            queue.jobs.setPriority(priority(), of: job)
+        }
     }
 
     /// Ends the threads once the queue is empty; nothing may be submitted after. Returns at
@@ -114,7 +104,7 @@ public final class WorkerPool: Sendable {
     private func run() {
         while true {
             available.wait()
-            guard let work = queue.withLock({ $0.pop(defaultPriority: defaultPriority) }) else {
+            guard let work = queue.withLock({ $0.jobs.popFirst()?.element.work }) else {
                 live.subtract(1, ordering: .relaxed)
                 return
             }

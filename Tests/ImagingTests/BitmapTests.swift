@@ -61,10 +61,42 @@ struct BitmapTests {
     @Test("size classes waste at most a quarter")
     func sizeClasses() {
         for bytes in stride(from: 1, to: 50_000_000, by: 999_983) {
-            let size = BitmapPool.sizeClass(bytes)
+            guard let size = BitmapPool.sizeClass(bytes) else { Issue.record("no size class for \(bytes) bytes"); continue }
             #expect(size >= bytes)
             #expect(Double(size) <= Double(max(bytes, 4096)) * 1.25 + 4096)
         }
+    }
+
+    @Test("a size no memory can serve throws outOfMemory from every allocator, never an overflow trap",
+          arguments: [BitmapAllocator.system, .pageMapped, .pooled(capacity: 1 << 20)])
+    func sizesPastIntMax(allocator: BitmapAllocator) {
+        // Int.max / 4 pixels fit a byte count (Int.max − 3) that page or class rounding pushes past Int.max;
+        // the others overflow the byte count itself or sit a page or a class step below Int.max.
+        let sizes = [(Int.max / 4, 1), (Int.max / 4 - 1000, 1), (Int.max / 8 + 1, 1), (Int.max / 16, 2), (1 << 40, 1 << 40), (Int.max, Int.max)]
+        for (width, height) in sizes {
+            let error = #expect(throws: ImagingError.self, "\(width)x\(height) with \(allocator)") {
+                try Bitmap(width: width, height: height, allocator: allocator)
+            }
+            guard case .outOfMemory = error else {
+                Issue.record("\(width)x\(height) with \(allocator): \(String(describing: error))")
+                continue
+            }
+        }
+    }
+
+    @Test("page and class rounding say nil past Int.max and round exactly below it")
+    func roundingPastIntMax() throws {
+        let page = PageMapping.pageSize
+        #expect(PageMapping.roundUp(Int.max) == nil)
+        #expect(PageMapping.roundUp(Int.max - page + 2) == nil)
+        #expect(PageMapping.roundUp(Int.max - page + 1) == Int.max - page + 1)
+        #expect(PageMapping.roundUp(-5) == page && PageMapping.roundUp(0) == page && PageMapping.roundUp(page + 1) == 2 * page)
+        // Past 2^62 a class step is 2^60: 7 × 2^60 is the last class below Int.max.
+        #expect(BitmapPool.sizeClass(Int.max) == nil && BitmapPool.sizeClass((7 << 60) + 1) == nil)
+        #expect(BitmapPool.sizeClass(7 << 60) == 7 << 60)
+        let largest = try #require(BitmapPool.sizeClass(1 << 62))
+        #expect(largest == 1 << 62)
+        #expect(!BitmapAllocator.pooled(capacity: 0).allowsCapacity(Int.max, forByteCount: Int.max))
     }
 
     @Test("zero or negative sizes are rejected")

@@ -34,6 +34,54 @@ struct ThumbnailGeometryTests {
         #expect(Self.size(32, 32, box: (100, 50), .exact) == "100x50", "exact enlarges")
     }
 
+    @Test("outputSize takes any Int, Int.max and Int.min included, without a trap, in every mode",
+          arguments: Thumbnailer.Mode.allCases)
+    func extremeSizes(mode: Thumbnailer.Mode) {
+        let sides = [Int.max, Int.max - 1, Int.max / 2, Int.max / 3, (1 << 53) + 1, 1 << 31, 600, 2, 1, 0, -1, Int.min]
+        for boxW in sides {
+            for boxH in [Int.max, 1, 0, Int.min] {
+                let thumbnailer = Thumbnailer(width: boxW, height: boxH, mode: mode)
+                for sw in sides {
+                    for sh in [Int.max, Int.max - 1, 1 << 40, 400, 1, Int.min] {
+                        let size = thumbnailer.outputSize(sourceWidth: sw, sourceHeight: sh)
+                        let context = "\(mode) box \(boxW)x\(boxH), source \(sw)x\(sh): \(size)"
+                        #expect(size.width >= 1 && size.width <= max(1, boxW), "\(context)")
+                        #expect(size.height >= 1 && size.height <= max(1, boxH), "\(context)")
+                        if mode == .exact {
+                            #expect(size == (max(1, boxW), max(1, boxH)), "\(context)")
+                        } else {
+                            #expect(size.width <= max(1, sw) && size.height <= max(1, sh), "\(context)")
+                        }
+                    }
+                }
+            }
+        }
+        for side in sides {
+            let size = Thumbnailer(maxPixelSize: side).outputSize(sourceWidth: .max, sourceHeight: .max)
+            #expect(size == (max(1, side), max(1, side)), "maxPixelSize \(side)")
+        }
+    }
+
+    @Test("the sizes that trapped: fill of Int.max by 1, fit of Int.max by Int.max, and exact answers")
+    func formerTraps() {
+        #expect(Thumbnailer(width: .max, height: .max, mode: .fill).outputSize(sourceWidth: .max, sourceHeight: 1) == (.max, 1))
+        #expect(Thumbnailer(width: .max, height: .max, mode: .fit).outputSize(sourceWidth: .max, sourceHeight: .max) == (.max, .max))
+        #expect(Thumbnailer(width: .max, height: .max, mode: .fit).outputSize(sourceWidth: .max, sourceHeight: .max / 2) == (.max, .max / 2))
+        #expect(Thumbnailer(width: 1000, height: 1000, mode: .fit).outputSize(sourceWidth: .max, sourceHeight: .max / 2) == (1000, 500))
+        #expect(Thumbnailer(width: .max / 2, height: .max, mode: .fill).outputSize(sourceWidth: .max, sourceHeight: .max) == (.max / 2, .max))
+    }
+
+    @Test("a box of Int.max makes a thumbnail (fit, fill: the source's size) or refuses it before work (exact), never traps")
+    func extremeBoxThumbnails() throws {
+        let png = try makePNG(width: 6, height: 4) { _, _ in RGBA(1, 2, 3) }
+        for mode in [Thumbnailer.Mode.fit, .fill] {
+            let bitmap = try Thumbnailer(width: .max, height: .max, mode: mode).thumbnail(png).bitmap
+            #expect(bitmap.width == 6 && bitmap.height == 4, "\(mode)")
+        }
+        let error = #expect(throws: ImagingError.self) { try Thumbnailer(width: .max, height: .max, mode: .exact).thumbnail(png) }
+        guard case .limitExceeded = error else { Issue.record("exact: \(String(describing: error))"); return }
+    }
+
     @Test("fill takes the middle of the image")
     func fillCropsCentre() throws {
         // Left third red, middle green, right third blue: a square fill keeps the green.

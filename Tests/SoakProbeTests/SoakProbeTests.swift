@@ -64,7 +64,8 @@ import Testing
     }
 }
 
-/// The verdict engine on fixed figures: no memory is measured.
+/// The verdict engine on fixed figures: no memory is measured (but for the closures whose
+/// verdicts cannot depend on what they retain).
 @Suite struct SoakVerdictTests {
     func evidence(_ values: [Int], units: Double = 1) -> SoakEvidence {
         var evidence = SoakEvidence()
@@ -118,6 +119,50 @@ import Testing
         #expect(flat.stopped(by: "killed by SIGSEGV", failedRun: true).outcome == .failedRun)
     }
 
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 0, -4])
+    func unitsThatAreNotFiniteAndPositiveMakeAPerUnitVerdictInconclusive(bad: Double) {
+        var samples = evidence(Array(repeating: 1_000_000, count: 8), units: 4)
+        samples.add(RetainedSample(retainedBytes: 1_000_000, residentBytes: 1, anonymousBytes: 1, freeHeldBytes: 1_000, units: bad))
+        samples.add(RetainedSample(retainedBytes: 1_000_000, residentBytes: 1, anonymousBytes: 1, freeHeldBytes: 1_000, units: .nan))
+        #expect(samples.firstInvalidUnits?.iteration == 9)
+        let verdict = SoakVerdict.decide(samples, warmup: 0, limit: .perUnit(.kilobytes(4), unit: "r"), measure: .retained)
+        #expect(verdict.outcome == .inconclusive, "\(verdict)")
+        #expect(verdict.reasons.first == "measured iteration 9 reported \(bad) as its count of r; a limit per r needs a finite, positive count every iteration, so it cannot be judged", "\(verdict)")
+        // A limit per iteration never asks for the units.
+        let perIteration = SoakVerdict.decide(samples, warmup: 0, limit: .perIteration(.kilobytes(4)), measure: .retained)
+        #expect(perIteration.outcome == .pass, "\(perIteration)")
+    }
+
+    @Test func aClosureReportingNaNOrInfiniteUnitsNeverPasses() throws {
+        for bad in [Double.nan, .infinity] {
+            var keep: [[UInt8]] = []
+            var calls = 0
+            let verdict = try SoakProbe.measureUnits(limit: .perUnit(.kilobytes(4), unit: "r")) {
+                calls += 1
+                keep.append([UInt8](repeating: 7, count: 1_000_000))
+                return bad
+            }
+            #expect(verdict.outcome == .inconclusive, "\(verdict)")
+            #expect(verdict.reasons.first?.hasPrefix("measured iteration 1 reported \(bad) as its count of r") == true, "\(verdict)")
+            // Stopped at the first bad count: 3 warm-up calls and 1 measured.
+            #expect(calls == 4 && verdict.measuredIterations == 1, "\(calls) calls: \(verdict)")
+            #expect(keep.count == calls)
+        }
+    }
+
+    @Test func aNegativeWarmUpOrIterationCountRunsNoneAndSaysSo() throws {
+        var calls = 0
+        let verdict = try SoakProbe.measure(warmup: -5, iterations: .fixed(4), limit: .perIteration(.kilobytes(4))) { calls += 1 }
+        #expect(calls == 4 && verdict.warmupIterations == 0 && verdict.measuredIterations == 4, "\(calls) calls: \(verdict)")
+        #expect("\(verdict)".contains("4 measured iterations after 0 warm-up"), "\(verdict)")
+        calls = 0
+        let none = try SoakProbe.measure(warmup: -1, iterations: .fixed(-3), limit: .perIteration(.kilobytes(4)),
+                                         minimumIterationsToPass: -2) { calls += 1 }
+        #expect(calls == 0 && none.warmupIterations == 0 && none.measuredIterations == 0, "\(calls) calls: \(none)")
+        #expect(none.minimumIterationsToPass == 3 && none.outcome == .inconclusive, "\(none)")
+        #expect(none.reasons == ["only 0 measured iterations after warm-up; at least 3 are needed to fit a slope and 3 to pass"], "\(none)")
+    }
+
     @Test func untilVerdictStopsOnTheSameDecisionTwiceAfterTheMinimum() {
         var loop = SoakLoop(iterations: .untilVerdict(max: 100))
         for _ in 0..<4 { loop.record(.pass) }
@@ -129,5 +174,22 @@ import Testing
         var fixed = SoakLoop(iterations: .fixed(3))
         for _ in 0..<3 { fixed.record(.growth) }
         #expect(!fixed.wantsMore && !fixed.decided)
+    }
+}
+
+/// Byte counts from any `Double`: never a trap.
+@Suite struct ByteCountTests {
+    @Test func nanIsZeroAndWhatIsPastIntsRangeIsClamped() {
+        #expect(ByteCount.kilobytes(.nan).bytes == 0 && ByteCount.megabytes(.nan).bytes == 0)
+        #expect(ByteCount.kilobytes(-.nan).bytes == 0)
+        #expect(ByteCount.megabytes(.infinity).bytes == .max && ByteCount.kilobytes(.infinity).bytes == .max)
+        #expect(ByteCount.megabytes(-.infinity).bytes == .min && ByteCount.kilobytes(-.infinity).bytes == .min)
+        #expect(ByteCount.kilobytes(1e300).bytes == .max && ByteCount.megabytes(-1e300).bytes == .min)
+        #expect(ByteCount.kilobytes(.greatestFiniteMagnitude).bytes == .max)
+        #expect(ByteCount.kilobytes(9.3e15).bytes == .max, "9.3e18 bytes is past Int.max")
+        #expect(ByteCount.kilobytes(9.2e15).bytes == 9_200_000_000_000_000_000)
+        #expect(ByteCount.megabytes(-9.3e12).bytes == .min)
+        #expect(ByteCount.kilobytes(1.5).bytes == 1_500 && ByteCount.megabytes(-2).bytes == -2_000_000)
+        #expect(ByteCount.kilobytes(0.0004).bytes == 0 && ByteCount.kilobytes(.leastNonzeroMagnitude).bytes == 0)
     }
 }

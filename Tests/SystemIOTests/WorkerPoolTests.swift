@@ -15,7 +15,7 @@ struct WorkerPoolTests {
         pool.shutdown()
     }
 
-    @Test("a waiting job runs by its priority as asked when a thread chooses, FIFO among equals")
+    @Test("a waiting job runs by its priority as asked at submission and at reprioritize, FIFO among equals")
     func priority() {
         let pool = WorkerPool(threads: 1, name: "test.priority", defaultPriority: 2)
         let gate = DispatchSemaphore(value: 0)
@@ -24,10 +24,11 @@ struct WorkerPoolTests {
         pool.submit { gate.wait() }  // holds the one thread while the others queue
         pool.submit { order.withLock { $0.append("plain-1") } }
         pool.submit(priority: { 1 }) { order.withLock { $0.append("low") } }
-        pool.submit(priority: { late.withLock { $0 } }) { order.withLock { $0.append("raised") } }
+        let raised = pool.submit(priority: { late.withLock { $0 } }) { order.withLock { $0.append("raised") } }
         pool.submit { order.withLock { $0.append("plain-2") } }
         pool.submit(priority: { 4 }) { order.withLock { $0.append("urgent") } }
         late.withLock { $0 = 3 }  // raised after submission, before a thread chooses
+        pool.reprioritize(raised)
         gate.signal()
         pool.waitForIdle()
         #expect(order.withLock { $0 } == ["urgent", "raised", "plain-1", "plain-2", "low"])

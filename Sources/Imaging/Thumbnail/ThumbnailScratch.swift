@@ -45,9 +45,9 @@ public final class ThumbnailScratch {
 
     /// A buffer of at least `capacity` bytes and its mapped size (whole pages): the kept one
     /// when it is large enough, else a new mapping (the kept one unmapped first). Nil when the
-    /// kernel refuses the mapping.
+    /// kernel refuses the mapping or `capacity` rounds past `Int.max`.
     func take(_ capacity: Int) -> (buffer: UnsafeMutablePointer<UInt8>, mappedBytes: Int)? {
-        let wanted = PageMapping.roundUp(capacity)
+        guard let wanted = PageMapping.roundUp(capacity) else { return nil }
         if let kept, keptBytes >= wanted {
             self.kept = nil
             return (kept, keptBytes)

@@ -56,7 +56,10 @@ extension Thumbnailer {
     /// `fit`: the largest size inside the box with the source's aspect ratio, each side
     /// rounded to nearest and at least 1 (600x400 in 128 gives 128x85, as vipsthumbnail
     /// does); an image already inside the box keeps its size. `fill`: covers the box, then the
-    /// centre is cropped to it (never enlarging). `exact`: the box, stretched. O(1).
+    /// centre is cropped to it (never enlarging). `exact`: the box, stretched. Any `Int` is
+    /// taken, `Int.max` included, and never traps: a source side below 1 counts as 1, and each
+    /// side of the answer lies in `1...max(1, box side)` (`fit` and `fill` also within the
+    /// source's side). O(1).
     public func outputSize(sourceWidth: Int, sourceHeight: Int) -> (width: Int, height: Int) {
         let g = geometry(sourceWidth: max(1, sourceWidth), sourceHeight: max(1, sourceHeight))
         return (g.x.output, g.y.output)
@@ -70,10 +73,11 @@ extension Thumbnailer {
         var startX = 0.0, startY = 0.0, lengthX = Double(sw), lengthY = Double(sh)
         switch mode {
         case .fit:
-            if bw * sh <= bh * sw {
-                outH = max(1, Self.roundedQuotient(sh * bw, sw))
+            // Products in full width (128 bits): sides up to Int.max neither overflow nor trap.
+            if Self.product(bw, sh) <= Self.product(bh, sw) {
+                outH = max(1, Self.roundedQuotient(Self.product(sh, bw), sw))
             } else {
-                outW = max(1, Self.roundedQuotient(sw * bh, sh))
+                outW = max(1, Self.roundedQuotient(Self.product(sw, bh), sh))
             }
         case .fill:
             let scale = max(Double(bw) / Double(sw), Double(bh) / Double(sh))
@@ -90,14 +94,35 @@ extension Thumbnailer {
     }
 
     /// `fill` on one axis: scaled to `scale`, then cropped to the box around the centre.
+    /// The scaled side is clamped to the source's before it becomes an `Int` (`scale` is at most
+    /// 1, but a side past 2^53 rounds up in `Double`, and one near `Int.max` to 2^63, which no
+    /// `Int` holds).
     private static func cover(source: Int, box: Int, scale: Double) -> (output: Int, start: Double, length: Double) {
-        let scaled = max(1, Int((Double(source) * scale).rounded()))
+        let exact = (Double(source) * scale).rounded()
+        let scaled = min(source, exact < 0x1p63 ? max(1, Int(exact)) : Int.max)
         if scaled <= box { return (scaled, 0, Double(source)) }
         if scale >= 1 { return (box, Double((source - box) / 2), Double(box)) }
         let length = min(Double(source), Double(box) / scale)
         return (box, (Double(source) - length) / 2, length)
     }
 
-    /// `a / b` rounded to nearest, halves up (non-negative operands; no overflow).
-    static func roundedQuotient(_ a: Int, _ b: Int) -> Int { a / b + (a % b >= b - a % b ? 1 : 0) }
+    /// `a × b` of non-negative sides in full width, as (high, low) words that compare in order.
+    private static func product(_ a: Int, _ b: Int) -> Wide {
+        let (high, low) = a.multipliedFullWidth(by: b)
+        return Wide(high: high, low: low)
+    }
+
+    /// `a / b` rounded to nearest, halves up, of a full-width `a` whose quotient fits an `Int`
+    /// (the caller's `a ≤ limit × b` guarantees it); the remainder rule of the `Int` form.
+    private static func roundedQuotient(_ a: Wide, _ b: Int) -> Int {
+        let (quotient, remainder) = b.dividingFullWidth((high: a.high, low: a.low))
+        return quotient + (remainder >= b - remainder ? 1 : 0)
+    }
+
+    /// A non-negative 128-bit product, ordered by its high then its low word.
+    private struct Wide: Comparable {
+        var high: Int
+        var low: UInt
+        static func < (a: Wide, b: Wide) -> Bool { (a.high, a.low) < (b.high, b.low) }
+    }
 }

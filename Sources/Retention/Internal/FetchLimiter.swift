@@ -1,22 +1,22 @@
 import SystemIO
 
 /// At most `limit` fetches of an asynchronous ``ImageSource`` at once (a URL session's
-/// connections per host), the rest waiting in a ``LoadQueue``: a freed slot goes to the most
-/// urgent waiting load (its ticket's ``LoadPriority``, read when the slot frees, so
-/// `setPriority` reorders the waiting fetches as it does the waiting decodes), first come among
-/// equals. A waiter whose task is cancelled leaves at once. Its state sits in a `Lock` (a count
+/// connections per host), the rest waiting in SystemIO's `UrgencyQueue`: a freed slot goes to the
+/// most urgent waiting load (its ticket's ``LoadPriority``; a change while it waits reorders the
+/// queue at once, as it does the waiting decodes), first come among equals, a cancelled one
+/// skipped. A waiter whose task is cancelled leaves at once. Its state sits in a `Lock` (a count
 /// and a queue of continuations, touched for short steps from any task), not an actor:
 /// `release` is called from the end of a fetch and must hand the slot over without a hop.
 final class FetchLimiter: Sendable {
     private struct Waiter {
-        let id: UInt64
         let ticket: LoadTicket
         let continuation: CheckedContinuation<Bool, Never>
     }
 
     private struct State {
         var free: Int
-        var waiting = LoadQueue<Waiter>()
+        /// The waiters by their id, by their ticket's priority.
+        var waiting = UrgencyQueue<UInt64, Waiter>()
         var nextID: UInt64 = 0
     }
 
@@ -36,13 +36,16 @@ final class FetchLimiter: Sendable {
     }
 
     /// Waits for a slot for `ticket`'s load; true once it holds one (give it back with
-    /// ``release()``), false when the task was cancelled first. O(1), plus O(waiters) on
-    /// cancellation.
+    /// ``release()``), false when the task was cancelled first (or the load was, when a freed
+    /// slot found it waiting). O(log waiters).
     func acquire(for ticket: LoadTicket) async -> Bool {
         let id = state.withLock { s -> UInt64 in
             s.nextID &+= 1
             return s.nextID
         }
+        // Registered before the waiter queues: a change after it reorders the waiter (a change
+        // before it is read when the waiter queues). Weak: a ticket must not keep the limiter.
+        ticket.whenPriorityChanges { [weak self] in self?.reprioritize(id) }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 let granted = state.withLock { s -> Bool? in
@@ -53,27 +56,43 @@ final class FetchLimiter: Sendable {
                         s.free -= 1
                         return true
                     }
-                    s.waiting.append(Waiter(id: id, ticket: ticket, continuation: continuation))
+                    s.waiting.insert(Waiter(ticket: ticket, continuation: continuation), key: id, priority: ticket.priority.rawValue)
                     return nil
                 }
                 if let granted { continuation.resume(returning: granted) }
             }
         } onCancel: {
-            let waiter = state.withLock { s in s.waiting.removeFirst { $0.id == id } }
+            let waiter = state.withLock { s in s.waiting.remove(id) }
             waiter?.continuation.resume(returning: false)
         }
     }
 
-    /// Gives a slot back: to the most urgent waiter whose load is not cancelled (a cancelled
-    /// one leaves by its task's cancellation), or to the pool. O(waiters): one scan.
-    func release() {
-        let next = state.withLock { s -> CheckedContinuation<Bool, Never>? in
-            guard let waiter = s.waiting.popMostUrgent(priority: { $0.ticket.priority }, where: { !$0.ticket.isCancelled }) else {
-                s.free += 1
-                return nil
-            }
-            return waiter.continuation
+    /// Moves waiter `id` to its ticket's priority, read now under the lock (so the last change
+    /// wins); nothing once it left. O(log waiters).
+    private func reprioritize(_ id: UInt64) {
+        state.withLock { s in
+            guard let waiter = s.waiting.element(for: id) else { return }
+            s.waiting.setPriority(waiter.ticket.priority.rawValue, of: id)
         }
+    }
+
+    /// Gives a slot back: to the most urgent waiter whose load is not cancelled, or to the pool.
+    /// Waiters ahead of it whose load was cancelled leave with false (their task's cancellation,
+    /// which would have sent them, then finds them gone). O(log waiters) per waiter taken.
+    func release() {
+        let (next, cancelled) = state.withLock { s -> (CheckedContinuation<Bool, Never>?, [CheckedContinuation<Bool, Never>]) in
+            var cancelled: [CheckedContinuation<Bool, Never>] = []
+            while let (_, waiter) = s.waiting.popFirst() {
+                if waiter.ticket.isCancelled {
+                    cancelled.append(waiter.continuation)
+                    continue
+                }
+                return (waiter.continuation, cancelled)
+            }
+            s.free += 1
+            return (nil, cancelled)
+        }
+        for continuation in cancelled { continuation.resume(returning: false) }
         next?.resume(returning: true)
     }
 }

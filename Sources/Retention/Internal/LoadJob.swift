@@ -21,10 +21,27 @@ final class LoadTicket: Sendable {
         self.id = id
     }
 
-    /// How soon the load runs while it waits for a worker.
+    /// What to tell when the priority changes: the queues the load waits in (its jobs on the
+    /// decode workers, its fetch waiting for a slot), which then ask it again and reorder. A
+    /// `Lock`: added to by the threads that queue the load, read by the one that changes the
+    /// priority (under the cache's lock); the watchers run outside it.
+    private let priorityWatchers = Lock<[@Sendable () -> Void]>([])
+
+    /// How soon the load runs while it waits for a worker or a fetch slot. Setting a different
+    /// one tells the queues the load waits in (``whenPriorityChanges(_:)``): O(log waiting) each.
     var priority: LoadPriority {
         get { LoadPriority(rawValue: priorityValue.load(ordering: .relaxed)) ?? .normal }
-        set { priorityValue.store(newValue.rawValue, ordering: .relaxed) }
+        set {
+            guard priorityValue.exchange(newValue.rawValue, ordering: .relaxed) != newValue.rawValue else { return }
+            for watcher in priorityWatchers.withLock({ $0 }) { watcher() }
+        }
+    }
+
+    /// Runs `body` after every change of the priority from now on (a queue the load waits in
+    /// asks the priority again). A change made before this call is not told: ask it once more
+    /// after registering. O(1) amortized; a load registers a watcher per queue it enters.
+    func whenPriorityChanges(_ body: @escaping @Sendable () -> Void) {
+        priorityWatchers.withLock { $0.append(body) }
     }
 
     /// The fetch timeout an `image(for:fetchTimeout:)` request gave this load, overriding the

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# load-queue-benchmark.sh: how long does a cache take to drop loads it was asked for? Builds
+# tools/load-queue-benchmark/main.swift in release, as a client package of this checkout, and
+# runs it: for each size N (default 10000 100000 1000000), an ImageCache over an asynchronous
+# source (2 decode workers, 6 fetch slots) gets prefetch(0..<N), cancelPrefetch(0..<N) and
+# idle(), and the wall time of each and their total is printed; the last line says whether the
+# goal, 100,000 keys under 1 s in all, is met. The client package lives in
+# .build-load-queue-benchmark/ (ignored by git) so a second run rebuilds only what changed;
+# the first release build takes a few minutes on 2 cores.
+#
+# Usage: tools/load-queue-benchmark.sh [N...]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
+  export PATH=/opt/swift/usr/bin:$PATH
+fi
+folder="$root/.build-load-queue-benchmark"
+mkdir -p "$folder"
+. "$root/tools/client-package.sh"
+if [ ! -e "$folder/client/Package.swift" ]; then
+  rm -rf "$folder/client" "$folder/retention"
+  client_package "$folder" LoadQueueBenchmark LoadQueueBenchmark
+fi
+cp "$root/tools/load-queue-benchmark/main.swift" "$folder/client/Sources/LoadQueueBenchmark/main.swift"
+if ! (cd "$folder/client" && swift build -c release > "$folder/build.log" 2>&1); then
+  grep -E -A3 "error:" "$folder/build.log" >&2 || tail -n 20 "$folder/build.log" >&2
+  echo "load-queue-benchmark: the benchmark does not build" >&2
+  exit 1
+fi
+"$folder/client/.build/release/LoadQueueBenchmark" "$@"
