@@ -70,6 +70,16 @@ extension DiskStore {
         if fresh { correctAgainstListing() }
     }
 
+    /// Waits for the index, then checks it against a listing of the entries folder now, as an
+    /// open does in the background after loading a snapshot (``correctAgainstListing()``): what
+    /// `retention cache stat` calls so that a forged or stale snapshot never shows its own
+    /// figures. Idempotent. O(entries): one `readdir` per entry, one `fstatat` per file the
+    /// index lacks.
+    package func checkIndexAgainstListing() {
+        waitForIndex()
+        correctAgainstListing()
+    }
+
     /// After a snapshot was loaded as it is: lists the entries folder (one `readdir` per entry,
     /// off the path of writes, which are already let in) and indexes, as the coldest, every entry
     /// file the snapshot left out, with its allocated size (one `fstatat` each), then evicts if

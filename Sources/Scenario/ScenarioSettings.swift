@@ -154,6 +154,15 @@ public struct ScenarioSettings: Sendable, Hashable {
         if try container.isPresent("loadOrder") {
             loadOrder = try container.decodeChoice("loadOrder", as: LoadOrder.self)
         }
+        // The fetch slots and their order exist only in async mode: set in a synchronous
+        // scenario they would change nothing, silently. Refused, naming the key.
+        if display == .sync {
+            for key in ["fetchLimit", "loadOrder"] where try container.isPresent(key) {
+                throw DecodingError.problem(
+                    #"applies only with "display": "async" (a synchronous list reads and decodes one image at a time, in the frame that shows it); set "display": "async" or remove it"#,
+                    at: container.path(key))
+            }
+        }
         if try container.isPresent("diskLatencyMs") {
             diskLatencyMs = try container.decodeNumber(
                 "diskLatencyMs", expected: milliseconds, isValid: { (0...Self.maximumSourceLatencyMs).contains($0) })

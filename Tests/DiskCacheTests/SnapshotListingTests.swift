@@ -26,6 +26,12 @@ struct SnapshotListingTests {
             let forged = IndexSnapshot.encode([kept], clean: true, storeID: id,
                                               folderModification: header.folderModification, folderInode: header.folderInode)
             try FileIO.replace(folder + "/index", with: forged)
+            // What `retention cache stat` shows: checked against the listing before it answers.
+            let viewed = try DiskStore(folder: folder, limit: ByteSize(bytes: 64 << 20))
+            viewed.checkIndexAgainstListing()
+            #expect(viewed.metrics.entries == 13, "stat shows the forged snapshot's \(viewed.metrics.entries) entries")
+            viewed.close()
+            try FileIO.replace(folder + "/index", with: forged)
             let reopened = try DiskStore(folder: folder, limit: ByteSize(bytes: 1_000_000))
             reopened.waitForIndex()
             // The snapshot is loaded at once and checked against a listing after; closing waits

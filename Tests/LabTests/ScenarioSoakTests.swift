@@ -112,4 +112,24 @@ struct ScenarioSoakTests {
         #expect(comparison.description.contains("hour of use"), "\(comparison.description)")
         #expect(result.reasons.count == result.verdict.reasons.count + (result.baselineGrew ? 1 : 0))
     }
+
+    @Test("a baseline over 4 MiB is read only at its end, where the export keeps its verdict: the same figures, bounded memory; without a verdict there, the error names the bound")
+    func largeBaseline() throws {
+        let folder = try TestPaths.temporaryFolder("scenariosoak-bigbase")
+        defer { try? FileIO.removeTree(folder) }
+        _ = try ScenarioSoak(Self.request(.iterations(4), json: folder + "/main.json"), progress: .silent).run(progress: .silent)
+        let small = try ScenarioSoak.readBaseline(folder + "/main.json")
+        let text = String(decoding: try FileIO.readAll(folder + "/main.json"), as: UTF8.self)
+        let end = try #require(text.range(of: "\n  ],"))
+        let padding = String(repeating: ",\n    {\"pad\" : \"" + String(repeating: "x", count: 1000) + "\"}", count: 6000)
+        let big = String(text[..<end.lowerBound]) + padding + String(text[end.lowerBound...])
+        try FileIO.replace(folder + "/big.json", with: Data(big.utf8))
+        #expect(big.utf8.count > ScenarioSoak.baselineWholeBytes)
+        let read = try ScenarioSoak.readBaseline(folder + "/big.json")
+        #expect(read.slope == small.slope && read.interval == small.interval)
+        // The samples alone, closed without a verdict: no verdict in the last 256 KiB.
+        try FileIO.replace(folder + "/noverdict.json", with: Data((String(text[..<end.lowerBound]) + padding + "\n  ]\n}\n").utf8))
+        let error = #expect(throws: LabError.self) { try ScenarioSoak.readBaseline(folder + "/noverdict.json") }
+        #expect("\(error!)".contains("over the 4 MiB read whole, and its last 256 KiB hold no top-level verdict"), "\(error!)")
+    }
 }

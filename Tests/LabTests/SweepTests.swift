@@ -242,6 +242,15 @@ struct SweepTests {
         #expect(try Shard.fromEnvironment([:], shards: nil) == nil)
         #expect(throws: LabError.self) { try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "0"], shards: nil) }
         #expect(throws: LabError.self) { try Shard.fromEnvironment([:], shards: 3) }
+        // Values anyone can set: checked before the arithmetic that once overflowed.
+        #expect(throws: LabError.self) { try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "9223372036854775807"], shards: 2) }
+        #expect(throws: LabError.self) {
+            try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "9223372036854775807", "SLURM_ARRAY_TASK_COUNT": "2"], shards: nil)
+        }
+        #expect(throws: LabError.self) {
+            try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "-9223372036854775808", "SLURM_ARRAY_TASK_COUNT": "2"], shards: nil)
+        }
+        #expect(SystemIO.Median.of([Int.max, Int.max]) == Int.max && SystemIO.Median.of([Int.min, Int.max]) == -1)
     }
 
     static func document(scenario: String = "s.json", shard: Shard?, runs: [String]) -> ComparisonDocument {

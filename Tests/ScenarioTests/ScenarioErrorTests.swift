@@ -70,6 +70,9 @@ struct ScenarioErrorTests {
             == "script[0].fling.deceleration: expected a number from 0.5 to 0.9999, found 1.5")
         #expect(errorMessage(document(script: #"[{"scroll": {"by": 100, "frames": 0}}]"#))
             == "script[0].scroll.frames: expected a positive integer, found 0")
+        // A load-more delay past the script's most frames once overflowed frame + delay in the simulator.
+        #expect(errorMessage(#"{"viewport": {"width": 1, "height": 1}, "container": {"kind": "list"}, "rows": {"count": 1, "height": 1, "loadMore": {"delayFrames": 9223372036854775807}}}"#)
+            == "rows.loadMore.delayFrames: expected 1 to 10000000, found 9.223372036854776e+18")
     }
 
     // MARK: - Keys

@@ -60,6 +60,8 @@ struct ScenarioSettingsTests {
         (#""sourceLatencyMs":{"p50":150,"p95":80}"#, #"sourceLatencyMs: expected {"p50": P, "p95": Q} in milliseconds with 0 < P ≤ Q ≤ 60000, found an object"#),
         (#""sourceLatencyMs":[]"#, "sourceLatencyMs: expected a list of 1 to 10000 numbers of milliseconds from 0 to 60000, found an array"),
         (#""fetchLimit":0"#, "fetchLimit: expected an integer from 1 to 64, found 0"),
+        (#""fetchLimit":4"#, #"fetchLimit: applies only with "display": "async" (a synchronous list reads and decodes one image at a time, in the frame that shows it); set "display": "async" or remove it"#),
+        (#""loadOrder":"fifo""#, #"loadOrder: applies only with "display": "async" (a synchronous list reads and decodes one image at a time, in the frame that shows it); set "display": "async" or remove it"#),
         (#""loadOrder":"lifo""#, #"loadOrder: expected one of priority, fifo, found "lifo""#),
         (#""loadOrder":1"#, "loadOrder: expected one of priority, fifo, found 1"),
         (#""images":{"directory":"x","identity":"url"}"#, #"images.identity: expected one of row, image, found "url""#),
@@ -109,7 +111,7 @@ struct ScenarioSettingsTests {
             try Scenario.decode(Data("{\(Self.base),\(extra)}".utf8), source: "/tmp/s.json").settings
         }
         #expect(try settings(#""sourceLatencyMs":80"#).sourceLatency == .fixed(80))
-        let logNormal = try settings(#""sourceLatencyMs":{"p50":80,"p95":150},"fetchLimit":4"#)
+        let logNormal = try settings(#""display":"async","sourceLatencyMs":{"p50":80,"p95":150},"fetchLimit":4"#)
         #expect(logNormal.sourceLatency == .logNormal(p50: 80, p95: 150) && logNormal.sourceLatencyMs == 80 && logNormal.fetchLimit == 4)
         #expect(try settings(#""sourceLatencyMs":[40,120,80]"#).sourceLatency == .cycle([40, 120, 80]))
         #expect(try settings(#""display":"async""#).fetchLimit == 6, "the default is 6")

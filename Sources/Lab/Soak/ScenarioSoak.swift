@@ -196,8 +196,7 @@ public final class ScenarioSoak {
     /// `slopeBytesPerHourOfUse`, `slopeLowerBytesPerHourOfUse`, `slopeUpperBytesPerHourOfUse`).
     /// Throws `LabError.usage` naming the file and what is missing. O(size).
     public static func readBaseline(_ path: String) throws -> (slope: Double, interval: ClosedRange<Double>) {
-        let data: [UInt8]
-        do { data = Array(try FileIO.readAll(path, limit: 256 << 20)) } catch { throw LabError.usage("--baseline: \(error)") }
+        let data = try baselineBytes(path)
         let tree: JSONValue
         do { tree = try JSONDocument.parse(data, source: path) } catch { throw LabError.usage("--baseline: \(error)") }
         func number(_ key: String) -> Double? {
@@ -212,6 +211,46 @@ public final class ScenarioSoak {
             throw LabError.usage("--baseline: \(PathText.display(path)) is not a soak's --export-json (no verdict with slopeBytesPerHourOfUse and its interval)")
         }
         return (slope, lower...upper)
+    }
+
+    /// The most of a baseline read and parsed whole: 4 MiB. A larger file (a long soak's
+    /// samples) is read only in its last ``baselineTailBytes``, where the export keeps its
+    /// verdict, so memory stays bounded whatever the file's size.
+    public static let baselineWholeBytes = 4 << 20
+    /// The end of a large baseline that is read: 256 KiB.
+    public static let baselineTailBytes = 256 << 10
+
+    /// The bytes of the baseline to parse: the whole file up to ``baselineWholeBytes``; past it,
+    /// `{` and the document from its top-level `"verdict"` key on, found in the last
+    /// ``baselineTailBytes`` (a soak's export writes its keys sorted, the verdict last). Throws
+    /// `LabError.usage` naming the bound otherwise. One open, an `fstat` and one read of at most
+    /// 4 MiB.
+    static func baselineBytes(_ path: String) throws -> [UInt8] {
+        do {
+            let file = try FileDescriptor.openRegularFile(path)
+            let size = try file.status().size
+            if size <= baselineWholeBytes { return Array(try file.readAll(limit: baselineWholeBytes)) }
+            let start = size - baselineTailBytes
+            var tail = [UInt8](repeating: 0, count: baselineTailBytes)
+            let filled = try tail.withUnsafeMutableBytes { raw throws(SystemError) -> Int in
+                var filled = 0
+                while filled < raw.count {
+                    let n = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]), at: start + filled)
+                    if n == 0 { break }
+                    filled += n
+                }
+                return filled
+            }
+            tail.removeLast(tail.count - filled)
+            let key = Array("\n  \"verdict\" : ".utf8)
+            let last = tail.count >= key.count ? stride(from: tail.count - key.count, through: 0, by: -1).first { tail[$0..<($0 + key.count)].elementsEqual(key) } : nil
+            guard let at = last else {
+                throw LabError.usage("--baseline: \(PathText.display(path)) is \(SystemIO.NumberText.size(Double(size))), over the \(baselineWholeBytes >> 20) MiB read whole, and its last \(baselineTailBytes >> 10) KiB hold no top-level verdict, where a soak's --export-json keeps it")
+            }
+            return Array("{".utf8) + tail[(at + 1)...]
+        } catch let error as SystemError {
+            throw LabError.usage("--baseline: \(error)")
+        }
     }
 
     /// Streams one sample into the JSON document: the opening of the document before the

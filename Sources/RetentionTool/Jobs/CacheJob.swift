@@ -89,6 +89,9 @@ package struct CacheJob {
         store.waitForIndex()
         switch action {
         case .stat:
+            // The snapshot's figures are checked against the files there first (a forged or
+            // stale snapshot would otherwise show its own until the next write).
+            store.checkIndexAgainstListing()
             return Outcome(text: statText(store.metrics), status: 0, isError: false)
         case .verify:
             let report = store.verify()
