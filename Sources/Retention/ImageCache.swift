@@ -80,7 +80,8 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     ///     slot (its wait for the slot not counted); past it the fetch is cancelled, its slot
     ///     freed, and the load fails with ``ImageCacheError/fetchTimedOut(key:after:)``
     ///     (counted in ``CacheMetrics/timedOutFetches``). Nil: no limit. A request may give its
-    ///     own (``image(for:fetchTimeout:)``). A synchronous source's reads are not timed.
+    ///     own (``image(for:fetchTimeout:)``). It bounds a `synchronous` mode row's fetch too (the
+    ///     appearing thread's wait). A synchronous source's reads are not timed.
     ///   - allocator: overrides `policy.allocator` (to share a pool between caches).
     ///   - decodeLimits: caps for every decode, full or thumbnail; the default stops
     ///     decompression bombs.
