@@ -79,4 +79,18 @@ struct HostileCallerTests {
         #expect(cache.metrics.timedOutFetches == 1)
         #expect(cache.cachedImage(for: 0) == nil)
     }
+
+    @Test("a second DiskStore on a folder this process owns says this process already has it open, not that its own pid owns it")
+    func storeOpenedTwice() throws {
+        let first = try TemporaryStore("hostile-twice")
+        let second = try DiskStore(folder: first.folder + "/store", limit: .megabytes(1))
+        defer { second.close() }
+        #expect(second.writeState == .ownedByAnotherProcess(processID: getpid()))
+        #expect(second.writeState.description == "reads only: this process already has the store open")
+        #expect(!second.writeState.description.contains("\(getpid())"))
+        #expect(DiskStore.WriteState.ownedByAnotherProcess(processID: getpid() + 1).description
+            == "reads only: process \(getpid() + 1) owns the folder")
+        let error = DiskStoreError.ownedByAnotherProcess(folder: "/x", processID: getpid())
+        #expect(error.description.contains("this process already has the store open"))
+    }
 }
