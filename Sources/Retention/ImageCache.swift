@@ -104,7 +104,8 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// smaller (``policy`` then shows the fitted budget). Throws ``ImageCacheError`` when a
     /// setting cannot apply: a disk tier without a store or a store without a tier, a tier
     /// keeping nothing or thumbnails of rows that hold decoded bitmaps, a zero budget, an
-    /// explicit budget over the store's limit, a disk tier with no way to name keys. Costs O(1); the worker threads
+    /// explicit budget over the store's limit, a store whose limit is under `DiskStore.minimumLimitBytes`
+    /// (64 KiB: ``ImageCacheError/zeroDiskBudget(policy:)``), a disk tier with no way to name keys. Costs O(1); the worker threads
     /// start with the first background load (the writer with the first write) and end with the cache.
     public init(
         source: ImageSource<Key>,
@@ -127,6 +128,9 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         case (nil, .some): throw .storeWithoutDiskTier(policy: policy.name)
         case (.some, nil): throw .diskTierWithoutStore(policy: policy.name)
         case (.some(let tier), .some(let store)):
+            // A store that could hold no image would fit the tier's budget to (nearly) nothing,
+            // and every write would fail: refused, as a zero budget is.
+            guard store.limit >= DiskStore.minimumLimitBytes else { throw .zeroDiskBudget(policy: policy.name) }
             guard let fitted = tier.fitted(toStoreLimit: store.limit) else {
                 throw .diskBudgetOverStoreLimit(policy: policy.name, budget: tier.budget.bytes, limit: store.limit)
             }

@@ -93,4 +93,22 @@ struct HostileCallerTests {
         let error = DiskStoreError.ownedByAnotherProcess(folder: "/x", processID: getpid())
         #expect(error.description.contains("this process already has the store open"))
     }
+
+    @Test("a cache with a disk tier refuses a store whose limit is under DiskStore.minimumLimitBytes, with zeroDiskBudget, at init")
+    func storeTooSmall() throws {
+        let zero = try TemporaryStore("hostile-zero", limit: 0)
+        #expect(throws: ImageCacheError.zeroDiskBudget(policy: RetentionPolicy.decodedLRUDisk.name)) {
+            _ = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), policy: .decodedLRUDisk, disk: zero.store,
+                               diskName: { "\($0)" })
+        }
+        let under = try TemporaryStore("hostile-under", limit: DiskStore.minimumLimitBytes - 1)
+        #expect(throws: ImageCacheError.zeroDiskBudget(policy: RetentionPolicy.decodedLRUDisk.name)) {
+            _ = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), policy: .decodedLRUDisk, disk: under.store,
+                               diskName: { "\($0)" })
+        }
+        let least = try TemporaryStore("hostile-least", limit: DiskStore.minimumLimitBytes)
+        let cache = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), policy: .decodedLRUDisk, disk: least.store,
+                                   diskName: { "\($0)" })
+        #expect(cache.policy.disk?.budget.bytes == DiskStore.minimumLimitBytes)
+    }
 }
