@@ -302,22 +302,34 @@ public final class DiskStore: Sendable {
         /// It was opened ``AccessMode/readOnly``.
         case readOnlyRequested
         /// Another process owns the folder (`processID` as it wrote it, when readable); in
-        /// ``AccessMode/automatic`` mode this store takes over once that owner has gone.
+        /// ``AccessMode/automatic`` mode this store takes over once that owner has gone. A
+        /// `processID` that is this process's own means another `DiskStore` of this process
+        /// has the folder open; the description says so.
         case ownedByAnotherProcess(processID: Int32?)
         /// The folder cannot be written by this process (another user's folder, a read-only
         /// file system, a link where `tmp` or `entries` should be): hits are served, nothing
         /// is written.
         case notWritable(reason: String)
 
-        /// A few words: "reads only: process 42 owns the folder".
+        /// A few words: "reads only: process 42 owns the folder" ("reads only: this process
+        /// already has the store open" when the owner is this process).
         public var description: String {
             switch self {
             case .owner: return "owner"
             case .paused(let code): return "owner, writes paused (\(SystemError.text(forErrno: code)))"
             case .readOnlyRequested: return "reads only (opened read-only)"
-            case .ownedByAnotherProcess(let pid): return "reads only: \(pid.map { "process \($0)" } ?? "another process") owns the folder"
+            case .ownedByAnotherProcess(let pid): return "reads only: \(Self.ownerClause(pid))"
             case .notWritable(let reason): return "reads only: \(reason)"
             }
+        }
+
+        /// Who holds the folder, as a clause: "process 42 owns the folder", "another process owns
+        /// the folder", or, when `processID` is this process's own (a second `DiskStore` opened
+        /// on a folder this process already owns), "this process already has the store open".
+        /// O(1): one `getpid`.
+        package static func ownerClause(_ processID: Int32?) -> String {
+            if processID == getpid() { return "this process already has the store open" }
+            return "\(processID.map { "process \($0)" } ?? "another process") owns the folder"
         }
     }
 

@@ -1,3 +1,4 @@
+internal import Glibc
 import SystemIO
 
 /// Why a ``DiskStore`` could not open or could not store an entry. Each case carries its
@@ -10,7 +11,8 @@ public enum DiskStoreError: Error, CustomStringConvertible, Sendable, Equatable 
     /// The path names a file or special file, not a folder.
     case notAFolder(String)
     /// Another process owns the folder (holds its `flock`); `processID` is what it wrote
-    /// into the lock file, when readable.
+    /// into the lock file, when readable. When it is this process's own (a second store opened
+    /// on a folder this process already owns), the description says so.
     case ownedByAnotherProcess(folder: String, processID: Int32?)
     /// This store reads only: another process owns the folder, the folder cannot be written,
     /// or it was opened `.readOnly`.
@@ -58,6 +60,9 @@ public enum DiskStoreError: Error, CustomStringConvertible, Sendable, Equatable 
         case .notAFolder(let path):
             return "cannot open the disk store \(PathText.display(path)): it is a file, not a folder"
         case .ownedByAnotherProcess(let folder, let pid):
+            if pid == getpid() {
+                return "cannot open the disk store \(PathText.display(folder)): this process already has the store open (holds its lock)"
+            }
             let owner = pid.map { "process \($0)" } ?? "another process"
             return "cannot open the disk store \(PathText.display(folder)): \(owner) owns it (holds its lock)"
         case .readOnly(let folder):

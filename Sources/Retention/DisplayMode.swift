@@ -4,6 +4,12 @@ public enum DisplayMode: Sendable, Hashable {
     /// SwiftUI row does when it decodes in `body` or `onAppear`. The time taken is returned
     /// in ``AppearOutcome`` so a lab can charge it to the frame. Prefetches and
     /// `image(for:)` still use one background worker.
+    ///
+    /// With an asynchronous source (``ImageSource/init(fetch:)``) the caller's thread blocks
+    /// for the fetch, whose task runs on a dedicated fetch thread, not on Swift's cooperative
+    /// pool: `appeared` called from tasks (even more of them than the pool has threads) cannot
+    /// starve the fetch it waits for. The cache's `fetchTimeout` bounds that wait; past it the
+    /// fetch is cancelled and the row's load fails with ``ImageCacheError/fetchTimedOut(key:after:)``.
     case synchronous
     /// On a bounded pool of `workers` decode workers: `appeared` queues the load and returns
     /// at once; the row shows a placeholder until the load completes.

@@ -18,7 +18,13 @@ extension ImageCache {
     /// `asynchronous` mode it is queued and this returns at once; in `scheduled` mode it is
     /// registered and waits for ``startLoad(_:)``.
     ///
-    /// - Complexity: O(1) plus evictions, plus a read and a decode in `synchronous` mode.
+    /// In `synchronous` mode with an asynchronous source, the caller blocks while the fetch
+    /// runs on the cache's dedicated fetch thread (never on the cooperative pool, so calling
+    /// from tasks cannot deadlock), for at most ``fetchTimeout``: past it the row's load fails
+    /// with ``ImageCacheError/fetchTimedOut(key:after:)`` and the outcome is `.failed`.
+    ///
+    /// - Complexity: O(1) plus evictions, plus a read (or a fetch, bounded by ``fetchTimeout``)
+    ///   and a decode in `synchronous` mode.
     @discardableResult
     public func appeared(_ key: Key) -> AppearOutcome {
         let deferStart: Bool

@@ -246,7 +246,14 @@ extension ImageCache {
         // decodes are work, timed in this thread's CPU time.
         let clock = ContinuousClock()
         let start = clock.now
-        let fetched = Result { () throws -> Data in try source.data(for: job.key) }
+        // An asynchronous source's fetch is bounded by the load's timeout here too; it runs on
+        // the fetch executor's thread, so this thread may be a cooperative one (see `DisplayMode`).
+        let timeout = source.isAsynchronous ? job.ticket.fetchTimeout ?? fetchTimeout : nil
+        var fetched = source.data(for: job.key, within: timeout)
+        if case .failure(let error) = fetched, error is TimedFetch.Expired, let timeout {
+            io.timedOutFetches = 1
+            fetched = .failure(ImageCacheError.fetchTimedOut(key: "\(job.key)", after: timeout))
+        }
         readDuration += start.duration(to: clock.now)
         if case .success = fetched, job.isCancelled { return (nil, io) }
         return (outcome(decoding: fetched, from: .source, readDuration: readDuration, cpuStart: cpuStart), io)

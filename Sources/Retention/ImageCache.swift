@@ -56,7 +56,10 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// The fetch slots of an asynchronous source.
     let fetches: FetchLimiter
     /// The most fetches of an asynchronous ``source`` in flight at once; a synchronous source
-    /// reads on the decode workers and ignores it.
+    /// reads on the decode workers and ignores it. A fetch must not await ``image(for:)`` of
+    /// another key of the same cache: the nested load waits for a slot the outer fetches hold,
+    /// so `fetchLimit` such fetches at once never complete (nothing detects it; a
+    /// ``fetchTimeout`` ends them as timed out). O(1).
     public let fetchLimit: Int
     /// The longest a fetch of an asynchronous ``source`` may hold its slot before its load fails
     /// with ``ImageCacheError/fetchTimedOut(key:after:)``; nil for no limit. O(1).
@@ -75,12 +78,14 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     ///   - mode: where appearing rows decode; default two asynchronous workers (fixed, so experiments compare).
     ///   - fetchLimit: the most fetches of an asynchronous source (``ImageSource/init(fetch:)``)
     ///     at once, apart from the decode workers; default 6, a URL session's connections per
-    ///     host. At least 1.
+    ///     host. At least 1. A fetch that awaits this cache's `image(for:)` of another key
+    ///     holds its slot while the nested load waits for one: `fetchLimit` of them deadlock.
     ///   - fetchTimeout: the longest a fetch of an asynchronous source may take once it holds a
     ///     slot (its wait for the slot not counted); past it the fetch is cancelled, its slot
     ///     freed, and the load fails with ``ImageCacheError/fetchTimedOut(key:after:)``
     ///     (counted in ``CacheMetrics/timedOutFetches``). Nil: no limit. A request may give its
-    ///     own (``image(for:fetchTimeout:)``). A synchronous source's reads are not timed.
+    ///     own (``image(for:fetchTimeout:)``). It bounds a `synchronous` mode row's fetch too (the
+    ///     appearing thread's wait). A synchronous source's reads are not timed.
     ///   - allocator: overrides `policy.allocator` (to share a pool between caches).
     ///   - decodeLimits: caps for every decode, full or thumbnail; the default stops
     ///     decompression bombs.
@@ -103,7 +108,8 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// smaller (``policy`` then shows the fitted budget). Throws ``ImageCacheError`` when a
     /// setting cannot apply: a disk tier without a store or a store without a tier, a tier
     /// keeping nothing or thumbnails of rows that hold decoded bitmaps, a zero budget, an
-    /// explicit budget over the store's limit, a disk tier with no way to name keys. Costs O(1); the worker threads
+    /// explicit budget over the store's limit, a store whose limit is under `DiskStore.minimumLimitBytes`
+    /// (64 KiB: ``ImageCacheError/zeroDiskBudget(policy:)``), a disk tier with no way to name keys. Costs O(1); the worker threads
     /// start with the first background load (the writer with the first write) and end with the cache.
     public init(
         source: ImageSource<Key>,
@@ -126,6 +132,9 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         case (nil, .some): throw .storeWithoutDiskTier(policy: policy.name)
         case (.some, nil): throw .diskTierWithoutStore(policy: policy.name)
         case (.some(let tier), .some(let store)):
+            // A store that could hold no image would fit the tier's budget to (nearly) nothing,
+            // and every write would fail: refused, as a zero budget is.
+            guard store.limit >= DiskStore.minimumLimitBytes else { throw .zeroDiskBudget(policy: policy.name) }
             guard let fitted = tier.fitted(toStoreLimit: store.limit) else {
                 throw .diskBudgetOverStoreLimit(policy: policy.name, budget: tier.budget.bytes, limit: store.limit)
             }

@@ -1,3 +1,5 @@
+import DiskCache
+
 /// Why an ``ImageCache`` cannot be made with the policy and store given (a setting that
 /// cannot apply, each case naming the policy), or why one of its loads failed on the cache's
 /// side (a fetch timed out). Each case reads as one sentence.
@@ -10,7 +12,8 @@ public enum ImageCacheError: Error, CustomStringConvertible, Sendable, Hashable 
     case emptyDiskTier(policy: String)
     /// The disk tier keeps thumbnails, but the policy's rows hold decoded bitmaps.
     case thumbnailsOnDiskNeedThumbnailRows(policy: String)
-    /// The disk tier's budget is zero.
+    /// The disk tier's budget is zero, or the disk store's limit is under
+    /// `DiskStore.minimumLimitBytes` (64 KiB), which would fit the budget to (nearly) nothing.
     case zeroDiskBudget(policy: String)
     /// The disk tier's budget, given explicitly, is larger than the store's limit.
     case diskBudgetOverStoreLimit(policy: String, budget: Int, limit: Int)
@@ -33,7 +36,7 @@ public enum ImageCacheError: Error, CustomStringConvertible, Sendable, Hashable 
         case .thumbnailsOnDiskNeedThumbnailRows(policy: let policy):
             return "policy \(policy) keeps thumbnails on disk, but its rows hold decoded bitmaps (visible is not \"thumbnail\")"
         case .zeroDiskBudget(let policy):
-            return "policy \(policy) has a disk budget of 0 bytes"
+            return "policy \(policy) has a disk budget of 0 bytes, or a disk store whose limit is under \(ByteSize(bytes: DiskStore.minimumLimitBytes)), so no image could be written"
         case .diskBudgetOverStoreLimit(let policy, let budget, let limit):
             return "policy \(policy) has a disk budget of \(ByteSize(bytes: budget)), over the disk store's limit of \(ByteSize(bytes: limit))"
         case .diskNameRequired(let keyType):

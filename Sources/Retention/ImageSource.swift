@@ -41,21 +41,21 @@ public struct ImageSource<Key: Hashable & Sendable>: Sendable {
     public var isAsynchronous: Bool { fetcher != nil }
 
     /// The compressed bytes for `key`. Costs what the closure costs; for an asynchronous
-    /// source, the calling thread waits for the fetch (never call it from a task: the fetch
-    /// may need the thread it blocks).
+    /// source, the calling thread blocks until the fetch returns, with no timeout. The fetch runs
+    /// in a task on a dedicated thread of the cache's, not on Swift's cooperative pool, so a
+    /// caller blocking a cooperative thread (a task) cannot starve it; the fetch must suspend
+    /// rather than block its thread, which it shares with other such fetches.
     public func data(for key: Key) throws -> Data {
-        if let reader = read { return try reader(key) }
-        let result = Lock<Result<Data, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
+        try data(for: key, within: nil).get()
+    }
+
+    /// ``data(for:)``, waiting at most `timeout` (nil: no limit) for an asynchronous source's
+    /// fetch: past it the fetch is cancelled and the result is a `TimedFetch.Expired`
+    /// failure. A synchronous read is never timed.
+    func data(for key: Key, within timeout: Duration?) -> Result<Data, any Error> {
+        if let reader = read { return Result { try reader(key) } }
         let fetcher = fetcher!
-        Task {
-            let value: Result<Data, any Error>
-            do { value = .success(try await fetcher(key)) } catch { value = .failure(error) }
-            result.withLock { $0 = value }
-            done.signal()
-        }
-        done.wait()
-        return try result.withLock { $0! }.get()
+        return FetchExecutor.wait(within: timeout) { try await fetcher(key) }
     }
 
     /// The compressed bytes for `key`, awaited: the fetch of an asynchronous source, or the

@@ -105,7 +105,9 @@ import Testing
                 _ = try DiskStore(folder: folder, limit: ByteSize(bytes: 10_000_000), mode: .owner)
             }
             let message = DiskStoreError.ownedByAnotherProcess(folder: folder, processID: getpid()).description
-            #expect(message == "cannot open the disk store \(folder): process \(getpid()) owns it (holds its lock)")
+            #expect(message == "cannot open the disk store \(folder): this process already has the store open (holds its lock)")
+            #expect(DiskStoreError.ownedByAnotherProcess(folder: folder, processID: getpid() + 1).description
+                == "cannot open the disk store \(folder): process \(getpid() + 1) owns it (holds its lock)")
             let reader = try DiskStore(folder: folder, limit: ByteSize(bytes: 10_000_000), mode: .automatic)
             #expect(!reader.isOwner)
             #expect(reader.data(for: "k") == Data([1, 2, 3]))

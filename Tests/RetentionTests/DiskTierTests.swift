@@ -446,13 +446,14 @@ struct DiskTierTests {
 
     @Test("a store at its limit evicts older entries and stays within it")
     func storeAtItsLimit() throws {
-        // 64 KB: room for a handful of the ~3-7 KB fixtures' entry files (4 KB blocks).
-        let h = Harness(.decodedReleaseDisk.with { $0.disk?.budget = .kilobytes(64) })
+        // 64 KiB (the least a cache takes): room for a handful of the ~3-7 KB fixtures' entry
+        // files (4 KB blocks).
+        let h = Harness(.decodedReleaseDisk.with { $0.disk?.budget = ByteSize(bytes: DiskStore.minimumLimitBytes) })
         for key in 0..<40 {
             h.appear(key)
             h.disappear(key)
             h.settle()
-            #expect(h.disk!.store.usage <= 64_000)
+            #expect(h.disk!.store.usage <= DiskStore.minimumLimitBytes)
         }
         #expect(h.metrics.diskWrites == 40 && h.metrics.diskWriteFailures == 0)
         #expect((h.disk!.store.metrics.evictions[.size] ?? 0) > 0)
@@ -462,9 +463,16 @@ struct DiskTierTests {
 
     @Test("an entry larger than the store's limit is a counted failure, and a smaller budget than the store's limit is kept by trimming")
     func entryTooLargeAndBudgetTrim() throws {
-        let tiny = try TemporaryStore("disk-tiny", limit: 12_000)
-        let h = Harness(.decodedReleaseDisk.with { $0.disk?.budget = ByteSize(bytes: 12_000) },
-                        images: [1: Fixtures.png(seed: 1, width: 200, height: 200)], disk: tiny)
+        // The smallest store a cache takes, and an image of noise larger than it.
+        let tiny = try TemporaryStore("disk-tiny", limit: DiskStore.minimumLimitBytes)
+        var random = SystemRandomNumberGenerator()
+        let noise = try Bitmap(width: 200, height: 200) { buffer, _ in
+            for i in buffer.indices { buffer[i] = UInt8.random(in: 0...255, using: &random) }
+        }
+        let large = try PNGEncoder(compressionLevel: 1).encode(noise)
+        #expect(large.count > DiskStore.minimumLimitBytes)
+        let h = Harness(.decodedReleaseDisk.with { $0.disk?.budget = ByteSize(bytes: DiskStore.minimumLimitBytes) },
+                        images: [1: large], disk: tiny)
         #expect(h.appear(1).status == .decoded)
         h.settle()
         #expect(h.metrics.diskWriteFailures == 1 && h.metrics.diskWrites == 0)

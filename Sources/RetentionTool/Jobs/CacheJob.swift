@@ -113,7 +113,7 @@ package struct CacheJob {
     static func unwritableReason(_ state: DiskStore.WriteState) -> String {
         switch state {
         case .notWritable(let reason): return reason
-        case .ownedByAnotherProcess(let pid): return "\(pid.map { "process \($0)" } ?? "another process") owns the folder"
+        case .ownedByAnotherProcess(let pid): return DiskStore.WriteState.ownerClause(pid)
         default: return "this process does not own the folder"
         }
     }
