@@ -77,6 +77,9 @@ let package = Package(
         .executableTarget(name: "MemoryCheck", dependencies: ["MemoryProbe", "Imaging", "Lab", "SoakProbe"]),
         // Writes and reads a disk store in a child process for the kill and multi-process tests.
         .executableTarget(name: "DiskStoreCheck", dependencies: ["DiskCache", "SystemIO", "RetentionTestSupport", "AssetGen"]),
+        // Calls the libraries' public API as a hostile caller would, one case per child process,
+        // so a trap or a deadlock fails that case, never the test run (see its main.swift).
+        .executableTarget(name: "HostileCallerCheck", dependencies: ["DiskCache", "Imaging", "Retention", "SoakProbe", "SystemIO"]),
         // Helpers every test target shares: package root, corpora, temporary folders, mutations
         // (drawn from AssetGen's SplitMix64, the one copy).
         .target(name: "RetentionTestSupport", dependencies: ["AssetGen", "SystemIO"], path: "Tests/RetentionTestSupport"),
@@ -84,7 +87,7 @@ let package = Package(
         .testTarget(name: "DiskCacheTests", dependencies: ["DiskCache", "DiskStoreCheck", "CChecksum", "SystemIO", "AssetGen", "RetentionTestSupport"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "SystemIO", "AssetGen", "RetentionTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "RetentionTests", dependencies: ["Retention", "Imaging", "MemoryProbe", "SystemIO", "AssetGen", "DiskCache", "RetentionTestSupport"]),
+        .testTarget(name: "RetentionTests", dependencies: ["Retention", "Imaging", "MemoryProbe", "SystemIO", "AssetGen", "DiskCache", "RetentionTestSupport", "HostileCallerCheck"]),
         .testTarget(name: "VisibilityTests", dependencies: ["Visibility", "AssetGen"]),
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),

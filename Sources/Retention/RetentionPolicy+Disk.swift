@@ -1,3 +1,4 @@
+import DiskCache
 import Imaging
 
 extension RetentionPolicy {
@@ -23,6 +24,11 @@ extension RetentionPolicy {
         public var budget: ByteSize {
             didSet { budgetIsExplicit = true }
         }
+
+        /// The smallest budget a tier can work with: a disk store's smallest limit (64 KiB,
+        /// `DiskStore.minimumLimitBytes`), under which the cache refuses the store
+        /// (``ImageCacheError/zeroDiskBudget``). O(1).
+        public static let minimumBudget = ByteSize(bytes: DiskStore.minimumLimitBytes)
 
         /// True when ``budget`` was given rather than left at its default: only an explicit
         /// budget over the store's limit is an error.

@@ -136,7 +136,7 @@ struct DiskExperimentTests {
             _ = try experiment.applying([SweepSetting(key: .diskBudget, value: 2_000_000)])
         }
         let diskExperiment = try Experiment.prepare(scenarioPath: feed.path, strategyName: "decoded-lru+disk")
-        #expect(throws: LabError.usage("diskBudget for decoded-lru+disk: a budget must be above 0")) {
+        #expect(throws: LabError.usage("diskBudget for decoded-lru+disk: a disk budget must be at least 64KiB, a disk store's smallest limit")) {
             _ = try diskExperiment.applying([SweepSetting(key: .diskBudget, value: 0)])
         }
     }

@@ -145,7 +145,7 @@ struct PolicyDefinitionTests {
         expectRejected(#"{"name": "x", "disk": true}"#, at: ["disk"], expected)
         expectRejected(#"{"name": "x", "diskBudget": "8MB"}"#, at: ["diskBudget"], #"diskBudget applies only when disk is not "none""#)
         expectRejected(#"{"name": "x", "base": "decoded-lru+disk", "disk": "none", "diskBudget": "8MB"}"#, at: ["diskBudget"], "diskBudget applies only")
-        expectRejected(#"{"name": "x", "base": "decoded-lru+disk", "diskBudget": 0}"#, at: ["diskBudget"], "expected a disk budget above 0")
+        expectRejected(#"{"name": "x", "base": "decoded-lru+disk", "diskBudget": 0}"#, at: ["diskBudget"], "expected a disk budget of at least 64KiB (a disk store's smallest limit)")
         expectRejected(#"{"name": "x", "base": "decoded-lru+disk", "diskBudget": "lots"}"#, at: ["diskBudget"], #"expected a size like "64MB""#)
         expectRejected(#"{"name": "x", "base": "decoded-lru+disk", "diskBudget": "10PB"}"#, at: ["diskBudget"],
                        "expected a disk budget of at most 9PB (2^53 bytes, the largest a report keeps exact)")

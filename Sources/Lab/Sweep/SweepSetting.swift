@@ -170,7 +170,7 @@ extension Experiment {
                 guard policy.disk != nil else {
                     throw .usage("diskBudget does not apply to \(strategy.name): it keeps nothing on disk")
                 }
-                guard value > 0 else { throw .usage("\(label): a budget must be above 0") }
+                guard value >= RetentionPolicy.DiskTier.minimumBudget.bytes else { throw .usage("\(label): a disk budget must be at least 64KiB, a disk store's smallest limit") }
                 policy.disk?.budget = ByteSize(bytes: value)
             case .prefetchRows:
                 guard result.trace == nil else {

@@ -85,7 +85,7 @@ extension RetentionPolicy {
         static let disk = "expected " + RetentionPolicy.DiskTier.contentsWords.map { "\"\($0)\"" }.dropLast().joined(separator: ", ")
             + " or \"" + RetentionPolicy.DiskTier.contentsWords.last! + "\""
         static let diskBudgetNeedsTier = #"diskBudget applies only when disk is not "none""#
-        static let diskBudget = "expected a disk budget above 0 like \"150MB\""
+        static let diskBudget = "expected a disk budget of at least 64KiB (a disk store's smallest limit) like \"150MB\""
         static let largestDiskBudget = 1 << 53
         static let diskBudgetTooLarge = "expected a disk budget of at most 9PB (2^53 bytes, the largest a report keeps exact)"
         static let thumbnailsOnDisk = #"thumbnails on disk apply only when visible is "thumbnail""#
@@ -174,7 +174,8 @@ extension RetentionPolicy {
             guard disk != nil else {
                 throw DecodingError.dataCorruptedError(forKey: .diskBudget, in: c, debugDescription: Expect.diskBudgetNeedsTier)
             }
-            guard size.bytes > 0 else {
+            // A store smaller than a few entries is refused by the cache (zeroDiskBudget): say so here.
+            guard size >= RetentionPolicy.DiskTier.minimumBudget else {
                 throw DecodingError.dataCorruptedError(forKey: .diskBudget, in: c, debugDescription: Expect.diskBudget)
             }
             // Reports carry the budget as a JSON number, which a reader keeps exact only up to
