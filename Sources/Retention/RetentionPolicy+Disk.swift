@@ -27,7 +27,7 @@ extension RetentionPolicy {
 
         /// The smallest budget a tier can work with: a disk store's smallest limit (64 KiB,
         /// `DiskStore.minimumLimitBytes`), under which the cache refuses the store
-        /// (``ImageCacheError/zeroDiskBudget``). O(1).
+        /// (``ImageCacheError/zeroDiskBudget(policy:)``). O(1).
         public static let minimumBudget = ByteSize(bytes: DiskStore.minimumLimitBytes)
 
         /// True when ``budget`` was given rather than left at its default: only an explicit

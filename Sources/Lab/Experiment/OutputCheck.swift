@@ -33,7 +33,7 @@ public enum OutputCheck {
     }
 
     /// Throws `LabError.usage` (the tool's exit status 64) naming the flag and the file when an
-    /// output cannot be written (``FileIO/checkWritable(_:)``: an empty path, a missing or
+    /// output cannot be written (SystemIO's `FileIO.checkWritable`: an empty path, a missing or
     /// read-only folder, a link another user planted, the running program), when two outputs
     /// are one file (by canonical path, so a file not yet made counts), or an
     /// output is an input (same device and inode). Outputs given as nil are skipped.
