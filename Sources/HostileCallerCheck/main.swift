@@ -19,6 +19,16 @@ func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
 
 let png = try PNGEncoder().encode(Bitmap(width: 8, height: 8, fill: RGBA(9, 9, 9)))
 
+/// The cache a source's fetch asks for nested images, set once the cache exists: a `Lock`, since
+/// the fetches read it from their tasks.
+final class CacheBox: Sendable {
+    private let value = Lock<ImageCache<Int>?>(nil)
+    var cache: ImageCache<Int>? {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
+    }
+}
+
 /// Each case: its name and what it runs. Cases that would hang before their fix rely on the
 /// test's timeout to fail.
 let cases: [String: () async throws -> String] = [
@@ -83,6 +93,32 @@ let cases: [String: () async throws -> String] = [
         cache.cancelPrefetch(0..<100_000)
         await cache.idle()
         return "ok: 100,000 keys prefetched, cancelled and idled"
+    },
+    "nested-fetches-under-fetch-limit": {
+        // Two fetch slots; each outer fetch awaits the same cache's image of another key.
+        let box = CacheBox()
+        let cache = try ImageCache<Int>(source: ImageSource(fetch: { key in
+            if key < 100, let cache = box.cache { _ = try await cache.image(for: key + 100) }
+            return png
+        }), policy: .decodedLRU, mode: .asynchronous(workers: 2), fetchLimit: 2)
+        box.cache = cache
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for key in 0..<8 { group.addTask { _ = try await cache.image(for: key) } }
+            try await group.waitForAll()
+        }
+        do {
+            let cyclic = CacheBox()
+            let looping = try ImageCache<Int>(source: ImageSource(fetch: { key in
+                if let cache = cyclic.cache { _ = try await cache.image(for: 1 - key) }
+                return png
+            }), policy: .decodedLRU, mode: .asynchronous(workers: 2), fetchLimit: 2)
+            cyclic.cache = looping
+            _ = try await looping.image(for: 0)
+            throw Failed(description: "a fetch chain 0 → 1 → 0 finished")
+        } catch let error as ImageCacheError {
+            guard case .fetchCycle = error else { throw Failed(description: "threw \(error), not fetchCycle") }
+            return "ok: 8 nested fetches through 2 slots finished; a cycle: \(error)"
+        }
     },
     "disk-store-opened-twice": {
         let folder = TemporaryFile.systemFolder + "/hostile-twice-\(getpid())"

@@ -41,6 +41,22 @@ extension ImageCache {
     /// ``image(for:)`` and ``image(for:fetchTimeout:)``: registers the caller on the key's load
     /// (starting one when none is in flight) and waits for it.
     private func request(_ key: Key, fetchTimeout: Duration?) async throws -> Bitmap {
+        // Called from inside one of this cache's fetches: never wait for the fetch's own chain,
+        // and give its slot back while waiting, so nested fetches cannot hold every slot.
+        if let scope = FetchScope.current, scope.limiter === fetches {
+            if scope.keys.contains("\(key)") { throw ImageCacheError.fetchCycle(keys: scope.keys + ["\(key)"]) }
+            let gaveBack = scope.releaseSlot()
+            let result: Result<Bitmap, any Error>
+            do { result = .success(try await waitForLoad(key, fetchTimeout: fetchTimeout)) } catch { result = .failure(error) }
+            if gaveBack { await scope.reacquireSlot() }
+            return try result.get()
+        }
+        return try await waitForLoad(key, fetchTimeout: fetchTimeout)
+    }
+
+    /// Registers the caller on the key's load (starting one when none is in flight) and waits
+    /// for it.
+    private func waitForLoad(_ key: Key, fetchTimeout: Duration?) async throws -> Bitmap {
         let id = waiterIDs.wrappingAdd(1, ordering: .relaxed).newValue
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bitmap, any Error>) in
@@ -56,7 +72,7 @@ extension ImageCache {
                 switch plan {
                 case .done(let result): continuation.resume(with: result)
                 case .wait: break
-                case .start(let job): submit(job)
+                case .start(let job): submit(job, within: FetchScope.current)
                 }
             }
         } onCancel: {
@@ -85,13 +101,14 @@ extension ImageCache {
     // MARK: - Running loads
 
     /// Queues `job` on the decode workers, at its ticket's priority. With an asynchronous
-    /// source, a load that must fetch hands the fetch to a task of its own and frees the worker.
-    func submit(_ job: LoadJob<Key>) {
+    /// source, a load that must fetch hands the fetch to a task of its own and frees the worker;
+    /// `outer`, the fetch that asked for the load (if any), makes the chain its fetch belongs to.
+    func submit(_ job: LoadJob<Key>, within outer: FetchScope? = nil) {
         workers.submit(ticket: job.ticket) { [self] in
             let (outcome, io) = runLoad(job, fetchLater: source.isAsynchronous)
             guard let outcome else {
                 // An asynchronous source's load that reached the source stops before it, to fetch.
-                if source.isAsynchronous, io.sourceReads > 0, !job.isCancelled { startFetch(job, io) } else { recordCancelled(io) }
+                if source.isAsynchronous, io.sourceReads > 0, !job.isCancelled { startFetch(job, io, within: outer) } else { recordCancelled(io) }
                 return
             }
             finish(job, outcome, io, onCallerThread: false)
@@ -103,7 +120,7 @@ extension ImageCache {
     /// and queues the bytes' decode on the workers at the load's priority. No decode worker
     /// waits meanwhile. Cancelling the load (its last requester went) cancels the task, whether
     /// it waits for a slot or fetches; what it read is counted either way.
-    private func startFetch(_ job: LoadJob<Key>, _ io: LoadIO) {
+    private func startFetch(_ job: LoadJob<Key>, _ io: LoadIO, within outer: FetchScope?) {
         workers.beginOutsideWork()
         let task = Task { [self] in
             guard await fetches.acquire(for: job.ticket) else {
@@ -116,20 +133,21 @@ extension ImageCache {
             }
             let clock = ContinuousClock()
             let start = clock.now
-            let result: Result<Data, any Error>
-            var timedOut = false
-            if let timeout = job.ticket.fetchTimeout ?? fetchTimeout {
-                let timed = await TimedFetch.run(within: timeout) { [source] in try await source.fetch(job.key) }
-                if case .failure(let error) = timed, error is TimedFetch.Expired {
-                    timedOut = true
-                    result = .failure(ImageCacheError.fetchTimedOut(key: "\(job.key)", after: timeout))
-                } else {
-                    result = timed
+            // The fetch runs in its scope: a nested image(for:) of this cache gives the slot back
+            // while it waits, and one that would wait for its own chain is refused.
+            let scope = FetchScope(limiter: fetches, key: "\(job.key)", ticket: job.ticket, outer: outer)
+            let timeout = job.ticket.fetchTimeout ?? fetchTimeout
+            let (result, timedOut) = await FetchScope.$current.withValue(scope) { [source] () async -> (Result<Data, any Error>, Bool) in
+                if let timeout {
+                    let timed = await TimedFetch.run(within: timeout) { try await source.fetch(job.key) }
+                    if case .failure(let error) = timed, error is TimedFetch.Expired {
+                        return (.failure(ImageCacheError.fetchTimedOut(key: "\(job.key)", after: timeout)), true)
+                    }
+                    return (timed, false)
                 }
-            } else {
-                do { result = .success(try await source.fetch(job.key)) } catch { result = .failure(error) }
+                do { return (.success(try await source.fetch(job.key)), false) } catch { return (.failure(error), false) }
             }
-            fetches.release()
+            _ = scope.releaseSlot()
             let waited = start.duration(to: clock.now)
             var read = io
             if timedOut { read.timedOutFetches = 1 }

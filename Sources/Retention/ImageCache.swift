@@ -56,10 +56,10 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// The fetch slots of an asynchronous source.
     let fetches: FetchLimiter
     /// The most fetches of an asynchronous ``source`` in flight at once; a synchronous source
-    /// reads on the decode workers and ignores it. A fetch must not await ``image(for:)`` of
-    /// another key of the same cache: the nested load waits for a slot the outer fetches hold,
-    /// so `fetchLimit` such fetches at once never complete (nothing detects it; a
-    /// ``fetchTimeout`` ends them as timed out). O(1).
+    /// reads on the decode workers and ignores it. A fetch that awaits ``image(for:)`` of
+    /// another key of the same cache gives its slot back while it waits, so nested fetches
+    /// complete; one that would wait for its own chain throws
+    /// ``ImageCacheError/fetchCycle(keys:)``. O(1).
     public let fetchLimit: Int
     /// The longest a fetch of an asynchronous ``source`` may hold its slot before its load fails
     /// with ``ImageCacheError/fetchTimedOut(key:after:)``; nil for no limit. O(1).
@@ -79,7 +79,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     ///   - fetchLimit: the most fetches of an asynchronous source (``ImageSource/init(fetch:)``)
     ///     at once, apart from the decode workers; default 6, a URL session's connections per
     ///     host. At least 1. A fetch that awaits this cache's `image(for:)` of another key
-    ///     holds its slot while the nested load waits for one: `fetchLimit` of them deadlock.
+    ///     gives its slot back while the nested load runs, and takes one again after.
     ///   - fetchTimeout: the longest a fetch of an asynchronous source may take once it holds a
     ///     slot (its wait for the slot not counted); past it the fetch is cancelled, its slot
     ///     freed, and the load fails with ``ImageCacheError/fetchTimedOut(key:after:)``

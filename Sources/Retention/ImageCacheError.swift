@@ -23,6 +23,9 @@ public enum ImageCacheError: Error, CustomStringConvertible, Sendable, Hashable 
     /// The fetch of `key` (its description) from an asynchronous source did not finish within
     /// the load's fetch timeout, `after`: it was cancelled and its slot freed, and the load failed.
     case fetchTimedOut(key: String, after: Duration)
+    /// A fetch awaited the same cache's `image(for:)` for a key its own chain of fetches is
+    /// loading (`keys`, outermost first, the repeated key last): it would wait for itself.
+    case fetchCycle(keys: [String])
 
     /// One sentence.
     public var description: String {
@@ -43,6 +46,8 @@ public enum ImageCacheError: Error, CustomStringConvertible, Sendable, Hashable 
             return "a cache with a disk tier needs a stable name on disk for each key: give diskName, or make \(keyType) DiskKeyConvertible (a \(keyType) such as a row number may name another image in the next run)"
         case .fetchTimedOut(let key, let timeout):
             return "the fetch of image \(key) did not finish within its timeout of \(timeout), so its load failed"
+        case .fetchCycle(let keys):
+            return "the fetch of image \(keys.dropLast().last ?? "?") awaited image \(keys.last ?? "?") of the same cache, which its own chain of fetches is loading (\(keys.joined(separator: " → "))), so it would wait for itself"
         }
     }
 }

@@ -15,7 +15,7 @@ struct HostileCallerClientTests {
     static let cases = [
         "page-mapped-bitmap-past-int-max", "thumbnail-geometry-past-int-max", "byte-count-not-finite", "soak-units-not-finite",
         "soak-negative-warm-up", "synchronous-cache-async-source-from-tasks", "synchronous-fetch-timeout",
-        "prefetch-cancel-idle-100k", "disk-store-opened-twice", "disk-store-below-one-entry",
+        "prefetch-cancel-idle-100k", "nested-fetches-under-fetch-limit", "disk-store-opened-twice", "disk-store-below-one-entry",
     ]
 
     @Test("each hostile case keeps the library's promise: no trap, no hang, the documented answer", arguments: cases)
