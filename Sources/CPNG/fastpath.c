@@ -15,6 +15,8 @@
 // - a zlib stream (deflate, no preset dictionary, a window of at most 32 KiB, which CPNG's
 //   reader makes zlib hold whatever the header declares) that ends with the last IDAT byte,
 //   inflates to exactly the filtered image and carries a matching Adler-32;
+//   its first deflate block passing zlib's checks too (rtn_fast_first_block; later blocks may
+//   carry faults libdeflate takes and zlib refuses, docs/libraries.md);
 // - every row's filter type 0...4.
 #include "CPNG.h"
 
@@ -24,6 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <zlib.h>
 
 // How far past the inflated image compressed bytes may sit (rtn_png_fast_capacity). The
 // inflate writes behind the bytes it has read; a stream from any deflate encoder never falls
@@ -305,6 +308,58 @@ static int rtn_fast_key(const rtn_png_fast_plan *plan, const uint8_t *data, uint
     return 1;
 }
 
+// Declines a stream whose first deflate block libdeflate would take and zlib would not, before
+// anything is inflated. A dynamic first block: zlib reads the zlib header and that block's
+// header only (Z_TREES, at most 4 KiB of input), so a header zlib rejects is declined
+// (libdeflate ignores, for one, a code-length repeat that runs past the last code: zlib's
+// "invalid bit length repeat"); a fixed cost per file, nothing per byte. A fixed-Huffman first
+// block (small streams: encoders choose fixed codes for little data): zlib inflates the whole
+// stream into a discarded 32 KiB window first, since libdeflate decodes the invalid
+// literal/length symbols 286 and 287 there as length 258 where zlib says "invalid
+// literal/length code"; about one zlib inflate more for such a file. Blocks after the first
+// are not checked (docs/libraries.md).
+static int rtn_fast_first_block(rtn_png_fast_plan *plan, const uint8_t *stream, size_t size) {
+    if (size < 3) return 0;  // libdeflate fails it
+    int type = (stream[2] >> 1) & 3;
+    if (type != 1 && type != 2) return 0;
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    uint8_t *window = type == 1 ? malloc(32768) : NULL;
+    if ((type == 1 && window == NULL) || inflateInit2(&z, 15) != Z_OK) {
+        free(window);
+        rtn_decline(plan, "out of memory");
+        return -1;
+    }
+    uint8_t out[1];
+    z.next_in = (Bytef *)stream;
+    int rc = Z_OK;
+    if (type == 2) {
+        z.avail_in = (uInt)(size < 4096 ? size : 4096);
+        z.next_out = out;
+        z.avail_out = sizeof out;
+        for (int call = 0; call < 3 && rc == Z_OK && !(z.data_type & 256); call++) rc = inflate(&z, Z_TREES);
+    } else {
+        size_t left = size;
+        while (rc == Z_OK) {
+            if (z.avail_in == 0 && left > 0) {
+                z.avail_in = (uInt)(left < (1U << 30) ? left : (1U << 30));
+                left -= z.avail_in;
+            }
+            z.next_out = window;
+            z.avail_out = 32768;
+            rc = inflate(&z, Z_NO_FLUSH);
+            if (rc == Z_BUF_ERROR && left > 0) rc = Z_OK;
+        }
+    }
+    inflateEnd(&z);
+    free(window);
+    if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT || rc == Z_MEM_ERROR) {
+        rtn_decline(plan, "zlib rejects the deflate stream");
+        return -1;
+    }
+    return 0;
+}
+
 // Gathers the image data if it is in several IDATs and inflates it to end at
 // buffer + plan->inflate_end, exactly filtered_bytes long. Returns the filtered image, or NULL
 // with plan->reason set. `data` may be overwritten from here on.
@@ -334,6 +389,10 @@ static uint8_t *rtn_fast_inflate(rtn_png_fast_plan *plan, const uint8_t *data, u
             return NULL;
         }
         stream = end - plan->idat_bytes;
+    }
+    if (rtn_fast_first_block(plan, stream, plan->idat_bytes) != 0) {
+        free(gathered);
+        return NULL;
     }
     struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
     if (inflater == NULL) {

@@ -22,7 +22,11 @@ import Foundation
 /// expanded in place; every other file, and any file the fast path declines part-way, is
 /// decoded by libpng, whose pixels or error then stand. The fast path gives libpng's bytes
 /// (the tests compare both on every corpus and on fuzzed files); `DecodeOptions.path` can force
-/// libpng. docs/libraries.md lists which files take which path.
+/// libpng. docs/libraries.md lists which files take which path. One known leniency: a zlib
+/// stream whose fault zlib rejects but libdeflate takes (literal/length symbols 286–287,
+/// distance symbols 30–31, a code-length repeat past the last code, a one-codeword code) in a
+/// deflate block after the first, with CRCs and the Adler-32 matching, decodes on the fast path
+/// and throws `corrupt` on libpng; in the first block zlib checks it first.
 ///
 /// Cost: libpng's path is one pass over the data with memory for the bitmap
 /// (`width × height × 4`) plus libpng's state and a row buffer, the file streamed through a
@@ -30,7 +34,9 @@ import Foundation
 /// bitmap plus one byte a row, and a copy of the compressed bytes while it inflates when they
 /// are split over several IDAT chunks. A file read from a path is read whole into the bitmap's
 /// own tail (at most 256 KiB past it), where the inflate overwrites it, and those pages go back
-/// to the kernel when the decode ends.
+/// to the kernel when the decode ends. Before the fast path's inflate zlib reads the first deflate
+/// block's header (a fixed cost), or inflates the whole stream once when that block has fixed
+/// Huffman codes (small or flat images).
 public struct PNGDecoder: Sendable, Hashable {
     /// The caps checked before pixel memory is taken.
     public var limits: DecodeLimits

@@ -122,4 +122,31 @@ struct PNGFuzzTests {
         #expect(whole > rounds / 20, "only \(whole) mutants were inflated whole: the comparison hardly compared")
         #expect(failed > rounds / 10, "only \(failed) mutants failed: the mutations hardly mutated")
     }
+
+    /// Every one-bit flip of a small RGB file, its CRCs fixed so the flip reaches the inflate.
+    /// Once the fast path decoded flips zlib rejects: a flat image's single fixed-Huffman
+    /// block with its length symbol 285 flipped to 287 ("invalid literal/length code";
+    /// libdeflate reads it as 285), and a dynamic block whose last zero run of code lengths was
+    /// flipped to run past the last code ("invalid bit length repeat"; libdeflate ignores it).
+    @Test("every one-bit flip of seeded 20x20 RGB PNGs, CRCs fixed, gives the same pixels or error on both paths")
+    func oneBitFlipsAgreeOnBothPaths() throws {
+        let generator = AssetGenerator(seed: 1)
+        let flat = try PNGEncoder(compressionLevel: 1, colorMode: .rgb).encode(try Bitmap(width: 20, height: 20, fill: RGBA(200, 30, 40)))
+        let ui = try PNGEncoder(colorMode: .rgb, strategy: .rle).encode(try generator.bitmap(for: AssetSpec(.ui, 20, 20, index: 1)))
+        var mutants = 0, fast = 0, failed = 0
+        for (name, png) in [("flat", [UInt8](flat)), ("ui", [UInt8](ui))] {
+            for byte in 8..<png.count {
+                for bit in 0..<8 {
+                    var bytes = png
+                    bytes[byte] ^= UInt8(1 << bit)
+                    let (declined, outcome) = DecodePathTests.compare(Self.fixingCRCs(bytes), "\(name) byte \(byte) bit \(bit)")
+                    mutants += 1
+                    if declined == nil { fast += 1 }
+                    if case .failed = outcome { failed += 1 }
+                }
+            }
+        }
+        #expect(fast > mutants / 50, "only \(fast) of \(mutants) mutants took the fast path")
+        #expect(failed > mutants / 2, "only \(failed) of \(mutants) mutants failed")
+    }
 }
