@@ -97,7 +97,7 @@ struct SoakCommand: ParsableCommand {
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Largest accepted growth of retained memory over --horizon hours of use, for a slope certainly above zero: a size with its unit like 16MB (the default); 0 allows no certain growth. Not with --exec.", valueName: "size"),
             transform: ArgumentValues.size(example: "16MB"))
-    var maxGrowth: ByteSize = .megabytes(16)
+    var maxGrowth: ByteSize?
 
     @Option(help: ArgumentHelp("Fastest accepted growth of retained memory, per hour of modelled use (16MB/h) or per iteration (256KB/iteration). The default, 16MB/h: an 8-hour day of use adds 128 MB, within what a foreground app can spare on the smallest phones; a feed whose rows keep 4 KB each fails (its 30 rows per 5.5 s iteration add 80 MB of row state per hour of use; a 6-iteration soak reads 62-68 MB, docs/results.md). With --exec, per iteration only (64KB/iteration by default): a program has no modelled use.", valueName: "rate"),
             transform: ArgumentValues.growthRate())
@@ -105,7 +105,7 @@ struct SoakCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Hours of modelled use --max-growth is judged over: a duration with s, m or h (1h, the default; 8h; 30m). Not with --exec.", valueName: "duration"),
             transform: ArgumentValues.horizon())
-    var horizon: Double = 3600
+    var horizon: Double?
 
     @OptionGroup var costOptions: CostOptions
 
@@ -158,6 +158,10 @@ struct SoakCommand: ParsableCommand {
         if baseline != nil { throw ValidationError("--baseline compares a scenario soak's slope per hour of use; --exec has none") }
         if marker != nil && every != nil { throw ValidationError("give --marker or --every, not both") }
         if marker?.isEmpty == true { throw ValidationError("--marker needs a text that marks an iteration's end") }
+        if marker?.contains(where: \.isNewline) == true { throw ValidationError("--marker cannot hold a line break: a marker is matched within one line of output") }
+        if maxGrowth != nil || horizon != nil {
+            throw ValidationError("--max-growth and --horizon judge a scenario soak's hours of use; --exec has none: give --max-growth-rate per iteration, like 64KB/iteration")
+        }
         if every != nil && iterationTimeout != nil { throw ValidationError("--iteration-timeout applies to markers, not --every") }
         if let every, every <= 0 { throw ValidationError("--every must be above zero") }
         if let iterationTimeout, iterationTimeout <= 0 { throw ValidationError("--iteration-timeout must be above zero") }
@@ -192,10 +196,10 @@ struct SoakCommand: ParsableCommand {
         var request = ScenarioSoak.Request(scenarioPath: scenario ?? "", strategy: strategy ?? "", limit: iterations.map { .iterations($0) } ?? .duration(duration ?? 0))
         request.untilVerdict = untilVerdict
         request.warmup = warmup
-        request.maxGrowthBytes = maxGrowth.bytes
+        request.maxGrowthBytes = (maxGrowth ?? .megabytes(16)).bytes
         request.maxGrowthRate = maxGrowthRate ?? .default
         request.baselinePath = baseline
-        request.horizonHours = horizon / 3600
+        request.horizonHours = (horizon ?? 3600) / 3600
         request.costsPath = costOptions.costs
         request.decodeSpeed = costOptions.decodeSpeed
         request.maxResidentBytes = maxResident?.bytes

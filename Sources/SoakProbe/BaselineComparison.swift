@@ -39,7 +39,7 @@ public struct BaselineComparison: Sendable, Hashable, CustomStringConvertible {
         let floor = minimumEffect > 0 ? " by more than \(rate(minimumEffect))" : ""
         let verdict = grewSignificantly ? "grew significantly (this interval lies above the baseline's\(floor))"
             : interval.upperBound < baselineInterval.lowerBound ? "shrank (this interval lies below the baseline's)"
-            : "no significant growth (the intervals overlap, or lie apart by less than the minimum effect\(floor.isEmpty ? "" : ",\(floor.dropFirst(2))"))"
+            : "no significant growth (the intervals overlap, or lie apart by less than the minimum effect\(minimumEffect > 0 ? " of \(rate(minimumEffect))" : ""))"
         return "baseline: \(rate(slope)) per \(unit) (\(rate(interval.lowerBound)) to \(rate(interval.upperBound))) against the baseline's "
             + "\(rate(baselineSlope)) (\(rate(baselineInterval.lowerBound)) to \(rate(baselineInterval.upperBound))): \(verdict)"
     }

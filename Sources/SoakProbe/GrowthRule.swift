@@ -10,8 +10,9 @@ import SystemIO
 /// - inconclusive otherwise, with an estimate of the iterations that would decide.
 ///
 /// A slope certainly below zero (the interval's upper end under zero) is no growth, but it is
-/// not what a program at rest does: it is flagged (``GrowthJudgement/certainlyShrinks``) so the
-/// verdict says it is a measurement artefact instead of passing silently.
+/// not what a program at rest does: it is flagged (``GrowthJudgement/certainlyShrinks``), and
+/// the outcome is inconclusive, never a pass, with a reason naming it a measurement artefact
+/// (a series that shrinks can hide a leak: other work in the process giving memory back).
 public enum GrowthRule {
     /// Measured iterations a PASS needs by default: fewer leave the interval too wide to trust.
     public static let minimumIterationsToPass = 5
@@ -75,8 +76,10 @@ public struct GrowthJudgement: Sendable, Hashable {
     /// About how many more iterations would decide, when it can be told.
     public var moreIterationsToDecide: Int?
 
-    /// The outcome by this rule alone: pass, growth or inconclusive. O(1).
+    /// The outcome by this rule alone: pass, growth or inconclusive (a slope that certainly
+    /// shrinks is inconclusive, not a pass). O(1).
     public var outcome: SoakOutcome {
+        if certainlyShrinks && finding != .above { return .inconclusive }
         switch finding {
         case .above: return .growth
         case .within: return .pass
@@ -92,6 +95,6 @@ public struct GrowthJudgement: Sendable, Hashable {
     /// iteration in words); nil when the slope does not certainly shrink. O(1).
     public func shrinkReason(_ format: (Double) -> String) -> String? {
         guard certainlyShrinks else { return nil }
-        return "retained memory certainly shrinks (95 % interval \(format(lower)) to \(format(upper)), below zero): a measurement artefact, not a property of the code: memory the first measured iterations held (a warm-up too short, a cache still filling then trimming, the allocator returning pages) is being given back; no growth is judged from it, but give more warm-up iterations before trusting the pass"
+        return "retained memory certainly shrinks (95 % interval \(format(lower)) to \(format(upper)), below zero): a measurement artefact, not a property of the code: memory the first measured iterations held (a warm-up too short, a cache still filling then trimming, the allocator returning pages) is being given back, or other work in the process (tests run in parallel) gives memory back; a series that shrinks can hide a leak, so the soak is INCONCLUSIVE: give more warm-up iterations, or soak the code alone (a child process)"
     }
 }

@@ -147,7 +147,7 @@ public enum ProcessSoakError: Error, Sendable, CustomStringConvertible {
         case .missingCommand: return "--exec needs a command after --: retention soak --exec -- CMD ARGS…"
         case .notFound(let name):
             return name.contains("/") ? "--exec: \(name): no such program (not a file we may execute)" : "--exec: \(name): command not found in PATH"
-        case .cannotStart(let name, let error): return "--exec: cannot start \(name): \(error)"
+        case .cannotStart(let name, let error): return "--exec: cannot start \(name): \(error.reasonText)"
         case .io(let error): return "--exec: \(error)"
         }
     }

@@ -114,6 +114,20 @@ struct ExecSoakCommandTests {
         let notAFile = try await CLIRunner.run(["soak", "--exec", "--", "/nonexistent/tool"])
         #expect(notAFile.status == 2)
         #expect(notAFile.stderr.contains("Error: --exec: /nonexistent/tool: no such program (not a file we may execute)"), "\(notAFile.stderr)")
+        // A file that is not a program the kernel runs: named once, with the kernel's reason.
+        let dir = try CLIRunner.temporaryDirectory("exec-badelf")
+        defer { try? FileIO.removeTree(dir) }
+        try FileIO.replace(dir + "/bad", with: Data([0x7F, 0x45, 0x4C, 0x46, 1, 2, 3, 4, 5, 6, 7, 8]))
+        try FileIO.setPermissions(dir + "/bad", 0o755)
+        let badELF = try await CLIRunner.run(["soak", "--exec", "--", dir + "/bad"])
+        #expect(badELF.status == 2)
+        #expect(badELF.stderr.contains("Error: --exec: cannot start \(dir)/bad: Exec format error\n"), "\(badELF.stderr)")
+        let newline = try await CLIRunner.run(["soak", "--exec", "--marker", "A\nB", "--", "true"])
+        #expect(newline.status == 64 && newline.stderr.contains("--marker cannot hold a line break"), "\(newline.stderr)")
+        for flags in [["--max-growth", "8MB"], ["--horizon", "8h"]] {
+            let ignored = try await CLIRunner.run(["soak", "--exec"] + flags + ["--", "true"])
+            #expect(ignored.status == 64 && ignored.stderr.contains("--max-growth and --horizon judge a scenario soak's hours of use; --exec has none"), "\(flags): \(ignored.stderr)")
+        }
         let both = try await CLIRunner.run(["soak", "scenario.json", "--exec", "--", "true"])
         #expect(both.status == 64)
         #expect(both.stderr.contains("--exec soaks the program after --, not a scenario"), "\(both.stderr)")

@@ -17,5 +17,8 @@ struct BaselineComparisonTests {
         #expect(compare(51_100_000...86_000_000, effect: 4_000_000).description
                 == "baseline: 68.6 MB per hour of use (51.1 MB to 86.0 MB) against the baseline's 5.8 MB (1.4 MB to 10.2 MB): grew significantly (this interval lies above the baseline's by more than 4.0 MB)")
         #expect(compare(-500_000...500_000).description.hasSuffix(": shrank (this interval lies below the baseline's)"))
+        #expect(compare(12_000_000...20_000_000, effect: 4_000_000).description.hasSuffix(
+            ": no significant growth (the intervals overlap, or lie apart by less than the minimum effect of 4.0 MB)"))
+        #expect(compare(9_000_000...30_000_000).description.hasSuffix(": no significant growth (the intervals overlap, or lie apart by less than the minimum effect)"))
     }
 }

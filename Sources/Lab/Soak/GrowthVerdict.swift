@@ -298,7 +298,11 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
             verdict.moreIterationsToDecide = judgement.moreIterationsToDecide
             verdict.reasons.append("only \(count) measured iterations; a pass needs at least \(minimumIterationsToPass)")
         }
-        if let shrinking = judgement.shrinkReason({ verdict.perHourOfUse($0) }) { verdict.reasons.append(shrinking) }
+        if let shrinking = judgement.shrinkReason({ verdict.perHourOfUse($0) }) {
+            // Shrinking is not passing: a series that gives memory back can hide a leak.
+            if verdict.outcome == .pass { verdict.outcome = .inconclusive }
+            verdict.reasons.append(shrinking)
+        }
         return verdict
     }
 
