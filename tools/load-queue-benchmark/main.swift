@@ -13,7 +13,7 @@ import Retention
 /// The process's CPU time so far (user + system, all threads), from `getrusage`.
 func processCPU() -> Duration {
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
     let micro = Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000 + Int64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
     return .microseconds(micro)
 }
