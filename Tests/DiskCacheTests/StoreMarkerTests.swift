@@ -8,25 +8,30 @@ import Testing
 /// The marker that makes a folder a store appears whole: written under a temporary name and
 /// linked into place, so no opener ever reads half of one, and none waits for another.
 @Suite struct StoreMarkerTests {
+    /// `openers` threads open each of `rounds` new empty folders below `base` at once: every one
+    /// gets the store's id, all the same one, and the folder holds the marker (whose id it is)
+    /// and the tag, no temporary name.
+    func raceOpeners(in base: String, rounds: Int, openers: Int) throws {
+        for round in 0..<rounds {
+            let folder = base + "/\(round)"
+            try FileIO.createDirectories(folder)
+            let ids = Lock([[UInt8]?](repeating: nil, count: openers))
+            DispatchQueue.concurrentPerform(iterations: openers) { index in
+                let opened = try? StoreOpening.open(folder, mode: .automatic, createFolder: false)
+                ids.withLock { $0[index] = opened?.id }
+            }
+            let seen = ids.withLock { $0 }
+            #expect(seen.allSatisfy { $0 != nil }, "round \(round): an opener failed")
+            #expect(Set(seen.compactMap { $0 }).count == 1, "round \(round): openers disagree on the store's id")
+            let marker = try FileIO.readAll(folder + "/RETENTION-STORE")
+            #expect(Array(marker[12..<28]) == (seen.first ?? nil))
+            #expect(try FileIO.directoryEntries(folder).sorted() == ["CACHEDIR.TAG", "RETENTION-STORE"], "round \(round)")
+        }
+    }
+
     @Test("openers racing on one empty folder all read the one marker that was linked, and no temporary name is left")
     func racingOpenersAgree() throws {
-        try DiskTest.withFolder("marker-race") { base in
-            for round in 0..<20 {
-                let folder = base + "/\(round)"
-                try FileIO.createDirectories(folder)
-                let ids = Lock([[UInt8]?](repeating: nil, count: 6))
-                DispatchQueue.concurrentPerform(iterations: 6) { index in
-                    let opened = try? StoreOpening.open(folder, mode: .automatic, createFolder: false)
-                    ids.withLock { $0[index] = opened?.id }
-                }
-                let seen = ids.withLock { $0 }
-                #expect(seen.allSatisfy { $0 != nil }, "round \(round): an opener failed")
-                #expect(Set(seen.compactMap { $0 }).count == 1, "round \(round): openers disagree on the store's id")
-                let marker = try FileIO.readAll(folder + "/RETENTION-STORE")
-                #expect(Array(marker[12..<28]) == (seen.first ?? nil))
-                #expect(try FileIO.directoryEntries(folder).sorted() == ["CACHEDIR.TAG", "RETENTION-STORE"], "round \(round)")
-            }
-        }
+        try DiskTest.withFolder("marker-race") { base in try raceOpeners(in: base, rounds: 20, openers: 6) }
     }
 
     @Test("a marker's temporary name left by a killed opener does not stop a folder from becoming a store, and goes with it; a marker that is not whole is refused at once")
@@ -57,19 +62,7 @@ import Testing
     func withoutHardLinks(code: Int32) throws {
         try DiskTest.withFolder("marker-nolink-\(code)") { base in
             try SystemFaults.with(code, into: .link, whenPathContains: base) {
-                for round in 0..<10 {
-                    let folder = base + "/\(round)"
-                    try FileIO.createDirectories(folder)
-                    let ids = Lock([[UInt8]?](repeating: nil, count: 4))
-                    DispatchQueue.concurrentPerform(iterations: 4) { index in
-                        let opened = try? StoreOpening.open(folder, mode: .automatic, createFolder: false)
-                        ids.withLock { $0[index] = opened?.id }
-                    }
-                    let seen = ids.withLock { $0 }
-                    #expect(seen.allSatisfy { $0 != nil }, "round \(round): an opener failed")
-                    #expect(Set(seen.compactMap { $0 }).count == 1, "round \(round): openers disagree on the store's id")
-                    #expect(try FileIO.directoryEntries(folder).sorted() == ["CACHEDIR.TAG", "RETENTION-STORE"], "round \(round)")
-                }
+                try raceOpeners(in: base, rounds: 10, openers: 4)
                 let store = try DiskStore(folder: base + "/store", limit: .megabytes(1))
                 try store.store(Array("v".utf8), for: "k")
                 #expect(store.data(for: "k") == Data("v".utf8))
