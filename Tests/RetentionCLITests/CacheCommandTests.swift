@@ -144,4 +144,19 @@ struct CacheCommandTests {
         #expect(verify.stdout.contains("  notes.txt: not an entry's name (left alone)\n"), "\(verify.stdout)")
         #expect(!verify.stdout.contains("(not removed)"))
     }
+
+    @Test("stat, verify, trim and clear on an empty folder refuse it (exit 64) and leave it empty: a view never makes a store")
+    func emptyFolderIsLeftAlone() async throws {
+        let dir = try CLIRunner.temporaryDirectory("cache-empty")
+        defer { try? FileIO.removeTree(dir) }
+        let empty = dir + "/empty"
+        try FileIO.createDirectories(empty)
+        for action in [["stat"], ["verify"], ["trim", "--to", "1MB"], ["clear"]] {
+            let result = try await CLIRunner.run(["cache", empty] + action)
+            #expect(result.status == 64, "\(action): \(result.status) \(result.stdout) \(result.stderr)")
+            #expect((result.stdout + result.stderr).contains("\(empty) is not a Retention cache: it is empty, and `retention cache` never makes a folder one (it was left as it was)"),
+                    "\(action): \(result.stdout) \(result.stderr)")
+            #expect(try FileIO.directoryEntries(empty).isEmpty, "\(action) wrote into the empty folder")
+        }
+    }
 }

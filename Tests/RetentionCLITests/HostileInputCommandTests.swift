@@ -90,6 +90,17 @@ struct HostileInputCommandTests {
         #expect(result.stderr.hasPrefix("Error: --export-json: cannot write \(dir)/nodir/x.json: No such file or directory; nothing was run\n"), "\(result.stderr)")
     }
 
+    @Test("costs -o naming the running retention program is refused before any work (exit 64) and the program is unchanged")
+    func costsOntoTheProgram() async throws {
+        let program = CLIRunner.executable
+        let before = try #require(FileIO.status(of: program))
+        let result = try await CLIRunner.run(["costs", "-o", program], timeout: 60)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("Error: -o: cannot write \(program): it is this running program; writing it would replace the program; nothing was run\n"), "\(result.stderr)")
+        let after = try #require(FileIO.status(of: program))
+        #expect(after.inode == before.inode && after.size == before.size && after.modificationNanoseconds == before.modificationNanoseconds)
+    }
+
     @Test("costs -o /dev/full fails with ENOSPC and exit 1, and -o onto a FIFO streams into it")
     func costsIntoDevices() async throws {
         let dir = try CLIRunner.temporaryDirectory("costs-dev")
