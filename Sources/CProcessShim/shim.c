@@ -64,6 +64,10 @@ int rtn_renameat_noreplace(int from_dir, const char *from, int to_dir, const cha
     return renameat2(from_dir, from, to_dir, to, RENAME_NOREPLACE);
 }
 
+int rtn_become_child_subreaper(void) {
+    return prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0UL, 0UL, 0UL);
+}
+
 int rtn_flock(int fd, int operation) {
     return flock(fd, operation);
 }

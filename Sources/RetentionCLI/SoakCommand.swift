@@ -76,6 +76,9 @@ struct SoakCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --exec: what is read from /proc/PID/smaps_rollup, anonymous (resident anonymous memory, the default) or private-dirty (pages only the program maps and has written).", valueName: "measure"))
     var measure: String?
 
+    @Flag(help: "With --exec: measure the program's own process only. By default the whole tree is measured, summed at each sample: the program, every process it starts, and the daemons it detaches (setsid), so a wrapper such as sh -c, make or npm test is measured with the work it starts; every process of the tree still running at the end is terminated.")
+    var pidOnly = false
+
     @Option(help: ArgumentHelp("Write a JUnit XML report to this file: one test case for the soak, failed with the verdict and its reasons unless it passed (an INCONCLUSIVE soak fails too). Replaced atomically.", valueName: OutputValueName.file))
     var junit: String?
 
@@ -130,8 +133,8 @@ struct SoakCommand: ParsableCommand {
             return
         }
         if !command.isEmpty { throw ValidationError("a command after -- needs --exec: retention soak --exec -- CMD ARGS...") }
-        if marker != nil || every != nil || iterationTimeout != nil || measure != nil {
-            throw ValidationError("--marker, --every, --iteration-timeout and --measure apply to --exec")
+        if marker != nil || every != nil || iterationTimeout != nil || measure != nil || pidOnly {
+            throw ValidationError("--marker, --every, --iteration-timeout, --measure and --pid-only apply to --exec")
         }
         if scenario == nil { throw ValidationError("give a scenario file, or --exec -- CMD ARGS... to soak a program") }
         if strategy == nil { throw ValidationError("a scenario soak needs --strategy NAME") }
@@ -184,6 +187,7 @@ struct SoakCommand: ParsableCommand {
             inputs.untilVerdict = untilVerdict
             if case .perIteration(let bytes) = maxGrowthRate { inputs.maxGrowthBytesPerIteration = bytes }
             inputs.privateDirty = measure == "private-dirty"
+            inputs.pidOnly = pidOnly
             inputs.iterationTimeoutSeconds = iterationTimeout ?? inputs.iterationTimeoutSeconds
             inputs.junitPath = junit
             inputs.stop = StopRequest(observingSignals: true)

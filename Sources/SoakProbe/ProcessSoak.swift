@@ -49,11 +49,36 @@ public enum ProcessSoak {
         /// How long to sleep between two looks at the program's output, in microseconds. A
         /// marker is sampled within this time of being written.
         public var pollMicroseconds: UInt32 = 2_000
+        /// Which processes are measured: the program and every process it started (the
+        /// default: a wrapper such as `sh -c`, `make` or `npm test` is measured with the work it
+        /// starts), or the program alone.
+        public var scope = Scope.tree
+        /// Take in the program's orphans (SystemIO's `ChildProcess.becomeChildSubreaper()`): a daemon it
+        /// detached (`setsid`) stays in the measured tree and is ended with it. Process-wide:
+        /// only for a process that owns no other children (the `retention soak --exec` command).
+        public var adoptOrphans = false
 
         /// A soak of `command` with the defaults. O(1).
         public init(command: [String]) {
             self.command = command
         }
+    }
+
+    /// Which processes a soak measures.
+    public enum Scope: Sendable, Hashable {
+        /// The program and its descendants (with ``Options/adoptOrphans``, its detached ones too),
+        /// found from `/proc` at each sample, their figures summed.
+        case tree
+        /// The program's own process only.
+        case programOnly
+    }
+
+    /// One measured process at the last sample.
+    public struct MeasuredProcess: Sendable, Hashable {
+        /// Its pid.
+        public var processID: Int32
+        /// Its figure (the soak's measure), in bytes.
+        public var bytes: Int
     }
 
     /// What a finished process soak left.
@@ -75,6 +100,17 @@ public enum ProcessSoak {
         /// What ended the soak before it ran its course, in words (also the verdict's first
         /// reason); nil when it ran its course or decided.
         public var endedEarly: String?
+        /// Processes measured at the last sample (1 with ``Scope/programOnly``; 0 when none was
+        /// taken).
+        public var processesMeasured = 0
+        /// The largest of them at the last sample, by the soak's measure.
+        public var largestProcess: MeasuredProcess?
+        /// True when the set of measured processes changed between two measured iterations
+        /// (a process started or ended), which moves the sum by a whole process.
+        public var processSetChanged = false
+        /// Processes of the program's tree still running when the soak ended, which it
+        /// terminated (SIGTERM, then SIGKILL after 2 s).
+        public var processesEnded = 0
     }
 
     /// One sample as a progress callback sees it.
@@ -107,6 +143,7 @@ public enum ProcessSoak {
     public static func run(_ options: Options, onSample: (Progress) -> Void = { _ in }) throws(ProcessSoakError) -> Outcome {
         guard let name = options.command.first else { throw .missingCommand }
         guard let executable = ChildProcess.executablePath(of: name) else { throw .notFound(name) }
+        if options.adoptOrphans { ChildProcess.becomeChildSubreaper() }
         let folder = TemporaryFile.systemFolder + "/retention-exec-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         do { try FileIO.createDirectories(folder, mode: 0o700) } catch { throw .io(error) }
         defer { try? FileIO.removeTree(folder) }
@@ -118,6 +155,9 @@ public enum ProcessSoak {
         var session = Session(options: options, running: running)
         do {
             let out = try OutputTail(path: folder + "/stdout"), err = try OutputTail(path: folder + "/stderr")
+            // Both files stay open, in the program and here: their names can go now, so a soak
+            // killed outright (SIGKILL, a CI's hard timeout) leaves no folder behind.
+            try? FileIO.removeTree(folder)
             session.run(out: out, err: err, onSample: onSample)
             _ = err.count(marker: nil)
             session.finish(errorTail: err.lastLines)
@@ -126,7 +166,9 @@ public enum ProcessSoak {
             throw .io(error)
         }
         return Outcome(verdict: session.verdict(), executable: executable, iterationsRun: session.iteration, mergedMarkers: session.merged,
-                       errorTail: session.errorTail, wallSeconds: session.wallSeconds, endedEarly: session.endedEarly)
+                       errorTail: session.errorTail, wallSeconds: session.wallSeconds, endedEarly: session.endedEarly,
+                       processesMeasured: session.measured.count, largestProcess: session.largest, processSetChanged: session.setChanged,
+                       processesEnded: session.ended)
     }
 }
 
@@ -168,6 +210,12 @@ extension ProcessSoak {
         var failed = false
         var errorTail: [String] = []
         var wallSeconds = 0.0
+        /// The processes measured at the last sample, the largest of them, whether the set
+        /// changed between measured iterations, and how many the end terminated.
+        var measured: [Int32] = []
+        var largest: MeasuredProcess?
+        var setChanged = false
+        var ended = 0
 
         init(options: Options, running: ChildProcess.Running) {
             self.options = options
@@ -209,11 +257,11 @@ extension ProcessSoak {
                 if ended > 0 {
                     // Markers that came together are sampled once, at the last of them; the fit
                     // places the sample at its iteration's number, so the slope stays per iteration.
-                    let sample = sampleMemory()
+                    let taken = sampleMemory()
                     iteration += ended
                     merged += ended - 1
                     lastIteration = now
-                    guard let sample else {
+                    guard let (sample, members, biggest) = taken else {
                         // A dying program loses its memory map before it can be reaped: give it a
                         // moment to finish dying, so a crash is named as a crash.
                         if exitsSoon() { return }
@@ -223,8 +271,11 @@ extension ProcessSoak {
                     }
                     let warming = iteration <= options.warmup
                     if !warming {
+                        if !measured.isEmpty, iteration - ended > options.warmup, members != measured { setChanged = true }
                         evidence.add(sample, iteration: Double(iteration))
                     }
+                    measured = members
+                    largest = biggest
                     let current = verdict()
                     if !warming { loop.record(current.outcome) }
                     onSample(Progress(iteration: iteration, warmup: warming, sample: sample, verdict: current,
@@ -250,11 +301,32 @@ extension ProcessSoak {
             return true
         }
 
-        /// The program's memory now; nil when it cannot be read (the program is gone).
-        func sampleMemory() -> RetainedSample? {
-            guard let rollup = try? ProcessMemory.readSmapsRollup(processID: running.processID), rollup.rssBytes > 0 else { return nil }
-            let figure = options.measure == .privateDirty ? rollup.privateDirtyBytes : rollup.anonymousBytes
-            return RetainedSample(retainedBytes: figure, residentBytes: rollup.rssBytes, anonymousBytes: rollup.anonymousBytes, freeHeldBytes: nil)
+        /// The processes measured now: the program's tree (see ``Scope``), or the program alone.
+        /// A read of every process's stat file for a tree.
+        func members() -> [Int32] {
+            guard options.scope == .tree else { return [running.processID] }
+            return ProcessTree.members(of: running.processID, adoptedBy: options.adoptOrphans ? getpid() : nil)
+        }
+
+        /// The memory of the measured processes now, summed, with the pids read and the
+        /// largest of them; nil when the program's own cannot be read (it is gone). A process
+        /// of the tree that ends between the listing and its read is left out. One
+        /// smaps_rollup read per process.
+        func sampleMemory() -> (RetainedSample, [Int32], MeasuredProcess?)? {
+            guard let own = try? ProcessMemory.readSmapsRollup(processID: running.processID), own.rssBytes > 0 else { return nil }
+            var figure = 0, resident = 0, anonymous = 0
+            var read: [Int32] = []
+            var largest: MeasuredProcess?
+            for pid in members() {
+                guard let rollup = pid == running.processID ? own : try? ProcessMemory.readSmapsRollup(processID: pid) else { continue }
+                let bytes = options.measure == .privateDirty ? rollup.privateDirtyBytes : rollup.anonymousBytes
+                figure += bytes
+                resident += rollup.rssBytes
+                anonymous += rollup.anonymousBytes
+                read.append(pid)
+                if bytes > largest?.bytes ?? -1 { largest = MeasuredProcess(processID: pid, bytes: bytes) }
+            }
+            return (RetainedSample(retainedBytes: figure, residentBytes: resident, anonymousBytes: anonymous, freeHeldBytes: nil), read, largest)
         }
 
         /// Ends the program if it still runs, and says how it ended when that ended the soak.
@@ -276,16 +348,36 @@ extension ProcessSoak {
             }
         }
 
-        /// SIGTERM to the program, SIGKILL 2 s later if it is still there; then reaps it.
+        /// Ends the program and every process of its tree still running (its descendants, and
+        /// with ``Options/adoptOrphans`` the daemons it detached): SIGTERM, SIGKILL 2 s later to
+        /// what is still there; then reaps the program and the orphans taken in. Nothing the soak
+        /// started outlives it. A read of `/proc` per 5 ms while it waits, at most 2 s.
         @discardableResult
-        func end() -> ChildProcess.Outcome {
-            if !running.hasExited {
-                _ = running.signal(SIGTERM)
-                let asked = clock.now
-                while !running.hasExited && (clock.now - asked).seconds < 2 { Pause.microseconds(5_000) }
-                if !running.hasExited { _ = running.signal(SIGKILL) }
+        mutating func end() -> ChildProcess.Outcome {
+            let adopter = options.adoptOrphans ? getpid() : nil
+            func others() -> [Int32] { ProcessTree.members(of: running.processID, adoptedBy: adopter).filter { $0 != running.processID } }
+            var rest = others()
+            ended = rest.count + (running.hasExited ? 0 : 1)
+            if !running.hasExited { _ = running.signal(SIGTERM) }
+            for pid in rest { ChildProcess.signalProcess(pid, SIGTERM) }
+            let asked = clock.now
+            while (clock.now - asked).seconds < 2 {
+                for pid in rest { ChildProcess.reapIfExited(pid) }
+                rest = others().filter { ProcessTree.isRunning($0) }
+                if running.hasExited && rest.isEmpty { break }
+                Pause.microseconds(5_000)
             }
-            return running.wait()
+            if !running.hasExited { _ = running.signal(SIGKILL) }
+            for pid in others() { ChildProcess.signalProcess(pid, SIGKILL) }
+            let outcome = running.wait()
+            // The orphans taken in are our children now: reap them, so none stays a zombie.
+            for _ in 0..<200 {
+                let left = others()
+                for pid in left { ChildProcess.reapIfExited(pid) }
+                if left.allSatisfy({ !ProcessTree.isRunning($0) }) { break }
+                Pause.microseconds(5_000)
+            }
+            return outcome
         }
     }
 

@@ -136,7 +136,7 @@ struct ExecSoakCommandTests {
         #expect(hourly.stderr.contains("--exec has no modelled use: give --max-growth-rate per iteration, like 64KB/iteration"), "\(hourly.stderr)")
         let stray = try await CLIRunner.run(["soak", "--marker", "X", CLIRunner.packageRoot + "/assets/scenarios/soak-growing-feed.json", "--strategy", "decoded-lru", "--iterations", "3"])
         #expect(stray.status == 64)
-        #expect(stray.stderr.contains("--marker, --every, --iteration-timeout and --measure apply to --exec"), "\(stray.stderr)")
+        #expect(stray.stderr.contains("--marker, --every, --iteration-timeout, --measure and --pid-only apply to --exec"), "\(stray.stderr)")
     }
 }
 
@@ -160,5 +160,51 @@ final class JUnitReader: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
         _ = open.popLast()
+    }
+
+    @Test("a program started through a wrapper is measured with the work it starts: sh -c 'python3 leak.py; true' FAILs as the direct run does, --pid-only measures the shell alone")
+    func wrapperTree() async throws {
+        let dir = try CLIRunner.temporaryDirectory("exec-tree")
+        defer { try? FileIO.removeTree(dir) }
+        try FileIO.replace(dir + "/leak.py", with: Data("""
+            import time
+            keep = []
+            for i in range(400):
+                keep.append(bytearray(500_000))
+                for j in range(0, 500_000, 4096): keep[-1][j] = 1
+                print("RETENTION-ITERATION", flush=True)
+                time.sleep(0.02)
+            """.utf8))
+        let wrapped = try await CLIRunner.run(["soak", "--exec", "--iterations", "12", "--", "sh", "-c", "python3 \(dir)/leak.py; true"], timeout: 120)
+        #expect(wrapped.status == 1, "\(wrapped.stdout) \(wrapped.stderr)")
+        #expect(wrapped.stdout.contains("verdict: FAIL (growth)"), "\(wrapped.stdout)")
+        #expect(wrapped.stdout.contains("processes: 2 processes measured at the last sample"), "\(wrapped.stdout)")
+        let shellOnly = try await CLIRunner.run(["soak", "--exec", "--iterations", "12", "--pid-only", "--", "sh", "-c", "python3 \(dir)/leak.py; true"], timeout: 120)
+        #expect(!shellOnly.stdout.contains("verdict: FAIL"), "the shell alone does not grow: \(shellOnly.stdout)")
+        #expect(shellOnly.stdout.contains("processes: the program's own only (--pid-only)"), "\(shellOnly.stdout)")
+    }
+
+    @Test("nothing outlives the soak: a daemon the program detached (setsid, its parent gone) is ended with it, and a soak killed outright leaves no temporary folder")
+    func nothingOutlivesTheSoak() async throws {
+        let dir = try CLIRunner.temporaryDirectory("exec-outlive")
+        defer { try? FileIO.removeTree(dir) }
+        let tag = "\(900_000 + Int(getpid()) % 90_000)"
+        let loop = "while true; do echo RETENTION-ITERATION; sleep 0.05; done"
+        let daemon = try await CLIRunner.run(["soak", "--exec", "--iterations", "12", "--", "sh", "-c", "(setsid sleep \(tag) &); \(loop)"], timeout: 120)
+        // The shell and the daemon at least (the loop's sleep too, when one runs at the end).
+        let ended = daemon.stdout.split(separator: "\n").first { $0.hasPrefix("ended: ") }.flatMap { Int($0.dropFirst(7).prefix { $0.isNumber }) }
+        #expect((ended ?? 0) >= 2, "\(daemon.stdout)")
+        let left = try await CLIRunner.shell("sleep 0.3; pgrep -f 'slee[p] \(tag)' || echo none")
+        #expect(left.stdout == "none\n", "the detached daemon outlived the soak: \(left.stdout)")
+        // SIGKILL of the soak itself (a CI's hard timeout): its output files were unlinked once
+        // open, so no folder stays. The program does (nothing can end it without a cgroup or a
+        // parent-death signal it would have to ask for), so the test ends its group itself.
+        let killed = try await CLIRunner.shell("""
+            TMPDIR='\(dir)' "$R" soak --exec --iterations 1000 -- sh -c '\(loop)' >/dev/null 2>&1 &
+            pid=$!; sleep 1.5; child=$(pgrep -P $pid | head -n 1); kill -9 $pid; wait $pid 2>/dev/null
+            [ -n "$child" ] && kill -9 -- -$child 2>/dev/null
+            ls '\(dir)' | grep -c retention-exec || true
+            """)
+        #expect(killed.stdout == "0\n", "a temporary folder was left: \(killed.stdout)")
     }
 }

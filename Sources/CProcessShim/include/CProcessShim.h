@@ -46,6 +46,11 @@ int rtn_pipe_cloexec(int fds[2]);
 /// file system or kernel lacks the flag). O(1).
 int rtn_renameat_noreplace(int from_dir, const char *from, int to_dir, const char *to);
 
+/// `prctl(PR_SET_CHILD_SUBREAPER, 1)`: orphans of this process's descendants (a daemon that
+/// detached with `setsid` and whose parent exited) become this process's children instead of
+/// init's, so they stay in reach. Returns 0, or -1 with errno set. O(1).
+int rtn_become_child_subreaper(void);
+
 /// Installs the stop handler for SIGINT and SIGTERM (without SA_RESTART, so a call blocked in
 /// the kernel returns EINTR on the thread that takes the signal). The first signal is recorded
 /// (`rtn_stop_signal` returns it) and, when `grace_seconds` > 0, arms `alarm(grace_seconds)`;

@@ -27,6 +27,8 @@ package struct ExecSoakJob {
         package var maxGrowthBytesPerIteration = ProcessSoak.defaultLimit.bytes
         /// Read `Private_Dirty` instead of `Anonymous`.
         package var privateDirty = false
+        /// Measure the program's own process only, not the tree it starts (`--pid-only`).
+        package var pidOnly = false
         /// The longest wait for a marker, in seconds.
         package var iterationTimeoutSeconds = ProcessSoak.defaultIterationTimeoutSeconds
         /// Where a JUnit XML report goes; nil for none.
@@ -75,6 +77,10 @@ package struct ExecSoakJob {
         options.measure = inputs.privateDirty ? .privateDirty : .anonymous
         options.iterationTimeoutSeconds = inputs.iterationTimeoutSeconds
         options.stop = inputs.stop
+        options.scope = inputs.pidOnly ? .programOnly : .tree
+        // The command owns no other children: it takes in the program's detached daemons, so
+        // they are measured and ended with the program.
+        options.adoptOrphans = true
         return options
     }
 
@@ -142,6 +148,18 @@ package struct ExecSoakJob {
             lines.append("\(verdict.measure.shortName) slope: not fitted (\(verdict.measuredIterations) measured iteration\(verdict.measuredIterations == 1 ? "" : "s"); an interval needs 3); allowed \(verdict.limitText)")
         }
         lines.append("time: wall clock \(SystemIO.NumberText.oneDecimal(soak.wallSeconds)) s for the whole soak, used by no rate")
+        if inputs.pidOnly {
+            lines.append("processes: the program's own only (--pid-only)")
+        } else if soak.processesMeasured > 0 {
+            let largest = soak.largestProcess.map { "; the largest, pid \($0.processID), \(SystemIO.NumberText.size(Double($0.bytes)))" } ?? ""
+            lines.append("processes: \(SystemIO.NumberText.plural(soak.processesMeasured, "process", "processes")) measured at the last sample, the program and the processes it started, summed\(largest)")
+        }
+        if soak.processSetChanged {
+            lines.append("note: the set of measured processes changed between measured iterations (one started or ended), which moves the sum by a whole process; --pid-only measures the program alone")
+        }
+        if soak.processesEnded > 0 {
+            lines.append("ended: \(SystemIO.NumberText.plural(soak.processesEnded, "process", "processes")) of the program's tree still running at the end, terminated (SIGTERM, then SIGKILL after 2 s)")
+        }
         if soak.mergedMarkers > 0 {
             lines.append("note: \(SystemIO.NumberText.plural(soak.mergedMarkers, "marker", "markers")) came within one poll of the one before: sampled once, at the last, and fitted at its iteration's number, so the slope stays per iteration; \(SystemIO.NumberText.plural(verdict.measuredIterations, "sample", "samples")) measured")
         }
