@@ -243,7 +243,9 @@ struct SweepTests {
         #expect(throws: LabError.self) { try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "0"], shards: nil) }
         #expect(throws: LabError.self) { try Shard.fromEnvironment([:], shards: 3) }
         // Values anyone can set: checked before the arithmetic that once overflowed.
-        #expect(throws: LabError.self) { try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "9223372036854775807"], shards: 2) }
+        #expect(throws: LabError.usage("JOB_COMPLETION_INDEX: expected a whole number from 0 to 9999, got '9223372036854775807'")) {
+            try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "9223372036854775807"], shards: 2)
+        }
         #expect(throws: LabError.self) {
             try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "9223372036854775807", "SLURM_ARRAY_TASK_COUNT": "2"], shards: nil)
         }
@@ -258,6 +260,20 @@ struct SweepTests {
                                   shard: shard, scheduledRuns: 2, costs: nil, decodeSpeed: 1,
                                   runs: runs.map { .init(strategy: $0, repeatIndex: 1, report: nil, failure: "x") },
                                   summary: ComparisonSummary(results: [], strategies: ["a", "b"]))
+    }
+
+    @Test("a merged export with a negative constraint or sweep value is refused naming the field (the sweep's excess once computed 0 - Int.min)")
+    func mergeRefusesNegativeLimits() {
+        var constrained = Self.document(shard: nil, runs: ["a"])
+        constrained.constraints = SweepConstraints(maxHitches: Int.min)
+        #expect(throws: LabError.usage("e.json: constraints.maxHitches is negative; an export retention wrote never holds one")) {
+            try ComparisonMerge.check(constrained, path: "e.json")
+        }
+        var swept = Self.document(shard: nil, runs: ["a"])
+        swept.sweep = SweepPlan(key: .decodedBudget, values: [-1, 8_000_000], strategies: ["a"])
+        #expect(throws: LabError.usage("e.json: sweep.values holds -1, a negative value; an export retention wrote never holds one")) {
+            try ComparisonMerge.check(swept, path: "e.json")
+        }
     }
 
     @Test("merging joins slices, names missing ones, and refuses slices of different runs or the same slice twice")
