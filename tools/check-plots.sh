@@ -2,8 +2,11 @@
 # check-plots.sh: tools/plot.py draws each kind of export the tool writes. Runs a small
 # scenario through `retention compare`, `retention sweep` and `retention soak`, each with
 # --export-json and --export-csv, plots all six files, and checks each PNG was written (a PNG
-# signature and more than 10 KB). Installs matplotlib from tools/requirements.txt when missing.
-# Uses .build/debug/retention (built when missing). Exit 0 when every plot was drawn.
+# signature and more than 10 KB). Also checks plot.py's command line: --help (with and without
+# matplotlib), -o FILE writing exactly FILE, the deprecated positional OUT, and that bad input
+# and usage errors end with their documented exit status and one `plot.py: ...` line on stderr.
+# Installs matplotlib from tools/requirements.txt when missing. Uses .build/debug/retention
+# (built when missing). Exit 0 when every check passed. KEEP_WORK=1 keeps the work folder.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -14,7 +17,7 @@ python3 -c "import matplotlib" 2>/dev/null || pip install -q -r tools/requiremen
 [ -x .build/debug/retention ] || swift build --product retention >/dev/null
 R=$root/.build/debug/retention
 work=$(mktemp -d)
-trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT
+trap '[ -n "${KEEP_WORK:-}" ] && echo "check-plots: kept $work" >&2 || rm -rf "$work"' EXIT
 cat > "$work/s.json" <<JSON
 {"name": "plots", "viewport": {"width": 390, "height": 844, "scale": 3}, "container": {"kind": "list", "prefetchRows": 1},
  "rows": {"count": 24, "height": 300}, "images": {"directory": "$root/assets/images", "pattern": "photo-600x400-*.png"},
@@ -37,7 +40,7 @@ for kind in compare sweep soak; do
   for format in json csv; do
     file="$work/$kind.$format"
     if [ ! -s "$file" ]; then echo "check-plots: $kind --export-$format wrote nothing" >&2; status=1; continue; fi
-    if ! python3 tools/plot.py "$file" "$work/$kind-$format.png" >/dev/null; then
+    if ! python3 tools/plot.py "$file" -o "$work/$kind-$format.png" >/dev/null; then
       echo "check-plots: tools/plot.py failed on a $kind $format export" >&2; status=1; continue
     fi
     png="$work/$kind-$format.png"
@@ -52,7 +55,7 @@ done
 for kind in compare compare6 sweep-limits; do
   file="$work/$kind.json"
   if [ ! -s "$file" ]; then echo "check-plots: $kind --export-json wrote nothing" >&2; status=1; continue; fi
-  said=$(python3 tools/plot.py "$file" "$work/$kind.png") || { echo "check-plots: tools/plot.py failed on $kind" >&2; status=1; continue; }
+  said=$(python3 tools/plot.py "$file" --output "$work/$kind.png") || { echo "check-plots: tools/plot.py failed on $kind" >&2; status=1; continue; }
   echo "check-plots: $said"
   case $kind in
     compare) expected="2 strategies, placeholder rows per sample, 1 checkpoint marked" ;;
@@ -62,5 +65,66 @@ for kind in compare compare6 sweep-limits; do
   if [ -n "$expected" ] && [[ "$said" != *": $expected" ]]; then
     echo "check-plots: expected the $kind plot to say '$expected'" >&2; status=1
   fi
+done
+
+# The command line. is_png FILE: a PNG signature and more than 10 KB.
+is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] && [ "$(stat -c %s "$1")" -gt 10000 ]; }
+if help=$(python3 tools/plot.py --help) && [[ "$help" == *--output* ]] && [[ "$help" == *"exit status"* ]]; then
+  echo "check-plots: --help exits 0 and documents --output and the exit statuses"
+else
+  echo "check-plots: tools/plot.py --help failed or does not mention --output and the exit statuses" >&2; status=1
+fi
+# --help needs no matplotlib; drawing without it is one line and exit 3.
+no_matplotlib() { python3 -c 'import runpy, sys; sys.modules["matplotlib"] = None; sys.argv = ["plot.py"] + sys.argv[1:]
+runpy.run_path("tools/plot.py", run_name="__main__")' "$@"; }
+if no_matplotlib --help | grep -q -- --output; then
+  echo "check-plots: --help works without matplotlib"
+else
+  echo "check-plots: tools/plot.py --help fails without matplotlib" >&2; status=1
+fi
+# -o FILE writes exactly FILE, run from another folder: nothing else there (once, a file named
+# -o.png), nothing beside the export; a FILE without an extension is still a PNG.
+mkdir "$work/cwd" "$work/in"
+cp "$work/compare.json" "$work/sweep.json" "$work/in/"
+if (cd "$work/cwd" && python3 "$root/tools/plot.py" ../in/compare.json -o chosen.png >/dev/null &&
+    python3 "$root/tools/plot.py" ../in/sweep.json -o plain >/dev/null) &&
+   [ "$(ls -A "$work/cwd" | tr '\n' ' ')" = "chosen.png plain " ] && [ "$(ls -A "$work/in" | tr '\n' ' ')" = "compare.json sweep.json " ] &&
+   is_png "$work/cwd/chosen.png" && is_png "$work/cwd/plain"; then
+  echo "check-plots: -o FILE writes exactly FILE"
+else
+  echo "check-plots: tools/plot.py -o FILE did not write exactly FILE as a PNG (the folder holds: $(ls -A "$work/cwd" | tr '\n' ' ')," \
+       "the export's: $(ls -A "$work/in" | tr '\n' ' '))" >&2; status=1
+fi
+# The deprecated positional OUT still works, with a warning on stderr.
+if python3 tools/plot.py "$work/compare.json" "$work/positional.png" >/dev/null 2>"$work/positional.err" && is_png "$work/positional.png" &&
+   grep -q "^plot.py: warning: .*deprecated" "$work/positional.err"; then
+  echo "check-plots: the deprecated OUT argument still writes the plot, with a warning"
+else
+  echo "check-plots: tools/plot.py EXPORT OUT no longer works (or gives no deprecation warning)" >&2; status=1
+fi
+# expect_failure STATUS WHAT ARGS...: plot.py ARGS exits STATUS, writes nothing to stdout and
+# one line on stderr starting `plot.py:`.
+expect_failure() {
+  local expected=$1 what=$2 got=0; shift 2
+  "$@" >"$work/fail.out" 2>"$work/fail.err" || got=$?
+  if [ "$got" -eq "$expected" ] && [ ! -s "$work/fail.out" ] && [ "$(wc -l <"$work/fail.err")" -eq 1 ] &&
+     [ "$(head -c 8 "$work/fail.err")" = "plot.py:" ]; then
+    echo "check-plots: $what: exit $got, $(cat "$work/fail.err")"
+  else
+    echo "check-plots: $what: expected exit $expected and one 'plot.py: ...' line on stderr; got exit $got, stderr:" >&2
+    sed 's/^/  /' "$work/fail.err" >&2; status=1
+  fi
+}
+echo '{"name": "not an export"}' >"$work/unknown.json"
+echo '{"runs": [' >"$work/truncated.json"
+expect_failure 1 "a missing export" python3 tools/plot.py "$work/missing.json" -o "$work/missing.png"
+expect_failure 1 "a JSON file of no known kind" python3 tools/plot.py "$work/unknown.json" -o "$work/unknown.png"
+expect_failure 1 "a file that is not JSON" python3 tools/plot.py "$work/truncated.json" -o "$work/truncated.png"
+expect_failure 2 "an unknown flag" python3 tools/plot.py "$work/compare.json" --no-such-flag
+expect_failure 2 "both -o and OUT" python3 tools/plot.py "$work/compare.json" "$work/a.png" -o "$work/b.png"
+expect_failure 3 "an output in a missing folder" python3 tools/plot.py "$work/compare.json" -o "$work/no-such-folder/x.png"
+expect_failure 3 "drawing without matplotlib" no_matplotlib "$work/compare.json" -o "$work/no-matplotlib.png"
+for name in missing unknown truncated no-matplotlib; do
+  if [ -e "$work/$name.png" ]; then echo "check-plots: a failed plot.py left $name.png behind" >&2; status=1; fi
 done
 exit $status

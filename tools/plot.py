@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Plot a comparison's memory over frames, a sweep's frontier, or a soak's memory over
-iterations, from an --export-json file (or a soak's --export-csv file).
+iterations, from an --export-json file (or a --export-csv file). The kind is read from the
+export itself; the picture goes to -o FILE (default: EXPORT with .png).
 
-Usage: tools/plot.py EXPORT.json|EXPORT.csv [OUT.png]
 Needs matplotlib: pip install -r tools/requirements.txt. tools/check-plots.sh draws every kind.
+Each strategy has its own colour and marker (markers staggered along the line, earlier lines
+drawn wider beneath later ones), so lines that coincide stay visible.
 - From `retention compare`: per strategy (its first successful run's timeline), resident MB
   over virtual frames, dashed lines for the cache's logical bytes (what it says it holds) so
   allocator overhead and retention stand apart; below, the visible rows showing a placeholder
-  (the most in any frame since the sample before); the script's checkpoints as dotted lines.
-  Up to 5 strategies share one pair of panels; more are drawn as small multiples, one cell
-  each, with shared axes.
+  (the most in any frame since the sample before); the script's checkpoints as dotted lines,
+  their labels staggered down where they would cover one another. Up to 5 strategies share one
+  pair of panels; more are drawn as small multiples, one cell each, with shared axes.
 - From `retention sweep` (or `retention merge` of one): median peak resident MB on the x axis,
   median placeholder frames on the y axis, one line per strategy through its values in order,
   each point labelled with its value (labels moved apart where they would collide); points on
@@ -25,46 +27,195 @@ Needs matplotlib: pip install -r tools/requirements.txt. tools/check-plots.sh dr
   the fitted slope, its 95 % interval as a band and the allowed rate (from the JSON's verdict);
   below, resident, anonymous and the allocator's free-but-held MB; warm-up iterations shaded.
 """
+import argparse
 import csv
 import json
+import os
 import sys
 
-try:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import MaxNLocator
-except ImportError:
-    sys.exit("tools/plot.py needs matplotlib: pip install -r tools/requirements.txt")
+PROG = "plot.py"
+EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_DRAW = 0, 1, 2, 3
+EPILOG = f"""\
+exit status:
+  {EXIT_OK}  the plot was written (one line on stdout says where)
+  {EXIT_INPUT}  bad input: EXPORT is missing or unreadable, not valid JSON or CSV, not an export of
+     a known kind (compare, sweep or soak), or has nothing to plot
+  {EXIT_USAGE}  usage error: an unknown flag, no EXPORT, both -o and OUT, or an output that
+     would overwrite EXPORT
+  {EXIT_DRAW}  cannot draw or write: matplotlib is not installed, or the output cannot be written
+Every failure is one line on stderr, starting with "{PROG}:".
 
-if len(sys.argv) < 2:
-    sys.exit(__doc__)
-path = sys.argv[1]
-out = sys.argv[2] if len(sys.argv) > 2 else path.rsplit(".", 1)[0] + ".png"
+examples:
+  tools/plot.py compare.json                 # writes compare.png beside it
+  tools/plot.py sweep.json -o frontier.png
+  tools/plot.py soak.csv --output soak.svg   # the format follows the extension
+"""
 MB = "MB (1 MB = 1,000,000 bytes)"
+# One marker per strategy, in order; none is the red x (admits no image) or the star (the
+# recommendation) that the sweep plot draws over its points.
+MARKERS = ["o", "s", "^", "D", "v", "P", "<", ">", "h", "p"]
+plt = MaxNLocator = None   # matplotlib's, set by load_matplotlib once the export is read
 
 
-def finish(fig, ax, xlabel, ylabel, title, ncol=1, done=True):
-    """Labels, grid and legend, then write the figure to `out` (and stop, when done)."""
+class Failure(Exception):
+    """A failure reported as one line on stderr, with the exit status it ends the tool with."""
+
+    def __init__(self, message, status=EXIT_INPUT):
+        super().__init__(" ".join(str(message).split()))
+        self.status = status
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with a usage error on one line (`plot.py: ...`) and exit status 2."""
+
+    def error(self, message):
+        raise Failure(f"{message} (see {PROG} --help)", EXIT_USAGE)
+
+
+def parse(argv):
+    parser = Parser(prog=PROG, description=__doc__, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("export", metavar="EXPORT",
+                        help="a file from --export-json (compare, sweep, merge or soak) or --export-csv (compare, sweep "
+                             "or soak); a name ending in .csv is read as CSV, any other as JSON")
+    parser.add_argument("legacy_out", metavar="OUT", nargs="?",
+                        help="deprecated, still accepted: the output file; use -o OUT instead")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the plot to exactly FILE (default: EXPORT with its extension replaced by .png); "
+                             "the format follows FILE's extension (png, svg, pdf, ...), PNG when it names none "
+                             "matplotlib writes; an existing FILE is replaced")
+    parser.add_argument("--traceback", action="store_true",
+                        help="when drawing an export fails (an export malformed in a way not caught, or a bug here), also "
+                             "print Python's traceback after the one-line message")
+    args = parser.parse_args(argv)
+    if args.output is not None and args.legacy_out is not None:
+        parser.error(f"the output is given twice (-o {args.output} and OUT {args.legacy_out}); give -o FILE only")
+    if args.legacy_out is not None:
+        print(f"{PROG}: warning: the positional OUT is deprecated; use -o {args.legacy_out}", file=sys.stderr)
+    out = args.output if args.output is not None else args.legacy_out
+    if out is None:
+        out = os.path.splitext(args.export)[0] + ".png"
+    if out == "":
+        parser.error("the output file name is empty")
+    if os.path.abspath(out) == os.path.abspath(args.export) or (
+            os.path.exists(out) and os.path.exists(args.export) and os.path.samefile(out, args.export)):
+        parser.error(f"the output {out} is the export itself; name another file with -o")
+    return args.export, out, args.traceback
+
+
+def read_export(path):
+    """(kind, content): kind is soak-csv or runs-csv (content: the rows), or soak, sweep or
+    compare (content: the JSON document). Raises Failure (status 1) for anything else."""
+    name = os.path.basename(path)
+    if path.endswith(".csv"):
+        try:
+            with open(path, newline="") as handle:
+                rows = list(csv.DictReader(handle))
+        except (OSError, ValueError, csv.Error) as error:
+            raise Failure(f"cannot read {path}: {describe(error)}")
+        if not rows:
+            raise Failure(f"{path} has no row to plot")
+        if "iteration" in rows[0]:
+            return "soak-csv", rows
+        if "strategy" in rows[0] and "peakResidentBytes" in rows[0]:
+            return "runs-csv", rows
+        raise Failure(f"{name} is not a soak, compare or sweep CSV (it has no iteration column, nor strategy and "
+                      f"peakResidentBytes columns)")
+    try:
+        with open(path) as handle:
+            doc = json.load(handle)
+    except OSError as error:
+        raise Failure(f"cannot read {path}: {describe(error)}")
+    except ValueError as error:   # JSONDecodeError, UnicodeDecodeError
+        raise Failure(f"cannot read {path}: not valid JSON: {error}")
+    if isinstance(doc, dict):
+        if "samples" in doc and "verdict" in doc:
+            return "soak", doc
+        if doc.get("sweep"):
+            return "sweep", doc
+        if "runs" in doc:
+            return "compare", doc
+    found = f"keys {', '.join(sorted(doc)[:6])}" if isinstance(doc, dict) and doc else f"a JSON {type(doc).__name__}"
+    raise Failure(f"{name} is not a compare, sweep or soak export (it has none of runs, sweep, or samples with a verdict; "
+                  f"found {found})")
+
+
+def describe(error):
+    return error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+
+
+def load_matplotlib():
+    """pyplot and MaxNLocator, imported only once the arguments and the export are read, so
+    --help and bad input need no matplotlib."""
+    global plt, MaxNLocator
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
+    except ImportError as error:
+        raise Failure(f"drawing needs matplotlib ({error}): pip install -r tools/requirements.txt", EXIT_DRAW)
+
+
+def check_writable(out):
+    """Refuses, before any drawing, an output that is a folder or whose folder is missing."""
+    if os.path.isdir(out):
+        raise Failure(f"cannot write {out}: it is a folder", EXIT_DRAW)
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(folder):
+        raise Failure(f"cannot write {out}: no folder {folder}", EXIT_DRAW)
+
+
+def save(fig, out):
+    """Writes the figure to exactly `out` (no extension added), in the format its extension
+    names, PNG when matplotlib writes no such format."""
+    kind = os.path.splitext(out)[1][1:].lower()
+    if kind not in fig.canvas.get_supported_filetypes():
+        kind = "png"
+    try:
+        handle = open(out, "wb")
+    except OSError as error:
+        raise Failure(f"cannot write {out}: {describe(error)}", EXIT_DRAW)
+    try:
+        with handle:
+            fig.savefig(handle, format=kind, dpi=110)
+    except OSError as error:
+        try:
+            os.remove(out)
+        except OSError:
+            pass
+        raise Failure(f"cannot write {out}: {describe(error)}", EXIT_DRAW)
+
+
+def widths(count, thinnest=1.4, step=0.5):
+    """Line widths for `count` strategies drawn in order: earlier ones wider, so a later line
+    drawn over an earlier one leaves its edges showing."""
+    return [thinnest + step * (count - 1 - index) for index in range(count)]
+
+
+def staggered(index, count, points, marks=12):
+    """markevery for strategy `index` of `count` over `points` samples: about `marks` markers,
+    each strategy's shifted along the line so coinciding lines show alternating markers."""
+    every = max(1, points // marks)
+    return (min(points - 1, (index * every) // max(1, count)) if points else 0, every)
+
+
+def finish(fig, ax, xlabel, ylabel, title, ncol=1):
+    """Labels, grid and legend, then the layout."""
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, ncol=ncol)
     fig.tight_layout()
-    fig.savefig(out, dpi=110)
-    print(f"wrote {out}")
-    if done:
-        sys.exit(0)
 
 
-def plot_soak(samples, title, verdict=None):
+def plot_soak(path, samples, title, verdict=None):
     """Two panels: retained memory (what the verdict judges) on an axis scaled to it, with the
     fitted slope, its 95 % interval as a band and the allowed rate as a line, all through the
     measured iterations' centroid; below, resident, anonymous and the allocator's free-but-held
     memory. Without a verdict (a CSV) the slope is fitted here and no band or limit is drawn."""
     if not samples:
-        sys.exit(f"tools/plot.py: {path} has no soak sample to plot")
+        raise Failure(f"{path} has no soak sample to plot")
     its = [int(s["iteration"]) for s in samples]
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(10, 8), sharex=True, gridspec_kw={"height_ratios": [3, 2]})
     measured = [(int(s["iteration"]), float(s["retainedBytes"]) / 1e6) for s in samples
@@ -92,10 +243,12 @@ def plot_soak(samples, title, verdict=None):
         span = max(ys) - min(ys)
         pad = max(span * 0.25, 0.05)
         top.set_ylim(min(ys) - pad, max(ys) + pad)   # scaled to retained memory, not from zero
-    for key, label, style in [("residentBytes", "resident (VmRSS)", ":"), ("anonymousBytes", "anonymous", "--"),
-                              ("heapFreeHeldBytes", "allocator free-but-held", "-.")]:
+    series = [("residentBytes", "resident (VmRSS)", ":"), ("anonymousBytes", "anonymous", "--"),
+              ("heapFreeHeldBytes", "allocator free-but-held", "-.")]
+    for index, (key, label, style) in enumerate(series):
         if key in samples[0]:
-            bottom.plot(its, [float(s[key]) / 1e6 for s in samples], linestyle=style, marker="o", markersize=3, label=label)
+            bottom.plot(its, [float(s[key]) / 1e6 for s in samples], linestyle=style, marker=MARKERS[index], markersize=4,
+                        linewidth=widths(len(series))[index], label=label)
     warm = [int(s["iteration"]) for s in samples if str(s["warmup"]).lower() == "true"]
     for ax in (top, bottom):
         if warm:
@@ -105,9 +258,10 @@ def plot_soak(samples, title, verdict=None):
     top.set_ylabel("retained " + MB)
     top.set_title(title)
     finish(fig, bottom, "iteration", MB, "")
+    return fig, ""
 
 
-def plot_runs_csv(rows):
+def plot_runs_csv(path, rows):
     """A compare or sweep CSV: per strategy (or point), median peak against median placeholders."""
     by = {}
     for row in rows:
@@ -115,44 +269,30 @@ def plot_runs_csv(rows):
             continue
         try:
             by.setdefault(row["strategy"], []).append((float(row["peakResidentBytes"]) / 1e6, float(row["placeholderFrames"])))
-        except (KeyError, ValueError):
+        except (KeyError, ValueError, TypeError):
             continue
     if not by:
-        sys.exit(f"tools/plot.py: {path} has no successful run to plot")
+        raise Failure(f"{path} has no successful run to plot")
+
     def median(values):
         values = sorted(values)
         n = len(values)
         return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
     fig, ax = plt.subplots(figsize=(9, 5.5))
-    for name, points in by.items():
-        xs, ys = [p[0] for p in points], [p[1] for p in points]
+    points = []
+    for index, (name, runs) in enumerate(by.items()):
+        xs, ys = [p[0] for p in runs], [p[1] for p in runs]
         x, y = median(xs), median(ys)
-        ax.errorbar([x], [y], xerr=[[x - min(xs)], [max(xs) - x]], yerr=[[y - min(ys)], [max(ys) - y]], marker="o", capsize=3, label=name)
-        ax.annotate(name, (x, y), textcoords="offset points", xytext=(4, 6), fontsize=8)
+        ax.errorbar([x], [y], xerr=[[x - min(xs)], [max(xs) - x]], yerr=[[y - min(ys)], [max(ys) - y]],
+                    marker=MARKERS[index % len(MARKERS)], markersize=7, fillstyle="none" if index % 2 else "full",
+                    capsize=3, label=name)
+        points.append((x, y, name))
+    ax.margins(x=0.1, y=0.15)
+    place_labels(ax, points)
     finish(fig, ax, "peak resident MB (median over runs, min–max bars; 1 MB = 1,000,000 bytes)", "placeholder frames (median)",
-           f"Runs of {path.rsplit('/', 1)[-1]}", ncol=2)
+           f"Runs of {os.path.basename(path)}", ncol=2)
+    return fig, ""
 
-if path.endswith(".csv"):
-    try:
-        rows = list(csv.DictReader(open(path)))
-    except OSError as error:
-        sys.exit(f"tools/plot.py: cannot read {path}: {error}")
-    if not rows:
-        sys.exit(f"tools/plot.py: {path} has no row to plot")
-    if "iteration" in rows[0]:
-        plot_soak(rows, f"Soak — {path.rsplit('/', 1)[-1]}")
-    if "strategy" in rows[0] and "peakResidentBytes" in rows[0]:
-        plot_runs_csv(rows)
-    sys.exit(f"tools/plot.py: {path} is not a soak, compare or sweep CSV (it has no iteration or strategy and peakResidentBytes columns)")
-
-try:
-    doc = json.load(open(path))
-except (OSError, ValueError) as error:
-    sys.exit(f"tools/plot.py: cannot read {path}: {error}")
-
-if "samples" in doc and "verdict" in doc:
-    verdict = doc["verdict"]
-    plot_soak(doc["samples"], f"Soak of {doc.get('scenario', '').rsplit('/', 1)[-1]} under {doc.get('strategy', '')}: {verdict.get('outcome', '').upper()}", verdict)
 
 def place_labels(ax, points, fontsize=8):
     """Annotates each (x, y, text) of `points`, each label at the first of a few offsets where it
@@ -175,13 +315,14 @@ def place_labels(ax, points, fontsize=8):
         placed.append(label.get_window_extent(renderer))
 
 
-def plot_sweep(doc):
+def plot_sweep(path, doc):
     sweep, outcome = doc["sweep"], doc.get("outcome") or {}
     entries = [e for e in outcome.get("entries", []) if e["row"]["runs"] > 0]
     if not entries:
-        sys.exit(f"tools/plot.py: {path} has no measured sweep point to plot")
+        raise Failure(f"{path} has no measured sweep point to plot")
     key = sweep["key"]
     constraints = doc.get("constraints") or {}
+
     def label(value):
         if key == "loadOrder":
             return ["fifo", "priority"][value] if value in (0, 1) else str(value)
@@ -197,14 +338,21 @@ def plot_sweep(doc):
         fig, ax = plt.subplots(figsize=(9, 5.5))
     admits_none_labelled = False
     labels, wait_labels = [], []
-    for strategy in sweep["strategies"]:
+    strategies = sweep["strategies"]
+    line_widths = widths(len(strategies), thinnest=1.3, step=0.6)
+    for index, strategy in enumerate(strategies):
         mine = [e for e in entries if e["point"]["strategy"] == strategy]
         xs = [e["row"]["peakBytes"] / 1e6 for e in mine]
         ys = [e["row"]["placeholderFrames"] for e in mine]
-        line, = ax.plot(xs, ys, marker="o", label=strategy)
+        # Each strategy its own marker, earlier ones wider and hollow beneath: a point two
+        # strategies share shows both markers.
+        style = dict(marker=MARKERS[index % len(MARKERS)], linewidth=line_widths[index],
+                     markersize=6 + 2.5 * (len(strategies) - 1 - index), fillstyle="none" if index < len(strategies) - 1 else "full",
+                     markeredgewidth=1.5)
+        line, = ax.plot(xs, ys, label=strategy, **style)
         if waits:
             wys = [(e["row"].get("wait") or {}).get("p95Frames", 0) for e in mine]
-            wait_ax.plot(xs, wys, marker="o", color=line.get_color(), label=strategy)
+            wait_ax.plot(xs, wys, color=line.get_color(), label=strategy, **style)
             wait_labels += [(x, y, label(e["point"]["value"])) for e, x, y in zip(mine, xs, wys)]
         # Points that land on one another (within 2 MB, same placeholders) share one label.
         groups = []
@@ -218,7 +366,8 @@ def plot_sweep(doc):
             labels.append((x, y, values[0] if len(values) == 1 else f"{values[0]}–{values[-1]}"))
         for e, x, y in zip(mine, xs, ys):
             if e["onFrontier"]:
-                ax.scatter([x], [y], s=160, facecolors="none", edgecolors=line.get_color(), linewidths=1.5)
+                ax.scatter([x], [y], s=160 + 60 * (len(strategies) - 1 - index), facecolors="none", edgecolors=line.get_color(),
+                           linewidths=1.5)
             admission = sweep.get("admissions", {}).get(e["point"]["label"])
             if admission and admission["images"] > 0 and admission["admitted"] == 0:
                 ax.scatter([x], [y], marker="x", s=90, color="red", zorder=4,
@@ -238,14 +387,16 @@ def plot_sweep(doc):
         ax.scatter([e["row"]["peakBytes"] / 1e6], [e["row"]["placeholderFrames"]], marker="*", s=320, color="black", zorder=5,
                    label=f"{'recommended' if outcome.get('verdict') == 'met' else 'nearest'}: {e['point']['label']}")
     ax.margins(x=0.08)
-    ax.set_ylim(0, max([y for _, y, _ in labels] + [constraints.get("maxPlaceholders") or 0, 1]) * 1.15)
+    ax.set_ylim(-0.05 * max([y for _, y, _ in labels] + [1]),
+                max([y for _, y, _ in labels] + [constraints.get("maxPlaceholders") or 0, 1]) * 1.15)
     place_labels(ax, labels)
     title = f"Sweep of {key} — {doc.get('scenario', '').rsplit('/', 1)[-1]}; ringed: frontier"
     if waits:
         wait_ax.axhline(constraints["maxWaitP95Frames"], color="C3", linestyle="--", linewidth=1.2,
                         label=f"--max-wait-p95 {constraints['maxWaitP95Frames']}")
         wait_ax.margins(x=0.08)
-        wait_ax.set_ylim(0, max([y for _, y, _ in wait_labels] + [constraints["maxWaitP95Frames"], 1]) * 1.15)
+        wait_ax.set_ylim(-0.05 * max([y for _, y, _ in wait_labels] + [1]),
+                         max([y for _, y, _ in wait_labels] + [constraints["maxWaitP95Frames"], 1]) * 1.15)
         place_labels(wait_ax, wait_labels)
         wait_ax.set_xlabel("peak resident MB (median over repeats)")
         wait_ax.set_ylabel("wait p95, frames from first visible to image (median)")
@@ -253,17 +404,7 @@ def plot_sweep(doc):
         wait_ax.grid(alpha=0.3)
         wait_ax.legend(fontsize=8)
     finish(fig, ax, "peak resident MB (median over repeats; 1 MB = 1,000,000 bytes)", "placeholder frames (median)", title)
-
-if doc.get("sweep"):
-    plot_sweep(doc)
-
-first = {}
-for run in doc.get("runs", []):
-    report = run.get("report")
-    if report and run["strategy"] not in first:
-        first[run["strategy"]] = report
-if not first:
-    sys.exit(f"tools/plot.py: {path} has no successful run to plot")
+    return fig, ""
 
 
 def script_checkpoints(report):
@@ -273,76 +414,173 @@ def script_checkpoints(report):
     return [(c["name"], c["frame"]) for c in report.get("checkpoints", []) if c.get("frame") is not None and c["name"] not in own]
 
 
+def strategy_style(index, count, points):
+    """A strategy's colour, marker, staggered marker positions and line width."""
+    return dict(color=f"C{index % 10}", marker=MARKERS[index % len(MARKERS)], markersize=5,
+                markevery=staggered(index, count, points), linewidth=widths(count, thinnest=1.3, step=0.6)[index])
+
+
 def draw_runs(memory_ax, rows_ax, reports, legend=True):
     """Resident (solid) and logical (dashed) MB over frames on `memory_ax`; below, on `rows_ax`,
     the visible rows showing a placeholder (the most in any frame since the sample before), each
-    strategy in its own colour; the script's checkpoints as vertical lines on both."""
+    strategy in its own colour and marker; the script's checkpoints as vertical lines on both
+    (their labels are placed by `label_checkpoints`, once the layout is final)."""
+    from matplotlib.lines import Line2D
+    handles = []
     for index, (name, report) in enumerate(reports):
-        colour = f"C{index % 10}"
-        frames = [s["frame"] for s in report["timeline"]]
-        memory_ax.plot(frames, [s["residentBytes"] / 1e6 for s in report["timeline"]], color=colour, label=f"{name} (resident)")
-        memory_ax.plot(frames, [s["logicalBytes"] / 1e6 for s in report["timeline"]], linestyle="--", color=colour, alpha=0.6,
-                       label=f"{name} (logical)")
-        rows = [s.get("placeholderRows") for s in report["timeline"]]
+        timeline = report["timeline"]
+        style = strategy_style(index, len(reports), len(timeline))
+        frames = [s["frame"] for s in timeline]
+        line, = memory_ax.plot(frames, [s["residentBytes"] / 1e6 for s in timeline], label=name, **style)
+        memory_ax.plot(frames, [s["logicalBytes"] / 1e6 for s in timeline], linestyle="--", alpha=0.7, fillstyle="none",
+                       **style)
+        handles.append(line)
+        rows = [s.get("placeholderRows") for s in timeline]
         if all(r is not None for r in rows):
-            rows_ax.step(frames, rows, where="post", color=colour, label=name)
+            rows_ax.step(frames, rows, where="post", **style)
         else:
             rows_ax.text(0.5, 0.5, "this export has no placeholder rows per sample", transform=rows_ax.transAxes, ha="center", fontsize=8)
-    marks = script_checkpoints(reports[0][1])
     for ax in (memory_ax, rows_ax):
-        for name, frame in marks:
+        for name, frame in script_checkpoints(reports[0][1]):
             ax.axvline(frame, color="grey", linestyle=":", linewidth=1)
         ax.grid(alpha=0.3)
-    for name, frame in marks:
-        memory_ax.text(frame, 0.98, f"{name} ", transform=memory_ax.get_xaxis_transform(), rotation=90, va="top", ha="right",
-                       fontsize=7, color="dimgrey")
     most = max([s.get("placeholderRows") or 0 for _, r in reports for s in r["timeline"]] + [0])
-    rows_ax.set_ylim(0, max(1, most) * 1.15)
+    rows_ax.set_ylim(-0.08 * max(1, most), max(1, most) * 1.15)   # below 0, so markers on 0 show whole
     rows_ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=4))
     if legend:
-        memory_ax.legend(fontsize=7, ncol=2)
+        handles += [Line2D([], [], color="black", label="solid: resident"),
+                    Line2D([], [], color="black", linestyle="--", alpha=0.7, label="dashed: logical bytes")]
+        memory_ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
 
 
-scenario = doc.get("scenario", "").rsplit("/", 1)[-1]
-reports = list(first.items())
-if len(reports) <= 5:
-    fig, (memory_ax, rows_ax) = plt.subplots(2, 1, figsize=(10, 7.5), sharex=True, gridspec_kw={"height_ratios": [3, 1.4]})
-    draw_runs(memory_ax, rows_ax, reports)
-    memory_ax.set_title(f"Resident memory per strategy — {scenario}; dotted: the script's checkpoints")
-    memory_ax.set_ylabel(MB)
-    rows_ax.set_ylabel("placeholder rows")
-    rows_ax.set_xlabel("frame")
-    rows_ax.legend(fontsize=7, ncol=2)
-    fig.tight_layout()
-else:
-    # Small multiples: one strategy per cell (memory above, placeholder rows below), axes shared
-    # so the cells compare at a glance.
-    columns = 3
-    most_rows = max([s.get("placeholderRows") or 0 for _, r in reports for s in r["timeline"]] + [0])
-    cells = (len(reports) + columns - 1) // columns
-    fig = plt.figure(figsize=(5 * columns, 4.2 * cells))
-    grid = fig.add_gridspec(cells, columns, hspace=0.3, wspace=0.25)
-    memory_axes, rows_axes = [], []
-    for index, report in enumerate(reports):
-        inner = grid[index // columns, index % columns].subgridspec(2, 1, height_ratios=[3, 1.3], hspace=0.08)
-        memory_ax = fig.add_subplot(inner[0], sharex=memory_axes[0] if memory_axes else None,
-                                    sharey=memory_axes[0] if memory_axes else None)
-        rows_ax = fig.add_subplot(inner[1], sharex=memory_ax, sharey=rows_axes[0] if rows_axes else None)
-        memory_axes.append(memory_ax)
-        rows_axes.append(rows_ax)
-        draw_runs(memory_ax, rows_ax, [report], legend=False)
-        rows_ax.set_ylim(0, max(1, most_rows) * 1.15)
-        memory_ax.set_title(report[0], fontsize=10)
-        memory_ax.tick_params(labelbottom=False)
-        if index % columns == 0:
-            memory_ax.set_ylabel("MB")
-            rows_ax.set_ylabel("placeholders", fontsize=8)
-        rows_ax.set_xlabel("frame", fontsize=8)
-    fig.suptitle(f"Resident (solid) and logical (dashed) MB, placeholder rows below — {scenario}; dotted: the script's checkpoints")
-    fig.subplots_adjust(top=1 - 0.75 / (4.2 * cells), left=0.06, right=0.98, bottom=0.06)
-fig.savefig(out, dpi=110)
-marked = script_checkpoints(reports[0][1])
-has_rows = all(s.get("placeholderRows") is not None for _, r in reports for s in r["timeline"])
-print(f"wrote {out}: {len(reports)} strategies{' as small multiples' if len(reports) > 5 else ''}, "
-      f"{'placeholder rows per sample' if has_rows else 'no placeholder rows in the export'}, "
-      f"{len(marked)} checkpoint{'' if len(marked) == 1 else 's'} marked")
+def label_checkpoints(ax, marks, fontsize=7):
+    """Labels each checkpoint's dotted line at the top of `ax`, the text turned along the line
+    just left of it; a label that would cover one placed before (checkpoints at or near the same
+    frame) goes below it instead, and one that no longer fits above the axis's bottom goes right
+    of its line. Call once the layout is final: the overlap is measured in pixels."""
+    renderer = ax.figure.canvas.get_renderer()
+    bottom = ax.get_window_extent(renderer).y0
+    to_axes = ax.transAxes.inverted()
+    placed = []
+    for name, frame in sorted(marks, key=lambda mark: mark[1]):
+        y, side = 0.98, "right"
+        for _ in range(len(marks) + 2):
+            text = ax.text(frame, y, f" {name} ", transform=ax.get_xaxis_transform(), rotation=90, va="top", ha=side,
+                           fontsize=fontsize, color="dimgrey", zorder=6,
+                           bbox=dict(facecolor="white", edgecolor="lightgrey", linewidth=0.6, alpha=0.8, pad=0.3))
+            box = text.get_window_extent(renderer).expanded(1.1, 1.0)
+            clashes = [other for other in placed if box.overlaps(other)]
+            if not clashes:
+                break
+            lowest = min(other.y0 for other in clashes)
+            below = to_axes.transform((0, lowest - 6))[1]
+            if lowest - 6 - box.height < bottom:
+                if side == "left":
+                    break   # no room anywhere: keep this place rather than lose the label
+                y, side = 0.98, "left"
+            else:
+                y = below
+            text.remove()
+        placed.append(text.get_window_extent(renderer))
+
+
+def plot_compare(path, doc):
+    first = {}
+    for run in doc.get("runs", []):
+        report = run.get("report")
+        if report and run["strategy"] not in first:
+            first[run["strategy"]] = report
+    if not first:
+        raise Failure(f"{path} has no successful run to plot")
+    scenario = doc.get("scenario", "").rsplit("/", 1)[-1]
+    reports = list(first.items())
+    marked = script_checkpoints(reports[0][1])
+    if len(reports) <= 5:
+        fig, (memory_ax, rows_ax) = plt.subplots(2, 1, figsize=(12, 7.5), sharex=True, gridspec_kw={"height_ratios": [3, 1.4]})
+        draw_runs(memory_ax, rows_ax, reports)
+        memory_ax.set_title(f"Resident memory per strategy — {scenario}; dotted: the script's checkpoints")
+        memory_ax.set_ylabel(MB)
+        rows_ax.set_ylabel("placeholder rows")
+        rows_ax.set_xlabel("frame")
+        fig.tight_layout()
+        label_checkpoints(memory_ax, marked)
+    else:
+        # Small multiples: one strategy per cell (memory above, placeholder rows below), axes shared
+        # so the cells compare at a glance.
+        columns = 3
+        most_rows = max([s.get("placeholderRows") or 0 for _, r in reports for s in r["timeline"]] + [0])
+        cells = (len(reports) + columns - 1) // columns
+        fig = plt.figure(figsize=(5 * columns, 4.2 * cells))
+        grid = fig.add_gridspec(cells, columns, hspace=0.3, wspace=0.25)
+        memory_axes, rows_axes = [], []
+        for index, report in enumerate(reports):
+            inner = grid[index // columns, index % columns].subgridspec(2, 1, height_ratios=[3, 1.3], hspace=0.08)
+            memory_ax = fig.add_subplot(inner[0], sharex=memory_axes[0] if memory_axes else None,
+                                        sharey=memory_axes[0] if memory_axes else None)
+            rows_ax = fig.add_subplot(inner[1], sharex=memory_ax, sharey=rows_axes[0] if rows_axes else None)
+            memory_axes.append(memory_ax)
+            rows_axes.append(rows_ax)
+            draw_runs(memory_ax, rows_ax, [report], legend=False)
+            rows_ax.set_ylim(-0.08 * max(1, most_rows), max(1, most_rows) * 1.15)
+            memory_ax.set_title(report[0], fontsize=10)
+            memory_ax.tick_params(labelbottom=False)
+            if index % columns == 0:
+                memory_ax.set_ylabel("MB")
+                rows_ax.set_ylabel("placeholders", fontsize=8)
+            rows_ax.set_xlabel("frame", fontsize=8)
+        fig.suptitle(f"Resident (solid) and logical (dashed) MB, placeholder rows below — {scenario}; dotted: the script's checkpoints")
+        fig.subplots_adjust(top=1 - 0.75 / (4.2 * cells), left=0.06, right=0.98, bottom=0.06)
+        fig.canvas.draw()
+        for memory_ax, (_, report) in zip(memory_axes, reports):
+            label_checkpoints(memory_ax, script_checkpoints(report))
+    has_rows = all(s.get("placeholderRows") is not None for _, r in reports for s in r["timeline"])
+    return fig, (f": {len(reports)} strategies{' as small multiples' if len(reports) > 5 else ''}, "
+                 f"{'placeholder rows per sample' if has_rows else 'no placeholder rows in the export'}, "
+                 f"{len(marked)} checkpoint{'' if len(marked) == 1 else 's'} marked")
+
+
+def draw(path, kind, content):
+    """The figure for an export of `kind`, and what to say after `wrote OUT`."""
+    name = os.path.basename(path)
+    if kind == "soak-csv":
+        return plot_soak(path, content, f"Soak — {name}")
+    if kind == "runs-csv":
+        return plot_runs_csv(path, content)
+    if kind == "soak":
+        verdict = content["verdict"]
+        return plot_soak(path, content["samples"], f"Soak of {content.get('scenario', '').rsplit('/', 1)[-1]} under "
+                                                   f"{content.get('strategy', '')}: {verdict.get('outcome', '').upper()}", verdict)
+    if kind == "sweep":
+        return plot_sweep(path, content)
+    return plot_compare(path, content)
+
+
+def main(argv=None):
+    show_traceback = "--traceback" in (sys.argv[1:] if argv is None else argv)
+    try:
+        path, out, show_traceback = parse(argv)
+        kind, content = read_export(path)
+        check_writable(out)
+        load_matplotlib()
+        try:
+            fig, said = draw(path, kind, content)
+        except Failure:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, ZeroDivisionError) as error:
+            detail = f"{type(error).__name__} {error}" if str(error) else type(error).__name__
+            raise Failure(f"cannot draw {path} as a {kind.replace('-csv', ' CSV')} export: {detail} "
+                          f"(--traceback shows where)") from error
+        save(fig, out)
+    except Failure as failure:
+        print(f"{PROG}: {failure}", file=sys.stderr)
+        if show_traceback and failure.__cause__ is not None:
+            import traceback
+            cause = failure.__cause__
+            traceback.print_exception(type(cause), cause, cause.__traceback__)
+        return failure.status
+    print(f"wrote {out}{said}")
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

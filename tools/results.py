@@ -286,7 +286,7 @@ def draw(table, export):
     """tools/plot.py's picture of `export` at the section's `plot` path, if it names one."""
     if not table.get("plot"):
         return
-    plotted = subprocess.run([sys.executable, os.path.join(ROOT, "tools/plot.py"), export, os.path.join(ROOT, table["plot"])],
+    plotted = subprocess.run([sys.executable, os.path.join(ROOT, "tools/plot.py"), export, "-o", os.path.join(ROOT, table["plot"])],
                              capture_output=True, text=True, cwd=ROOT)
     if plotted.returncode != 0:
         print(f"results: no plot for {table['id']}: {plotted.stderr.strip()}", file=sys.stderr)

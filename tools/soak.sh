@@ -3,9 +3,10 @@
 #   tools/soak.sh --quick   short profile (a few minutes; CI runs it after the tests)
 #   tools/soak.sh           long profile for manual or overnight runs (about 2 hours)
 # RETENTION=PATH uses a binary already built (otherwise `swift build -c release` makes one).
-# Results (CSV per soak and the verdicts) go to ${SOAK_OUT:-soak-results}/; tools/plot.py
-# draws any of the CSVs. Exit 1 if any soak's exit status differs from what is expected of it
-# (retention soak: 0 pass, 1 growth, 2 failed run, 3 inconclusive).
+# Results (CSV per soak and the verdicts) go to ${SOAK_OUT:-soak-results}/;
+# `tools/plot.py CSV -o PLOT.png` draws any of the CSVs. Exit 1 if any soak's exit status
+# differs from what is expected of it (retention soak: 0 pass, 1 growth, 2 failed run,
+# 3 inconclusive).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
