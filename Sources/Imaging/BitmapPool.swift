@@ -3,6 +3,11 @@ import Synchronization
 
 /// Free bitmap buffers kept for reuse by size class, capped in bytes (Glide's bitmap pool).
 ///
+/// A *bounded* pool (``init(capacity:bounded:)``) also caps what it keeps by what is in use:
+/// at most ``boundedSlackBytes`` plus an eighth of the bytes it has handed out and not had back,
+/// so free buffers never add more than that to the process's resident memory, however small
+/// the working set is (Fresco counts and caps its pools the same way).
+///
 /// Size classes are the byte count rounded up to a whole page and then to the next of four
 /// steps per power of two (1, 1.25, 1.5, 1.75 × 2^k), so a buffer wastes at most 25 % and
 /// images of nearly equal size share buffers. Buffers are page-mapped: when the pool drops one
@@ -23,6 +28,8 @@ public final class BitmapPool: Sendable, Hashable {
         public var heldBytes = 0
         /// Number of free buffers the pool holds now.
         public var heldBuffers = 0
+        /// Bytes of buffers handed out and not given back yet (bitmaps alive).
+        public var liveBytes = 0
     }
 
     struct State {
@@ -32,11 +39,24 @@ public final class BitmapPool: Sendable, Hashable {
 
     /// Most bytes of free buffers kept.
     public let capacity: Int
+    /// Whether free buffers are also capped by the bytes in use (``boundedSlackBytes`` plus an
+    /// eighth of ``Statistics/liveBytes``).
+    public let bounded: Bool
     private let state = Lock(State())
 
-    /// A pool keeping at most `capacity` bytes of free buffers.
-    public init(capacity: Int) {
+    /// What a bounded pool may keep whatever is in use: 4 MiB.
+    public static let boundedSlackBytes = 4 << 20
+
+    /// A pool keeping at most `capacity` bytes of free buffers; `bounded`: and at most
+    /// ``boundedSlackBytes`` plus an eighth of the bytes in use. O(1).
+    public init(capacity: Int, bounded: Bool = false) {
         self.capacity = max(0, capacity)
+        self.bounded = bounded
+    }
+
+    /// The most free bytes kept while `live` bytes are in use. O(1).
+    func keepLimit(live: Int) -> Int {
+        bounded ? min(capacity, Self.boundedSlackBytes + max(0, live) / 8) : capacity
     }
 
     deinit {
@@ -84,19 +104,24 @@ public final class BitmapPool: Sendable, Hashable {
                 state.stats.hits += 1
                 state.stats.heldBytes -= size
                 state.stats.heldBuffers -= 1
+                state.stats.liveBytes += size
                 return buffer
             }
             state.stats.misses += 1
             return nil
         }
         if let reused { return PixelMemory(base: reused.base, reservedBytes: size, reused: true) }
-        return PixelMemory(base: try PageMapping.map(size), reservedBytes: size, reused: false)
+        let mapped = try PageMapping.map(size)
+        // Counted live once mapped: a size no mapping could serve never reaches the counter.
+        state.withLock { $0.stats.liveBytes += size }
+        return PixelMemory(base: mapped, reservedBytes: size, reused: false)
     }
 
     func give(_ memory: PixelMemory) {
         let size = memory.reservedBytes
         let kept = state.withLock { state in
-            guard state.stats.heldBytes + size <= capacity else {
+            state.stats.liveBytes -= size
+            guard state.stats.heldBytes + size <= keepLimit(live: state.stats.liveBytes) else {
                 state.stats.drops += 1
                 return false
             }

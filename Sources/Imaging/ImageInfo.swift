@@ -59,6 +59,24 @@ public struct ImageInfo: Sendable, Hashable, Codable {
         return pixels.overflow || bytes.overflow || width < 0 || height < 0 ? Int.max : bytes.partialValue
     }
 
+    /// Bytes of the image once inflated, before unfiltering: `height × (1 + rowBytes)`, where a
+    /// row holds `width` samples of the color type's channels at ``bitDepth`` bits (interlaced
+    /// images take about the same). What a whole-image inflate's buffer holds on top of the
+    /// bitmap. Overflow-checked: `Int.max` when it does not fit. O(1).
+    public var filteredByteCount: Int {
+        let channels: Int
+        switch colorType {
+        case .grayscale, .palette: channels = 1
+        case .grayscaleAlpha: channels = 2
+        case .rgb: channels = 3
+        case .rgba: channels = 4
+        }
+        let bits = width.multipliedReportingOverflow(by: channels * max(bitDepth, 1))
+        guard !bits.overflow, width >= 0, height >= 0 else { return Int.max }
+        let total = height.multipliedReportingOverflow(by: 1 + (bits.partialValue + 7) / 8)
+        return total.overflow ? Int.max : total.partialValue
+    }
+
     /// Reads the header of the PNG in `data`.
     public init(data: Data, limits: DecodeLimits = .default) throws(ImagingError) {
         self = try data.withBytes { (raw: UnsafeRawBufferPointer) throws(ImagingError) -> ImageInfo in

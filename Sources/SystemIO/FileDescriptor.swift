@@ -113,15 +113,49 @@ public struct FileDescriptor: ~Copyable, Sendable {
 
     /// Everything from the file position to the end, at most `limit` bytes: a longer file
     /// throws `.tooLarge` after reading at most `limit + 1` bytes. The buffer is sized by
-    /// `fstat` (one call), and grows in 64 KiB steps for files that report no size (`/proc`). A buffer the allocator refuses (an address-space limit) is an
+    /// `fstat` (one call); a file of ``mappedReadBytes`` or more is read into pages mapped for it
+    /// (populated in one call), unmapped when the Data is released, so a freed read never stays
+    /// in a thread's malloc arena. Smaller buffers grow in 64 KiB steps for files that report no size (`/proc`). A buffer the allocator refuses (an address-space limit) is an
     /// `.outOfMemory` error, never a trap. One `read` per chunk.
     public func readAll(limit: Int = .max) throws(SystemError) -> Data {
         let sizeHint = try status(operation: "read").size
         if sizeHint > limit { throw SystemError(path: path, operation: "read", reason: .tooLarge(limit: limit)) }
         // One byte past the reported size, so a file that grew is noticed rather than cut.
         var capacity = sizeHint > 0 ? sizeHint + 1 : min(65_536, limit == .max ? 65_536 : limit + 1)
-        guard var buffer = malloc(capacity) else { throw SystemError(path: path, operation: "read", reason: .outOfMemory(bytes: capacity)) }
         var filled = 0
+        var buffer: UnsafeMutableRawPointer
+        if sizeHint >= Self.mappedReadBytes, let pages = PageMapping.roundUp(capacity),
+           let mapped = PageMapping.mapAnonymous(pages, populate: true) {
+            // A large file is read into pages of its own, so the memory leaves the process when
+            // the Data is released, instead of staying in the reading thread's malloc arena.
+            // At most `limit + 1` bytes are read, so a file past the limit is noticed, not read.
+            let readable = limit < pages ? limit + 1 : pages
+            do {
+                filled = try fill(UnsafeMutableRawBufferPointer(start: mapped, count: readable))
+            } catch {
+                PageMapping.unmap(mapped, pages)
+                throw error
+            }
+            if filled > limit {
+                PageMapping.unmap(mapped, pages)
+                throw SystemError(path: path, operation: "read", reason: .tooLarge(limit: limit))
+            }
+            if filled < pages {
+                return Data(bytesNoCopy: mapped, count: filled, deallocator: .custom { pointer, _ in PageMapping.unmap(pointer, pages) })
+            }
+            // The file grew past its pages: go on in a malloc buffer from what was read.
+            capacity = pages &* 2 > 0 ? pages * 2 : Int.max
+            guard let grown = malloc(capacity) else {
+                PageMapping.unmap(mapped, pages)
+                throw SystemError(path: path, operation: "read", reason: .outOfMemory(bytes: capacity))
+            }
+            grown.copyMemory(from: mapped, byteCount: filled)
+            PageMapping.unmap(mapped, pages)
+            buffer = grown
+        } else {
+            guard let allocated = malloc(capacity) else { throw SystemError(path: path, operation: "read", reason: .outOfMemory(bytes: capacity)) }
+            buffer = allocated
+        }
         do throws(SystemError) {
             while true {
                 if filled == capacity {
@@ -147,6 +181,21 @@ public struct FileDescriptor: ~Copyable, Sendable {
         // without a copy.
         if capacity - filled > 65_536, let fitted = realloc(buffer, max(1, filled)) { buffer = fitted }
         return Data(bytesNoCopy: buffer, count: filled, deallocator: .free)
+    }
+
+    /// Files at least this large (128 KiB, glibc's first mmap threshold) are read by
+    /// ``readAll(limit:)`` into an anonymous mapping of their own rather than a malloc buffer.
+    public static let mappedReadBytes = 128 << 10
+
+    /// Reads until `buffer` is full or the file ends; returns the bytes read. One `read` per chunk.
+    private func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            if n == 0 { break }
+            filled += n
+        }
+        return filled
     }
 
     /// Writes every byte of `bytes`, retrying short writes. One `write` per accepted chunk.

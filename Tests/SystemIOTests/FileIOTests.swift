@@ -26,6 +26,20 @@ struct FileIOTests {
         #expect(error?.description == "cannot read \(path): it is larger than the limit of 199999 bytes")
     }
 
+    @Test("files of 128 KiB and more, read into pages of their own, come back whole at every size around a page edge")
+    func mappedReads() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for size in [FileDescriptor.mappedReadBytes - 1, FileDescriptor.mappedReadBytes, 139_263, 139_264, 139_265, 1_000_003] {
+            let path = folder + "/\(size).bin"
+            let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ size) })
+            try bytes.write(to: URL(fileURLWithPath: path))
+            #expect(try FileIO.readAll(path) == bytes, "\(size) bytes")
+            #expect(try FileIO.readAll(path, limit: size) == bytes, "\(size) bytes, limit \(size)")
+            #expect(throws: SystemError.self) { try FileIO.readAll(path, limit: size - 1) }
+        }
+    }
+
     @Test("files that report no size (/proc) are read whole, and capped too")
     func procFiles() throws {
         let status = try FileIO.readAll("/proc/self/status")

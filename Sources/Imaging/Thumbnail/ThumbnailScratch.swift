@@ -1,3 +1,5 @@
+import SystemIO
+
 /// Working memory a thumbnailer may keep from one thumbnail to the next on one thread: the
 /// buffer a whole-image inflate takes (`DecodeOptions.thumbnailInflateBytes`).
 ///
