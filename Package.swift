@@ -74,7 +74,7 @@ let package = Package(
             ]
         ),
         // Runs memory measurements alone in a child process for the tests (see its main.swift).
-        .executableTarget(name: "MemoryCheck", dependencies: ["MemoryProbe", "Imaging", "Lab", "SoakProbe"]),
+        .executableTarget(name: "MemoryCheck", dependencies: ["MemoryProbe", "Imaging", "Lab", "SoakProbe", "Retention", "AssetGen", "SystemIO"]),
         // Writes and reads a disk store in a child process for the kill and multi-process tests.
         .executableTarget(name: "DiskStoreCheck", dependencies: ["DiskCache", "SystemIO", "RetentionTestSupport", "AssetGen"]),
         // Calls the libraries' public API as a hostile caller would, one case per child process,
@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "DiskCacheTests", dependencies: ["DiskCache", "DiskStoreCheck", "CChecksum", "SystemIO", "AssetGen", "RetentionTestSupport"]),
         .testTarget(name: "SystemIOTests", dependencies: ["SystemIO"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "SystemIO", "AssetGen", "RetentionTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "RetentionTests", dependencies: ["Retention", "Imaging", "MemoryProbe", "SystemIO", "AssetGen", "DiskCache", "RetentionTestSupport", "HostileCallerCheck"]),
+        .testTarget(name: "RetentionTests", dependencies: ["Retention", "Imaging", "MemoryProbe", "SystemIO", "AssetGen", "DiskCache", "RetentionTestSupport", "HostileCallerCheck", "MemoryCheck"]),
         .testTarget(name: "VisibilityTests", dependencies: ["Visibility", "AssetGen"]),
         .testTarget(name: "MemoryProbeTests", dependencies: ["MemoryProbe", "MemoryCheck", "SystemIO"]),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),

@@ -4,6 +4,7 @@
 // measurement that needs a quiet process runs here, alone, and prints `key value` lines that
 // the test checks. Usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped
 // | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias
+// | budget-scroll [FLAGS] (BudgetScroll.swift)
 import Foundation
 import Imaging
 import Lab
@@ -225,8 +226,11 @@ do {
     case "soak-probe":
         // SoakProbe.measure on closures whose growth is known, alone in this process.
         try soakProbe(CommandLine.arguments.dropFirst(2).first ?? "")
+    case "budget-scroll":
+        // An ImageCache under a pipeline's load: resident rise against the cache's logical peak.
+        try BudgetScroll(arguments: Array(CommandLine.arguments.dropFirst(2))).run()
     default:
-        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias")
+        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias | budget-scroll [FLAGS]")
         exit(2)
     }
 } catch {

@@ -50,6 +50,13 @@ public struct CacheUsage: Sendable, Hashable {
     /// Bitmaps rows let go of that stay allocated until the row is released
     /// (`strandUntilReleased`); their bytes are in `rowHeld`.
     public var strandedCount = 0
+    /// Bytes loads in flight hold outside the states above: the compressed bytes they read
+    /// (from the source or disk, while they wait for a decode worker and while they decode),
+    /// the decode's working memory and the bitmap it is making (estimated from the image's
+    /// header: the whole-image inflate's buffer and the bitmap). Not part of ``totalBytes``;
+    /// see ``accountedBytes``. Bytes waiting for the disk writer are not counted here
+    /// (at most ``ImageCache/maximumPendingDiskWrites`` entries).
+    public var loadingBytes = 0
 
     /// A zero usage. O(1).
     public init() {}
@@ -62,6 +69,9 @@ public struct CacheUsage: Sendable, Hashable {
     }
     /// Everything the cache holds.
     public var totalBytes: Int { active.total + rowHeld.total + lru.total }
+    /// What the cache holds plus what its loads hold now: ``totalBytes`` + ``loadingBytes``,
+    /// the figure to set against the process's resident memory.
+    public var accountedBytes: Int { totalBytes + loadingBytes }
     /// Bytes held for visible rows.
     public var activeBytes: Int { active.total }
     /// Bytes held until rows are released.

@@ -154,7 +154,11 @@ extension ImageCache {
             if job.isCancelled {
                 recordCancelled(read)
             } else {
+                // The fetched bytes wait for a decode worker: counted as loading until it starts.
+                let waiting = (try? result.get())?.count ?? 0
+                loadingBytes.add(waiting, ordering: .relaxed)
                 workers.submit(ticket: job.ticket) { [self, read] in
+                    loadingBytes.subtract(waiting, ordering: .relaxed)
                     guard !job.isCancelled else { return recordCancelled(read) }
                     finish(job, outcome(decoding: result, from: .source, readDuration: waited, cpuStart: ThreadCPUTime.now()), read,
                            onCallerThread: false)
@@ -174,6 +178,10 @@ extension ImageCache {
             return LoadOutcome(result: .failure(.read(error)), origin: origin, readDuration: readDuration,
                                cpuTime: ThreadCPUTime.now() - cpuStart)
         case .success(let data):
+            // What the decode holds until its bitmap is stored: counted in `usage.loadingBytes`.
+            let held = (origin == .memory ? 0 : data.count) + decodeWorkingBytes(data)
+            loadingBytes.add(held, ordering: .relaxed)
+            defer { loadingBytes.subtract(held, ordering: .relaxed) }
             let start = ThreadCPUTime.now()
             let result: Result<Bitmap, LoadFailure>
             do throws(ImagingError) { result = .success(try decode(data)) } catch { result = .failure(.decode(error)) }
@@ -275,6 +283,22 @@ extension ImageCache {
         readDuration += start.duration(to: clock.now)
         if case .success = fetched, job.isCancelled { return (nil, io) }
         return (outcome(decoding: fetched, from: .source, readDuration: readDuration, cpuStart: cpuStart), io)
+    }
+
+    /// The memory a decode of `data` takes, from its header: the bitmap and the whole-image
+    /// inflate's buffer (a thumbnail's inflate is capped by its allowance, and its bitmap is
+    /// small); 0 when the header does not parse (the decode then fails at once). Saturating, never
+    /// a trap. O(1): the header is read, not the image.
+    private func decodeWorkingBytes(_ data: Data) -> Int {
+        guard let info = try? ImageInfo(data: data, limits: decodeLimits) else { return 0 }
+        let filtered = info.filteredByteCount
+        if case .thumbnail(let size, _, _) = policy.visible {
+            let side = max(1, min(size, 1 << 20))
+            return min(filtered, DecodeOptions.defaultThumbnailInflateBytes) + min(side * side * 4, 1 << 40)
+        }
+        // Capped at 1 TiB, so that loads on every worker can add theirs without overflow.
+        let total = filtered.addingReportingOverflow(info.decodedByteCount)
+        return total.overflow ? 1 << 40 : min(total.partialValue, 1 << 40)
     }
 
     /// A full decode, or a thumbnail by `Imaging.Thumbnailer` for `thumbnail` policies; the

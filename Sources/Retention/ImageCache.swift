@@ -68,6 +68,9 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     let onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)?
     let onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)?
     let waiterIDs = Atomic<UInt64>(0)
+    /// ``CacheUsage/loadingBytes``: added where a load gets bytes and before it decodes, taken
+    /// off when the decode is done (an atomic: loads on every worker change it, without the lock).
+    let loadingBytes = Atomic<Int>(0)
 
     /// A cache over `source` following `policy`.
     ///
@@ -126,7 +129,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     ) throws(ImageCacheError) {
         if let problem = policy.diskProblem { throw problem }
         var policy = policy
-        let allocator = allocator ?? policy.allocator.makeAllocator()
+        let allocator = allocator ?? policy.makeAllocator()
         switch (policy.disk, disk) {
         case (nil, nil): diskTier = nil
         case (nil, .some): throw .storeWithoutDiskTier(policy: policy.name)
@@ -216,9 +219,12 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// store's `Options.onWriteStateChange`. O(1).
     public var diskWriteState: DiskStore.WriteState? { diskStore?.writeState }
 
-    /// Bytes held now, by state and representation. O(1), one lock, no allocation.
+    /// Bytes held now, by state and representation, and what loads in flight hold
+    /// (``CacheUsage/loadingBytes``). O(1), one lock, no allocation.
     public var usage: CacheUsage {
-        store.withLock { $0._usage }
+        var usage = store.withLock { $0._usage }
+        usage.loadingBytes = max(0, loadingBytes.load(ordering: .relaxed))
+        return usage
     }
 
     /// True when `key`'s row is visible now (it appeared more times than it disappeared or was

@@ -12,7 +12,8 @@ import Imaging
 ///   bytes, see ``ByteSize``);
 /// - admission cap one quarter of the budget that applies (Nuke's `entryCostLimit` idea: a
 ///   bitmap larger than that is not admitted to the LRU, so one huge image cannot flush it);
-/// - active bytes not counted in the budget (Glide), no count limit, the `system` allocator.
+/// - active bytes not counted in the budget (Glide), no count limit, the `bounded` allocator
+///   (a pool that keeps freed bitmaps only while they are a small share of what is alive).
 ///
 /// A budget bounds *evictable* bytes only. Bitmaps of visible rows ("active") are never
 /// evicted and are reported on top of the budget; with ``countActiveInBudget`` (Fresco) the
@@ -79,21 +80,36 @@ public struct RetentionPolicy: Sendable, Hashable {
         case pageMapped
         /// A bitmap pool (one per cache) keeping at most `capacity` of free buffers.
         case pooled(capacity: ByteSize)
+        /// The default: a bitmap pool (one per cache) that keeps free buffers only up to 4 MiB
+        /// plus an eighth of the bitmaps alive, and at most a quarter of the bitmap budget
+        /// (`BitmapAllocator.bounded(capacity:)`). The process's resident memory then stays
+        /// within a quarter of what the cache holds plus a few MB, at `system`'s CPU per load
+        /// (docs/results.md, "allocators").
+        case bounded
 
-        /// A fresh `BitmapAllocator` for one cache (a new pool for `pooled`). O(1).
+        /// A fresh `BitmapAllocator` for one cache (a new pool for `pooled` and `bounded`; a
+        /// `bounded` pool's capacity is a quarter of ``RetentionPolicy/defaultDecodedBudget``
+        /// here: ``RetentionPolicy/makeAllocator()`` takes it from the policy's budget). O(1).
         public func makeAllocator() -> BitmapAllocator {
+            makeAllocator(budget: RetentionPolicy.defaultDecodedBudget)
+        }
+
+        /// A fresh `BitmapAllocator` for a cache whose bitmap budget is `budget`. O(1).
+        func makeAllocator(budget: ByteSize) -> BitmapAllocator {
             switch self {
             case .system: return .system
             case .pageMapped: return .pageMapped
             case .pooled(let capacity): return .pooled(capacity: capacity.bytes)
+            case .bounded: return .bounded(capacity: budget.bytes / 4)
             }
         }
 
-        /// `system`, `pageMapped` or `pooled:BYTES` — the spelling policy files use.
+        /// `system`, `pageMapped`, `pooled:BYTES` or `bounded` — the spelling policy files use.
         public var description: String {
             switch self {
             case .system: return "system"
             case .pageMapped: return "pageMapped"
+            case .bounded: return "bounded"
             case .pooled(let capacity): return "pooled:\(capacity.bytes)"
             }
         }
@@ -103,6 +119,7 @@ public struct RetentionPolicy: Sendable, Hashable {
             switch text {
             case "system": self = .system
             case "pageMapped": self = .pageMapped
+            case "bounded": self = .bounded
             default:
                 guard text.hasPrefix("pooled:"), let size = ByteSize(parsing: String(text.dropFirst(7))) else { return nil }
                 self = .pooled(capacity: size)
@@ -153,8 +170,15 @@ public struct RetentionPolicy: Sendable, Hashable {
     /// The largest bitmap admitted to the LRU; nil (the default) for one quarter of
     /// ``bitmapBudget``. Compressed entries are admitted up to a quarter of their budget.
     public var admissionCap: ByteSize?
-    /// Where bitmap memory comes from. Default `.system`.
+    /// Where bitmap memory comes from. Default `.bounded` (`.system` before 0.3.0, whose freed
+    /// bitmaps glibc's arenas kept: the process rose twice what the cache held).
     public var allocator: Allocator
+
+    /// A fresh allocator for one cache of this policy: ``allocator``'s, a `bounded` pool capped
+    /// at a quarter of ``bitmapBudget``. O(1).
+    public func makeAllocator() -> BitmapAllocator {
+        allocator.makeAllocator(budget: bitmapBudget)
+    }
     /// What goes to the disk tier, and its budget; nil (the default) keeps nothing on disk.
     /// A policy with one needs a `DiskStore` given to ``ImageCache``.
     public var disk: DiskTier?
@@ -170,7 +194,7 @@ public struct RetentionPolicy: Sendable, Hashable {
         countActiveInBudget: Bool = false,
         countLimit: Int? = nil,
         admissionCap: ByteSize? = nil,
-        allocator: Allocator = .system,
+        allocator: Allocator = .bounded,
         disk: DiskTier? = nil
     ) {
         self.name = name

@@ -30,7 +30,7 @@ struct PolicyTests {
             #expect(policy?.visible == visible, "\(name)")
             #expect(policy?.onDisappear == onDisappear, "\(name)")
             #expect(policy?.compressed == compressed, "\(name)")
-            #expect(policy?.allocator == .system)
+            #expect(policy?.allocator == .bounded)
             #expect(policy?.countActiveInBudget == false)
         }
         #expect(RetentionPolicy.named("decoded-lru+disk")?.disk == .init(source: true, thumbnails: false, budget: .megabytes(150)))

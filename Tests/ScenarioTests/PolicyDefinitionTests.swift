@@ -68,7 +68,7 @@ struct PolicyDefinitionTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let text = String(decoding: try encoder.encode(PolicyDefinition(.tiered)), as: UTF8.self)
-        #expect(text == #"{"allocator":"system","compressed":"lru","compressedBudget":"32MB","countActiveInBudget":false,"decodedBudget":"64MB","name":"tiered","onDisappear":"evictable","visible":"decoded"}"#)
+        #expect(text == #"{"allocator":"bounded","compressed":"lru","compressedBudget":"32MB","countActiveInBudget":false,"decodedBudget":"64MB","name":"tiered","onDisappear":"evictable","visible":"decoded"}"#)
     }
 
     // MARK: - Bad input
@@ -97,8 +97,8 @@ struct PolicyDefinitionTests {
         expectRejected(#"{"name": "x", "visible": "full"}"#, at: ["visible"], #"expected "decoded", "compressedAndDecoded" or "thumbnail""#)
         expectRejected(#"{"name": "x", "onDisappear": "keep"}"#, at: ["onDisappear"], #"expected "keepUntilReleased", "release", "evictable" or "strandUntilReleased""#)
         expectRejected(#"{"name": "x", "compressed": 3}"#, at: ["compressed"], #"expected "none", "keepUntilReleased" or "lru""#)
-        expectRejected(#"{"name": "x", "allocator": "slab"}"#, at: ["allocator"], #"expected "system", "pageMapped" or "pooled:BYTES""#)
-        expectRejected(#"{"name": "x", "allocator": "pooled:lots"}"#, at: ["allocator"], #"expected "system", "pageMapped" or "pooled:BYTES""#)
+        expectRejected(#"{"name": "x", "allocator": "slab"}"#, at: ["allocator"], #"expected "bounded", "system", "pageMapped" or "pooled:BYTES""#)
+        expectRejected(#"{"name": "x", "allocator": "pooled:lots"}"#, at: ["allocator"], #"expected "bounded", "system", "pageMapped" or "pooled:BYTES""#)
         expectRejected(#"{"name": "x", "base": "decoded-lru-2"}"#, at: ["base"], "expected a preset name: swiftui-image-state, swiftui-data-state")
         expectRejected(#"{"name": "x", "visible": "thumbnail", "maxPixelSize": 0}"#, at: ["maxPixelSize"], "expected a positive pixel count")
         expectRejected(#"{"name": "x", "maxPixelSize": 64}"#, at: ["maxPixelSize"], #"maxPixelSize applies only when visible is "thumbnail""#)

@@ -21,7 +21,7 @@ import Retention
 /// key is rejected — `compressed` (`"none"`, `"keepUntilReleased"`, `"lru"`),
 /// `compressedBudget` (`"lru"` only; default 32MB), `countActiveInBudget` (bool),
 /// `countLimit` (entries, or null), `admissionCap` (a size, or null for a quarter of the
-/// budget), `allocator` (`"system"`, `"pageMapped"`, `"pooled:BYTES"`), `disk` (`"none"`,
+/// budget), `allocator` (`"bounded"`, the default, `"system"`, `"pageMapped"`, `"pooled:BYTES"`), `disk` (`"none"`,
 /// `"source"`, `"thumbnails"` — thumbnail rows only — or `"sourceAndThumbnails"`: what the disk
 /// tier keeps) and `diskBudget` (a size above 0, with a tier; default 150MB). Sizes are integers
 /// (bytes) or strings like `"64MB"` (see `ByteSize`). Unknown keys and bad values throw
@@ -72,7 +72,7 @@ extension RetentionPolicy {
         static let visible = #"expected "decoded", "compressedAndDecoded" or "thumbnail""#
         static let onDisappear = #"expected "keepUntilReleased", "release", "evictable" or "strandUntilReleased""#
         static let compressed = #"expected "none", "keepUntilReleased" or "lru""#
-        static let allocator = #"expected "system", "pageMapped" or "pooled:BYTES" (like "pooled:64MB")"#
+        static let allocator = #"expected "bounded", "system", "pageMapped" or "pooled:BYTES" (like "pooled:64MB")"#
         static let pixelSize = "expected a positive pixel count like 256"
         static let quality = #"expected "fast" or "good""#
         static func needsThumbnail(_ key: Field) -> String { #"\#(key.rawValue) applies only when visible is "thumbnail""# }
