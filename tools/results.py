@@ -196,6 +196,8 @@ TABLES = [
          script=["tools/encode-settings.sh", "{flatcorpus}", "{corpus}"], env={"ROUNDS": "5"}),
     dict(id="cache-benchmark", title="ImageCache benchmarks", long=True,
          script=["tools/cache-benchmark.sh"]),
+    dict(id="allocators", title="Bitmap allocators: resident rise against the cache's logical peak, and CPU per load",
+         script=["python3", "tools/allocator-benchmark.py"], markdown=True),
     dict(id="load-queue", title="The cache's load queue: prefetch, cancel and idle over 10k, 100k and 1M keys",
          script=["tools/load-queue-benchmark.sh"]),
     dict(id="disk-store-benchmark", title="DiskStore: warm hits and puts", long=True,

@@ -23,6 +23,7 @@ struct StatedModelCommandTests {
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines[1] == "model: async display, source log-normal p50 40 ms, p95 120 ms (σ 0.67), 3 fetches at once, 2 decoders, loads by priority, 1 prefetch row", "\(result.stdout)")
         #expect(lines[2].hasPrefix("model: images by row, 60 Hz, cost table "), "\(result.stdout)")
+        #expect(lines[3] == "model: bitmap allocator bounded (every strategy)", "\(result.stdout)")
         let model = try #require(try Self.export(dir + "/out.json")["model"] as? [String: Any])
         #expect(model["display"] as? String == "async" && model["fetchLimit"] as? Int == 3 && model["decodeWorkers"] as? Int == 2)
         #expect(model["prefetchRows"] as? Int == 1 && model["frameRate"] as? Int == 60 && model["imageIdentity"] as? String == "row")
@@ -31,6 +32,18 @@ struct StatedModelCommandTests {
         #expect(latency["kind"] as? String == "logNormal" && latency["p50Ms"] as? Double == 40 && latency["p95Ms"] as? Double == 120)
         #expect(abs((latency["sigma"] as? Double ?? 0) - log(3) / 1.6448536269514722) < 1e-9 && abs((latency["mu"] as? Double ?? 0) - log(40)) < 1e-9)
         #expect((model["costTableHash"] as? String)?.count ?? 0 >= 8 && (model["costTableMedianDecodeMs"] as? Double ?? 0) > 0)
+    }
+
+    @Test("the model line names each strategy's bitmap allocator, a custom policy's own among them")
+    func modelNamesAllocators() async throws {
+        let dir = try CLIRunner.temporaryDirectory("model-allocators")
+        defer { try? FileIO.removeTree(dir) }
+        let scenario = try LabCommandTests.smallScenario(
+            dir, extra: #","strategies":["decoded-release",{"name":"on-malloc","base":"decoded-lru","allocator":"system"}]"#)
+        let result = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-release,on-malloc", "--repeat", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[3] == "model: bitmap allocators bounded (decoded-release), system (on-malloc)", "\(result.stdout)")
     }
 
     @Test("sweep --vary fetchLimit and --vary sourceLatencyMs.p95 run, and each point's model is in the export")

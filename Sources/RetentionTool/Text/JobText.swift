@@ -13,17 +13,19 @@ package enum JobText {
         let s = outcome.settings
         let slice = s.shard.map { ", slice \($0) of the runs" } ?? ""
         let costs = costLines(costsPath: s.costsPath, table: outcome.costs, tableMedians: outcome.tableMedians, decodeSpeed: s.decodeSpeed, headroom: outcome.headroom)
-        let model = (outcome.document.model?.lines ?? []).map { $0 + "\n" }.joined()
+        let runs = outcome.document.runs
+        let model = ((outcome.document.model?.lines ?? []) + [AllocatorText.modelLine(runs)].compactMap { $0 }).map { $0 + "\n" }.joined()
+        let notes = AllocatorText.residentNotes(runs).map { $0 + "\n" }.joined()
         guard let plan = outcome.plan else {
             return "scenario: \(outcome.scenarioName) (\(outcome.scenarioPath)), \(SystemIO.NumberText.plural(s.repeats, "repeat", "repeats")) per strategy, each in a fresh process\(slice)\n"
-                + model + costs + outcome.document.summary.table(hints: outcome.hints, slice: s.shard)
+                + model + costs + outcome.document.summary.table(hints: outcome.hints, slice: s.shard) + notes
         }
         let values = plan.values.map(plan.key.format).joined(separator: ", ")
         let varied = plan.key.changesScenario ? "model varied: \(plan.key.rawValue) per point (each point's model in the JSON export's pointModels)\n" : ""
         var text = "sweep: \(outcome.scenarioPath), \(plan.key.rawValue) over \(values), \(SystemIO.NumberText.plural(s.repeats, "repeat", "repeats")) per point, each in a fresh process\(slice)\n"
             + model + varied + costs
         if let judged = outcome.document.outcome { text += SweepText.render(judged, plan: plan, slice: s.shard) }
-        return text
+        return text + notes
     }
 
     /// What `compare` or `sweep` prints for `outcome`: the report (or with `json` the export
