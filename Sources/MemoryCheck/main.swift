@@ -4,7 +4,8 @@
 // measurement that needs a quiet process runs here, alone, and prints `key value` lines that
 // the test checks. Usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped
 // | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias
-import Foundation
+import Foundation  // Thread: a thread of its own, for a new malloc arena
+import Glibc  // mmap, munmap, malloc, memset, free, exit: the memory this helper measures
 import Imaging
 import Lab
 import MemoryProbe
