@@ -4,12 +4,17 @@
 # dependency does not point to a lower layer of the ```layers block, when a target
 # (test targets included) imports a module of this package it does not declare, or declares one
 # (or ArgumentParser) that no source imports, or when a source breaks a rule the build enforces:
-#   - wall clocks (ContinuousClock, SuspendingClock, DispatchTime.now, CLOCK_MONOTONIC, Date())
-#     only in the files allowed below, each with its reason: work is thread CPU time (sources
-#     only: tests time their deadlines as they like);
+#   - wall clocks (ContinuousClock, SuspendingClock, DispatchTime.now, CLOCK_MONOTONIC, Date(),
+#     Date.now, time()) only in the files allowed below, each with its reason: work is thread
+#     CPU time (sources only: tests time their deadlines as they like);
 #   - `Mutex` only inside SystemIO's `Lock`, the package's one lock type (sources only);
-#   - `import Glibc` only in SystemIO, MemoryProbe and the files allowed below, each with its
-#     reason (libm, malloc and memcmp, exit, getpid): sources only;
+#   - the C library (`import Glibc`, or Musl, Darwin and the like, or `import Foundation`, which
+#     re-exports Glibc on Linux; `FoundationEssentials` does not) only in SystemIO, MemoryProbe
+#     and the files allowed below, each with its reason (libm, malloc and memcmp, exit): sources
+#     only. The `#else` of `#if canImport(FoundationEssentials)` is not compiled on Linux and
+#     does not count;
+#   - no `@_exported import` in sources: a re-export hands a module's names to every importer,
+#     out of sight of the import rules;
 #   - `usleep`, `nanosleep` and `sleep` only in SystemIO, whose `Pause` is the one blocking
 #     pause (sources only: tests wait as they like);
 #   - a source file is named for its main type (the name before any `+`), but for the files
@@ -28,6 +33,10 @@
 #     layer's own tests call the system directly to check what SystemIO does.
 # A call is a name followed by `(` that is neither a method (`x.write(`, `self.read(`) nor a
 # declaration (`func write(`, `case read(`); comments and string literals are stripped first.
+# An import is an import in any form: with attributes (`@testable`, `@preconcurrency`,
+# `@_exported`, `@_implementationOnly`, `@_spi(Name)`), an access level (`internal import Glibc`,
+# `public import`), a kind (`import func Glibc.mmap`), indented or split over lines; every import
+# rule reads imports the same way.
 # C targets' headers are not read.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -89,13 +98,21 @@ def code(source):
     source = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
     return re.sub(r"\"(?:[^\"\\\n]|\\.)*\"", "\"\"", source)
 
+# An import in any form (see the top of this file): its attributes and its module.
+import_line = re.compile(r"^[ \t]*((?:@\w+(?:\([^)\n]*\))?\s+)*)(?:(?:public|package|internal|fileprivate|private|open)\s+)?import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?(\w+)", re.M)
+def imports(source):
+    # (attributes, module) for each import of the source, comments and strings stripped, and the
+    # `#else` of `#if canImport(FoundationEssentials)` dropped: Linux compiles the first branch.
+    source = re.sub(r"(#if canImport\(FoundationEssentials\)[^#]*)#else[^#]*#endif", r"\1#endif", code(source))
+    return [(m.group(1), m.group(2)) for m in import_line.finditer(source)]
+
 modules = set(actual) - tests
 for name, declared in sorted(actual.items()):
     imported = set()
     swift = False
     for path in swift_files(name):
         swift = True
-        imported |= set(re.findall(r"^(?:@[\w()]+ )*(?:(?:public|package|internal|fileprivate|private) )?import (\w+)", open(path).read(), re.M))
+        imported |= {module for _, module in imports(open(path).read())}
     if not swift:
         continue
     undeclared = sorted((imported & modules) - declared)
@@ -131,9 +148,12 @@ flag_names_allowed = {
     ("Sources/Lab/Soak/ScenarioSoak.swift", "--junit"): "OutputCheck names the option in its messages",
 }
 flag_literal = re.compile(r"\"(--[a-z][a-z0-9-]*|-[a-zA-Z])(?:\"|=)")
-# `import Glibc` outside SystemIO and MemoryProbe (whose readers parse /proc): only where a file
+# The C library outside SystemIO and MemoryProbe (whose readers parse /proc): only where a file
 # needs what the Swift standard library does not give, and why. System calls go through SystemIO
-# either way (the raw-call rule below).
+# either way (the raw-call rule below); SystemIO'"'"'s `Errno` and `CurrentProcess` give the errno
+# constants, the process id and the environment without the C library.
+c_library = {"Glibc", "Musl", "Darwin", "Bionic", "Android", "WASILibc", "ucrt"}
+reexports_c_library = {"Foundation"}
 glibc_allowed = {
     "Sources/Imaging/Thumbnail/LinearLight.swift": "libm: pow for the sRGB curve",
     "Sources/Imaging/Thumbnail/FilterTable.swift": "libm: sin and cos for the Lanczos kernel",
@@ -154,8 +174,12 @@ glibc_allowed = {
     "Sources/RetentionTool/Output.swift": "exit",
     "Sources/RetentionCLI/RetentionCommand.swift": "exit",
     "Sources/DiskStoreCheck/main.swift": "exit",
+    "Sources/HostileCallerCheck/main.swift": "exit",
+    "Sources/DiskCache/Internal/EntryBuffer.swift": "malloc and free: a lookup'"'"'s buffer, refused (nil) rather than a trap when memory runs out",
+    "Sources/MemoryCheck/BudgetScroll.swift": "a test helper that measures a cache under load: getrusage for the whole process CPU time, getpid, and Foundation'"'"'s Thread for the resident-memory sampler",
+    "Sources/MemoryCheck/main.swift": "a test helper that makes the memory MemoryProbe and SoakProbe must see: mmap and munmap of raw pages, malloc, memset and free in a thread of its own (Foundation'"'"'s Thread), exit",
 }
-wall_clock = re.compile(r"\b(ContinuousClock|SuspendingClock|DispatchTime\.now|CLOCK_MONOTONIC|CLOCK_REALTIME|Date\(\)|gettimeofday)")
+wall_clock = re.compile(r"\b(ContinuousClock|SuspendingClock|DispatchTime\.now|CLOCK_MONOTONIC|CLOCK_REALTIME|Date\(\)|Date\.now\b|gettimeofday)|(?<![\w.])(?<!func )time\(")
 raw_call = re.compile(r"(?<![\w.])(?<!func )(?<!case )(?:Glibc\.)?(open|openat|fopen|fdopen|close|read|write|pread|pwrite|poll|opendir|readdir|rename|renameat|unlink|unlinkat|rmdir|mkdir|mkfifo|symlink|chmod|mkstemps?|mkdtemp|access|readlink|realpath|stat|lstat|fstat|posix_spawnp?|fork|waitpid|wait4|kill|ftruncate|fsync|flock|system|popen)\(")
 pause_call = re.compile(r"(?<![\w.])(?<!func )(usleep|nanosleep|sleep)\(")
 foundation_call = re.compile(r"(?<![\w.])(?:Foundation\.)?(Process|FileManager)\b")
@@ -181,9 +205,14 @@ for name in sorted(actual):
                 for flag in flag_literal.findall(line):
                     if (path, flag) not in flag_names_allowed:
                         problems.append(f"  {path}:{number}: the flag \"{flag}\" in Lab (children get a typed ChildRunRequest, not flags)")
-        if path.startswith("Sources/") and re.search(r"^import Glibc\b", text, re.M) and not path.startswith(("Sources/SystemIO/", "Sources/MemoryProbe/")) \
-                and path not in glibc_allowed:
-            problems.append(f"  {path}: imports Glibc outside SystemIO and MemoryProbe, and not for a reason the list allows (see tools/check-architecture.sh)")
+        if path.startswith("Sources/"):
+            for attributes, module in imports(text):
+                if "@_exported" in attributes:
+                    problems.append(f"  {path}: @_exported import {module}: a re-export hands {module} to every importer, out of sight of the import rules")
+                if (module in c_library or module in reexports_c_library) and not path.startswith(("Sources/SystemIO/", "Sources/MemoryProbe/")) \
+                        and path not in glibc_allowed:
+                    how = f"{module}, which re-exports Glibc," if module in reexports_c_library else module
+                    problems.append(f"  {path}: imports {how} outside SystemIO and MemoryProbe, and not for a reason the list allows (see tools/check-architecture.sh)")
         base = os.path.basename(path)[:-len(".swift")].split("+")[0]
         if path.startswith("Sources/") and base != "main" and path not in file_name_allowed:
             names = set(declared_name.findall(text))
@@ -214,5 +243,5 @@ for name in sorted(actual):
                 problems.append(f"  {path}:{number}: Foundation'"'"'s {match.group(1)} outside SystemIO (files and processes go through SystemIO)")
 if problems:
     sys.exit("check-architecture: the graph differs or a rule is broken:\n" + "\n".join(problems))
-print(f"check-architecture: {len(actual)} targets ({len(tests)} test targets), graph matches Package.swift, every target imports what it declares, clocks, locks and pauses where they belong, files named for their types, nothing public in the tool, no flag in Lab, no system call, process or FileManager outside SystemIO (tests included, but for SystemIOTests)")
+print(f"check-architecture: {len(actual)} targets ({len(tests)} test targets), graph matches Package.swift, every target imports what it declares, clocks, locks and pauses where they belong, the C library (in any import form, Foundation'"'"'s re-export included) only where listed, no re-exports, files named for their types, nothing public in the tool, no flag in Lab, no system call, process or FileManager outside SystemIO (tests included, but for SystemIOTests)")
 '

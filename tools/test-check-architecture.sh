@@ -11,12 +11,17 @@
 #   - a child's command line of flags in Lab (`"--strategy"`), and a `"--set=…"` flag;
 #   - popen() in a source outside SystemIO;
 #   - usleep() in a source outside SystemIO (SystemIO's Pause is the one pause);
-#   - a wall clock (ContinuousClock) in a source the clock list does not allow;
+#   - a wall clock (ContinuousClock, and time(nil)) in a source the clock list does not allow;
 #   - a Mutex outside SystemIO's Lock;
-#   - `import Glibc` in a source the Glibc list does not allow;
+#   - `import Glibc` in a source the Glibc list does not allow, and the same import in the other
+#     forms a plain `^import Glibc` would miss: `internal import Glibc` (as DiskCache had),
+#     `@preconcurrency import Glibc`, `import func Glibc.getpid`, and one indented under `#if`;
+#   - `import Foundation`, which re-exports Glibc, in a library source;
+#   - an `@_exported import` in a source;
 #   - a `public` declaration in RetentionTool, which no product vends;
 #   - a source file named for no type it declares or extends;
-#   - an import of a package module the target does not declare;
+#   - an import of a package module the target does not declare, plain and as
+#     `@preconcurrency internal import`;
 #   - a dependency declared (in the manifest and the graph alike) that no source imports;
 #   - a dependency in the manifest that the graph in docs/ARCHITECTURE.md does not show;
 #   - a target in no layer, and an ARCHITECTURE.md without its graph block.
@@ -145,6 +150,13 @@ SWIFT
 expect "a wall clock in a source the list does not allow" fail "a wall clock outside the allowed files"
 
 fresh
+cat >> "$work/copy/Sources/Lab/LabError.swift" <<'SWIFT'
+
+func injectedStamp() -> Int { Int(time(nil)) }
+SWIFT
+expect "time(nil) in a source the clock list does not allow" fail "a wall clock outside the allowed files"
+
+fresh
 cat >> "$work/copy/Sources/Retention/ByteSize.swift" <<'SWIFT'
 
 import Synchronization
@@ -158,6 +170,55 @@ cat >> "$work/copy/Sources/Retention/ByteSize.swift" <<'SWIFT'
 import Glibc
 SWIFT
 expect "import Glibc in a source the list does not allow" fail "imports Glibc outside SystemIO and MemoryProbe"
+
+fresh
+python3 - "$work/copy" <<'PY'
+import sys
+p = sys.argv[1] + "/Sources/DiskCache/DiskStoreError.swift"
+open(p, "w").write("internal import Glibc\n" + open(p).read())
+PY
+expect "internal import Glibc in a library module" fail "DiskStoreError.swift: imports Glibc outside SystemIO and MemoryProbe"
+
+fresh
+python3 - "$work/copy" <<'PY'
+import sys
+p = sys.argv[1] + "/Sources/Retention/ByteSize.swift"
+open(p, "w").write("@preconcurrency import Glibc\n" + open(p).read())
+PY
+expect "@preconcurrency import Glibc in a library module" fail "ByteSize.swift: imports Glibc outside SystemIO and MemoryProbe"
+
+fresh
+python3 - "$work/copy" <<'PY'
+import sys
+p = sys.argv[1] + "/Sources/Retention/ByteSize.swift"
+open(p, "w").write("import func Glibc.getpid\n" + open(p).read())
+PY
+expect "import func Glibc.getpid in a library module" fail "ByteSize.swift: imports Glibc outside SystemIO and MemoryProbe"
+
+fresh
+cat >> "$work/copy/Sources/Retention/ByteSize.swift" <<'SWIFT'
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+SWIFT
+expect "an indented import Glibc under #if" fail "ByteSize.swift: imports Glibc outside SystemIO and MemoryProbe"
+
+fresh
+python3 - "$work/copy" <<'PY'
+import sys
+p = sys.argv[1] + "/Sources/Retention/ByteSize.swift"
+open(p, "w").write("import Foundation\n" + open(p).read())
+PY
+expect "import Foundation (Glibc re-exported) in a library module" fail "ByteSize.swift: imports Foundation, which re-exports Glibc, outside SystemIO and MemoryProbe"
+
+fresh
+python3 - "$work/copy" <<'PY'
+import sys
+p = sys.argv[1] + "/Sources/Retention/ByteSize.swift"
+open(p, "w").write("@_exported import SystemIO\n" + open(p).read())
+PY
+expect "an @_exported import in a source" fail "ByteSize.swift: @_exported import SystemIO"
 
 fresh
 cat >> "$work/copy/Sources/RetentionTool/Output.swift" <<'SWIFT'
@@ -179,6 +240,15 @@ s = open(p).read()
 open(p, "w").write("import DiskCache\n" + s)
 PY
 expect "an import the target does not declare" fail "Visibility: imports \['DiskCache'\] without declaring them"
+
+fresh
+python3 - "$work/copy" <<'PY'
+import sys
+p = sys.argv[1] + "/Sources/Visibility/Engine/VisibilitySimulator.swift"
+s = open(p).read()
+open(p, "w").write("@preconcurrency internal import DiskCache\n" + s)
+PY
+expect "an @preconcurrency internal import the target does not declare" fail "Visibility: imports \['DiskCache'\] without declaring them"
 
 fresh
 python3 - "$work/copy" <<'PY'

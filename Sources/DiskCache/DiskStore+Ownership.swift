@@ -1,4 +1,3 @@
-internal import Glibc
 import Dispatch
 import SystemIO
 
@@ -20,7 +19,7 @@ extension DiskStore {
         if let fd = try? root.open(StoreLayout.lock, .readWrite, options: [.create, .nonBlocking]),
            let status = try? fd.status(), status.kind == .regular, status.links == 1 {
             try? fd.truncate(to: 0)
-            try? fd.write(Array("\(getpid())\n".utf8))
+            try? fd.write(Array("\(CurrentProcess.id)\n".utf8))
         }
         var removed = 0
         if let temporaryFolder {
@@ -28,7 +27,7 @@ extension DiskStore {
                 do {
                     try temporaryFolder.remove(name)
                     removed += 1
-                } catch where error.errno == ENOENT || error.errno == EISDIR {}
+                } catch where error.errno == Errno.noSuchFileOrDirectory || error.errno == Errno.isDirectory {}
             }
         }
         counters.add(counters.temporaryFilesRemoved, removed)

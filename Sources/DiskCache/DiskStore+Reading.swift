@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import Glibc
 import SystemIO
 
 extension DiskStore {
@@ -77,8 +76,8 @@ extension DiskStore {
             return self.read(file, named: name, seen: seen, body)
         } catch {
             switch error.errno {
-            case ENOENT: return .missing
-            case ELOOP: return .damaged(.notAFile, inode: seen.inode)
+            case Errno.noSuchFileOrDirectory: return .missing
+            case Errno.tooManySymbolicLinkLevels: return .damaged(.notAFile, inode: seen.inode)
             default:
                 if case .notARegularFile = error.reason { return .damaged(.notAFile, inode: seen.inode) }
                 return .unreadable(error)
@@ -175,36 +174,9 @@ extension DiskStore {
         return outcome.removed
     }
 
-    /// Seconds since 2020-01-01, a record's last use. One `time` call.
+    /// Seconds since 2020-01-01, a record's last use (the wall clock, whole seconds). One
+    /// `clock_gettime`.
     static func now() -> UInt32 {
-        UInt32(clamping: Int(time(nil)) - IndexSnapshot.epoch)
-    }
-}
-
-/// An entry file's bytes in memory from `malloc`, freed when the last holder lets go: the
-/// buffer a lookup reads into and, without a copy, the storage of the `Data` it returns.
-/// Immutable once filled, and never shared between threads while being filled.
-final class EntryBuffer {
-    let base: UnsafeMutableRawPointer
-    let count: Int
-
-    /// A buffer of `count` bytes; nil when the allocator refuses it.
-    init?(count: Int) {
-        guard let base = malloc(max(1, count)) else { return nil }
-        self.base = base
-        self.count = count
-    }
-
-    deinit { free(base) }
-
-    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
-    var mutableBytes: UnsafeMutableRawBufferPointer { UnsafeMutableRawBufferPointer(start: base, count: count) }
-
-    /// `range` of the buffer as `Data` that keeps the buffer alive, without copying. O(1).
-    func payload(_ range: Range<Int>) -> Data {
-        guard !range.isEmpty else { return Data() }
-        return Data(bytesNoCopy: base + range.lowerBound, count: range.count, deallocator: .custom { _, _ in
-            withExtendedLifetime(self) {}
-        })
+        UInt32(clamping: Int(Date().timeIntervalSince1970) - IndexSnapshot.epoch)
     }
 }

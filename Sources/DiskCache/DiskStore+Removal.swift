@@ -1,4 +1,3 @@
-internal import Glibc
 import SystemIO
 
 // Everything that takes entries out of a store, in one place: one key (`remove`), a size

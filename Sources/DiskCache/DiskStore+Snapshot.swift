@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import Dispatch
-internal import Glibc
 import SystemIO
 
 extension DiskStore {
@@ -78,7 +77,7 @@ extension DiskStore {
             try file.commit(as: StoreLayout.snapshot, in: root, durable: durable)
             state.withLock { $0.snapshotBytes = allocated }
         } catch {
-            countFailure(error.errno ?? EIO)
+            countFailure(error.errno ?? Errno.ioError)
         }
     }
 }

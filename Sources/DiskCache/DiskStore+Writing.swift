@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import CChecksum
-internal import Glibc
 import SystemIO
 
 extension DiskStore {
@@ -139,9 +138,9 @@ extension DiskStore {
     /// A failed write: counted by errno; on a full disk or quota, entries are evicted and
     /// writes paused until the file system has room.
     private func writeFailed(_ error: SystemError, needing estimate: Int) {
-        let code = error.errno ?? EIO
+        let code = error.errno ?? Errno.ioError
         countFailure(code)
-        guard code == ENOSPC || code == EDQUOT else { return }
+        guard code == Errno.noSpace || code == Errno.diskQuotaExceeded else { return }
         let (usage, changed) = state.withLock { s in
             defer { s.paused = code }
             return (s.index.bytes, s.paused == nil)

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import Dispatch
-internal import Glibc
 import Synchronization
 import SystemIO
 
@@ -328,7 +327,7 @@ public final class DiskStore: Sendable {
         /// on a folder this process already owns), "this process already has the store open".
         /// O(1): one `getpid`.
         package static func ownerClause(_ processID: Int32?) -> String {
-            if processID == getpid() { return "this process already has the store open" }
+            if processID == CurrentProcess.id { return "this process already has the store open" }
             return "\(processID.map { "process \($0)" } ?? "another process") owns the folder"
         }
     }

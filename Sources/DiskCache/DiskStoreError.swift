@@ -1,4 +1,3 @@
-internal import Glibc
 import SystemIO
 
 /// Why a ``DiskStore`` could not open or could not store an entry. Each case carries its
@@ -60,7 +59,7 @@ public enum DiskStoreError: Error, CustomStringConvertible, Sendable, Equatable 
         case .notAFolder(let path):
             return "cannot open the disk store \(PathText.display(path)): it is a file, not a folder"
         case .ownedByAnotherProcess(let folder, let pid):
-            if pid == getpid() {
+            if pid == CurrentProcess.id {
                 return "cannot open the disk store \(PathText.display(folder)): this process already has the store open (holds its lock)"
             }
             let owner = pid.map { "process \($0)" } ?? "another process"

@@ -4,7 +4,8 @@
 // Usage: HostileCallerCheck CASE. Prints one line and exits 0 when the library behaved as
 // documented, 1 (with the reason) when it did not; an unknown case exits 64.
 import DiskCache
-import Foundation
+import FoundationEssentials
+import Glibc
 import Imaging
 import Retention
 import SoakProbe
@@ -121,7 +122,7 @@ let cases: [String: () async throws -> String] = [
         }
     },
     "disk-store-opened-twice": {
-        let folder = TemporaryFile.systemFolder + "/hostile-twice-\(getpid())"
+        let folder = TemporaryFile.systemFolder + "/hostile-twice-\(CurrentProcess.id)"
         defer { try? FileIO.removeTree(folder) }
         let first = try DiskStore(folder: folder, limit: .megabytes(1))
         let second = try DiskStore(folder: folder, limit: .megabytes(1))
@@ -131,7 +132,7 @@ let cases: [String: () async throws -> String] = [
         return "ok: \(text)"
     },
     "disk-store-below-one-entry": {
-        let folder = TemporaryFile.systemFolder + "/hostile-zero-\(getpid())"
+        let folder = TemporaryFile.systemFolder + "/hostile-zero-\(CurrentProcess.id)"
         defer { try? FileIO.removeTree(folder) }
         let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 0))
         defer { store.close() }

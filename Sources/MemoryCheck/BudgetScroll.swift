@@ -1,5 +1,6 @@
 import AssetGen
-import Foundation
+import Foundation  // Thread: the resident-memory sampler
+import Glibc  // getrusage, getpid
 import Imaging
 import MemoryProbe
 import Retention

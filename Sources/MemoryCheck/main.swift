@@ -5,7 +5,8 @@
 // the test checks. Usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped
 // | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias
 // | budget-scroll [FLAGS] (BudgetScroll.swift)
-import Foundation
+import Foundation  // Thread: a thread of its own, for a new malloc arena
+import Glibc  // mmap, munmap, malloc, memset, free, exit: the memory this helper measures
 import Imaging
 import Lab
 import MemoryProbe

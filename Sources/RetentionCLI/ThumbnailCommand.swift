@@ -1,6 +1,6 @@
 import ArgumentParser
 import DiskCache
-import Foundation
+import FoundationEssentials
 import Imaging
 import Lab
 import RetentionTool

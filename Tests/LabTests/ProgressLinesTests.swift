@@ -1,4 +1,5 @@
 import Synchronization
+import SystemIO
 import Testing
 @testable import Lab
 
@@ -35,6 +36,27 @@ struct ProgressLinesTests {
         every.report("iteration 1")
         every.report("iteration 2")
         #expect(soak.lines.withLock { $0 } == ["note iteration 1", "note iteration 2"])
-        #expect(every.elapsed >= 0)
+    }
+
+    @Test("elapsed is the wall time since the throttle was made, within a clock read around it; a note comes again once the interval has passed")
+    func elapsed() {
+        // The throttle's clock starts inside init and is read inside `elapsed`, so its figure
+        // lies between what the same clock measures inside and around those calls, whatever
+        // the load: at least the pause (20 ms, never cut short), at most the whole span.
+        let clock = ContinuousClock()
+        let recorder = Recorder()
+        let beforeInit = clock.now
+        var lines = ProgressLines(sink: recorder.sink(terminal: false), interval: 0.01, plainPrefix: "")
+        let afterInit = clock.now
+        lines.report("first")
+        Pause.microseconds(20_000)
+        lines.report("after the interval")
+        let beforeRead = clock.now
+        let elapsed = lines.elapsed
+        let afterRead = clock.now
+        #expect(elapsed >= (beforeRead - afterInit).seconds, "at least the time between the calls")
+        #expect(elapsed >= 0.02, "at least the pause")
+        #expect(elapsed <= (afterRead - beforeInit).seconds, "at most the time around the calls")
+        #expect(recorder.lines.withLock { $0 } == ["note first", "note after the interval"])
     }
 }

@@ -125,12 +125,75 @@ struct MemoryPressureTests {
         #expect(missing.poll() == nil)
     }
 
-    @Test("the real machine is readable and polling on a timer starts and stops")
+    /// Where ``MemoryPressureSource/read()`` must find its limit on this machine, and the limit,
+    /// worked out from the same files with plain string handling and none of MemoryProbe's
+    /// parsers: the first cgroup that sets a limit (v2's `memory.max`, then v1's
+    /// `memory.limit_in_bytes`; `max` and v1's "unlimited", about 2^63, set none), else
+    /// `/proc/meminfo`'s `MemTotal`. Limits and `MemTotal` stay put while a test runs, so they
+    /// compare exactly; nil when none of the files can be read.
+    static func expectedLimit() -> (origin: MemoryPressureSource.Reading.Origin, limitBytes: Int)? {
+        func text(_ path: String) -> String? {
+            (try? FileIO.readAll(path, limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) }
+        }
+        func number(_ path: String) -> Int? {
+            text(path).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        var v2: String?
+        var v1: String?
+        for line in (text("/proc/self/cgroup") ?? "").split(separator: "\n") {
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 3, fields[2].hasPrefix("/") else { continue }
+            if fields[0] == "0" && fields[1].isEmpty {
+                v2 = v2 ?? fields[2]
+            } else if fields[1].split(separator: ",").contains("memory") {
+                v1 = v1 ?? fields[2]
+            }
+        }
+        let groups = [(v2, "/sys/fs/cgroup", "memory.max", "memory.current"),
+                      (v1, "/sys/fs/cgroup/memory", "memory.limit_in_bytes", "memory.usage_in_bytes")]
+        for case let (path?, mount, limitFile, usageFile) in groups {
+            let folder = path == "/" ? mount : mount + path
+            guard let limit = number(folder + "/" + limitFile), limit > 0, limit < 1 << 62,
+                  number(folder + "/" + usageFile) != nil else { continue }
+            return (.cgroup(directory: folder), limit)
+        }
+        var total: Int?
+        var available = false
+        for line in (text("/proc/meminfo") ?? "").split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard words.count == 3, words[2] == "kB", let kilobytes = Int(words[1]) else { continue }
+            if words[0] == "MemTotal:" { total = kilobytes * 1024 }
+            if words[0] == "MemAvailable:" { available = true }
+        }
+        guard let total, total > 0, available else { return nil }
+        return (.meminfo, total)
+    }
+
+    @Test("the real machine's reading has the origin and limit its files give, and less available than the limit; polling on a timer fires the handler, once, until stopped")
     func realMachine() async throws {
-        let source = MemoryPressureSource(thresholds: .init(moderate: 0, critical: 0)) { _ in }
-        #expect(source.read() != nil)
+        let expected = try #require(Self.expectedLimit(), "neither a cgroup limit nor /proc/meminfo is readable here")
+        let reading = try #require(MemoryPressureSource { _ in }.read())
+        #expect(reading.origin == expected.origin)
+        #expect(reading.limitBytes == expected.limitBytes)
+        // This process is in the group (or on the machine) and uses memory, so what is left is
+        // less than the whole limit.
+        #expect(reading.availableBytes < reading.limitBytes)
+        #expect(reading.availableFraction == Double(reading.availableBytes) / Double(reading.limitBytes))
+        #expect((0..<1).contains(reading.availableFraction))
+
+        // Every reading is critical at thresholds of 1 (a fraction is never above 1), so the
+        // first poll of the timer fires the handler, and later polls, on the same level, do not.
+        let fired = Mutex<[MemoryWarningLevel]>([])
+        let source = MemoryPressureSource(thresholds: .init(moderate: 1, critical: 1)) { level in fired.withLock { $0.append(level) } }
         source.start(interval: .milliseconds(5))
-        try await Task.sleep(for: .milliseconds(20))
+        let deadline = ContinuousClock.now + .seconds(60)
+        while fired.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try await Task.sleep(for: .milliseconds(30))
         source.stop()
+        #expect(fired.withLock { $0 } == [.critical], "the timer polled and the level rose once")
+        #expect(source.poll() == .critical)
+        #expect(fired.withLock { $0 } == [.critical], "no rising edge, no second call")
     }
 }

@@ -1,4 +1,3 @@
-internal import Glibc
 import SystemIO
 
 /// How a store proves a folder is its own before it touches anything in it: the empty path,
@@ -21,7 +20,7 @@ enum StoreOpening {
         let root: Directory
         do {
             root = try Directory.open(real)
-        } catch where error.errno == ENOENT {
+        } catch where error.errno == Errno.noSuchFileOrDirectory {
             guard createFolder, mode != .readOnly else { throw .missingFolder(folder) }
             do {
                 try FileIO.createDirectories(real)
@@ -29,7 +28,7 @@ enum StoreOpening {
             } catch {
                 throw .io(error)
             }
-        } catch where error.errno == ENOTDIR {
+        } catch where error.errno == Errno.notDirectory {
             throw .notAFolder(folder)
         } catch {
             throw .io(error)
@@ -76,7 +75,7 @@ enum StoreOpening {
             try marker.write(StoreMarker.encode(id: id))
             do {
                 try root.place(temporary, at: StoreLayout.marker, in: root)
-            } catch where error.errno == EEXIST {
+            } catch where error.errno == Errno.fileExists {
                 return false
             }
             return true
@@ -104,7 +103,7 @@ enum StoreOpening {
             guard n == StoreMarker.size, let id = bytes.withUnsafeBytes({ StoreMarker.id($0) }) else { return .invalid }
             return .valid(id)
         } catch {
-            return (error as? SystemError)?.errno == ENOENT ? .missing : .invalid
+            return (error as? SystemError)?.errno == Errno.noSuchFileOrDirectory ? .missing : .invalid
         }
     }
 
@@ -113,7 +112,7 @@ enum StoreOpening {
     static func isProtected(_ root: Directory) -> Bool {
         guard let status = try? root.status() else { return true }
         var protected = ["/"]
-        if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty { protected.append(home) }
+        if let home = CurrentProcess.environment("HOME"), !home.isEmpty { protected.append(home) }
         return protected.contains { path in
             FileIO.status(of: path).map { $0.device == status.device && $0.inode == status.inode } ?? false
         }
@@ -127,7 +126,7 @@ enum StoreOpening {
         for name in [StoreLayout.entries, StoreLayout.temporary] {
             do { try root.createSubfolder(name) } catch {
                 switch error.errno {
-                case EACCES, EPERM, EROFS: return "the folder cannot be written: \(error.reasonText)"
+                case Errno.permissionDenied, Errno.notPermitted, Errno.readOnlyFileSystem: return "the folder cannot be written: \(error.reasonText)"
                 default: return "\(name) in it is not a folder the store made"
                 }
             }
