@@ -34,6 +34,23 @@
 // bytes the inflate overwrote, fail its structure or Adler-32, and be declined.
 #define RTN_FAST_SLACK ((size_t)256 * 1024)
 
+// Scratch of this size or more is mapped rather than malloc'd: freed, it leaves the process at
+// once. From malloc it would stay in the calling thread's arena (glibc raises its mmap threshold
+// to the size of each mapped block freed, so later blocks of that size come from the arena), and
+// a decode worker per arena would each keep one gathered image stream resident.
+#define RTN_MAPPED_SCRATCH ((size_t)128 * 1024)
+
+static void *rtn_scratch_take(size_t bytes) {
+    if (bytes < RTN_MAPPED_SCRATCH) return malloc(bytes);
+    void *mapped = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return mapped == MAP_FAILED ? NULL : mapped;
+}
+
+static void rtn_scratch_give(void *scratch, size_t bytes) {
+    if (scratch == NULL) return;
+    if (bytes < RTN_MAPPED_SCRATCH) free(scratch); else munmap(scratch, bytes);
+}
+
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the RGB expansion packs pixels little-endian");
 
 static const uint8_t rtn_png_signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
@@ -380,23 +397,23 @@ static uint8_t *rtn_fast_inflate(rtn_png_fast_plan *plan, const uint8_t *data, u
     if (plan->idat_count > 1) {
         uint8_t *end = buffer + capacity;
         if (!staged) {
-            gathered = malloc(plan->idat_bytes);
+            gathered = rtn_scratch_take(plan->idat_bytes);
             end = gathered != NULL ? gathered + plan->idat_bytes : NULL;
         }
         if (end == NULL || rtn_fast_gather(plan, data, end, in_place) != 0) {
-            free(gathered);
+            rtn_scratch_give(gathered, plan->idat_bytes);
             rtn_decline(plan, "out of memory");
             return NULL;
         }
         stream = end - plan->idat_bytes;
     }
     if (rtn_fast_first_block(plan, stream, plan->idat_bytes) != 0) {
-        free(gathered);
+        rtn_scratch_give(gathered, plan->idat_bytes);
         return NULL;
     }
     struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
     if (inflater == NULL) {
-        free(gathered);
+        rtn_scratch_give(gathered, plan->idat_bytes);
         rtn_decline(plan, "out of memory");
         return NULL;
     }
@@ -405,7 +422,7 @@ static uint8_t *rtn_fast_inflate(rtn_png_fast_plan *plan, const uint8_t *data, u
     enum libdeflate_result result = libdeflate_zlib_decompress_ex(inflater, stream, plan->idat_bytes, filtered,
                                                                   plan->filtered_bytes, &used_in, &used_out);
     libdeflate_free_decompressor(inflater);
-    free(gathered);
+    rtn_scratch_give(gathered, plan->idat_bytes);
     if (result != LIBDEFLATE_SUCCESS) {
         rtn_decline(plan, "libdeflate could not inflate the image data");
         return NULL;

@@ -11,7 +11,7 @@ import SystemIO
 ///   Costs a system call pair and page faults per bitmap; wastes < 4 KiB per bitmap.
 /// - `pooled(capacity:)`: page-mapped buffers reused by size class (like Glide's bitmap pool),
 ///   holding at most `capacity` bytes of free buffers; see `BitmapPool`.
-/// - `bounded(capacity:)`: a pool that also keeps no more than 4 MiB plus an eighth of the
+/// - `bounded(capacity:)`: a pool that also keeps no more than 6 MiB plus an eighth of the
 ///   bitmaps alive: freed memory either serves the next bitmap or leaves the process. A reused
 ///   buffer costs no page faults, so it is as cheap as `system` where `pageMapped` costs a
 ///   fifth more CPU per decode.

@@ -44,8 +44,8 @@ public final class BitmapPool: Sendable, Hashable {
     public let bounded: Bool
     private let state = Lock(State())
 
-    /// What a bounded pool may keep whatever is in use: 4 MiB.
-    public static let boundedSlackBytes = 4 << 20
+    /// What a bounded pool may keep whatever is in use: 6 MiB.
+    public static let boundedSlackBytes = 6 << 20
 
     /// A pool keeping at most `capacity` bytes of free buffers; `bounded`: and at most
     /// ``boundedSlackBytes`` plus an eighth of the bytes in use. O(1).

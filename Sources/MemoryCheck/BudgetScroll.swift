@@ -157,7 +157,11 @@ struct BudgetScroll {
         emit("decodes", metrics.decodes)
         emit("cpu-us", Int(cpu.components.seconds * 1_000_000 + cpu.components.attoseconds / 1_000_000_000_000))
         emit("heap-free-held", heap.freeHeldBytes)
-        emit("pool-held", cache.allocator.pool?.statistics.heldBytes ?? 0)
+        let pool = cache.allocator.pool?.statistics
+        emit("pool-held", pool?.heldBytes ?? 0)
+        emit("pool-hits", pool?.hits ?? 0)
+        emit("pool-misses", pool?.misses ?? 0)
+        emit("pool-drops", pool?.drops ?? 0)
         withExtendedLifetime(cache) {}
     }
 }

@@ -80,15 +80,15 @@ public struct RetentionPolicy: Sendable, Hashable {
         case pageMapped
         /// A bitmap pool (one per cache) keeping at most `capacity` of free buffers.
         case pooled(capacity: ByteSize)
-        /// The default: a bitmap pool (one per cache) that keeps free buffers only up to 4 MiB
-        /// plus an eighth of the bitmaps alive, and at most a quarter of the bitmap budget
+        /// The default: a bitmap pool (one per cache) that keeps free buffers only up to 6 MiB
+        /// plus an eighth of the bitmaps alive, and at most half the bitmap budget
         /// (`BitmapAllocator.bounded(capacity:)`). The process's resident memory then stays
         /// within a quarter of what the cache holds plus a few MB, at `system`'s CPU per load
         /// (docs/results.md, "allocators").
         case bounded
 
         /// A fresh `BitmapAllocator` for one cache (a new pool for `pooled` and `bounded`; a
-        /// `bounded` pool's capacity is a quarter of ``RetentionPolicy/defaultDecodedBudget``
+        /// `bounded` pool's capacity is half of ``RetentionPolicy/defaultDecodedBudget``
         /// here: ``RetentionPolicy/makeAllocator()`` takes it from the policy's budget). O(1).
         public func makeAllocator() -> BitmapAllocator {
             makeAllocator(budget: RetentionPolicy.defaultDecodedBudget)
@@ -100,7 +100,7 @@ public struct RetentionPolicy: Sendable, Hashable {
             case .system: return .system
             case .pageMapped: return .pageMapped
             case .pooled(let capacity): return .pooled(capacity: capacity.bytes)
-            case .bounded: return .bounded(capacity: budget.bytes / 4)
+            case .bounded: return .bounded(capacity: budget.bytes / 2)
             }
         }
 
@@ -175,7 +175,7 @@ public struct RetentionPolicy: Sendable, Hashable {
     public var allocator: Allocator
 
     /// A fresh allocator for one cache of this policy: ``allocator``'s, a `bounded` pool capped
-    /// at a quarter of ``bitmapBudget``. O(1).
+    /// at half of ``bitmapBudget``. O(1).
     public func makeAllocator() -> BitmapAllocator {
         allocator.makeAllocator(budget: bitmapBudget)
     }
