@@ -9,9 +9,12 @@ package enum AllocatorText {
     package static let residentSlack = 0.25
 
     /// `model: bitmap allocators bounded (decoded-lru, tiered), system (lru-24mb)`, or with one
-    /// allocator for every strategy `model: bitmap allocator bounded (every strategy)`; nil
-    /// when no run reported. O(runs).
-    package static func modelLine(_ runs: [ComparisonDocument.Run]) -> String? {
+    /// allocator for every strategy `model: bitmap allocator bounded (every strategy)`, in the
+    /// order of `strategies`; nil when no run reported. O(runs log runs).
+    package static func modelLine(_ runs: [ComparisonDocument.Run], strategies order: [String]) -> String? {
+        // Strategies in the order asked for, whatever order their runs finished in.
+        let rank = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        let runs = runs.sorted { (rank[$0.strategy] ?? .max, $0.repeatIndex) < (rank[$1.strategy] ?? .max, $1.repeatIndex) }
         var order: [String] = []
         var strategies: [String: [String]] = [:]
         var seen = Set<String>()
@@ -29,15 +32,15 @@ package enum AllocatorText {
     /// peak by more than ``residentSlack``, naming what its allocator held freed at the worst
     /// checkpoint: `note: lru-24mb's peak resident memory, 89.4 MB, is 1.43× its logical peak of
     /// 62.5 MB: its allocator (system) held 27.0 MB freed (malloc's arenas 27.0 MB, its pool 0.0 KB)`.
-    /// O(runs × checkpoints).
-    package static func residentNotes(_ runs: [ComparisonDocument.Run]) -> [String] {
-        var order: [String] = []
+    /// In the order of `strategies`. O(runs × checkpoints).
+    package static func residentNotes(_ runs: [ComparisonDocument.Run], strategies: [String]) -> [String] {
         var reports: [String: [RunReport]] = [:]
         for run in runs {
             guard let report = run.report else { continue }
-            if reports[run.strategy] == nil { order.append(run.strategy) }
             reports[run.strategy, default: []].append(report)
         }
+        // In the order asked for; a strategy missing from it (none, in practice) after them.
+        let order = strategies.filter { reports[$0] != nil } + reports.keys.filter { !strategies.contains($0) }.sorted()
         return order.compactMap { strategy in
             let all = reports[strategy]!
             return residentNote(strategy: strategy, allocator: all[0].allocator,

@@ -14,8 +14,8 @@ package enum JobText {
         let slice = s.shard.map { ", slice \($0) of the runs" } ?? ""
         let costs = costLines(costsPath: s.costsPath, table: outcome.costs, tableMedians: outcome.tableMedians, decodeSpeed: s.decodeSpeed, headroom: outcome.headroom)
         let runs = outcome.document.runs
-        let model = ((outcome.document.model?.lines ?? []) + [AllocatorText.modelLine(runs)].compactMap { $0 }).map { $0 + "\n" }.joined()
-        let notes = AllocatorText.residentNotes(runs).map { $0 + "\n" }.joined()
+        let model = ((outcome.document.model?.lines ?? []) + [AllocatorText.modelLine(runs, strategies: outcome.document.strategies)].compactMap { $0 }).map { $0 + "\n" }.joined()
+        let notes = AllocatorText.residentNotes(runs, strategies: outcome.document.strategies).map { $0 + "\n" }.joined()
         guard let plan = outcome.plan else {
             return "scenario: \(outcome.scenarioName) (\(outcome.scenarioPath)), \(SystemIO.NumberText.plural(s.repeats, "repeat", "repeats")) per strategy, each in a fresh process\(slice)\n"
                 + model + costs + outcome.document.summary.table(hints: outcome.hints, slice: s.shard) + notes
