@@ -198,6 +198,8 @@ TABLES = [
          script=["tools/cache-benchmark.sh"]),
     dict(id="allocators", title="Bitmap allocators: resident rise against the cache's logical peak, and CPU per load",
          script=["python3", "tools/allocator-benchmark.py"], markdown=True),
+    dict(id="cache-scaling", title="The cache across threads: hits, a 9:1 mix, loads and thumbnails against mutexed and frozen dictionaries",
+         script=["tools/cache-scaling-benchmark.sh"], markdown=True, env={"ROUNDS": "5"}),
     dict(id="load-queue", title="The cache's load queue: prefetch, cancel and idle over 10k, 100k and 1M keys",
          script=["tools/load-queue-benchmark.sh"]),
     dict(id="disk-store-benchmark", title="DiskStore: warm hits and puts", long=True,

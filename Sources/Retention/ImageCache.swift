@@ -24,11 +24,13 @@ import Synchronization
 /// Why a lock and not an actor: the lifecycle calls come synchronously from a list's frame
 /// callbacks (`onAppear`, a simulator's frame loop) and must take effect before they return,
 /// without hopping executors; and `cachedImage(for:)` is called per visible row per frame, so
-/// it must cost about 100 ns — one uncontended `Lock` acquisition, one dictionary lookup,
-/// no allocation, no suspension. All state sits in one `Lock` (SystemIO's `Mutex`, wrapped
-/// so ThreadSanitizer sees its ordering): a dictionary of slots plus two intrusive LRU
-/// lists, see `CacheStore`. Reads of the source and decodes never run while it is held, and
-/// bitmaps dropped under it are freed after it is released.
+/// it must cost about a dictionary lookup — one uncontended lock acquisition, no allocation,
+/// no suspension. All state sits in one `Lock` (SystemIO's `Mutex`, wrapped so ThreadSanitizer
+/// sees its ordering): a dictionary of slots plus two intrusive LRU lists, see `CacheStore`.
+/// Reads of the source and decodes never run while it is held, and bitmaps dropped under it are
+/// freed after it is released. The visible rows' bitmaps are also in an index striped over
+/// many locks (`ActiveIndex`), which serves `cachedImage(for:)`'s visible-row hits without the
+/// cache's lock, so lookups from many threads scale with cores.
 public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// What the cache keeps and when.
     public let policy: RetentionPolicy
@@ -52,6 +54,8 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     public static var maximumPendingDiskWrites: Int { 64 }
 
     let store: Lock<CacheStore<Key>>
+    /// The visible rows' bitmaps, striped, for ``cachedImage(for:)``'s hits (kept by the store).
+    @usableFromInline let activeIndex: ActiveIndex<Key>
     let workers: DecodeWorkers
     /// The fetch slots of an asynchronous source.
     let fetches: FetchLimiter
@@ -154,7 +158,9 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         diskStore = disk
         self.onLoadCompleted = onLoadCompleted
         self.onEvicted = onEvicted
-        self.store = Lock(CacheStore(policy: policy, recordsEvictions: onEvicted != nil))
+        let activeIndex = ActiveIndex<Key>()
+        self.activeIndex = activeIndex
+        self.store = Lock(CacheStore(policy: policy, recordsEvictions: onEvicted != nil, activeIndex: activeIndex))
         self.workers = DecodeWorkers(limit: mode.workerCount)
         self.fetchLimit = max(1, fetchLimit)
         self.fetches = FetchLimiter(limit: max(1, fetchLimit))
@@ -199,15 +205,31 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// The stored bitmap for `key`, or nil; never loads. A hit refreshes the entry's LRU
     /// position; a miss for a visible row counts as a placeholder lookup.
     ///
-    /// - Complexity: O(1): one lock, one dictionary lookup, no allocation.
+    /// - Complexity: O(1), no allocation. A visible row's hit takes one of the striped locks of
+    ///   the visible rows' index and one dictionary lookup, inlined into the caller (specialized
+    ///   for its `Key`), never the cache's lock, so threads scale; anything else takes the
+    ///   cache's lock, as every other call does.
+    @inlinable
     public func cachedImage(for key: Key) -> Bitmap? {
+        if let bitmap = activeIndex.lookup(key) { return bitmap }
+        return lockedLookup(key)
+    }
+
+    /// ``cachedImage(for:)`` under the cache's lock: a hidden row's hit (refreshing its LRU
+    /// position) or a miss (a placeholder lookup for a visible row). O(1).
+    @usableFromInline
+    func lockedLookup(_ key: Key) -> Bitmap? {
         store.withLock { $0._lookup(key) }
     }
 
     /// Counters since creation, the fetches waiting and in flight now, and the disk tier's
-    /// write state. O(1), two locks (three with a disk tier), no allocation.
+    /// write state. O(shards): the cache's lock, the fetch slots' lock, one lock per shard of
+    /// the visible rows' index (16, or 8 per core past two cores) and the disk tier's; no
+    /// allocation.
     public var metrics: CacheMetrics {
         var metrics = store.withLock { $0.metrics }
+        // Hits on visible rows served by the striped index, counted there.
+        if policy.visible.isThumbnail { metrics.thumbnailHits += activeIndex.hits } else { metrics.decodedHits += activeIndex.hits }
         (metrics.fetchesWaiting, metrics.fetchesInFlight) = fetches.counts
         metrics.diskWriteState = diskStore?.writeState
         return metrics

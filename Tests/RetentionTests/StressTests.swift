@@ -87,4 +87,65 @@ struct StressTests {
         #expect(h.metrics.decodedHits == 16 + 8 * 2_000)
         h.check()
     }
+
+    /// Runs `body(thread)` on `count` threads of their own (not tasks: the cooperative pool has
+    /// a thread per core, and the point is more threads than cores) and waits for them.
+    static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let done = DispatchGroup()
+        for index in 0..<count {
+            done.enter()
+            Thread {
+                body(index)
+                done.leave()
+            }.start()
+        }
+        done.wait()
+    }
+
+    @Test("16 threads hammer one key, then 48 keys, with appearances, hits, loads, memory warnings and cancellations; the invariants hold after every round",
+          arguments: [1, 48])
+    func sixteenThreads(keys: Int) throws {
+        let h = Harness(RetentionPolicy.decodedLRU.with {
+            $0.bitmapBudget = ByteSize(bytes: 4 * Fixtures.decodedBytes)
+            $0.admissionCap = ByteSize(bytes: Fixtures.decodedBytes)
+        }, mode: .asynchronous(workers: 3), readDelay: .microseconds(50))
+        let imageCount = Fixtures.images.count
+        for round in 0..<6 {
+            Self.onThreads(16) { thread in
+                var random = SplitMix64(seed: UInt64(round * 16 + thread + 1))
+                // Appear/disappear pairs balance within each thread, so every row is hidden at
+                // the end of the round; lookups, loads and prefetches go to any key.
+                var shown: [Int] = []
+                for _ in 0..<400 {
+                    let key = Int(random.next() % UInt64(keys)) % imageCount
+                    switch random.next() % 16 {
+                    case 0...2:
+                        _ = h.cache.appeared(key)
+                        shown.append(key)
+                    case 3...4: if let last = shown.popLast() { h.cache.disappeared(last) }
+                    case 5...11:
+                        if let bitmap = h.cache.cachedImage(for: key) {
+                            precondition(bitmap.width > 0)
+                        }
+                    case 12: h.cache.prefetch([key])
+                    case 13: h.cache.cancelPrefetch([key])
+                    case 14:
+                        let request = Task { try await h.cache.image(for: key) }
+                        if random.next() % 2 == 0 { request.cancel() }
+                    default: if random.next() % 8 == 0 { h.cache.memoryWarning(.moderate) }
+                    }
+                }
+                for key in shown { h.cache.disappeared(key) }
+            }
+            h.cache.cancelPrefetch(0..<imageCount)
+            h.cache.waitForIdle()
+            let problems = h.cache._invariantViolations()
+            #expect(problems.isEmpty, "round \(round): \(problems.prefix(5))")
+            #expect(h.usage.visibleCount == 0 && h.usage.activeBytes == 0, "round \(round)")
+        }
+        // Every hit, served by the striped index or under the lock, is counted once.
+        let m = h.metrics
+        #expect(m.decodedHits > 0)
+        #expect(m.decodes + m.failedDecodes + m.failedReads + m.cancelledLoads <= m.loads)
+    }
 }

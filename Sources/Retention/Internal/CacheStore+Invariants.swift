@@ -44,6 +44,15 @@ extension CacheStore {
         for bitmaps in stranded.values {
             for bitmap in bitmaps { sums.rowHeld.add(bitmap.byteCount, compressed: false, thumbnail: thumbnails) }
         }
+        // The lock-free-of-the-store index holds exactly the active bitmaps.
+        let indexed = activeIndex.contents
+        var activeKeys = 0
+        for (position, slot) in slots.enumerated() where slot.bitmapHold == .active {
+            guard let key = keys[position] else { continue }
+            activeKeys += 1
+            if indexed[key] !== slot.bitmap { problems.append("key \(key): its active bitmap is not the one the active index holds") }
+        }
+        if indexed.count != activeKeys { problems.append("the active index holds \(indexed.count) bitmaps for \(activeKeys) active entries") }
         if used != index.count { problems.append("\(used) keyed slots but \(index.count) dictionary entries") }
         if used + freeSlots.count != slots.count { problems.append("slots leak: \(used) used + \(freeSlots.count) free ≠ \(slots.count)") }
         if visible != visibleCount { problems.append("visibleCount \(visibleCount) ≠ \(visible) visible slots") }

@@ -73,6 +73,7 @@ extension CacheStore {
     /// copy. O(1) amortized.
     mutating func _strandBitmap(_ i: Int32) {
         guard let bitmap = slots[Int(i)].bitmap, let key = keys[Int(i)] else { return }
+        if slots[Int(i)].bitmapHold == .active { activeIndex.remove(key) }
         _account(slots[Int(i)].bitmapHold, compressed: false, -bitmap.byteCount)
         _account(.rowHeld, compressed: false, bitmap.byteCount)
         slots[Int(i)].bitmap = nil

@@ -141,9 +141,13 @@ struct CacheStore<Key: Hashable & Sendable> {
     let recordsEvictions: Bool
     var evicted: [EvictionEvent<Key>] = []
     var garbage = Garbage()
+    /// The visible rows' bitmaps, for lookups that skip this store's lock: kept in step by
+    /// ``_setBitmapHold(_:_:)`` and ``_strandBitmap(_:)``, the two places a hold changes.
+    let activeIndex: ActiveIndex<Key>
 
-    init(policy: RetentionPolicy, recordsEvictions: Bool = false) {
+    init(policy: RetentionPolicy, recordsEvictions: Bool = false, activeIndex: ActiveIndex<Key> = ActiveIndex()) {
         self.policy = policy
+        self.activeIndex = activeIndex
         self.recordsEvictions = recordsEvictions
         self.budget = policy.bitmapBudget.bytes
         self.admissionCap = policy.effectiveAdmissionCap.bytes
@@ -246,6 +250,10 @@ struct CacheStore<Key: Hashable & Sendable> {
         if old == .lru { _unlink(.bitmap, i) }
         slots[Int(i)].bitmapHold = hold
         if hold == .lru { _pushFront(.bitmap, i) }
+        if let key = keys[Int(i)] {
+            if old == .active { activeIndex.remove(key) }
+            if hold == .active, let bitmap = slots[Int(i)].bitmap { activeIndex.insert(key, bitmap) }
+        }
         if hold == .none, let bitmap = slots[Int(i)].bitmap {
             garbage.bitmaps.append(bitmap)
             slots[Int(i)].bitmap = nil
