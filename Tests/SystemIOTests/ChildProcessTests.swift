@@ -73,6 +73,26 @@ struct ChildProcessTests {
         #expect(outcome.signal == SIGKILL)
     }
 
+    @Test("streamed output is read by the caller as it comes, each stream named, until its end; nothing is kept in the outcome")
+    func streamedOutput() throws {
+        var child = ChildProcess(executable: "/bin/sh", arguments: ["-c", "echo out; echo err >&2; head -c 200000 /dev/zero; sleep 0.2; echo late"], timeoutSeconds: 30)
+        child.standardOutput = .stream
+        child.standardError = .stream
+        let running = try child.start()
+        var out: [UInt8] = [], err: [UInt8] = []
+        var quiet = 0
+        while quiet < 20 {
+            let got = running.readOutput(waitingUpTo: 0.05) { stream, bytes in
+                if stream == .output { out += bytes } else { err += bytes }
+            }
+            quiet = got ? 0 : quiet + 1
+        }
+        let outcome = running.wait()
+        #expect(outcome.exitStatus == 0 && outcome.stdout.isEmpty && outcome.stderr.isEmpty)
+        #expect(out.count == 4 + 200_000 + 5 && Array(out.prefix(4)) == Array("out\n".utf8) && Array(out.suffix(5)) == Array("late\n".utf8))
+        #expect(err == Array("err\n".utf8))
+    }
+
     @Test("standard output and error to files: written there, not captured; a device is taken as it is; a file that cannot be opened throws before the start")
     func streamsToFiles() throws {
         let folder = temporaryFolder()

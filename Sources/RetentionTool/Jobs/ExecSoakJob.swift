@@ -161,7 +161,7 @@ package struct ExecSoakJob {
             lines.append("ended: \(SystemIO.NumberText.plural(soak.processesEnded, "process", "processes")) of the program's tree still running at the end, terminated (SIGTERM, then SIGKILL after 2 s)")
         }
         if soak.mergedMarkers > 0 {
-            lines.append("note: \(SystemIO.NumberText.plural(soak.mergedMarkers, "marker", "markers")) came within one poll of the one before: sampled once, at the last, and fitted at its iteration's number, so the slope stays per iteration; \(SystemIO.NumberText.plural(verdict.measuredIterations, "sample", "samples")) measured")
+            lines.append("note: \(SystemIO.NumberText.plural(soak.mergedMarkers, "marker", "markers")) came in the same read of the program's output as the one before: sampled once, at the last, and fitted at its iteration's number, so the slope stays per iteration; \(SystemIO.NumberText.plural(verdict.measuredIterations, "sample", "samples")) measured")
         }
         for reason in verdict.reasons { lines.append("reason: \(reason)") }
         return lines
