@@ -80,7 +80,9 @@ package struct SoakJob {
         var writeFailure = result.writeFailure
         if let junitPath {
             let test = JUnitReport.TestCase(name: "\(result.scenarioName) under \(result.strategyName)", seconds: verdict.wallSeconds,
-                                            outcome: verdict.outcome.rawValue,
+                                            outcome: result.baselineGrew && verdict.outcome.exitStatus == 0 ? GrowthVerdict.Outcome.growth.rawValue
+                                                : result.baselineUndecided && verdict.outcome.exitStatus == 0 ? GrowthVerdict.Outcome.inconclusive.rawValue
+                                                : verdict.outcome.rawValue,
                                             message: ([verdict.verdictWord] + result.reasons).joined(separator: "; "),
                                             details: report.joined(separator: "\n"))
             do { try JUnitReport(cases: [test]).write(to: junitPath) } catch { writeFailure = writeFailure ?? error }
@@ -88,6 +90,9 @@ package struct SoakJob {
         var status = result.exitStatus
         if result.baselineGrew && verdict.outcome.exitStatus == 0 {
             report.append("verdict against the baseline: FAIL (the slope grew significantly); exit status 1")
+        } else if result.baselineUndecided && verdict.outcome.exitStatus == 0 {
+            let measured = max(0, result.iterationsRun - result.warmup)
+            report.append("verdict against the baseline: INCONCLUSIVE (the comparison is still undecided after \(measured) measured iterations; a PASS against limits alone is not a pass against the baseline: give more --iterations); exit status 3")
         }
         if let writeFailure {
             // Results that could not be written make the run a failed one.
