@@ -61,6 +61,10 @@ public enum ProcessSoak {
         /// default: a wrapper such as `sh -c`, `make` or `npm test` is measured with the work it
         /// starts), or the program alone.
         public var scope = Scope.tree
+        /// Asked of each measured iteration's verdict under ``SoakIterations/untilVerdict(max:)``:
+        /// a PASS stops the soak only once this holds too (a baseline comparison decided); a
+        /// certain FAIL stops it regardless. Always true by default.
+        public var alsoDecided: @Sendable (SoakVerdict) -> Bool = { _ in true }
         /// Take in the program's orphans (SystemIO's `ChildProcess.becomeChildSubreaper()`): a daemon it
         /// detached (`setsid`) stays in the measured tree and is ended with it. Process-wide:
         /// only for a process that owns no other children (the `retention soak --exec` command).
@@ -274,7 +278,7 @@ extension ProcessSoak {
                     measured = members
                     largest = biggest
                     let current = verdict()
-                    if !warming { loop.record(current.outcome) }
+                    if !warming { loop.record(current.outcome, alsoDecided: options.alsoDecided(current)) }
                     onSample(Progress(iteration: iteration, warmup: warming, sample: sample, verdict: current,
                                       elapsedSeconds: (now - start).seconds))
                     continue

@@ -138,6 +138,29 @@ struct ExecSoakCommandTests {
         #expect(stray.status == 64)
         #expect(stray.stderr.contains("--marker, --every, --iteration-timeout, --measure and --pid-only apply to --exec"), "\(stray.stderr)")
     }
+
+    @Test("--export-csv and --export-json write a program's samples and verdict; --baseline compares its slope per iteration: a leak within its limit fails against a bounded baseline")
+    func exportsAndBaseline() async throws {
+        let dir = try CLIRunner.temporaryDirectory("exec-exports")
+        defer { try? FileIO.removeTree(dir) }
+        let main = try await CLIRunner.run(["soak", "--exec", "--iterations", "12", "--export-csv", dir + "/main.csv", "--export-json", dir + "/main.json",
+                                            "--", "python3", Self.program, "bounded"], timeout: 60)
+        #expect(main.status == 0, "\(main.stdout)\(main.stderr)")
+        let csv = try String(contentsOfFile: dir + "/main.csv", encoding: .utf8).split(separator: "\n")
+        #expect(csv.first == "iteration,warmup,elapsedSeconds,measureBytes,residentBytes,anonymousBytes" && csv.count >= 13, "\(csv)")
+        let json = try String(contentsOfFile: dir + "/main.json", encoding: .utf8)
+        let document = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        // One sample per read of markers: 14 iterations, fewer samples when markers came together.
+        #expect((document?["samples"] as? [Any])?.count == csv.count - 1, "\(json)")
+        let verdict = document?["verdict"] as? [String: Any]
+        #expect(verdict?["outcome"] as? String == "pass" && verdict?["slopeUpperBytesPerIteration"] is Double, "\(json)")
+        // 100 KB more per iteration, within a 200 KB/iteration limit, against the bounded run.
+        let grown = try await CLIRunner.run(["soak", "--exec", "--until-verdict", "--iterations", "60", "--max-growth-rate", "200KB/iteration",
+                                             "--baseline", dir + "/main.json", "--", "python3", Self.program, "leak"], timeout: 60)
+        #expect(grown.status == 1, "\(grown.stdout)\(grown.stderr)")
+        #expect(grown.stdout.contains("\nverdict: PASS\n") && grown.stdout.contains("grew significantly (this interval lies above the baseline's by more than 50.0 KB)"), "\(grown.stdout)")
+        #expect(grown.stdout.contains("verdict against the baseline: FAIL (the slope grew significantly); exit status 1"), "\(grown.stdout)")
+    }
 }
 
 /// Collects a JUnit document's element names in order, each element's last attributes and text.

@@ -216,6 +216,15 @@ public final class ScenarioSoak {
     /// `slopeBytesPerHourOfUse`, `slopeLowerBytesPerHourOfUse`, `slopeUpperBytesPerHourOfUse`).
     /// Throws `LabError.usage` naming the file and what is missing. O(size).
     public static func readBaseline(_ path: String) throws -> (slope: Double, interval: ClosedRange<Double>) {
+        try readBaseline(path, per: "HourOfUse")
+    }
+
+    /// The slope and its interval per `unit` in a soak's JSON export: per `HourOfUse` (a
+    /// scenario soak's, ``readBaseline(_:)``) or per `Iteration` (`verdict`'s
+    /// `slopeBytesPerIteration`, `slopeLowerBytesPerIteration`, `slopeUpperBytesPerIteration`,
+    /// which a soak of a program exports). Throws `LabError.usage` naming the file and what is
+    /// missing. O(size).
+    public static func readBaseline(_ path: String, per unit: String) throws -> (slope: Double, interval: ClosedRange<Double>) {
         let data = try baselineBytes(path)
         let tree: JSONValue
         do { tree = try JSONDocument.parse(data, source: path) } catch { throw LabError.usage("--baseline: \(error)") }
@@ -226,9 +235,9 @@ public final class ScenarioSoak {
             default: return nil
             }
         }
-        guard let slope = number("slopeBytesPerHourOfUse"), let lower = number("slopeLowerBytesPerHourOfUse"),
-              let upper = number("slopeUpperBytesPerHourOfUse"), lower <= upper, lower.isFinite, upper.isFinite else {
-            throw LabError.usage("--baseline: \(PathText.display(path)) is not a soak's --export-json (no verdict with slopeBytesPerHourOfUse and its interval)")
+        guard let slope = number("slopeBytesPer\(unit)"), let lower = number("slopeLowerBytesPer\(unit)"),
+              let upper = number("slopeUpperBytesPer\(unit)"), lower <= upper, lower.isFinite, upper.isFinite else {
+            throw LabError.usage("--baseline: \(PathText.display(path)) is not a soak's --export-json (no verdict with slopeBytesPer\(unit) and its interval)")
         }
         return (slope, lower...upper)
     }

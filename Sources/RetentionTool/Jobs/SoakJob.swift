@@ -88,11 +88,8 @@ package struct SoakJob {
             do { try JUnitReport(cases: [test]).write(to: junitPath) } catch { writeFailure = writeFailure ?? error }
         }
         var status = result.exitStatus
-        if result.baselineGrew && verdict.outcome.exitStatus == 0 {
-            report.append("verdict against the baseline: FAIL (the slope grew significantly); exit status 1")
-        } else if result.baselineUndecided && verdict.outcome.exitStatus == 0 {
-            let measured = max(0, result.iterationsRun - result.warmup)
-            report.append("verdict against the baseline: INCONCLUSIVE (the comparison is still undecided after \(measured) measured iterations; a PASS against limits alone is not a pass against the baseline: give more --iterations); exit status 3")
+        if verdict.outcome.exitStatus == 0, let against = result.baseline?.verdictAgainstPass(measured: max(0, result.iterationsRun - result.warmup)) {
+            report.append(against.line)
         }
         if let writeFailure {
             // Results that could not be written make the run a failed one.
