@@ -161,6 +161,8 @@ public enum ProcessSoak {
         var child = ChildProcess(executable: executable, arguments: Array(options.command.dropFirst()), timeoutSeconds: 1e9)
         child.standardOutput = .stream
         child.standardError = .stream
+        // The program dies with the soak, even one killed outright (SIGKILL, the OOM killer).
+        child.parentDeathSignal = SIGKILL
         let running: ChildProcess.Running
         do { running = try child.start() } catch { throw .cannotStart(name, error) }
         var session = Session(options: options, running: running)

@@ -127,6 +127,13 @@ public struct ChildProcess: Sendable {
     /// it gets ``environment`` alone (and ``parentEnvironmentKey``), so nothing of ours (HOME,
     /// TMPDIR, …) leaks in. No cost either way.
     public var inheritsEnvironment = true
+    /// A signal the kernel sends the child when the thread that started it exits (the soak
+    /// killed with SIGKILL, the OOM killer), set before the program runs (`PR_SET_PDEATHSIG`),
+    /// so even a program that never calls ``dieWithParent()`` dies with us; nil (the default)
+    /// for none. Set, the child is started by fork and exec in the C shim instead of
+    /// `posix_spawn`, which cannot set it: the same streams, group and signals, a
+    /// copy-on-write fork more. Start it from a thread that outlives the child.
+    public var parentDeathSignal: Int32?
 
     /// A child to run.
     public init(executable: String, arguments: [String], timeoutSeconds: Double = 600, stop: StopRequest? = nil,
@@ -214,7 +221,17 @@ public struct ChildProcess: Sendable {
 
         var pid: pid_t = 0
         let deadline = Self.monotonicSeconds() + timeoutSeconds
-        let status = PathText.withCString(executable) { posix_spawn(&pid, $0, &actions, &attributes, argv, childEnvironment) }
+        let status: Int32
+        if let parentDeathSignal {
+            status = PathText.withCString(executable) { path in
+                func spawn(_ folder: UnsafePointer<CChar>?) -> Int32 {
+                    rtn_spawn_with_parent_death_signal(&pid, path, argv, childEnvironment, outPipe[1], errPipe[1], folder, parentDeathSignal)
+                }
+                return directory.map { PathText.withCString($0) { spawn($0) } } ?? spawn(nil)
+            }
+        } else {
+            status = PathText.withCString(executable) { posix_spawn(&pid, $0, &actions, &attributes, argv, childEnvironment) }
+        }
         guard status == 0 else { throw SystemError(path: executable, operation: "start", reason: .errno(status)) }
         handedOver = true
         return Running(child: self, pid: pid, out: outPipe[0], err: errPipe[0], deadline: deadline)
