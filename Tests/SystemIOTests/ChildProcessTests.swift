@@ -39,6 +39,22 @@ struct ChildProcessTests {
         #expect(error?.description == "cannot start /nonexistent/tool: No such file or directory")
     }
 
+    @Test("with a parent-death signal (fork and exec in the shim): the same streams, folder, group and start errors")
+    func parentDeathSignal() throws {
+        var missing = ChildProcess(executable: "/nonexistent/tool", arguments: [])
+        missing.parentDeathSignal = SIGKILL
+        let error = #expect(throws: SystemError.self) { try missing.run() }
+        #expect(error?.description == "cannot start /nonexistent/tool: No such file or directory")
+        var child = ChildProcess(executable: "/bin/sh", arguments: ["-c", "echo $PWD; echo err >&2; ps -o pgid= -p $$; read x; echo \"stdin $?\""],
+                                 timeoutSeconds: 30, directory: "/tmp")
+        child.parentDeathSignal = SIGKILL
+        let outcome = try child.run()
+        let lines = String(decoding: outcome.stdout, as: UTF8.self).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(outcome.exitStatus == 0 && lines.first == "/tmp" && lines.last == "stdin 1", "\(lines)")
+        #expect(lines.contains("\(outcome.processID)"), "its own process group: \(lines)")
+        #expect(String(decoding: outcome.stderr, as: UTF8.self) == "err\n")
+    }
+
     @Test("past the deadline the whole group dies, grandchildren included")
     func timeoutKillsGroup() throws {
         let outcome = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "sleep 30 & sleep 30"], timeoutSeconds: 0.5).run()
