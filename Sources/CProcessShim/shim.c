@@ -12,6 +12,7 @@
 #include <sys/file.h>
 #include <sys/wait.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 int rtn_set_parent_death_signal(int signal) {
@@ -124,4 +125,68 @@ int rtn_child_has_exited(int pid) {
     memset(&info, 0, sizeof info);
     if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return -1;
     return info.si_pid == pid ? 1 : 0;
+}
+
+int rtn_spawn_with_parent_death_signal(int *pid_out, const char *path, char *const argv[], char *const envp[],
+                                        int out_fd, int err_fd, const char *directory, int death_signal) {
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0) return errno;
+    pid_t parent = getpid();
+    // Every signal blocked across fork, so the child runs none of our handlers before it has
+    // reset them; the parent's mask is restored at once.
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pid_t pid = fork();
+    if (pid == 0) {
+        // The child, a copy of a multithreaded process: async-signal-safe calls only (sigaction,
+        // setpgid, prctl, getppid, open, dup2, chdir, close, sigprocmask, execve, write, _exit).
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        for (int s = 1; s < NSIG; s++) sigaction(s, &dfl, NULL);
+        int devnull;
+        if (setpgid(0, 0) != 0) goto fail;
+        if (prctl(PR_SET_PDEATHSIG, (unsigned long)death_signal, 0UL, 0UL, 0UL) != 0) goto fail;
+        // The parent died before the request took: exit as the signal would have ended us.
+        if (getppid() != parent) _exit(128 + death_signal);
+        devnull = open("/dev/null", O_RDONLY);
+        if (devnull < 0 || dup2(devnull, 0) < 0) goto fail;
+        if (dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0) goto fail;
+        if (directory != NULL && chdir(directory) != 0) goto fail;
+#ifdef SYS_close_range
+        // Every descriptor of ours is close-on-exec already; this closes any that is not, but
+        // the report pipe's write end, which exec closes.
+        if (report[1] > 3) syscall(SYS_close_range, 3U, (unsigned)report[1] - 1, 0U);
+        syscall(SYS_close_range, (unsigned)report[1] + 1, ~0U, 0U);
+#endif
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        execve(path, argv, envp);
+    fail:;
+        int error = errno;
+        ssize_t written = write(report[1], &error, sizeof error);
+        (void)written;
+        _exit(127);
+    }
+    int fork_error = errno;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    close(report[1]);
+    if (pid < 0) {
+        close(report[0]);
+        return fork_error;
+    }
+    // The pipe closes on a successful exec (close-on-exec), or carries the errno of the failure.
+    int child_error = 0;
+    ssize_t n;
+    do { n = read(report[0], &child_error, sizeof child_error); } while (n < 0 && errno == EINTR);
+    close(report[0]);
+    if (n == (ssize_t)sizeof child_error) {
+        int status;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+        return child_error != 0 ? child_error : EIO;
+    }
+    *pid_out = pid;
+    return 0;
 }

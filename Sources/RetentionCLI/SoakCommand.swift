@@ -82,7 +82,7 @@ struct SoakCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write a JUnit XML report to this file: one test case for the soak, failed with the verdict and its reasons unless it passed (an INCONCLUSIVE soak fails too). Replaced atomically.", valueName: OutputValueName.file))
     var junit: String?
 
-    @Option(help: ArgumentHelp("A scenario soak's --export-json from the main branch: fail (exit 1) when this soak's slope grew significantly against it, that is when this soak's 95 % interval per hour of use lies wholly above the baseline's. Not with --exec.", valueName: "file"))
+    @Option(help: ArgumentHelp("A scenario soak's --export-json from the main branch: fail (exit 1) when this soak's slope grew significantly against it, that is when this soak's 95 % interval per hour of use lies wholly above the baseline's by more than a quarter of the allowed rate; a PASS whose comparison is undecided is INCONCLUSIVE (exit 3), and --until-verdict goes on until it decides. With --exec: a soak --exec's --export-json, compared per iteration.", valueName: "file"))
     var baseline: String?
 
     @Option(help: ArgumentHelp("How long to soak: a number with s, m or h (90s, 30m, 2h, 1h30m).", valueName: "duration"),
@@ -155,10 +155,9 @@ struct SoakCommand: ParsableCommand {
     func checkExecFlags() throws {
         if scenario != nil { throw ValidationError("--exec soaks the program after --, not a scenario: retention soak --exec -- CMD ARGS...") }
         if command.isEmpty { throw ValidationError("--exec needs a command after --: retention soak --exec -- CMD ARGS...") }
-        if strategy != nil || duration != nil || costOptions.costs != nil || exportCSV != nil || exportJSON != nil || repair || maxResident != nil {
-            throw ValidationError("--strategy, --duration, --costs, --export-csv, --export-json, --repair and --max-resident apply to a scenario soak, not --exec")
+        if strategy != nil || duration != nil || costOptions.costs != nil || repair || maxResident != nil {
+            throw ValidationError("--strategy, --duration, --costs, --repair and --max-resident apply to a scenario soak, not --exec")
         }
-        if baseline != nil { throw ValidationError("--baseline compares a scenario soak's slope per hour of use; --exec has none") }
         if marker != nil && every != nil { throw ValidationError("give --marker or --every, not both") }
         if marker?.isEmpty == true { throw ValidationError("--marker needs a text that marks an iteration's end") }
         if marker?.contains(where: \.isNewline) == true { throw ValidationError("--marker cannot hold a line break: a marker is matched within one line of output") }
@@ -190,6 +189,9 @@ struct SoakCommand: ParsableCommand {
             inputs.pidOnly = pidOnly
             inputs.iterationTimeoutSeconds = iterationTimeout ?? inputs.iterationTimeoutSeconds
             inputs.junitPath = junit
+            inputs.exportCSV = exportCSV
+            inputs.exportJSON = exportJSON
+            inputs.baselinePath = baseline
             inputs.stop = StopRequest(observingSignals: true)
             try StopSignals.install()
             try JobCommand.run(ExecSoakJob(inputs))

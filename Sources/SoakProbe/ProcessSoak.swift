@@ -7,6 +7,12 @@ import SystemIO
 /// `/proc/PID/smaps_rollup`. An iteration ends when the program prints a marker line on standard
 /// output or standard error, or every fixed interval for a program that cannot be changed.
 ///
+/// **The program's output goes through pipes, never to disk.** Both streams are read as they
+/// come and matched for the marker byte by byte (``MarkerMatcher``: at any offset of a line of
+/// any length, in memory bounded by the marker's length); standard error's last five lines (the
+/// first 240 bytes of each) are kept to name a crash's cause, and everything else is dropped.
+/// A chatty program costs the soak no disk and a fixed amount of memory.
+///
 /// **Weaker than a soak in this process.** Another process's allocator cannot be read, so the
 /// memory it holds freed counts as the program's: an allocator that keeps freed memory can
 /// look like growth. The verdict names the measure (``SoakMeasure``) and a PASS needs
@@ -20,7 +26,8 @@ import SystemIO
 public enum ProcessSoak {
     /// What ends an iteration.
     public enum Delimiter: Sendable, Hashable {
-        /// A line containing this text, on standard output or standard error.
+        /// A line containing this text, on standard output or standard error, counted once per
+        /// line. An empty marker, or one holding a newline, never matches (the tool refuses both).
         case marker(String)
         /// This many wall seconds.
         case every(seconds: Double)
@@ -46,13 +53,18 @@ public enum ProcessSoak {
         public var minimumIterationsToPass = 10
         /// Asked between polls: a signal (or a caller) ends the soak, never with a pass.
         public var stop = StopRequest()
-        /// How long to sleep between two looks at the program's output, in microseconds. A
-        /// marker is sampled within this time of being written.
+        /// The longest wait for the program's output between two looks at the clock, the stop
+        /// request and the program's state, in microseconds. Output is read as soon as it comes
+        /// (a `poll`), so a marker is sampled as soon as it is read, whatever this is.
         public var pollMicroseconds: UInt32 = 2_000
         /// Which processes are measured: the program and every process it started (the
         /// default: a wrapper such as `sh -c`, `make` or `npm test` is measured with the work it
         /// starts), or the program alone.
         public var scope = Scope.tree
+        /// Asked of each measured iteration's verdict under ``SoakIterations/untilVerdict(max:)``:
+        /// a PASS stops the soak only once this holds too (a baseline comparison decided); a
+        /// certain FAIL stops it regardless. Always true by default.
+        public var alsoDecided: @Sendable (SoakVerdict) -> Bool = { _ in true }
         /// Take in the program's orphans (SystemIO's `ChildProcess.becomeChildSubreaper()`): a daemon it
         /// detached (`setsid`) stays in the measured tree and is ended with it. Process-wide:
         /// only for a process that owns no other children (the `retention soak --exec` command).
@@ -89,9 +101,10 @@ public enum ProcessSoak {
         public var executable: String
         /// Iterations finished (markers seen, or intervals), warm-up included.
         public var iterationsRun: Int
-        /// Markers that arrived within one poll of another and were sampled once, at the last
-        /// of them (the fit places each sample at its iteration): a program that iterates
-        /// faster than the poll, or a busy machine.
+        /// Markers that came in the same read of the program's output as another and were
+        /// sampled once, at the last of them (the fit places each sample at its iteration): a
+        /// program that prints them faster than the soak reads (a few bytes apart), or a busy
+        /// machine.
         public var mergedMarkers: Int
         /// The last lines the program wrote to standard error (at most five), to name a crash's cause.
         public var errorTail: [String]
@@ -136,35 +149,26 @@ public enum ProcessSoak {
     public static let defaultIterationTimeoutSeconds = 60.0
 
     /// Runs the soak; `onSample` sees each iteration's sample. Throws
-    /// ``ProcessSoakError`` when the program cannot be found or started or its output cannot
-    /// be read; anything after the start is in the verdict. Costs the program's run plus one
-    /// smaps_rollup read per iteration (the kernel walks its page tables) and a look at two
-    /// files every ``Options/pollMicroseconds``.
+    /// ``ProcessSoakError`` when the program cannot be found or started; anything after the
+    /// start is in the verdict. Costs the program's run plus one smaps_rollup read per
+    /// iteration (the kernel walks its page tables), the program's output read through two
+    /// pipes (O(bytes), no disk) and a look at the clock at least every
+    /// ``Options/pollMicroseconds``.
     public static func run(_ options: Options, onSample: (Progress) -> Void = { _ in }) throws(ProcessSoakError) -> Outcome {
         guard let name = options.command.first else { throw .missingCommand }
         guard let executable = ChildProcess.executablePath(of: name) else { throw .notFound(name) }
         if options.adoptOrphans { ChildProcess.becomeChildSubreaper() }
-        let folder = TemporaryFile.systemFolder + "/retention-exec-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        do { try FileIO.createDirectories(folder, mode: 0o700) } catch { throw .io(error) }
-        defer { try? FileIO.removeTree(folder) }
         var child = ChildProcess(executable: executable, arguments: Array(options.command.dropFirst()), timeoutSeconds: 1e9)
-        child.standardOutput = .file(folder + "/stdout")
-        child.standardError = .file(folder + "/stderr")
+        child.standardOutput = .stream
+        child.standardError = .stream
+        // The program dies with the soak, even one killed outright (SIGKILL, the OOM killer).
+        child.parentDeathSignal = SIGKILL
         let running: ChildProcess.Running
         do { running = try child.start() } catch { throw .cannotStart(name, error) }
         var session = Session(options: options, running: running)
-        do {
-            let out = try OutputTail(path: folder + "/stdout"), err = try OutputTail(path: folder + "/stderr")
-            // Both files stay open, in the program and here: their names can go now, so a soak
-            // killed outright (SIGKILL, a CI's hard timeout) leaves no folder behind.
-            try? FileIO.removeTree(folder)
-            session.run(out: out, err: err, onSample: onSample)
-            _ = err.count(marker: nil)
-            session.finish(errorTail: err.lastLines)
-        } catch {
-            session.end()
-            throw .io(error)
-        }
+        var watch = OutputWatch(delimiter: options.delimiter)
+        session.run(watch: &watch, onSample: onSample)
+        session.finish(watch: &watch)
         return Outcome(verdict: session.verdict(), executable: executable, iterationsRun: session.iteration, mergedMarkers: session.merged,
                        errorTail: session.errorTail, wallSeconds: session.wallSeconds, endedEarly: session.endedEarly,
                        processesMeasured: session.measured.count, largestProcess: session.largest, processSetChanged: session.setChanged,
@@ -180,7 +184,8 @@ public enum ProcessSoakError: Error, Sendable, CustomStringConvertible {
     case notFound(String)
     /// The command was found but could not start.
     case cannotStart(String, SystemError)
-    /// The program's output could not be read.
+    /// The program's output could not be read. No longer thrown: the output comes through
+    /// pipes, read as the soak polls.
     case io(SystemError)
 
     /// One line naming the command. O(1).
@@ -235,27 +240,25 @@ extension ProcessSoak {
             return ""
         }
 
-        /// Polls the program until the soak has what it asked for, the program ends or stalls,
-        /// or a stop request.
-        mutating func run(out: OutputTail, err: OutputTail, onSample: (Progress) -> Void) {
+        /// Reads the program's output until the soak has what it asked for, the program ends or
+        /// stalls, or a stop request. A chunk that completes markers is sampled at once.
+        mutating func run(watch: inout OutputWatch, onSample: (Progress) -> Void) {
             var lastIteration = clock.now
+            let pollSeconds = Double(options.pollMicroseconds) / 1e6
             while loop.wantsMore {
                 if let signal = options.stop.signal {
                     endedEarly = "stopped by \(StopSignals.name(signal)) after \(iteration) iteration\(iteration == 1 ? "" : "s")"
                     return
                 }
+                var wait = pollSeconds
+                if case .every(let seconds) = options.delimiter { wait = max(0, min(wait, seconds - (clock.now - lastIteration).seconds)) }
+                var markers = 0
+                let got = running.readOutput(waitingUpTo: wait) { stream, bytes in markers += watch.take(stream, bytes) }
                 let now = clock.now
-                var ended = 0
-                switch options.delimiter {
-                case .marker(let text):
-                    ended = out.count(marker: text) + err.count(marker: text)
-                case .every(let seconds):
-                    _ = out.count(marker: nil)
-                    _ = err.count(marker: nil)
-                    ended = (now - lastIteration).seconds >= seconds ? 1 : 0
-                }
+                var ended = markers
+                if case .every(let seconds) = options.delimiter { ended = (now - lastIteration).seconds >= seconds ? 1 : 0 }
                 if ended > 0 {
-                    // Markers that came together are sampled once, at the last of them; the fit
+                    // Markers read together are sampled once, at the last of them; the fit
                     // places the sample at its iteration's number, so the slope stays per iteration.
                     let taken = sampleMemory()
                     iteration += ended
@@ -277,17 +280,16 @@ extension ProcessSoak {
                     measured = members
                     largest = biggest
                     let current = verdict()
-                    if !warming { loop.record(current.outcome) }
+                    if !warming { loop.record(current.outcome, alsoDecided: options.alsoDecided(current)) }
                     onSample(Progress(iteration: iteration, warmup: warming, sample: sample, verdict: current,
                                       elapsedSeconds: (now - start).seconds))
                     continue
                 }
-                if running.hasExited { return }
+                if !got, running.hasExited { return }
                 if case .marker(let text) = options.delimiter, (now - lastIteration).seconds > options.iterationTimeoutSeconds {
                     endedEarly = "stalled: no \(text) marker within --iteration-timeout \(NumberText.oneDecimal(options.iterationTimeoutSeconds)) s after iteration \(iteration) (the program was killed)"
                     return
                 }
-                Pause.microseconds(Int(options.pollMicroseconds))
             }
         }
 
@@ -330,10 +332,16 @@ extension ProcessSoak {
         }
 
         /// Ends the program if it still runs, and says how it ended when that ended the soak.
-        mutating func finish(errorTail: [String]) {
+        /// A program that exited on its own has the rest of its output read first (at most a
+        /// second: a descendant may hold the pipes), so its last words reach the report.
+        mutating func finish(watch: inout OutputWatch) {
             let exitedOnItsOwn = running.hasExited
+            if exitedOnItsOwn {
+                let asked = clock.now
+                while (clock.now - asked).seconds < 1, running.readOutput(waitingUpTo: 0.05, { _ = watch.take($0, $1) }) {}
+            }
             let outcome = end()
-            self.errorTail = errorTail
+            self.errorTail = watch.errorTail.lines
             wallSeconds = (clock.now - start).seconds
             guard exitedOnItsOwn, endedEarly == nil, loop.wantsMore else { return }
             let after = "after \(iteration) iteration\(iteration == 1 ? "" : "s") (\(min(iteration, options.warmup)) warm-up)"
@@ -381,42 +389,79 @@ extension ProcessSoak {
         }
     }
 
-    /// The end of a file a program writes: reads what was added since the last look and
-    /// counts the complete lines holding a marker; keeps the last lines for a crash's report.
-    /// Holds at most 64 KB of a line without its newline. Read by the soak's one thread only, so
-    /// its state needs no lock (it is not `Sendable`).
-    final class OutputTail {
-        private let file: FileDescriptor
-        private var partial: [UInt8] = []
-        private(set) var lastLines: [String] = []
+    /// What the soak does with the program's output as it streams past: counts the lines
+    /// holding the marker, on each stream apart (a ``MarkerMatcher`` each, none with
+    /// ``Delimiter/every(seconds:)``), and keeps standard error's last lines; drops the rest.
+    /// Memory: the marker twice and the tail's 5 × 240 bytes. Used by the soak's one thread.
+    struct OutputWatch {
+        var output: MarkerMatcher?
+        var error: MarkerMatcher?
+        var errorTail = LineTail()
 
-        init(path: String) throws(SystemError) {
-            file = try FileDescriptor.open(path, .readOnly)
+        init(delimiter: Delimiter) {
+            if case .marker(let text) = delimiter {
+                output = MarkerMatcher(marker: text)
+                error = output
+            }
         }
 
-        /// Complete new lines holding `marker` (nil: none counted, lines only kept). O(new bytes).
-        func count(marker: String?) -> Int {
-            var found = 0
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let read = buffer.withUnsafeMutableBytes { (try? file.read(into: $0)) ?? 0 }
-                guard read > 0 else { break }
-                for byte in buffer[0..<read] {
-                    if byte == UInt8(ascii: "\n") {
-                        let line = String(decoding: partial, as: UTF8.self)
-                        if let marker, line.contains(marker) { found += 1 }
-                        if !line.isEmpty {
-                            lastLines.append(line)
-                            if lastLines.count > 5 { lastLines.removeFirst() }
-                        }
-                        partial.removeAll(keepingCapacity: true)
-                    } else if partial.count < 1 << 16 {
-                        partial.append(byte)
-                    }
-                }
-                if read < buffer.count { break }
+        /// Takes a chunk of `stream`; returns the marker lines it completed. O(bytes).
+        mutating func take(_ stream: ChildProcess.OutputStream, _ bytes: UnsafeRawBufferPointer) -> Int {
+            switch stream {
+            case .output: return output?.feed(bytes) ?? 0
+            case .error:
+                errorTail.feed(bytes)
+                return error?.feed(bytes) ?? 0
             }
-            return found
+        }
+    }
+
+    /// The last lines of a stream, for a crash's report: at most ``keep`` non-empty lines, each
+    /// cut to its first ``width`` bytes. Memory O(keep × width) whatever the stream's size and
+    /// its lines' lengths; time O(bytes), a `memchr` per line.
+    struct LineTail {
+        /// Lines kept.
+        let keep = 5
+        /// Bytes kept of a line.
+        let width = 240
+        private var kept: [[UInt8]] = []
+        private var partial: [UInt8] = []
+
+        /// The lines kept, oldest first, as text (bytes that are not UTF-8 replaced).
+        var lines: [String] { kept.map { String(decoding: $0, as: UTF8.self) } }
+
+        /// Takes the next bytes of the stream. O(bytes).
+        mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            // The offsets of this chunk's last keep + 1 newlines, and how many it holds.
+            var ends: [Int] = [], count = 0, at = 0
+            while at < bytes.count, let found = memchr(base + at, 0x0A, bytes.count - at) {
+                let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                ends.append(end)
+                if ends.count > keep + 1 { ends.removeFirst() }
+                count += 1
+                at = end + 1
+            }
+            guard let last = ends.last else {
+                append(bytes[...], to: &partial)
+                return
+            }
+            for line in max(0, count - keep)..<count {
+                let index = ends.count - (count - line)
+                var text = line == 0 ? partial : []
+                append(bytes[(line == 0 ? 0 : ends[index - 1] + 1)..<ends[index]], to: &text)
+                if !text.isEmpty {
+                    kept.append(text)
+                    if kept.count > keep { kept.removeFirst() }
+                }
+            }
+            partial = []
+            append(bytes[(last + 1)...], to: &partial)
+        }
+
+        /// Appends `bytes` to `text` up to ``width``. O(width).
+        private func append(_ bytes: Slice<UnsafeRawBufferPointer>, to text: inout [UInt8]) {
+            text += bytes.prefix(max(0, width - text.count))
         }
     }
 }

@@ -86,12 +86,20 @@ public struct SoakLoop: Sendable {
     /// True while another iteration is to be measured. O(1).
     public var wantsMore: Bool { !decided && measured < iterations.maximum }
 
-    /// Records a measured iteration and the outcome the evidence gives now. O(1).
+    /// Records a measured iteration and the outcome the evidence gives now.
+    /// `record(outcome, alsoDecided: true)`. O(1).
     public mutating func record(_ outcome: SoakOutcome) {
+        record(outcome, alsoDecided: true)
+    }
+
+    /// Records a measured iteration and the outcome the evidence gives now; a PASS decides only
+    /// when `alsoDecided` holds too (a baseline comparison decided either way), while a certain
+    /// FAIL decides regardless. O(1).
+    public mutating func record(_ outcome: SoakOutcome, alsoDecided: Bool) {
         measured += 1
         guard iterations.stopsWhenDecided, measured >= minimumIterationsToPass else { return }
         let decision = outcome == .pass || outcome == .growth ? outcome : nil
-        if let decision, decision == lastDecision { decided = true }
+        if let decision, decision == lastDecision, decision == .growth || alsoDecided { decided = true }
         lastDecision = decision
     }
 }

@@ -19,7 +19,8 @@ internal import CProcessShim
 ///   calls ``dieWithParent()`` asks the kernel to kill it when we die.
 /// - ``run()`` starts and waits in one call; ``start()`` returns a ``Running`` child, whose pid
 ///   can be signalled while it runs (a test that kills a tool mid-run) and which is then awaited.
-/// - Either standard stream can go to a file instead (``standardOutput``, ``standardError``).
+/// - Either standard stream can go to a file instead (``standardOutput``, ``standardError``),
+///   or be read by the caller as it comes (``Destination/stream``).
 public struct ChildProcess: Sendable {
     /// The environment variable that carries the parent's pid to the child.
     public static let parentEnvironmentKey = "RETENTION_PARENT_PID"
@@ -82,6 +83,19 @@ public struct ChildProcess: Sendable {
         /// stay empty. Costs one `open` in the parent; a path that cannot be opened throws
         /// before the child starts.
         case file(String)
+        /// Read by the caller while the child runs, through a pipe and
+        /// ``Running/readOutput(waitingUpTo:_:)``, as it comes: nothing is kept, so no limit
+        /// applies and the outcome's bytes for the stream stay empty; what is still unread when
+        /// ``Running/wait()`` runs is read and dropped. Costs one pipe.
+        case stream
+    }
+
+    /// One of a child's two output streams.
+    public enum OutputStream: Sendable, Hashable {
+        /// Standard output.
+        case output
+        /// Standard error.
+        case error
     }
 
     /// The program's path.
@@ -113,6 +127,13 @@ public struct ChildProcess: Sendable {
     /// it gets ``environment`` alone (and ``parentEnvironmentKey``), so nothing of ours (HOME,
     /// TMPDIR, …) leaks in. No cost either way.
     public var inheritsEnvironment = true
+    /// A signal the kernel sends the child when the thread that started it exits (the soak
+    /// killed with SIGKILL, the OOM killer), set before the program runs (`PR_SET_PDEATHSIG`),
+    /// so even a program that never calls ``dieWithParent()`` dies with us; nil (the default)
+    /// for none. Set, the child is started by fork and exec in the C shim instead of
+    /// `posix_spawn`, which cannot set it: the same streams, group and signals, a
+    /// copy-on-write fork more. Start it from a thread that outlives the child.
+    public var parentDeathSignal: Int32?
 
     /// A child to run.
     public init(executable: String, arguments: [String], timeoutSeconds: Double = 600, stop: StopRequest? = nil,
@@ -148,7 +169,7 @@ public struct ChildProcess: Sendable {
         }
         for (destination, index) in [(standardOutput, 0), (standardError, 1)] {
             switch destination {
-            case .capture:
+            case .capture, .stream:
                 var fds: [Int32] = [-1, -1]
                 guard rtn_pipe_cloexec(&fds) == 0 else { throw .lastError("start", executable) }
                 if index == 0 { outPipe = fds } else { errPipe = fds }
@@ -200,7 +221,17 @@ public struct ChildProcess: Sendable {
 
         var pid: pid_t = 0
         let deadline = Self.monotonicSeconds() + timeoutSeconds
-        let status = PathText.withCString(executable) { posix_spawn(&pid, $0, &actions, &attributes, argv, childEnvironment) }
+        let status: Int32
+        if let parentDeathSignal {
+            status = PathText.withCString(executable) { path in
+                func spawn(_ folder: UnsafePointer<CChar>?) -> Int32 {
+                    rtn_spawn_with_parent_death_signal(&pid, path, argv, childEnvironment, outPipe[1], errPipe[1], folder, parentDeathSignal)
+                }
+                return directory.map { PathText.withCString($0) { spawn($0) } } ?? spawn(nil)
+            }
+        } else {
+            status = PathText.withCString(executable) { posix_spawn(&pid, $0, &actions, &attributes, argv, childEnvironment) }
+        }
         guard status == 0 else { throw SystemError(path: executable, operation: "start", reason: .errno(status)) }
         handedOver = true
         return Running(child: self, pid: pid, out: outPipe[0], err: errPipe[0], deadline: deadline)
@@ -227,6 +258,10 @@ public struct ChildProcess: Sendable {
         // check that the child is not yet reaped must hold while the signal is sent (a reaped
         // pid may be reused). Held for one `kill`, `waitid` or `wait4` of an exited child.
         private let state = Lock(State.unreaped)
+        // A Lock, not an actor: which streamed pipes (``Destination/stream``) have reached their
+        // end, written and read by `readOutput` on the one thread that reads them; a Lock only
+        // because the class is `Sendable`. Held for a copy of two flags.
+        private let streamsEnded = Lock([false, false])
 
         init(child: ChildProcess, pid: pid_t, out: Int32, err: Int32, deadline: Double) {
             self.child = child
@@ -263,6 +298,39 @@ public struct ChildProcess: Sendable {
                 if case .reaped = state { return false }
                 return kill(processID, signal) == 0
             }
+        }
+
+        /// Waits up to `seconds` for output on the streams sent to ``Destination/stream``, and
+        /// hands `body` each chunk read (at most 64 KiB per stream per call), the stream first;
+        /// returns true when any byte came. With no streamed pipe left open (none asked for, or
+        /// every one at its end) it waits the whole time and returns false. Call it from one
+        /// thread, before ``wait()``. One `poll` and a `read` per ready stream.
+        @discardableResult
+        public func readOutput(waitingUpTo seconds: Double, _ body: (OutputStream, UnsafeRawBufferPointer) -> Void) -> Bool {
+            let ended = streamsEnded.withLock { $0 }
+            var streams: [(OutputStream, Int32)] = []
+            if child.standardOutput == .stream, out >= 0, !ended[0] { streams.append((.output, out)) }
+            if child.standardError == .stream, err >= 0, !ended[1] { streams.append((.error, err)) }
+            guard !streams.isEmpty else {
+                Pause.microseconds(Int(max(0, seconds) * 1e6))
+                return false
+            }
+            var fds = streams.map { pollfd(fd: $0.1, events: Int16(POLLIN), revents: 0) }
+            guard poll(&fds, nfds_t(fds.count), Int32(max(0, seconds * 1000).rounded(.up))) > 0 else { return false }
+            var got = false
+            withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 1) { buffer in
+                for (index, entry) in fds.enumerated() where entry.revents != 0 {
+                    let n = read(entry.fd, buffer.baseAddress, buffer.count)
+                    if n > 0 {
+                        got = true
+                        body(streams[index].0, UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                    } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
+                        let which = streams[index].0 == .output ? 0 : 1
+                        streamsEnded.withLock { $0[which] = true }
+                    }
+                }
+            }
+            return got
         }
 
         /// Waits for the child, reading its captured output meanwhile, and returns its outcome;
@@ -357,7 +425,10 @@ public struct ChildProcess: Sendable {
             for entry in fds where entry.revents != 0 {
                 let n = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
                 if n > 0 {
-                    if entry.fd == out {
+                    let streamed = entry.fd == out ? standardOutput == .stream : standardError == .stream
+                    if streamed {
+                        continue  // the caller's to read (``Destination/stream``): dropped now
+                    } else if entry.fd == out {
                         outcome.stdout += buffer[0..<n]
                         if outcome.stdout.count > outputLimit {
                             outcome.stdout.removeLast(outcome.stdout.count - outputLimit)

@@ -302,6 +302,35 @@ struct SoakCommandTests {
         let bad = try await CLIRunner.run(["soak", scenario, "--strategy", "decoded-lru", "--iterations", "3", "--baseline", scenario])
         #expect(bad.status == 64 && bad.stderr.contains("--baseline: \(scenario) is not a soak's --export-json"), "\(bad.stderr)")
         let exec = try await CLIRunner.run(["soak", "--exec", "--baseline", dir + "/main.json", "--", "true"])
-        #expect(exec.status == 64 && exec.stderr.contains("--baseline compares a scenario soak's slope per hour of use; --exec has none"), "\(exec.stderr)")
+        #expect(exec.status == 64 && exec.stderr.contains("is not a soak's --export-json (no verdict with slopeBytesPerIteration and its interval)"), "a scenario soak's export has no slope per iteration of a program: \(exec.stderr)")
+    }
+
+    @Test("the documented gate with --baseline: a change keeping 300 B more per feed row (about 6 MB/h, under the 16 MB/h limit) ends exit 1 or 3, never 0; --until-verdict goes on until the baseline is decided")
+    func baselineDecidedOrDeclaredUndecided() async throws {
+        let dir = try CLIRunner.temporaryDirectory("soak-baseline-decided")
+        defer { try? FileIO.removeTree(dir) }
+        // The main branch's soak of the feed without row state (measured: 0.4 MB/h, 0.2 to 0.7).
+        try FileIO.replace(dir + "/main.json", with: Array("""
+            {"samples": [], "verdict": {"slopeBytesPerHourOfUse": 439900, "slopeLowerBytesPerHourOfUse": 160300, "slopeUpperBytesPerHourOfUse": 719400}}
+            """.utf8))
+        let feed = try String(contentsOfFile: CLIRunner.packageRoot + "/assets/scenarios/soak-growing-feed.json", encoding: .utf8)
+            .replacingOccurrences(of: "\"stateBytes\": 4096", with: "\"stateBytes\": 300")
+            .replacingOccurrences(of: "\"../images\"", with: "\"\(CLIRunner.packageRoot)/assets/images\"")
+        try FileIO.replace(dir + "/change.json", with: Array(feed.utf8))
+        let gate = ["soak", dir + "/change.json", "--strategy", "decoded-lru", "--until-verdict", "--max-growth-rate", "16MB/h",
+                    "--max-growth", "16MB", "--horizon", "1h", "--baseline", dir + "/main.json"]
+        // It passed after 11 measured iterations, exit 0, the comparison undecided.
+        let decided = try await CLIRunner.run(gate + ["--iterations", "60", "--junit", dir + "/soak.xml"], timeout: 300)
+        #expect(decided.status == 1 || decided.status == 3, "\(decided.stdout)")
+        #expect(decided.stdout.contains("verdict against the baseline: "), "\(decided.stdout)")
+        #expect(!decided.stdout.contains(": undecided (") || decided.status == 3, "\(decided.stdout)")
+        let junit = try String(contentsOfFile: dir + "/soak.xml", encoding: .utf8)
+        #expect(junit.contains("<failure"), "the JUnit case fails with the exit status: \(junit)")
+        // Too few iterations to decide: INCONCLUSIVE against the baseline, never a silent PASS.
+        let short = try await CLIRunner.run(gate + ["--iterations", "6"], timeout: 300)
+        #expect(short.status == 3 || short.status == 1, "\(short.stdout)")
+        if short.stdout.contains(": undecided (") && short.stdout.contains("\nverdict: PASS\n") {
+            #expect(short.status == 3 && short.stdout.contains("verdict against the baseline: INCONCLUSIVE (the comparison is still undecided after 6 measured iterations"), "\(short.stdout)")
+        }
     }
 }

@@ -39,6 +39,22 @@ struct ChildProcessTests {
         #expect(error?.description == "cannot start /nonexistent/tool: No such file or directory")
     }
 
+    @Test("with a parent-death signal (fork and exec in the shim): the same streams, folder, group and start errors")
+    func parentDeathSignal() throws {
+        var missing = ChildProcess(executable: "/nonexistent/tool", arguments: [])
+        missing.parentDeathSignal = SIGKILL
+        let error = #expect(throws: SystemError.self) { try missing.run() }
+        #expect(error?.description == "cannot start /nonexistent/tool: No such file or directory")
+        var child = ChildProcess(executable: "/bin/sh", arguments: ["-c", "echo $PWD; echo err >&2; ps -o pgid= -p $$; read x; echo \"stdin $?\""],
+                                 timeoutSeconds: 30, directory: "/tmp")
+        child.parentDeathSignal = SIGKILL
+        let outcome = try child.run()
+        let lines = String(decoding: outcome.stdout, as: UTF8.self).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(outcome.exitStatus == 0 && lines.first == "/tmp" && lines.last == "stdin 1", "\(lines)")
+        #expect(lines.contains("\(outcome.processID)"), "its own process group: \(lines)")
+        #expect(String(decoding: outcome.stderr, as: UTF8.self) == "err\n")
+    }
+
     @Test("past the deadline the whole group dies, grandchildren included")
     func timeoutKillsGroup() throws {
         let outcome = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "sleep 30 & sleep 30"], timeoutSeconds: 0.5).run()
@@ -71,6 +87,26 @@ struct ChildProcessTests {
         let outcome = try child.run()
         #expect(outcome.outputOverLimit && outcome.stdout.count == 100_000 && outcome.stderr.count == 1000)
         #expect(outcome.signal == SIGKILL)
+    }
+
+    @Test("streamed output is read by the caller as it comes, each stream named, until its end; nothing is kept in the outcome")
+    func streamedOutput() throws {
+        var child = ChildProcess(executable: "/bin/sh", arguments: ["-c", "echo out; echo err >&2; head -c 200000 /dev/zero; sleep 0.2; echo late"], timeoutSeconds: 30)
+        child.standardOutput = .stream
+        child.standardError = .stream
+        let running = try child.start()
+        var out: [UInt8] = [], err: [UInt8] = []
+        var quiet = 0
+        while quiet < 20 {
+            let got = running.readOutput(waitingUpTo: 0.05) { stream, bytes in
+                if stream == .output { out += bytes } else { err += bytes }
+            }
+            quiet = got ? 0 : quiet + 1
+        }
+        let outcome = running.wait()
+        #expect(outcome.exitStatus == 0 && outcome.stdout.isEmpty && outcome.stderr.isEmpty)
+        #expect(out.count == 4 + 200_000 + 5 && Array(out.prefix(4)) == Array("out\n".utf8) && Array(out.suffix(5)) == Array("late\n".utf8))
+        #expect(err == Array("err\n".utf8))
     }
 
     @Test("standard output and error to files: written there, not captured; a device is taken as it is; a file that cannot be opened throws before the start")

@@ -74,4 +74,14 @@ int rtn_child_has_exited(int pid);
 /// `flock(fd, operation)`. Returns 0, or -1 with errno set. O(1).
 int rtn_flock(int fd, int operation);
 
+/// Starts `path` (argv, envp) as posix_spawn does for ChildProcess (its own process group,
+/// standard input from /dev/null, standard output and error onto `out_fd` and `err_fd`, every
+/// signal at its default action and none blocked, in `directory` unless NULL), and asks the
+/// kernel to send it `death_signal` when the calling thread exits (`PR_SET_PDEATHSIG`, which
+/// posix_spawn cannot set): fork, then only async-signal-safe calls before execve. An exec that
+/// fails reports its errno back through a close-on-exec pipe, and the child is reaped. Returns 0
+/// with the pid in `pid_out`, or an errno. Costs a fork (copy-on-write) and a pipe.
+int rtn_spawn_with_parent_death_signal(int *pid_out, const char *path, char *const argv[], char *const envp[],
+                                        int out_fd, int err_fd, const char *directory, int death_signal);
+
 #endif

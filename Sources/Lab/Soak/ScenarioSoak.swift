@@ -78,22 +78,35 @@ public final class ScenarioSoak {
         /// The first export that could not be written; later rows were still tried.
         public var writeFailure: (any Error)?
 
-        /// The exit status the result earns: the verdict's; growth (1) when the slope grew
-        /// significantly against the baseline; a failed run (2) when an export could not be
-        /// written. O(1).
+        /// The exit status the result earns: the verdict's; for a PASS, growth (1) when the
+        /// slope grew significantly against the baseline and inconclusive (3) when the
+        /// comparison is undecided (never a silent pass); a failed run (2) when an export could
+        /// not be written. O(1).
         public var exitStatus: Int32 {
             if writeFailure != nil { return GrowthVerdict.Outcome.failedRun.exitStatus }
             let status = verdict.outcome.exitStatus
-            return status == 0 && baselineGrew ? GrowthVerdict.Outcome.growth.exitStatus : status
+            guard status == 0 else { return status }
+            if baselineGrew { return GrowthVerdict.Outcome.growth.exitStatus }
+            return baselineUndecided ? GrowthVerdict.Outcome.inconclusive.exitStatus : status
         }
 
         /// True when the slope grew significantly against the baseline's. O(1).
         public var baselineGrew: Bool { baseline?.grewSignificantly ?? false }
 
+        /// True when a baseline was given and its comparison decides nothing: this interval
+        /// spans the baseline's upper end plus the minimum effect, or no slope was fitted. O(1).
+        public var baselineUndecided: Bool {
+            guard hasBaseline else { return false }
+            return baseline.map { $0.decision == .undecided } ?? true
+        }
+
+        /// True when the soak was given a baseline. O(1).
+        public var hasBaseline = false
+
         /// Why the soak failed or could not decide: the verdict's reasons, then the baseline's
-        /// comparison when it grew. O(reasons).
+        /// comparison when it grew or is undecided. O(reasons).
         public var reasons: [String] {
-            guard let baseline, baseline.grewSignificantly else { return verdict.reasons }
+            guard let baseline, baseline.decision != .withinEffect else { return verdict.reasons }
             return verdict.reasons + [baseline.description]
         }
     }
@@ -157,7 +170,8 @@ public final class ScenarioSoak {
         func record(_ body: () throws -> Void) {
             do { try body() } catch { writeFailure = writeFailure ?? error }
         }
-        let verdict = soak.run { sample in
+        // Under untilVerdict a PASS stops only once the baseline comparison is decided too.
+        let verdict = soak.run(alsoDecided: { comparison(with: $0)?.decision != .undecided || baselineSlope == nil }) { sample in
             record { try csv?.append(sample.csvLine) }
             record { try appendSample(sample) }
             lines.report(Self.progressLine(sample, verdict: soak.verdict()))
@@ -167,14 +181,8 @@ public final class ScenarioSoak {
                             iterationsRun: soak.iterationsRun, warmup: request.warmup,
                             failedDecodes: soak.failedDecodes, failedReads: soak.failedReads,
                             residentLimitReached: soak.residentLimitReached, interruptedIteration: soak.interruptedIteration)
-        if let baselineSlope, result.iterationsRun > request.warmup, verdict.slopeLowerBytesPerHourOfUse.isFinite,
-           verdict.slopeUpperBytesPerHourOfUse.isFinite, verdict.slopeBytesPerHourOfUse.isFinite {
-            result.baseline = BaselineComparison(
-                slope: verdict.slopeBytesPerHourOfUse,
-                interval: verdict.slopeLowerBytesPerHourOfUse...max(verdict.slopeLowerBytesPerHourOfUse, verdict.slopeUpperBytesPerHourOfUse),
-                baselineSlope: baselineSlope.slope, baselineInterval: baselineSlope.interval, unit: "hour of use",
-                minimumEffect: (verdict.maxGrowthRateBytesPerHour ?? 0) / 4)
-        }
+        result.hasBaseline = baselineSlope != nil
+        if result.iterationsRun > request.warmup { result.baseline = comparison(with: verdict) }
         if let json {
             if samplesWritten > 0 {
                 record { try finishDocument(verdict) }
@@ -184,6 +192,18 @@ public final class ScenarioSoak {
         }
         result.writeFailure = writeFailure
         return result
+    }
+
+    /// The verdict's slope per hour of use against the baseline's, beyond a quarter of the
+    /// allowed rate; nil without a baseline or a fitted slope. O(1).
+    func comparison(with verdict: GrowthVerdict) -> BaselineComparison? {
+        guard let baselineSlope, verdict.slopeLowerBytesPerHourOfUse.isFinite, verdict.slopeUpperBytesPerHourOfUse.isFinite,
+              verdict.slopeBytesPerHourOfUse.isFinite else { return nil }
+        return BaselineComparison(
+            slope: verdict.slopeBytesPerHourOfUse,
+            interval: verdict.slopeLowerBytesPerHourOfUse...max(verdict.slopeLowerBytesPerHourOfUse, verdict.slopeUpperBytesPerHourOfUse),
+            baselineSlope: baselineSlope.slope, baselineInterval: baselineSlope.interval, unit: "hour of use",
+            minimumEffect: (verdict.maxGrowthRateBytesPerHour ?? 0) / 4)
     }
 
     /// One iteration's progress text: wall time (labelled), memory, and the slope per hour of
@@ -196,6 +216,15 @@ public final class ScenarioSoak {
     /// `slopeBytesPerHourOfUse`, `slopeLowerBytesPerHourOfUse`, `slopeUpperBytesPerHourOfUse`).
     /// Throws `LabError.usage` naming the file and what is missing. O(size).
     public static func readBaseline(_ path: String) throws -> (slope: Double, interval: ClosedRange<Double>) {
+        try readBaseline(path, per: "HourOfUse")
+    }
+
+    /// The slope and its interval per `unit` in a soak's JSON export: per `HourOfUse` (a
+    /// scenario soak's, ``readBaseline(_:)``) or per `Iteration` (`verdict`'s
+    /// `slopeBytesPerIteration`, `slopeLowerBytesPerIteration`, `slopeUpperBytesPerIteration`,
+    /// which a soak of a program exports). Throws `LabError.usage` naming the file and what is
+    /// missing. O(size).
+    public static func readBaseline(_ path: String, per unit: String) throws -> (slope: Double, interval: ClosedRange<Double>) {
         let data = try baselineBytes(path)
         let tree: JSONValue
         do { tree = try JSONDocument.parse(data, source: path) } catch { throw LabError.usage("--baseline: \(error)") }
@@ -206,9 +235,9 @@ public final class ScenarioSoak {
             default: return nil
             }
         }
-        guard let slope = number("slopeBytesPerHourOfUse"), let lower = number("slopeLowerBytesPerHourOfUse"),
-              let upper = number("slopeUpperBytesPerHourOfUse"), lower <= upper, lower.isFinite, upper.isFinite else {
-            throw LabError.usage("--baseline: \(PathText.display(path)) is not a soak's --export-json (no verdict with slopeBytesPerHourOfUse and its interval)")
+        guard let slope = number("slopeBytesPer\(unit)"), let lower = number("slopeLowerBytesPer\(unit)"),
+              let upper = number("slopeUpperBytesPer\(unit)"), lower <= upper, lower.isFinite, upper.isFinite else {
+            throw LabError.usage("--baseline: \(PathText.display(path)) is not a soak's --export-json (no verdict with slopeBytesPer\(unit) and its interval)")
         }
         return (slope, lower...upper)
     }

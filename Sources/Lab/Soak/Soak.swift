@@ -78,8 +78,15 @@ public final class Soak {
 
     /// Runs iterations until the limit, a decided verdict (with `untilVerdict`) or a stop
     /// request, calling `onSample` after each finished iteration (write and flush it there).
-    /// Returns the verdict on what was measured.
+    /// Returns the verdict on what was measured. `run(alsoDecided: { _ in true }, onSample:)`.
     public func run(onSample: (SoakSample) -> Void) -> GrowthVerdict {
+        run(alsoDecided: { _ in true }, onSample: onSample)
+    }
+
+    /// ``run(onSample:)``, where `untilVerdict` stops a PASS only once `alsoDecided` holds too
+    /// (a baseline comparison decided either way); a certain FAIL stops regardless. Costs the
+    /// soak plus one call of `alsoDecided` per measured iteration once the verdict is decided.
+    public func run(alsoDecided: (GrowthVerdict) -> Bool, onSample: (SoakSample) -> Void) -> GrowthVerdict {
         let clock = ContinuousClock()
         let start = clock.now
         var measured = 0
@@ -145,9 +152,10 @@ public final class Soak {
             }
             onSample(sample)
             if untilVerdict && !isWarmup && measured >= Self.minimumIterationsToDecide {
-                let outcome = verdict().outcome
+                let current = verdict()
+                let outcome = current.outcome
                 let decided = outcome == .pass || outcome == .growth ? outcome : nil
-                if let decided, decided == lastDecision {
+                if let decided, decided == lastDecision, decided == .growth || alsoDecided(current) {
                     decidedEarly = true
                     break
                 }

@@ -1,5 +1,6 @@
 import Lab
 import SoakProbe
+import StrictJSON
 import SystemIO
 
 /// `retention soak --exec -- CMD ARGS…`: another program soaked from outside through SoakProbe's
@@ -33,6 +34,12 @@ package struct ExecSoakJob {
         package var iterationTimeoutSeconds = ProcessSoak.defaultIterationTimeoutSeconds
         /// Where a JUnit XML report goes; nil for none.
         package var junitPath: String?
+        /// Where one CSV row per iteration and the JSON document (samples and verdict) go; nil
+        /// for none.
+        package var exportCSV: String?, exportJSON: String?
+        /// A soak of the same program's `exportJSON` from the main branch: its slope per
+        /// iteration and interval are compared with this soak's; nil for none.
+        package var baselinePath: String?
         /// Asked between polls; a signal or ``ExecSoakJob/requestStop()`` ends the soak.
         package var stop = StopRequest()
 
@@ -50,8 +57,11 @@ package struct ExecSoakJob {
         package var report: [String]
         /// One-line errors for standard error.
         package var errors: [String]
-        /// The exit status: the verdict's, or 2 when the JUnit report could not be written.
+        /// The exit status: the verdict's (for a PASS, 1 when the slope grew against the
+        /// baseline, 3 when that comparison is undecided), or 2 when a result could not be written.
         package var exitStatus: Int32
+        /// The slope against the baseline's; nil without one or without a fitted slope.
+        package var baseline: BaselineComparison?
     }
 
     /// What to soak.
@@ -84,6 +94,37 @@ package struct ExecSoakJob {
         return options
     }
 
+    /// One measured iteration in the JSON export.
+    struct ExportSample: Encodable {
+        var iteration: Int, warmup: Bool, elapsedSeconds: Double
+        var measureBytes: Int, residentBytes: Int, anonymousBytes: Int
+    }
+
+    /// The JSON export apart from its samples (streamed as iterations finish): the program,
+    /// the measure and the verdict, with the slope keys a `--baseline` reads.
+    struct ExportDocument: Encodable {
+        struct Verdict: Encodable {
+            var outcome: String
+            var slopeBytesPerIteration: Double, slopeLowerBytesPerIteration: Double, slopeUpperBytesPerIteration: Double
+            var limitBytesPerIteration: Double
+            var warmupIterations: Int, measuredIterations: Int
+            var reasons: [String]
+        }
+        var schemaVersion = ExportSchema.version
+        var command: [String]
+        var measure: String
+        var verdict: Verdict
+    }
+
+    /// The slope against the baseline's, per iteration, beyond a quarter of the allowed rate;
+    /// nil without a baseline or before an interval was fitted. O(1).
+    static func comparison(_ verdict: SoakVerdict, baseline: (slope: Double, interval: ClosedRange<Double>)?, limit: Double) -> BaselineComparison? {
+        let lower = verdict.slopeLowerBytesPerIteration, upper = verdict.slopeUpperBytesPerIteration
+        guard let baseline, verdict.measuredIterations >= 3, lower.isFinite, upper.isFinite, verdict.slopeBytesPerIteration.isFinite else { return nil }
+        return BaselineComparison(slope: verdict.slopeBytesPerIteration, interval: lower...max(lower, upper), baselineSlope: baseline.slope,
+                                  baselineInterval: baseline.interval, unit: "iteration", minimumEffect: limit / 4)
+    }
+
     /// Checks that the JUnit report can be written, runs the soak (progress on the sink: redrawn
     /// every iteration on a terminal, otherwise the first and then at most one line every 10 s),
     /// and writes the report. Throws
@@ -93,23 +134,72 @@ package struct ExecSoakJob {
         if let path = inputs.junitPath {
             do { try FileIO.checkWritable(path) } catch { throw LabError.usage("--junit: \(error); nothing was run") }
         }
+        try OutputCheck.check(outputs: [inputs.exportCSV.map { .init("--export-csv", $0) }, inputs.exportJSON.map { .init("--export-json", $0) },
+                                        inputs.junitPath.map { .init("--junit", $0) }],
+                              inputs: inputs.baselinePath.map { [OutputCheck.Input("the baseline", $0)] } ?? [])
+        let baseline = try inputs.baselinePath.map { try ScenarioSoak.readBaseline($0, per: "Iteration") }
+        let limit = Double(inputs.maxGrowthBytesPerIteration)
+        var options = options
+        // Under --until-verdict, a PASS stops only once the baseline comparison is decided too.
+        options.alsoDecided = { baseline == nil || Self.comparison($0, baseline: baseline, limit: limit)?.decision != .undecided }
+        let csv = try inputs.exportCSV.map { try LineFile(replacing: $0, header: CSV.line(["iteration", "warmup", "elapsedSeconds", "measureBytes", "residentBytes", "anonymousBytes"])) }
+        let json = try inputs.exportJSON.map { try StagedFile(replacing: $0) }
+        var writeFailure: (any Error)?
+        var samplesWritten = 0
+        func record(_ body: () throws -> Void) {
+            do { try body() } catch { writeFailure = writeFailure ?? error }
+        }
         var progressLines = ProgressLines(sink: sink, plainPrefix: "")
         let soak = try ProcessSoak.run(options) { progress in
             let sample = progress.sample
+            let row = ExportSample(iteration: progress.iteration, warmup: progress.warmup, elapsedSeconds: progress.elapsedSeconds,
+                                   measureBytes: sample.retainedBytes, residentBytes: sample.residentBytes, anonymousBytes: sample.anonymousBytes)
+            record { try csv?.append(CSV.line(["\(row.iteration)", "\(row.warmup)", "\((row.elapsedSeconds * 1000).rounded() / 1000)",
+                                               "\(row.measureBytes)", "\(row.residentBytes)", "\(row.anonymousBytes)"])) }
+            record {
+                guard let json else { return }
+                let text = JSONDocument.encode(row, pretty: true).replacing("\n", with: "\n    ")
+                try json.write((samplesWritten == 0 ? "{\n  \"samples\" : [\n    " : ",\n    ") + text)
+                samplesWritten += 1
+            }
             progressLines.report("iteration \(progress.iteration)\(progress.warmup ? " (warm-up)" : "")  \(progress.verdict.measure.shortName) \(SystemIO.NumberText.size(Double(sample.retainedBytes)))  resident \(SystemIO.NumberText.size(Double(sample.residentBytes)))  slope \(progress.verdict.rate(progress.verdict.slopeBytesPerIteration))")
         }
         if sink.isTerminal { sink.note("") }
-        let lines = Self.reportLines(soak, inputs: inputs)
+        var lines = Self.reportLines(soak, inputs: inputs)
         var errors: [String] = []
         if let early = soak.endedEarly {
             errors.append("retention soak --exec: \(early)")
             if !soak.errorTail.isEmpty { errors.append("retention soak --exec: the program's last lines on standard error: " + soak.errorTail.joined(separator: " | ")) }
         }
         var status = soak.verdict.outcome.exitStatus
+        let comparison = Self.comparison(soak.verdict, baseline: baseline, limit: limit)
+        if let comparison { lines.append(comparison.description) }
+        if status == 0, baseline != nil {
+            let against = comparison?.verdictAgainstPass(measured: soak.verdict.measuredIterations)
+            if let against {
+                lines.append(against.line)
+                status = against.status
+            }
+        }
+        if let json {
+            record {
+                let verdict = soak.verdict
+                let document = ExportDocument(command: inputs.command, measure: verdict.measure.shortName, verdict: .init(
+                    outcome: verdict.outcome.rawValue, slopeBytesPerIteration: verdict.slopeBytesPerIteration,
+                    slopeLowerBytesPerIteration: verdict.slopeLowerBytesPerIteration, slopeUpperBytesPerIteration: verdict.slopeUpperBytesPerIteration,
+                    limitBytesPerIteration: verdict.limitBytesPerIteration, warmupIterations: verdict.warmupIterations,
+                    measuredIterations: verdict.measuredIterations, reasons: verdict.reasons + (comparison.map { [$0.description] } ?? [])))
+                let rest = JSONDocument.encode(document, pretty: true)
+                try json.write((samplesWritten == 0 ? "{\n  \"samples\" : [" : "\n  ],") + rest.dropFirst() + "\n")
+                try json.commit()
+            }
+        }
         var report = lines
         if let path = inputs.junitPath {
             let test = JUnitReport.TestCase(name: "exec: " + inputs.command.joined(separator: " "), seconds: soak.wallSeconds,
-                                            outcome: soak.verdict.outcome.rawValue, message: Self.message(soak.verdict),
+                                            outcome: status == soak.verdict.outcome.exitStatus ? soak.verdict.outcome.rawValue
+                                                : status == 1 ? SoakOutcome.growth.rawValue : SoakOutcome.inconclusive.rawValue,
+                                            message: Self.message(soak.verdict) + (comparison.map { "; " + $0.description } ?? ""),
                                             details: lines.joined(separator: "\n"))
             do {
                 try JUnitReport(cases: [test]).write(to: path)
@@ -119,7 +209,13 @@ package struct ExecSoakJob {
                 report.append("results: the JUnit report was not written (\(error)); exit status 2")
             }
         }
-        return Outcome(soak: soak, report: report, errors: errors, exitStatus: status)
+        if let writeFailure {
+            // Results that could not be written make the run a failed one.
+            errors.append("Error: \(writeFailure)")
+            status = SoakOutcome.failedRun.exitStatus
+            report.append("results: not all were written (\(writeFailure)); exit status 2")
+        }
+        return Outcome(soak: soak, report: report, errors: errors, exitStatus: status, baseline: comparison)
     }
 
     /// The verdict word and its reasons in one line, for a JUnit failure's message. O(reasons).
@@ -161,7 +257,7 @@ package struct ExecSoakJob {
             lines.append("ended: \(SystemIO.NumberText.plural(soak.processesEnded, "process", "processes")) of the program's tree still running at the end, terminated (SIGTERM, then SIGKILL after 2 s)")
         }
         if soak.mergedMarkers > 0 {
-            lines.append("note: \(SystemIO.NumberText.plural(soak.mergedMarkers, "marker", "markers")) came within one poll of the one before: sampled once, at the last, and fitted at its iteration's number, so the slope stays per iteration; \(SystemIO.NumberText.plural(verdict.measuredIterations, "sample", "samples")) measured")
+            lines.append("note: \(SystemIO.NumberText.plural(soak.mergedMarkers, "marker", "markers")) came in the same read of the program's output as the one before: sampled once, at the last, and fitted at its iteration's number, so the slope stays per iteration; \(SystemIO.NumberText.plural(verdict.measuredIterations, "sample", "samples")) measured")
         }
         for reason in verdict.reasons { lines.append("reason: \(reason)") }
         return lines

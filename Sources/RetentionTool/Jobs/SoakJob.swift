@@ -80,14 +80,16 @@ package struct SoakJob {
         var writeFailure = result.writeFailure
         if let junitPath {
             let test = JUnitReport.TestCase(name: "\(result.scenarioName) under \(result.strategyName)", seconds: verdict.wallSeconds,
-                                            outcome: verdict.outcome.rawValue,
+                                            outcome: result.baselineGrew && verdict.outcome.exitStatus == 0 ? GrowthVerdict.Outcome.growth.rawValue
+                                                : result.baselineUndecided && verdict.outcome.exitStatus == 0 ? GrowthVerdict.Outcome.inconclusive.rawValue
+                                                : verdict.outcome.rawValue,
                                             message: ([verdict.verdictWord] + result.reasons).joined(separator: "; "),
                                             details: report.joined(separator: "\n"))
             do { try JUnitReport(cases: [test]).write(to: junitPath) } catch { writeFailure = writeFailure ?? error }
         }
         var status = result.exitStatus
-        if result.baselineGrew && verdict.outcome.exitStatus == 0 {
-            report.append("verdict against the baseline: FAIL (the slope grew significantly); exit status 1")
+        if verdict.outcome.exitStatus == 0, let against = result.baseline?.verdictAgainstPass(measured: max(0, result.iterationsRun - result.warmup)) {
+            report.append(against.line)
         }
         if let writeFailure {
             // Results that could not be written make the run a failed one.
