@@ -13,4 +13,10 @@ public enum Pause {
         var remaining = timespec()
         while nanosleep(&left, &remaining) != 0 && errno == EINTR { left = remaining }
     }
+
+    /// Gives the core to another runnable thread, if any (`sched_yield`): a spinning waiter's
+    /// way to let a preempted holder finish. One system call.
+    public static func yield() {
+        sched_yield()
+    }
 }

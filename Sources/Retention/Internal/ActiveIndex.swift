@@ -20,10 +20,11 @@ import SystemIO
 @usableFromInline
 final class ActiveIndex<Key: Hashable & Sendable>: Sendable {
     /// One stripe: its visible rows' bitmaps behind a readers-writer lock (SystemIO's
-    /// `ReadWriteLock`: hits only read, so threads hitting one stripe never wait for each
-    /// other, and a reader preempted while holding it stalls no other reader; a `Mutex` here
-    /// collapsed with more threads than cores), and the hits it served (an atomic, since
-    /// readers share the lock). A class of its own, padded, so shards do not share a line.
+    /// `ReadWriteLock`, one atomic word: hits only read, so threads hitting one stripe never
+    /// wait for each other, and a reader preempted while holding it stalls no other reader; a
+    /// `Mutex` here collapsed with more threads than cores), and the hits it served (an
+    /// atomic, since readers share the lock). A class of its own, padded, so shards do not
+    /// share a line.
     ///
     /// `@unchecked Sendable`: `bitmaps` is read only under `lock` shared and written only under
     /// it exclusive.
