@@ -74,7 +74,7 @@ struct SweepCommandTests {
     }
 
     @Test("bad sweeps are one-line usage errors, exit 64, before any run", arguments: [
-        (["--vary", "budget"], "--vary: unknown key 'budget'; expected one of bitmapBudget (policy)"),
+        (["--vary", "budget"], "--vary: unknown key 'budget'; expected one of bitmapBudget (knob, policy)"),
         (["--values", "64MB...8MB"], "--values: the range 64MB...8MB runs downward; give the smaller value first"),
         (["--values", "8MB,64MB", "--max-resident", "32MB"], "--values: 64MB is beyond --max-resident 32MB"),
         (["--vary", "decodedBudget", "--strategies", "thumbnail-lru"], "decodedBudget does not apply to thumbnail-lru: its rows hold thumbnails, whose budget is thumbnailBudget"),

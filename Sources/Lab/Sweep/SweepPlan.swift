@@ -227,6 +227,9 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
     public var recommended: String?
     /// Why, in one or two sentences: the margins, or what fails.
     public var reason: String
+    /// For a sweep over a condition with constraints, where each strategy breaks, in plan
+    /// order; nil for a knob's sweep.
+    public var breakingPoints: [BreakingPoint]? = nil
 
     /// Judges `summary` (rows labelled by point) of `plan` against `constraints`.
     /// O(points²) for the frontier.
@@ -265,6 +268,10 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
             reason = "no constraints given (--max-placeholders, --max-hitches, --max-resident, --max-decodes, --max-disk, --max-wait-p95): the frontier (*) is the answer"
             return
         }
+        if plan.key.kind == .condition {
+            (verdict, recommended, reason, breakingPoints) = Self.judgeCondition(plan: plan, entries: entries, constraints: constraints)
+            return
+        }
         let meeting = candidates.filter { $0.failures.isEmpty }
         if let lowest = meeting.min(by: cheaper) {
             // Peaks within the repeats' spread of the lowest (at least 0.5 MB, the noise of
@@ -272,7 +279,12 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
             // value is named, so a re-run gives the same answer.
             func width(_ row: ComparisonSummary.Row) -> Int { row.peakSpread.count == 2 ? row.peakSpread[1] - row.peakSpread[0] : 0 }
             let tied = meeting.filter { $0.row.peakBytes - lowest.row.peakBytes <= max(width(lowest.row), width($0.row), Self.peakNoiseBytes) }
-            let best = tied.min { ($0.point.value, plan.strategies.firstIndex(of: $0.point.strategy) ?? 0) < ($1.point.value, plan.strategies.firstIndex(of: $1.point.strategy) ?? 0) }!
+            // A category has no smallest value: its tied points are named in plan order.
+            func rank(_ entry: Entry) -> (Int, Int) {
+                let order = plan.strategies.firstIndex(of: entry.point.strategy) ?? 0
+                return plan.key.isCategorical ? (order, entry.point.value) : (entry.point.value, order)
+            }
+            let best = tied.min { rank($0) < rank($1) }!
             verdict = .met
             recommended = best.point.label
             var text = "\(best.point.label) is the cheapest point that meets every constraint in \(best.row.runs == 1 ? "its one repeat" : "all \(best.row.runs) repeats"): " + Self.margins(best.row, constraints)
@@ -280,16 +292,19 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
                 text += "; note: at this value its LRU admits no image (the largest bitmap, \(SystemIO.NumberText.megabytes(admission.largestBytes)), is over the \(SystemIO.NumberText.megabytes(admission.capBytes)) admission cap), so it caches nothing beyond visible rows: what meets the constraints is the source (or a disk tier), not this budget, and any smaller budget would do as well"
             }
             // The answer lies at the edge of what was tried: say so, and what to try next.
-            if plan.key != .loadOrder, best.point.value == plan.values.first, plan.values.count > 1 || plan.values.first ?? 0 > 0 {
+            if !plan.key.isCategorical, best.point.value == plan.values.first, plan.values.count > 1 || plan.values.first ?? 0 > 0 {
                 let smaller = best.point.value / 2
                 text += "; it is the smallest \(plan.key.rawValue) tried, so a smaller one may do too"
                     + (smaller > 0 && smaller < best.point.value ? " (try --values \(plan.key.format(smaller)),\(plan.key.format(best.point.value)))" : "")
             }
-            if tied.count > 1 {
+            if tied.count > 1, plan.key.isCategorical {
+                let others = tied.filter { $0.point.label != best.point.label }.map(\.point.label).joined(separator: ", ")
+                text += "; a tie: its peak is within the repeats' spread of \(others), and \(plan.key.rawValue) is a category without order: the tie stays a tie (named first: the first value given)"
+            } else if tied.count > 1 {
                 text += "; its peak ties with \(tied.count - 1) other point\(tied.count == 2 ? "" : "s") within the repeats' spread, of which it has the smallest \(plan.key.rawValue)"
             }
             // The next smaller value of the same strategy, if measured: why it is not enough.
-            if let below = entries.last(where: { $0.point.strategy == best.point.strategy && $0.point.value < best.point.value && $0.row.runs > 0 }),
+            if !plan.key.isCategorical, let below = entries.last(where: { $0.point.strategy == best.point.strategy && $0.point.value < best.point.value && $0.row.runs > 0 }),
                !below.failures.isEmpty {
                 text += "; the next value down, \(plan.key.format(below.point.value)), fails: " + below.failures.joined(separator: ", ")
             }

@@ -24,8 +24,14 @@ package struct SweepJob {
         self.settings = settings
     }
 
-    /// The keys a sweep may vary, as help lists them: `bitmapBudget, decodedBudget, …`.
-    package static var keyNames: String { SweepKey.allCases.map(\.rawValue).joined(separator: ", ") }
+    /// The keys a sweep may vary, as help lists them, knobs and conditions apart:
+    /// `knobs (what the app chooses: the cheapest value that holds): bitmapBudget, …`. O(keys).
+    package static var keyNames: String {
+        func names(_ kind: SweepKey.Kind) -> String { SweepKey.allCases.filter { $0.kind == kind }.map(\.rawValue).joined(separator: ", ") }
+        return "knobs (what the app chooses; the answer is the cheapest value that holds): \(names(.knob)); "
+            + "conditions (what the world imposes; the answer is where each strategy breaks as it gets harsher, and the strategy that holds the longest): \(names(.condition)); "
+            + "loadOrder is a category, without order"
+    }
     /// The key varied when none is given.
     package static let defaultKey = SweepKey.bitmapBudget.rawValue
 

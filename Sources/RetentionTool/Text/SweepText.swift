@@ -14,7 +14,7 @@ package enum SweepText {
         let usesDisk = outcome.entries.contains { $0.row.disk != nil }
         let showsWait = outcome.entries.contains { ($0.row.wait?.maxFrames ?? 0) > 0 }
         var header = ["strategy", plan.key.rawValue, "admits", "peak", "logical peak", "after destroy", "decodes", "hitches", "placeholders"]
-        if showsWait { header.append("wait p50/p95") }
+        if showsWait { header.append(ComparisonSummary.waitHeader) }
         header += usesDisk ? ["disk peak", "writer CPU", "frontier"] : ["frontier"]
         let rows: [[String]] = outcome.entries.map { entry in
             let row = entry.row
@@ -47,6 +47,10 @@ package enum SweepText {
         if let slice {
             text += "slice \(slice): no frontier and no recommendation from part of the points; `retention merge` of every slice's --export-json gives them\n"
             return text
+        }
+        if let points = outcome.breakingPoints {
+            text += "breaking points: \(plan.key.rawValue) is a condition, what the world imposes, so each strategy is read from the mildest value tried to the harshest\n"
+            text += points.map { "  \($0.line)\n" }.joined()
         }
         let word: String
         switch outcome.verdict {
