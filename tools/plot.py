@@ -332,13 +332,7 @@ def plot_sweep(path, doc):
     constraints = doc.get("constraints") or {}
 
     def label(value):
-        if key == "loadOrder":
-            return ["fifo", "priority"][value] if value in (0, 1) else str(value)
-        if key in ("prefetchRows", "decodeWorkers", "fetchLimit"):
-            return str(value)
-        if key.startswith("sourceLatencyMs") or key == "diskLatencyMs":
-            return f"{value}ms"
-        return f"{value / 1e6:g}MB"
+        return value_label(key, value)
     waits = constraints.get("maxWaitP95Frames") is not None
     if waits:
         fig, (ax, wait_ax) = plt.subplots(1, 2, figsize=(14, 5.5))
