@@ -8,7 +8,7 @@ import RetentionTool
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sweep",
-        abstract: "Find the smallest setting (a budget, prefetch rows, decode workers) that keeps a list smooth.",
+        abstract: "Find the cheapest setting that keeps a list smooth, or where each strategy breaks as the network gets worse.",
         discussion: """
             Runs the scenario for every strategy at every value of one key, each run a fresh child \
             process doing the work of `retention run … --set KEY=VALUE`, priced with one shared \
@@ -21,6 +21,14 @@ struct SweepCommand: ParsableCommand {
             thumbnailBudget, compressedBudget, admissionCap, diskBudget (strategies with a disk \
             tier). Scenario keys: prefetchRows, \
             decodeWorkers (async scenarios). A key that cannot apply to a strategy is an error. \
+            Knobs (what the app chooses: budgets, admissionCap, prefetchRows, decodeWorkers, \
+            fetchLimit, loadOrder) are answered with their cheapest value that holds; \
+            conditions (what the world imposes: sourceLatencyMs, sourceLatencyMs.p50, \
+            sourceLatencyMs.p95, diskLatencyMs) with breaking points: per strategy the harshest \
+            value at which every constraint holds and the first at which one fails, and the \
+            strategy that holds the widest. --vary KNOB,CONDITION with --values once per key \
+            runs a grid, answered with the cheapest point that holds up to each condition \
+            value and up to --hold-up-to. loadOrder is a category: its ties stay ties. \
             Exit status: 0 when a point meets the constraints (or none were given), 1 when none \
             does or a run or export failed, 64 a usage error, 130/143 stopped by a signal.
             """

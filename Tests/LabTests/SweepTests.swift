@@ -261,6 +261,31 @@ struct SweepTests {
         #expect(edge.reason.contains("; it holds at every value tried: try harsher; decoded-release at no value tried"), "\(edge.reason)")
     }
 
+    @Test("a grid of a budget and a latency: the cheapest point holding up to each latency, and up to the one named")
+    func grid() {
+        var plan = SweepPlan(key: .bitmapBudget, values: [8_000_000, 16_000_000], strategies: ["thumbnail-lru"])
+        plan.grid = SweepPlan.Axis(key: .sourceLatencyP95, values: [200, 800, 3000])
+        let labels = plan.points.map(\.label)
+        #expect(labels[1] == "thumbnail-lru bitmapBudget=8MB sourceLatencyMs.p95=800ms" && labels.count == 6)
+        #expect(plan.settings(of: plan.points[1]) == [SweepSetting(key: .bitmapBudget, value: 8_000_000), SweepSetting(key: .sourceLatencyP95, value: 800)])
+        // 8MB holds at 200ms only; 16MB up to 800ms; nothing at 3000ms.
+        let placeholders = [10, 70, 200, 5, 40, 150]
+        let summary = Self.summary(zip(labels, placeholders).map { Self.row($0, peak: $0.contains("16MB") ? 50_000_000 : 40_000_000, placeholders: [$1, $1]) })
+        var constraints = SweepConstraints(maxPlaceholders: 60)
+        constraints.holdUpTo = 800
+        let outcome = SweepOutcome(plan: plan, summary: summary, constraints: constraints)
+        #expect(outcome.gridAnswers?.map(\.line) == [
+            "up to sourceLatencyMs.p95=200ms: thumbnail-lru bitmapBudget=8MB (peak up to 40.0 MB)",
+            "up to sourceLatencyMs.p95=800ms: thumbnail-lru bitmapBudget=16MB (peak up to 50.0 MB)",
+            "up to sourceLatencyMs.p95=3000ms: no strategy and bitmapBudget tried holds",
+        ])
+        #expect(outcome.verdict == .met && outcome.recommended == "thumbnail-lru bitmapBudget=16MB sourceLatencyMs.p95=800ms")
+        #expect(outcome.reason.hasPrefix("thumbnail-lru bitmapBudget=16MB is the cheapest point that holds every constraint up to sourceLatencyMs.p95=800ms"), "\(outcome.reason)")
+        constraints.holdUpTo = nil
+        let harshest = SweepOutcome(plan: plan, summary: summary, constraints: constraints)
+        #expect(harshest.verdict == .nearest && harshest.reason.contains("the harshest held is sourceLatencyMs.p95=800ms, by thumbnail-lru bitmapBudget=16MB"), "\(harshest.reason)")
+    }
+
     @Test("every key is a knob or a condition; a category has no smallest value and its ties stay ties")
     func knobsAndConditions() {
         #expect(SweepKey.allCases.filter { $0.kind == .condition } == [.sourceLatencyMs, .sourceLatencyP50, .sourceLatencyP95, .diskLatencyMs])
