@@ -33,6 +33,11 @@ extension SweepOutcome {
         if tied.count > 1 {
             text += "; it ties in range and cost with " + tied.dropFirst().map(\.strategy).joined(separator: ", ") + " (named first: the first in the order given)"
         }
+        let dearer = holding.filter { point in !tied.contains { $0.strategy == point.strategy } }
+        if !dearer.isEmpty {
+            text += "; " + dearer.map { "\($0.strategy) (\(SystemIO.NumberText.mb($0.peakBytes ?? 0)) MB)" }.joined(separator: ", ")
+                + " hold\(dearer.count == 1 ? "s" : "") as far at a higher peak"
+        }
         let narrower = points.filter { $0.valuesHeld < widest }.map { point in
             point.holdsUpTo.map { "\(point.strategy) only up to \(key.format($0))" } ?? "\(point.strategy) at no value tried"
         }
