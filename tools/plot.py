@@ -466,8 +466,11 @@ def plot_condition(path, doc):
         xs = [values.index(e["point"]["value"]) for e in mine]
         ys = [figure(e["row"]) for e in mine]
         bold = strategy == recommended
+        # Earlier strategies' markers larger and hollow beneath later ones, so lines that
+        # coincide still show every strategy's marker.
         line, = ax.plot(xs, ys, marker=MARKERS[index % len(MARKERS)], linestyle=styles[index % len(styles)],
-                        linewidth=line_widths[index] + (1.2 if bold else 0), markersize=7, markeredgewidth=1.5,
+                        linewidth=line_widths[index] + (1.2 if bold else 0), markersize=6 + 3 * (len(strategies) - 1 - index),
+                        fillstyle="none" if index < len(strategies) - 1 else "full", markeredgewidth=1.5,
                         label=strategy + (" (recommended: holds the widest)" if bold else ""))
         point = next((b for b in outcome.get("breakingPoints") or [] if b["strategy"] == strategy), None)
         if point is None:
