@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # check-plots.sh: tools/plot.py draws each kind of export the tool writes. Runs a small
 # scenario through `retention compare`, `retention sweep` and `retention soak`, each with
-# --export-json and --export-csv, plots all six files, and checks each PNG was written (a PNG
+# --export-json and --export-csv, plots all six files (and a sweep over a condition and a
+# knob × condition grid), and checks each PNG was written (a PNG
 # signature and more than 10 KB). Also checks plot.py's command line: --help (with and without
 # matplotlib), -o FILE writing exactly FILE, the deprecated positional OUT, and that bad input
 # and usage errors end with their documented exit status and one `plot.py: ...` line on stderr.
@@ -33,6 +34,12 @@ JSON
   --repeat 1 --costs "$work/costs.json" --export-json "$work/compare6.json" >/dev/null 2>&1
 "$R" sweep "$work/s.json" --strategies decoded-lru,thumbnail-lru --values 8MB,16MB,32MB --repeat 1 --costs "$work/costs.json" \
   --max-placeholders 0 --max-wait-p95 5 --export-json "$work/sweep-limits.json" >/dev/null 2>&1 || true
+# A condition's sweep (breaking points) and a knob × condition grid, on the scenario made async.
+sed 's/"script":/"display": "async", "sourceLatencyMs": {"p50": 40, "p95": 120}, "fetchLimit": 3, "script":/' "$work/s.json" >"$work/async.json"
+"$R" sweep "$work/async.json" --strategies decoded-lru,decoded-release --vary sourceLatencyMs.p95 --values 120ms,400ms,1600ms --repeat 1 \
+  --costs "$work/costs.json" --max-placeholders 40 --export-json "$work/condition.json" >/dev/null 2>&1 || true
+"$R" sweep "$work/async.json" --strategies decoded-lru,decoded-release --vary bitmapBudget,sourceLatencyMs.p95 --values 2MB,8MB \
+  --values 120ms,800ms --repeat 1 --costs "$work/costs.json" --max-placeholders 40 --export-json "$work/grid.json" >/dev/null 2>&1 || true
 "$R" soak "$work/s.json" --strategy decoded-lru --iterations 4 \
   --export-json "$work/soak.json" --export-csv "$work/soak.csv" >/dev/null 2>&1 || true  # exit 3 for a verdict too short to judge
 status=0
@@ -51,8 +58,9 @@ for kind in compare sweep soak; do
   done
 done
 # What the compare plots hold: placeholder rows beside memory, the checkpoint marked, and small
-# multiples past 5 strategies; the constrained sweep's plot is drawn too.
-for kind in compare compare6 sweep-limits; do
+# multiples past 5 strategies; the constrained sweep's plot is drawn too; the condition's plot
+# marks breaking points and the grid's heat map boxes an answer per condition value.
+for kind in compare compare6 sweep-limits condition grid; do
   file="$work/$kind.json"
   if [ ! -s "$file" ]; then echo "check-plots: $kind --export-json wrote nothing" >&2; status=1; continue; fi
   said=$(python3 tools/plot.py "$file" --output "$work/$kind.png") || { echo "check-plots: tools/plot.py failed on $kind" >&2; status=1; continue; }
@@ -60,9 +68,11 @@ for kind in compare compare6 sweep-limits; do
   case $kind in
     compare) expected="2 strategies, placeholder rows per sample, 1 checkpoint marked" ;;
     compare6) expected="6 strategies as small multiples, placeholder rows per sample, 1 checkpoint marked" ;;
+    condition) expected="2 strategies over 3 values of sourceLatencyMs.p95, [1-9]* breaking point* marked" ;;
+    grid) expected="2 strategies, 2 × 2 grid, [12] answer* boxed" ;;   # the milder column always has one
     *) expected="" ;;
   esac
-  if [ -n "$expected" ] && [[ "$said" != *": $expected" ]]; then
+  if [ -n "$expected" ] && [[ "$said" != *": "$expected ]]; then
     echo "check-plots: expected the $kind plot to say '$expected'" >&2; status=1
   fi
 done

@@ -19,6 +19,14 @@ drawn wider beneath later ones), so lines that coincide stay visible.
   crossed out in red, the recommendation is a star; `--max-placeholders` is a dashed line,
   `--max-resident` a dotted one, and with `--max-wait-p95` a second panel shows wait p95 and
   its line.
+- From a `retention sweep` over a condition (`--vary sourceLatencyMs.p95` with constraints):
+  each strategy's constrained figure against the condition's values, mildest to harshest, the
+  limit dashed, the last value each strategy holds ringed in green and the first it fails
+  crossed in red, the recommended strategy (the one holding the widest) drawn bold.
+- From a `retention sweep` over a grid (`--vary KNOB,CONDITION`): per strategy a heat map, a
+  row per knob value and a column per condition value, green where every constraint holds, red
+  where one fails, each cell with its constrained figure; the answer at each condition value
+  boxed, the recommendation starred.
 - From a `retention compare` or `retention sweep` --export-csv (one row per run): median peak
   resident MB on the x axis, median placeholder frames on the y axis, one labelled point per
   strategy (or sweep point), the spread across runs as error bars.
@@ -324,13 +332,7 @@ def plot_sweep(path, doc):
     constraints = doc.get("constraints") or {}
 
     def label(value):
-        if key == "loadOrder":
-            return ["fifo", "priority"][value] if value in (0, 1) else str(value)
-        if key in ("prefetchRows", "decodeWorkers", "fetchLimit"):
-            return str(value)
-        if key.startswith("sourceLatencyMs") or key == "diskLatencyMs":
-            return f"{value}ms"
-        return f"{value / 1e6:g}MB"
+        return value_label(key, value)
     waits = constraints.get("maxWaitP95Frames") is not None
     if waits:
         fig, (ax, wait_ax) = plt.subplots(1, 2, figsize=(14, 5.5))
@@ -405,6 +407,150 @@ def plot_sweep(path, doc):
         wait_ax.legend(fontsize=8)
     finish(fig, ax, "peak resident MB (median over repeats; 1 MB = 1,000,000 bytes)", "placeholder frames (median)", title)
     return fig, ""
+
+
+# The constraint a condition or grid plot draws: the first set, as SweepConstraints.gridMetric
+# picks it: (constraint key, row figure, axis label, flag).
+METRICS = [
+    ("maxPlaceholders", lambda row: worst(row, "placeholderSpread", "placeholderFrames"), "placeholder frames (worst repeat)", "--max-placeholders"),
+    ("maxHitches", lambda row: worst(row, "hitchesSpread", "hitches"), "hitches (worst repeat)", "--max-hitches"),
+    ("maxWaitP95Frames", lambda row: worst(row.get("wait") or {}, "p95Spread", "p95Frames"), "wait p95 frames (worst repeat)", "--max-wait-p95"),
+    ("maxDecodes", lambda row: worst(row, "decodesSpread", "decodes"), "decodes (worst repeat)", "--max-decodes"),
+    ("maxResidentBytes", lambda row: worst(row, "peakSpread", "peakBytes") / 1e6, "peak resident MB (worst repeat)", "--max-resident"),
+]
+
+
+def worst(row, spread, median):
+    """A figure's worst repeat: the spread's max, or the median without one."""
+    values = row.get(spread) or []
+    return values[1] if len(values) == 2 else row.get(median, 0) or 0
+
+
+def constrained_metric(constraints):
+    """(figure of a row, axis label, limit, flag) of the first constraint set; placeholders without one."""
+    for key, figure, name, flag in METRICS:
+        if constraints.get(key) is not None:
+            limit = constraints[key] / 1e6 if key == "maxResidentBytes" else constraints[key]
+            return figure, name, limit, flag
+    return METRICS[0][1], METRICS[0][2], None, None
+
+
+def value_label(key, value):
+    """A swept value as the tool prints it: 8MB, 40ms, fifo, 4."""
+    if key == "loadOrder":
+        return ["fifo", "priority"][value] if value in (0, 1) else str(value)
+    if key in ("prefetchRows", "decodeWorkers", "fetchLimit"):
+        return str(value)
+    if key.startswith("sourceLatencyMs") or key == "diskLatencyMs":
+        return f"{value}ms"
+    return f"{value / 1e6:g}MB"
+
+
+def plot_condition(path, doc):
+    """A sweep over a condition: each strategy's constrained figure against the condition's
+    values (mildest to harshest, evenly spaced), the limit dashed, where each strategy last holds
+    ringed in green and where it first fails crossed in red; the recommended strategy in bold."""
+    sweep, outcome = doc["sweep"], doc.get("outcome") or {}
+    key, values, strategies = sweep["key"], sweep["values"], sweep["strategies"]
+    figure, name, limit, flag = constrained_metric(doc.get("constraints") or {})
+    entries = [e for e in outcome.get("entries", []) if e["row"]["runs"] > 0]
+    if not entries:
+        raise Failure(f"{path} has no measured sweep point to plot")
+    recommended = (outcome.get("recommended") or "").split(" ")[0]
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    line_widths = widths(len(strategies), thinnest=1.3, step=0.6)
+    styles = ["-", "--", "-.", ":"]
+    marked, notes = 0, []
+    for index, strategy in enumerate(strategies):
+        mine = sorted((e for e in entries if e["point"]["strategy"] == strategy), key=lambda e: e["point"]["value"])
+        xs = [values.index(e["point"]["value"]) for e in mine]
+        ys = [figure(e["row"]) for e in mine]
+        bold = strategy == recommended
+        # Earlier strategies' markers larger and hollow beneath later ones, so lines that
+        # coincide still show every strategy's marker.
+        line, = ax.plot(xs, ys, marker=MARKERS[index % len(MARKERS)], linestyle=styles[index % len(styles)],
+                        linewidth=line_widths[index] + (1.2 if bold else 0), markersize=6 + 3 * (len(strategies) - 1 - index),
+                        fillstyle="none" if index < len(strategies) - 1 else "full", markeredgewidth=1.5,
+                        label=strategy + (" (recommended: holds the widest)" if bold else ""))
+        point = next((b for b in outcome.get("breakingPoints") or [] if b["strategy"] == strategy), None)
+        if point is None:
+            continue
+        for value, colour, marker in ((point.get("holdsUpTo"), "green", "o"), (point.get("failsAt"), "red", "x")):
+            if value is None or value not in values:
+                continue
+            y = next((yy for xx, yy in zip(xs, ys) if xx == values.index(value)), None)
+            if y is None:
+                continue
+            ax.scatter([values.index(value)], [y], s=220, marker=marker, facecolors="none" if marker == "o" else colour,
+                       edgecolors=colour if marker == "o" else None, color=colour if marker == "x" else None, linewidths=2, zorder=5)
+            marked += 1
+        notes.append((point["line"], line.get_color()))
+    if limit is not None:
+        ax.axhline(limit, color="C3", linestyle="--", linewidth=1.2, label=f"{flag} {limit:g}")
+    ax.scatter([], [], s=120, marker="o", facecolors="none", edgecolors="green", label="last value held")
+    ax.scatter([], [], s=120, marker="x", color="red", label="first value failed")
+    ax.set_xticks(range(len(values)), [value_label(key, v) for v in values])
+    ax.margins(x=0.08)
+    finish(fig, ax, f"{key} (a condition: milder to harsher)", name,
+           f"Which strategy survives a harsher {key} — {doc.get('scenario', '').rsplit('/', 1)[-1]}")
+    # The breaking points' lines under the plot, each in its strategy's colour.
+    fig.subplots_adjust(bottom=0.14 + 0.035 * len(notes))
+    for index, (text, colour) in enumerate(notes):
+        fig.text(0.01, 0.012 + 0.035 * (len(notes) - 1 - index), text, fontsize=7.5, color=colour)
+    return fig, f": {len(strategies)} strategies over {len(values)} values of {key}, {marked} breaking point{'' if marked == 1 else 's'} marked"
+
+
+def plot_grid(path, doc):
+    """A grid of a knob and a condition: per strategy a heat map, a row per knob value and a
+    column per condition value, green where every constraint holds and red where one fails,
+    each cell its constrained figure; the answer at each condition value boxed, the
+    recommendation starred."""
+    sweep, outcome = doc["sweep"], doc.get("outcome") or {}
+    key, values, grid, strategies = sweep["key"], sweep["values"], sweep["grid"], sweep["strategies"]
+    figure, name, limit, flag = constrained_metric(doc.get("constraints") or {})
+    entries = {e["point"]["label"]: e for e in outcome.get("entries", [])}
+    if not any(e["row"]["runs"] > 0 for e in entries.values()):
+        raise Failure(f"{path} has no measured sweep point to plot")
+    from matplotlib.colors import ListedColormap
+    fig, axes = plt.subplots(1, len(strategies), figsize=(max(9, 2.2 + 1.4 * len(grid["values"]) * len(strategies)), 2.4 + 0.6 * len(values)),
+                             squeeze=False, sharey=True)
+    answers = {(a.get("strategy"), a.get("knobValue"), a["conditionValue"]) for a in outcome.get("gridAnswers") or []}
+    boxed = 0
+    for ax, strategy in zip(axes[0], strategies):
+        cells, texts = [], []
+        for value in values:
+            row_cells, row_texts = [], []
+            for condition in grid["values"]:
+                label = f"{strategy} {sweep['key']}={value_label(key, value)} {grid['key']}={value_label(grid['key'], condition)}"
+                e = entries.get(label)
+                if e is None or e["row"]["runs"] == 0:
+                    row_cells.append(0.5), row_texts.append("-")
+                    continue
+                row_cells.append(1.0 if not e["failures"] else 0.0)
+                shown = figure(e["row"])
+                row_texts.append(f"{'ok' if not e['failures'] else 'FAIL'}\n{shown:g}")
+            cells.append(row_cells), texts.append(row_texts)
+        ax.imshow(cells, cmap=ListedColormap(["#e8a0a0", "#dddddd", "#a8d8a8"]), vmin=0, vmax=1, aspect="auto")
+        for i, value in enumerate(values):
+            for j, condition in enumerate(grid["values"]):
+                ax.text(j, i, texts[i][j], ha="center", va="center", fontsize=8)
+                if (strategy, value, condition) in answers:
+                    ax.add_patch(plt.Rectangle((j - 0.48, i - 0.48), 0.96, 0.96, fill=False, edgecolor="black", linewidth=2.2))
+                    boxed += 1
+                label = f"{strategy} {sweep['key']}={value_label(key, value)} {grid['key']}={value_label(grid['key'], condition)}"
+                if label == outcome.get("recommended"):
+                    ax.scatter([j + 0.32], [i - 0.3], marker="*", s=200, color="black", zorder=5)
+        ax.set_xticks(range(len(grid["values"])), [value_label(grid["key"], c) for c in grid["values"]])
+        ax.set_yticks(range(len(values)), [value_label(key, v) for v in values])
+        ax.set_xlabel(f"{grid['key']} (condition)")
+        ax.set_title(strategy, fontsize=10)
+    axes[0][0].set_ylabel(f"{key} (knob)")
+    held = outcome.get("recommended") or "nothing holds"
+    fig.suptitle(f"{key} × {grid['key']} — {doc.get('scenario', '').rsplit('/', 1)[-1]}: {name}"
+                 f"{f', {flag} {limit:g}' if limit is not None else ''}; green holds, red fails\n"
+                 f"boxed: the cheapest point holding up to each column; star: {held}", fontsize=9)
+    fig.tight_layout()
+    return fig, f": {len(strategies)} strategies, {len(values)} × {len(grid['values'])} grid, {boxed} answer{'' if boxed == 1 else 's'} boxed"
 
 
 def script_checkpoints(report):
@@ -551,6 +697,10 @@ def draw(path, kind, content):
         return plot_soak(path, content["samples"], f"Soak of {content.get('scenario', '').rsplit('/', 1)[-1]} under "
                                                    f"{content.get('strategy', '')}: {verdict.get('outcome', '').upper()}", verdict)
     if kind == "sweep":
+        if content["sweep"].get("grid"):
+            return plot_grid(path, content)
+        if (content.get("outcome") or {}).get("breakingPoints") is not None:
+            return plot_condition(path, content)
         return plot_sweep(path, content)
     return plot_compare(path, content)
 

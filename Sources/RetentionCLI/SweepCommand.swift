@@ -8,7 +8,7 @@ import RetentionTool
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sweep",
-        abstract: "Find the smallest setting (a budget, prefetch rows, decode workers) that keeps a list smooth.",
+        abstract: "Find the cheapest setting that keeps a list smooth, or where each strategy breaks as the network gets worse.",
         discussion: """
             Runs the scenario for every strategy at every value of one key, each run a fresh child \
             process doing the work of `retention run … --set KEY=VALUE`, priced with one shared \
@@ -21,6 +21,14 @@ struct SweepCommand: ParsableCommand {
             thumbnailBudget, compressedBudget, admissionCap, diskBudget (strategies with a disk \
             tier). Scenario keys: prefetchRows, \
             decodeWorkers (async scenarios). A key that cannot apply to a strategy is an error. \
+            Knobs (what the app chooses: budgets, admissionCap, prefetchRows, decodeWorkers, \
+            fetchLimit, loadOrder) are answered with their cheapest value that holds; \
+            conditions (what the world imposes: sourceLatencyMs, sourceLatencyMs.p50, \
+            sourceLatencyMs.p95, diskLatencyMs) with breaking points: per strategy the harshest \
+            value at which every constraint holds and the first at which one fails, and the \
+            strategy that holds the widest. --vary KNOB,CONDITION with --values once per key \
+            runs a grid, answered with the cheapest point that holds up to each condition \
+            value and up to --hold-up-to. loadOrder is a category: its ties stay ties. \
             Exit status: 0 when a point meets the constraints (or none were given), 1 when none \
             does or a run or export failed, 64 a usage error, 130/143 stopped by a signal.
             """
@@ -32,11 +40,14 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Comma-separated strategy names.")
     var strategies: String = "decoded-lru"
 
-    @Option(help: ArgumentHelp("The key to vary: \(SweepJob.keyNames).", valueName: "key"))
+    @Option(help: ArgumentHelp("The key to vary, or a knob and a condition together for a grid (bitmapBudget,sourceLatencyMs.p95): \(SweepJob.keyNames).", valueName: "key[,key]"))
     var vary: String = SweepJob.defaultKey
 
-    @Option(name: [.customLong("values"), .customLong("budgets")], help: ArgumentHelp("The values: a list (8MB,16MB,32MB; counts for prefetchRows and decodeWorkers) or a doubling range (8MB...256MB). Default: 8MB...256MB for a size key, 0,1,2,4,8 for prefetchRows, 1,2,4,8 for decodeWorkers.", valueName: "list|range"))
-    var values: String?
+    @Option(name: [.customLong("values"), .customLong("budgets")], help: ArgumentHelp("The values: a list (8MB,16MB,32MB; counts for prefetchRows and decodeWorkers) or a doubling range (8MB...256MB); for a grid, once per key of --vary, in its order. Default: 8MB...256MB for a size key, 0,1,2,4,8 for prefetchRows, 1,2,4,8 for decodeWorkers.", valueName: "list|range"))
+    var values: [String] = []
+
+    @Option(name: .customLong("hold-up-to"), help: ArgumentHelp("For a grid: the condition value the answer must hold up to, one of its values (sourceLatencyMs.p95=800ms): the cheapest strategy and knob value meeting every constraint at every condition value up to it. Default: the harshest value tried.", valueName: "key=value"))
+    var holdUpTo: String?
 
     @Option(help: ArgumentHelp("Constraint: most placeholder frames in every repeat.", valueName: "n"))
     var maxPlaceholders: Int?
@@ -72,11 +83,13 @@ struct SweepCommand: ParsableCommand {
 
     /// The job for these flags (usage problems as exit 64), with `settings` for the runs.
     func job(settings: ComparisonSettings = ComparisonSettings()) throws -> SweepJob {
-        let plan = try usage { try SweepJob.plan(vary: vary, values: values, strategies: try strategyNames(strategies), maxResidentBytes: maxResident?.bytes) }
-        return SweepJob(scenarioPath: scenario, plan: plan,
-                        constraints: .init(maxPlaceholders: maxPlaceholders, maxHitches: maxHitches, maxResidentBytes: maxResident?.bytes,
-                                           maxDecodes: maxDecodes, maxDiskBytes: maxDisk?.bytes, maxWaitP95Frames: maxWaitP95),
-                        settings: settings)
+        let plan = try usage {
+            try SweepJob.plan(vary: vary, values: values, strategies: try strategyNames(strategies), maxResidentBytes: maxResident?.bytes, holdUpTo: holdUpTo)
+        }
+        var constraints = SweepConstraints(maxPlaceholders: maxPlaceholders, maxHitches: maxHitches, maxResidentBytes: maxResident?.bytes,
+                                           maxDecodes: maxDecodes, maxDiskBytes: maxDisk?.bytes, maxWaitP95Frames: maxWaitP95)
+        constraints.holdUpTo = try usage { try SweepJob.holdUpToValue(holdUpTo) }
+        return SweepJob(scenarioPath: scenario, plan: plan, constraints: constraints, settings: settings)
     }
 
     func run() throws {

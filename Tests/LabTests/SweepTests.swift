@@ -222,6 +222,84 @@ struct SweepTests {
         #expect(outcome.entries.map(\.onFrontier) == [true, true, false])
     }
 
+    @Test("a condition over three values: breaking points per strategy, the widest range recommended, and no line asks for a smaller value")
+    func conditionBreakingPoints() {
+        let plan = SweepPlan(key: .sourceLatencyP95, values: [200, 800, 3000], strategies: ["decoded-release", "decoded-lru"])
+        let labels = plan.points.map(\.label)
+        #expect(labels[0] == "decoded-release sourceLatencyMs.p95=200ms")
+        let summary = Self.summary([
+            Self.row(labels[0], peak: 30_000_000, placeholders: [40, 44]),
+            Self.row(labels[1], peak: 30_000_000, placeholders: [100, 105]),    // breaks inside the range
+            Self.row(labels[2], peak: 31_000_000, placeholders: [150, 160]),
+            Self.row(labels[3], peak: 60_000_000, placeholders: [20, 22]),
+            Self.row(labels[4], peak: 61_000_000, placeholders: [38, 41]),
+            Self.row(labels[5], peak: 62_000_000, placeholders: [150, 160]),   // breaks at the harshest
+        ])
+        let outcome = SweepOutcome(plan: plan, summary: summary, constraints: SweepConstraints(maxPlaceholders: 60))
+        let points = try! #require(outcome.breakingPoints)
+        #expect(points.map(\.holdsUpTo) == [200, 800])
+        #expect(points.map(\.failsAt) == [800, 3000])
+        #expect(points[0].line == "decoded-release holds placeholder frames ≤ 60 up to sourceLatencyMs.p95=200ms; fails at 800ms: placeholder frames up to 105 > 60")
+        #expect(points[1].line == "decoded-lru holds placeholder frames ≤ 60 up to sourceLatencyMs.p95=800ms; fails at 3000ms: placeholder frames up to 160 > 60")
+        #expect(outcome.verdict == .met)
+        #expect(outcome.recommended == "decoded-lru sourceLatencyMs.p95=800ms")
+        #expect(outcome.reason.hasPrefix("decoded-lru holds over the widest range, up to sourceLatencyMs.p95=800ms (2 of 3 values tried), costing peak resident 61.0 MB, placeholder frames up to 41 of 60 allowed there; it fails at 3000ms"), "\(outcome.reason)")
+        #expect(outcome.reason.hasSuffix("; decoded-release only up to 200ms"), "\(outcome.reason)")
+        let text = ([outcome.reason] + points.map(\.line)).joined(separator: "\n")
+        #expect(!text.contains("smaller") && !text.contains("smallest"), "\(text)")
+        // The edges: one that holds everywhere is told to try harsher, one that never holds says so.
+        let edges = Self.summary([
+            Self.row(labels[0], peak: 30_000_000, placeholders: [70, 70]), Self.row(labels[1], peak: 30_000_000, placeholders: [90, 90]),
+            Self.row(labels[2], peak: 30_000_000, placeholders: [99, 99]), Self.row(labels[3], peak: 60_000_000, placeholders: [1, 1]),
+            Self.row(labels[4], peak: 60_000_000, placeholders: [2, 2]), Self.row(labels[5], peak: 60_000_000, placeholders: [3, 3]),
+        ])
+        let edge = SweepOutcome(plan: plan, summary: edges, constraints: SweepConstraints(maxPlaceholders: 60))
+        #expect(edge.breakingPoints?.map(\.line) == [
+            "decoded-release fails at every value tried; at the mildest, 200ms: placeholder frames up to 70 > 60",
+            "decoded-lru holds placeholder frames ≤ 60 at every value tried, up to sourceLatencyMs.p95=3000ms: try harsher",
+        ])
+        #expect(edge.reason.contains("; it holds at every value tried: try harsher; decoded-release at no value tried"), "\(edge.reason)")
+    }
+
+    @Test("a grid of a budget and a latency: the cheapest point holding up to each latency, and up to the one named")
+    func grid() {
+        var plan = SweepPlan(key: .bitmapBudget, values: [8_000_000, 16_000_000], strategies: ["thumbnail-lru"])
+        plan.grid = SweepPlan.Axis(key: .sourceLatencyP95, values: [200, 800, 3000])
+        let labels = plan.points.map(\.label)
+        #expect(labels[1] == "thumbnail-lru bitmapBudget=8MB sourceLatencyMs.p95=800ms" && labels.count == 6)
+        #expect(plan.settings(of: plan.points[1]) == [SweepSetting(key: .bitmapBudget, value: 8_000_000), SweepSetting(key: .sourceLatencyP95, value: 800)])
+        // 8MB holds at 200ms only; 16MB up to 800ms; nothing at 3000ms.
+        let placeholders = [10, 70, 200, 5, 40, 150]
+        let summary = Self.summary(zip(labels, placeholders).map { Self.row($0, peak: $0.contains("16MB") ? 50_000_000 : 40_000_000, placeholders: [$1, $1]) })
+        var constraints = SweepConstraints(maxPlaceholders: 60)
+        constraints.holdUpTo = 800
+        let outcome = SweepOutcome(plan: plan, summary: summary, constraints: constraints)
+        #expect(outcome.gridAnswers?.map(\.line) == [
+            "up to sourceLatencyMs.p95=200ms: thumbnail-lru bitmapBudget=8MB (peak up to 40.0 MB)",
+            "up to sourceLatencyMs.p95=800ms: thumbnail-lru bitmapBudget=16MB (peak up to 50.0 MB)",
+            "up to sourceLatencyMs.p95=3000ms: no strategy and bitmapBudget tried holds",
+        ])
+        #expect(outcome.verdict == .met && outcome.recommended == "thumbnail-lru bitmapBudget=16MB sourceLatencyMs.p95=800ms")
+        #expect(outcome.reason.hasPrefix("thumbnail-lru bitmapBudget=16MB is the cheapest point that holds every constraint up to sourceLatencyMs.p95=800ms"), "\(outcome.reason)")
+        constraints.holdUpTo = nil
+        let harshest = SweepOutcome(plan: plan, summary: summary, constraints: constraints)
+        #expect(harshest.verdict == .nearest && harshest.reason.contains("the harshest held is sourceLatencyMs.p95=800ms, by thumbnail-lru bitmapBudget=16MB"), "\(harshest.reason)")
+    }
+
+    @Test("every key is a knob or a condition; a category has no smallest value and its ties stay ties")
+    func knobsAndConditions() {
+        #expect(SweepKey.allCases.filter { $0.kind == .condition } == [.sourceLatencyMs, .sourceLatencyP50, .sourceLatencyP95, .diskLatencyMs])
+        #expect(SweepKey.listing.contains("bitmapBudget (knob, policy)") && SweepKey.listing.contains("sourceLatencyMs.p95 (condition, scenario)"))
+        let plan = SweepPlan(key: .loadOrder, values: [0, 1], strategies: ["decoded-lru"])
+        let labels = plan.points.map(\.label)
+        let outcome = SweepOutcome(plan: plan, summary: Self.summary([Self.row(labels[0], peak: 30_000_000, placeholders: [4, 4]),
+                                                                      Self.row(labels[1], peak: 30_100_000, placeholders: [4, 4])]),
+                                   constraints: SweepConstraints(maxPlaceholders: 10))
+        #expect(outcome.breakingPoints == nil)
+        #expect(!outcome.reason.contains("smallest") && !outcome.reason.contains("smaller"), "\(outcome.reason)")
+        #expect(outcome.reason.contains("a tie: its peak is within the repeats' spread of decoded-lru loadOrder=priority, and loadOrder is a category without order"), "\(outcome.reason)")
+    }
+
     // MARK: - Shards and merges
 
     @Test("slices partition the schedule; engines' environments name the slice")

@@ -106,7 +106,7 @@ struct StatedModelCommandTests {
         let result = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-release", "--repeat", "1",
                                               "--export-json", dir + "/out.json", "--export-csv", dir + "/out.csv"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("  wait p50/p95\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("  wait p50/p95/max\n"), "\(result.stdout)")
         #expect(result.stdout.contains("\nwait: time to image, frames from a row's first visible frame to its image"))
         let runs = try #require(try Self.export(dir + "/out.json")["runs"] as? [[String: Any]])
         let wait = try #require((runs.first?["report"] as? [String: Any])?["wait"] as? [String: Any])
@@ -121,6 +121,25 @@ struct StatedModelCommandTests {
         #expect(sweep.stdout.contains("wait p95 up to "), "\(sweep.stdout)")
         let sync = try await CLIRunner.run(["compare", try LabCommandTests.smallScenario(dir, name: "sync"), "--strategies", "decoded-release", "--repeat", "1"])
         #expect(!sync.stdout.contains("wait p50/p95"), "a sync run never waits, and its table keeps its shape")
+    }
+
+    @Test("a checkpoint the script names is a column of the compare table and a figure of each row in the JSON")
+    func namedCheckpoint() async throws {
+        let dir = try CLIRunner.temporaryDirectory("model-checkpoint")
+        defer { try? FileIO.removeTree(dir) }
+        let script = #"{"scroll":{"by":1200,"frames":20}},{"checkpoint":{"name":"after-flings"}},{"scroll":{"by":1200,"frames":20}}"#
+        let scenario = try LabCommandTests.smallScenario(dir, extra: Self.extra, script: script)
+        let result = try await CLIRunner.run(["compare", scenario, "--strategies", "decoded-release,decoded-lru", "--repeat", "1", "--export-json", dir + "/out.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let header = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("strategy ") })
+        #expect(header.contains("  all loaded  after-flings  peak"), "\(result.stdout)")
+        #expect(result.stdout.contains("\ncheckpoints: after-flings is a checkpoint the script names"), "\(result.stdout)")
+        #expect(result.stdout.contains("max the longest"), "the wait column's legend says what each figure counts")
+        let rows = try #require((Self.export(dir + "/out.json")["summary"] as? [String: Any])?["rows"] as? [[String: Any]])
+        for row in rows {
+            let named = try #require(row["checkpoints"] as? [[String: Any]], "\(row)")
+            #expect(named.map { $0["name"] as? String } == ["after-flings"] && (named[0]["residentBytes"] as? Int ?? 0) > 0, "\(named)")
+        }
     }
 
     /// Threads that spin until ``stop()``, loading the machine as `tools/paired-compare.sh load`'s

@@ -73,13 +73,47 @@ struct SweepCommandTests {
         #expect(twice.stderr.contains("are both slice 1/3"), "\(twice.stderr)")
     }
 
+    @Test("a budget × latency grid gives the same answers in one process and as two merged shards")
+    func gridShardsMerge() async throws {
+        let dir = try CLIRunner.temporaryDirectory("grid")
+        defer { try? FileIO.removeTree(dir) }
+        let scenario = try LabCommandTests.smallScenario(dir, extra: StatedModelCommandTests.extra,
+                                                         script: #"{"scroll":{"by":2400,"frames":40}},{"scroll":{"by":-2400,"frames":40}}"#)
+        let costs = try await CLIRunner.run(["costs", scenario, "-o", dir + "/costs.json", "--strategies", "decoded-lru,decoded-release"])
+        #expect(costs.status == 0, "\(costs.stderr)")
+        let common = ["sweep", scenario, "--strategies", "decoded-lru,decoded-release", "--vary", "bitmapBudget,sourceLatencyMs.p95",
+                      "--values", "2MB,8MB", "--values", "120ms,800ms", "--repeat", "1", "--max-placeholders", "47",
+                      "--hold-up-to", "sourceLatencyMs.p95=800ms", "--costs", dir + "/costs.json", "--jobs", "1"]
+        let whole = try await CLIRunner.run(common + ["--export-json", dir + "/whole.json"])
+        #expect(whole.status == 0 || whole.status == 1, "\(whole.stderr)")
+        #expect(whole.stdout.contains("grid: pass or fail at each point, with placeholder frames (worst repeat)"), "\(whole.stdout)")
+        #expect(whole.stdout.contains("  up to sourceLatencyMs.p95=120ms: "), "\(whole.stdout)")
+        async let s1 = CLIRunner.run(common + ["--shard", "1/2", "--export-json", dir + "/s1.json"])
+        async let s2 = CLIRunner.run(common + ["--shard", "2/2", "--export-json", dir + "/s2.json"])
+        for slice in try await [s1, s2] { #expect(slice.status == 0, "\(slice.stderr)") }
+        let merged = try await CLIRunner.run(["merge", dir + "/s1.json", dir + "/s2.json", "--json"])
+        #expect(merged.status == whole.status, "\(merged.stderr)")
+        func answers(_ json: String) throws -> [String] {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let outcome = try #require(object["outcome"] as? [String: Any])
+            let grid = try #require(outcome["gridAnswers"] as? [[String: Any]])
+            return grid.map { "\($0["conditionValue"] ?? "-") \($0["strategy"] ?? "-") \($0["knobValue"] ?? "-")" } + ["\(outcome["recommended"] ?? "none")"]
+        }
+        let one = try answers(try String(contentsOfFile: dir + "/whole.json", encoding: .utf8))
+        #expect(one.count == 3 && one[0].hasPrefix("120 "), "\(one)")
+        #expect(try answers(merged.stdout) == one)
+    }
+
     @Test("bad sweeps are one-line usage errors, exit 64, before any run", arguments: [
-        (["--vary", "budget"], "--vary: unknown key 'budget'; expected one of bitmapBudget (policy)"),
+        (["--vary", "budget"], "--vary: unknown key 'budget'; expected one of bitmapBudget (knob, policy)"),
         (["--values", "64MB...8MB"], "--values: the range 64MB...8MB runs downward; give the smaller value first"),
         (["--values", "8MB,64MB", "--max-resident", "32MB"], "--values: 64MB is beyond --max-resident 32MB"),
         (["--vary", "decodedBudget", "--strategies", "thumbnail-lru"], "decodedBudget does not apply to thumbnail-lru: its rows hold thumbnails, whose budget is thumbnailBudget"),
         (["--vary", "decodeWorkers", "--values", "1,2"], "decodeWorkers does not apply: the scenario decodes synchronously"),
         (["--vary", "diskBudget", "--strategies", "decoded-lru"], "diskBudget does not apply to decoded-lru: it keeps nothing on disk"),
+        (["--vary", "bitmapBudget,fetchLimit"], "--vary: a grid varies one knob and one condition; bitmapBudget and fetchLimit are both knobs"),
+        (["--vary", "bitmapBudget,diskLatencyMs", "--values", "2MB", "--values", "0,5", "--hold-up-to", "diskLatencyMs=3"],
+         "--hold-up-to: 3ms is not among the values tried (0ms, 5ms); add it to them"),
         (["--shard", "4/3"], "--shard: expected K/N with 1 ≤ K ≤ N ≤ 10000, got 4/3"),
         (["--shards", "3"], "--shards 3 needs JOB_COMPLETION_INDEX"),
     ])

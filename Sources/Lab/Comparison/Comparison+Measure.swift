@@ -91,11 +91,11 @@ extension Comparison {
             names = checked.points.map(\.label)
             costStrategies = checked.strategies
             let points = Dictionary(uniqueKeysWithValues: checked.points.map { ($0.label, $0) })
-            let key = checked.key, repair = settings.repairTrace
+            let repair = settings.repairTrace, frozen = checked
             childRun = { label in
                 let point = points[label]!
                 var run = ChildRunRequest.StrategyRun(scenarioPath: path, strategy: point.strategy)
-                run.settings = [SweepSetting(key: key, value: point.value)]
+                run.settings = frozen.settings(of: point)
                 run.repairTrace = repair
                 return run
             }
@@ -104,10 +104,10 @@ extension Comparison {
         try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: jobs), command: plan == nil ? "compare" : "sweep")
         // The model every report states; a sweep of a scenario key has one per point.
         var pointModels: [String: ComparisonModel] = [:]
-        if let plan, plan.key.changesScenario {
+        if let plan, plan.changesScenario {
             for point in plan.points {
                 let experiment = try Experiment.prepare(scenarioPath: path, strategyName: point.strategy, repairTrace: settings.repairTrace)
-                    .applying([SweepSetting(key: plan.key, value: point.value)])
+                    .applying(plan.settings(of: point))
                 pointModels[point.label] = ComparisonModel(experiment: experiment, decodeSpeed: settings.decodeSpeed, costs: nil)
             }
         }

@@ -63,7 +63,7 @@ public enum ComparisonMerge {
                 throw .usage("\(path): constraints.\(name) is negative; an export retention wrote never holds one")
             }
         }
-        if let sweep = document.sweep, let value = sweep.values.first(where: { $0 < 0 }) {
+        if let sweep = document.sweep, let value = (sweep.values + (sweep.grid?.values ?? [])).first(where: { $0 < 0 }) {
             throw .usage("\(path): sweep.values holds \(value), a negative value; an export retention wrote never holds one")
         }
     }

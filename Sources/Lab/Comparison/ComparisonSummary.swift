@@ -61,6 +61,18 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
         /// Time to image, medians over the runs (frames a row shown waited for its image);
         /// nil when the runs did not measure it.
         public var wait: WaitFigures? = nil
+        /// Median resident bytes at each checkpoint the script names (but `all-loaded`, which
+        /// has its column), in the script's order; empty when it names none. Exported as
+        /// `checkpoints`.
+        public var checkpoints: [NamedCheckpoint] = []
+
+        /// Resident memory at one checkpoint the script names, median over the runs that reached it.
+        public struct NamedCheckpoint: Codable, Sendable, Hashable {
+            /// The checkpoint's name in the script (`after-flings`).
+            public var name: String
+            /// Median resident bytes there.
+            public var residentBytes: Int
+        }
 
         /// Time to image over a strategy's runs: the medians of each run's p50, p95 and
         /// longest wait, in frames, and the smallest and largest p95.
@@ -115,7 +127,7 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
             case strategy, runs, failures, startupBytes, allLoadedBytes, peakBytes, peakSpread, afterDestroyBytes, afterTrimBytes
             case logicalPeakBytes, decodes, hitches, hitchesSpread, placeholderFrames, placeholderSpread, maxFrameMs
             case failedLoads, firstFailure, afterDestroySpread, logicalPeakSpread, decodesSpread, stoppedRuns, stopReason, allLoadedFromEnd
-            case sourceReads, disk, warmSessions, wait
+            case sourceReads, disk, warmSessions, wait, checkpoints
         }
 
         /// Encodes the row; a strategy with no successful run has `null` figures (never 0,
@@ -155,6 +167,7 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
                 try c.encodeIfPresent(sourceReads, forKey: .sourceReads)
                 try c.encodeIfPresent(disk, forKey: .disk)
                 try c.encodeIfPresent(wait, forKey: .wait)
+                if !checkpoints.isEmpty { try c.encode(checkpoints, forKey: .checkpoints) }
             }
             try c.encodeIfPresent(warmSessions, forKey: .warmSessions)
         }
@@ -193,6 +206,7 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
             disk = try c.decodeIfPresent(DiskFigures.self, forKey: .disk)
             warmSessions = try c.decodeIfPresent([Row].self, forKey: .warmSessions)
             wait = try c.decodeIfPresent(WaitFigures.self, forKey: .wait)
+            checkpoints = try c.decodeIfPresent([NamedCheckpoint].self, forKey: .checkpoints) ?? []
         }
 
         /// A row as given; see each field. O(1).
@@ -254,6 +268,9 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
         }
     }
 
+    /// Checkpoints the lab records itself or shows in a column of its own: no named-checkpoint column.
+    static let labCheckpoints: Set<String> = ["startup", "end", "after-destroy", "after-trim", "resident-limit", "all-loaded"]
+
     /// One strategy's medians over `reports` (runs that failed without a report: `failures`).
     /// O(reports log reports).
     static func row(_ name: String, reports: [RunReport], failures: Int) -> Row {
@@ -290,6 +307,12 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
                 mappedResidentBytes: median(disks.map(\.mappedResidentBytes)), latencyMs: disks[0].latencyMs,
                 writeBytes: median(disks.map(\.writeBytes)),
                 writeCPUMs: disks.allSatisfy { $0.writeCPUSeconds != nil } ? SystemIO.Median.of(disks.map { $0.writeCPUSeconds! * 1000 }) : nil))
+        // The script's own checkpoints, in the order the runs met them.
+        var names: [String] = []
+        for report in reports {
+            for c in report.checkpoints where !Self.labCheckpoints.contains(c.name) && !names.contains(c.name) { names.append(c.name) }
+        }
+        row.checkpoints = names.map { Row.NamedCheckpoint(name: $0, residentBytes: median(resident($0))) }
         if !waits.isEmpty {
             row.wait = Row.WaitFigures(p50Frames: median(waits.map(\.p50Frames)), p95Frames: median(waits.map(\.p95Frames)),
                                        p95Spread: spread(waits.map(\.p95Frames)), maxFrames: median(waits.map(\.maxFrames)))

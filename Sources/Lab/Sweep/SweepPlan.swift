@@ -9,8 +9,25 @@ public struct SweepPlan: Sendable, Hashable, Codable {
         public var strategy: String
         /// The swept key's value (bytes or count).
         public var value: Int
-        /// How results name the point: `decoded-lru bitmapBudget=8MB`.
+        /// How results name the point: `decoded-lru bitmapBudget=8MB`, with the grid's
+        /// setting after it (`decoded-lru bitmapBudget=8MB sourceLatencyMs.p95=800ms`).
         public var label: String
+        /// The grid's key's value (``SweepPlan/grid``); nil in a sweep of one key.
+        public var gridValue: Int? = nil
+    }
+
+    /// A second key and its values: a sweep over a grid of a knob (``key``) and a condition.
+    public struct Axis: Sendable, Hashable, Codable {
+        /// The key, a condition.
+        public var key: SweepKey
+        /// Its values, ascending (mildest first).
+        public var values: [Int]
+
+        /// An axis; `values` from ``SweepPlan/parseValues(_:key:)``.
+        public init(key: SweepKey, values: [Int]) {
+            self.key = key
+            self.values = values
+        }
     }
 
     /// The key varied.
@@ -22,6 +39,8 @@ public struct SweepPlan: Sendable, Hashable, Codable {
     /// What each point's bitmap LRU admits of the scenario's images, by point label; filled by
     /// ``check(scenarioPath:repairTrace:)`` (empty for points whose policy keeps no bitmap LRU).
     public var admissions: [String: Admission] = [:]
+    /// The condition varied across ``key``'s values, for a grid; nil for a sweep of one key.
+    public var grid: Axis? = nil
 
     /// The most values a sweep takes.
     public static let maximumValues = 64
@@ -33,12 +52,25 @@ public struct SweepPlan: Sendable, Hashable, Codable {
         self.strategies = strategies
     }
 
-    /// Every point, strategy by strategy, values ascending. O(strategies × values).
+    /// Every point, strategy by strategy, values ascending (for a grid, each value at every
+    /// grid value, ascending). O(strategies × values × grid values).
     public var points: [Point] {
         strategies.flatMap { strategy in
-            values.map { Point(strategy: strategy, value: $0, label: "\(strategy) \(SweepSetting(key: key, value: $0))") }
+            values.flatMap { value -> [Point] in
+                let label = "\(strategy) \(SweepSetting(key: key, value: value))"
+                guard let grid else { return [Point(strategy: strategy, value: value, label: label)] }
+                return grid.values.map { Point(strategy: strategy, value: value, label: "\(label) \(SweepSetting(key: grid.key, value: $0))", gridValue: $0) }
+            }
         }
     }
+
+    /// The settings a point's run applies: the key's, and the grid's when there is one. O(1).
+    public func settings(of point: Point) -> [SweepSetting] {
+        [SweepSetting(key: key, value: point.value)] + (grid.flatMap { axis in point.gridValue.map { [SweepSetting(key: axis.key, value: $0)] } } ?? [])
+    }
+
+    /// True when some varied key changes the scenario, so each point states its own model. O(1).
+    public var changesScenario: Bool { key.changesScenario || grid?.key.changesScenario == true }
 
     /// Prepares every point on the scenario at `scenarioPath` without running it, so a
     /// strategy the key cannot apply to, a bad scenario or missing images are one error before
@@ -48,9 +80,8 @@ public struct SweepPlan: Sendable, Hashable, Codable {
     public mutating func check(scenarioPath: String, repairTrace: Bool) throws {
         for name in strategies {
             let experiment = try Experiment.prepare(scenarioPath: scenarioPath, strategyName: name, repairTrace: repairTrace)
-            for value in values {
-                let point = try experiment.applying([SweepSetting(key: key, value: value)])
-                admissions["\(name) \(SweepSetting(key: key, value: value))"] = point.admission()
+            for point in points where point.strategy == name {
+                admissions[point.label] = try experiment.applying(settings(of: point)).admission()
             }
         }
     }
@@ -170,6 +201,9 @@ public struct SweepConstraints: Sendable, Hashable, Codable {
     /// Longest 95th-percentile time to image allowed, in frames (a row shown waits at most
     /// this long for its image in 95 % of its appearances).
     public var maxWaitP95Frames: Int? = nil
+    /// For a grid: the condition value the answer must hold up to (every grid value up to it);
+    /// nil for the harshest tried. Not a limit: ``isEmpty`` ignores it.
+    public var holdUpTo: Int? = nil
 
     /// Limits; all nil means none.
     public init(maxPlaceholders: Int? = nil, maxHitches: Int? = nil, maxResidentBytes: Int? = nil, maxDecodes: Int? = nil, maxDiskBytes: Int? = nil,
@@ -227,6 +261,12 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
     public var recommended: String?
     /// Why, in one or two sentences: the margins, or what fails.
     public var reason: String
+    /// For a sweep over a condition with constraints, where each strategy breaks, in plan
+    /// order; nil for a knob's sweep.
+    public var breakingPoints: [BreakingPoint]? = nil
+    /// For a grid with constraints, the cheapest point that holds up to each condition value,
+    /// mildest first; nil otherwise.
+    public var gridAnswers: [GridAnswer]? = nil
 
     /// Judges `summary` (rows labelled by point) of `plan` against `constraints`.
     /// O(points²) for the frontier.
@@ -265,6 +305,14 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
             reason = "no constraints given (--max-placeholders, --max-hitches, --max-resident, --max-decodes, --max-disk, --max-wait-p95): the frontier (*) is the answer"
             return
         }
+        if plan.grid != nil {
+            (verdict, recommended, reason, gridAnswers) = Self.judgeGrid(plan: plan, entries: entries, constraints: constraints)
+            return
+        }
+        if plan.key.kind == .condition {
+            (verdict, recommended, reason, breakingPoints) = Self.judgeCondition(plan: plan, entries: entries, constraints: constraints)
+            return
+        }
         let meeting = candidates.filter { $0.failures.isEmpty }
         if let lowest = meeting.min(by: cheaper) {
             // Peaks within the repeats' spread of the lowest (at least 0.5 MB, the noise of
@@ -272,7 +320,12 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
             // value is named, so a re-run gives the same answer.
             func width(_ row: ComparisonSummary.Row) -> Int { row.peakSpread.count == 2 ? row.peakSpread[1] - row.peakSpread[0] : 0 }
             let tied = meeting.filter { $0.row.peakBytes - lowest.row.peakBytes <= max(width(lowest.row), width($0.row), Self.peakNoiseBytes) }
-            let best = tied.min { ($0.point.value, plan.strategies.firstIndex(of: $0.point.strategy) ?? 0) < ($1.point.value, plan.strategies.firstIndex(of: $1.point.strategy) ?? 0) }!
+            // A category has no smallest value: its tied points are named in plan order.
+            func rank(_ entry: Entry) -> (Int, Int) {
+                let order = plan.strategies.firstIndex(of: entry.point.strategy) ?? 0
+                return plan.key.isCategorical ? (order, entry.point.value) : (entry.point.value, order)
+            }
+            let best = tied.min { rank($0) < rank($1) }!
             verdict = .met
             recommended = best.point.label
             var text = "\(best.point.label) is the cheapest point that meets every constraint in \(best.row.runs == 1 ? "its one repeat" : "all \(best.row.runs) repeats"): " + Self.margins(best.row, constraints)
@@ -280,16 +333,19 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
                 text += "; note: at this value its LRU admits no image (the largest bitmap, \(SystemIO.NumberText.megabytes(admission.largestBytes)), is over the \(SystemIO.NumberText.megabytes(admission.capBytes)) admission cap), so it caches nothing beyond visible rows: what meets the constraints is the source (or a disk tier), not this budget, and any smaller budget would do as well"
             }
             // The answer lies at the edge of what was tried: say so, and what to try next.
-            if plan.key != .loadOrder, best.point.value == plan.values.first, plan.values.count > 1 || plan.values.first ?? 0 > 0 {
+            if !plan.key.isCategorical, best.point.value == plan.values.first, plan.values.count > 1 || plan.values.first ?? 0 > 0 {
                 let smaller = best.point.value / 2
                 text += "; it is the smallest \(plan.key.rawValue) tried, so a smaller one may do too"
                     + (smaller > 0 && smaller < best.point.value ? " (try --values \(plan.key.format(smaller)),\(plan.key.format(best.point.value)))" : "")
             }
-            if tied.count > 1 {
+            if tied.count > 1, plan.key.isCategorical {
+                let others = tied.filter { $0.point.label != best.point.label }.map(\.point.label).joined(separator: ", ")
+                text += "; a tie: its peak is within the repeats' spread of \(others), and \(plan.key.rawValue) is a category without order: the tie stays a tie (named first: the first value given)"
+            } else if tied.count > 1 {
                 text += "; its peak ties with \(tied.count - 1) other point\(tied.count == 2 ? "" : "s") within the repeats' spread, of which it has the smallest \(plan.key.rawValue)"
             }
             // The next smaller value of the same strategy, if measured: why it is not enough.
-            if let below = entries.last(where: { $0.point.strategy == best.point.strategy && $0.point.value < best.point.value && $0.row.runs > 0 }),
+            if !plan.key.isCategorical, let below = entries.last(where: { $0.point.strategy == best.point.strategy && $0.point.value < best.point.value && $0.row.runs > 0 }),
                !below.failures.isEmpty {
                 text += "; the next value down, \(plan.key.format(below.point.value)), fails: " + below.failures.joined(separator: ", ")
             }

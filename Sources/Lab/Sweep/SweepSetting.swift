@@ -45,6 +45,23 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
     /// `fifo` or `priority` (values 0 and 1, in that order; ``format(_:)`` names them).
     case loadOrder
 
+    /// What a key is to the app: a choice it makes, or the world it runs in.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// The app chooses it (a budget, admission, `fetchLimit`, `decodeWorkers`, `loadOrder`,
+        /// prefetch): a sweep finds the cheapest value that holds.
+        case knob
+        /// The world imposes it (the source's and the disk's latency): a sweep finds where each
+        /// strategy breaks as it gets harsher, never a "smaller" value to pick.
+        case condition
+    }
+
+    /// Knob or condition. O(1).
+    public var kind: Kind { isLatency ? .condition : .knob }
+
+    /// True for a key whose values are names without an order (``loadOrder``): ties between its
+    /// values stay ties, and none is "the smallest". O(1).
+    public var isCategorical: Bool { self == .loadOrder }
+
     /// True for keys that change the scenario rather than the policy.
     public var changesScenario: Bool {
         switch self {
@@ -69,9 +86,10 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
         isSize ? "a size with its unit like 8MB" : self == .loadOrder ? Self.loadOrderNames.joined(separator: " or ") : "a whole number"
     }
 
-    /// Every key with what it changes, for help text and errors.
+    /// Every key with what it is and what it changes (`bitmapBudget (knob, policy)`), for help
+    /// text and errors. O(keys).
     public static var listing: String {
-        allCases.map { "\($0.rawValue) (\($0.changesScenario ? "scenario" : "policy"))" }.joined(separator: ", ")
+        allCases.map { "\($0.rawValue) (\($0.kind.rawValue), \($0.changesScenario ? "scenario" : "policy"))" }.joined(separator: ", ")
     }
 
     /// Parses one value: a size (`8MB`, a byte count) for size keys, a whole number for the

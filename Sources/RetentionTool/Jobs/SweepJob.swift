@@ -24,23 +24,64 @@ package struct SweepJob {
         self.settings = settings
     }
 
-    /// The keys a sweep may vary, as help lists them: `bitmapBudget, decodedBudget, …`.
-    package static var keyNames: String { SweepKey.allCases.map(\.rawValue).joined(separator: ", ") }
+    /// The keys a sweep may vary, as help lists them, knobs and conditions apart:
+    /// `knobs (what the app chooses: the cheapest value that holds): bitmapBudget, …`. O(keys).
+    package static var keyNames: String {
+        func names(_ kind: SweepKey.Kind) -> String { SweepKey.allCases.filter { $0.kind == kind }.map(\.rawValue).joined(separator: ", ") }
+        return "knobs (what the app chooses; the answer is the cheapest value that holds): \(names(.knob)); "
+            + "conditions (what the world imposes; the answer is where each strategy breaks as it gets harsher, and the strategy that holds the longest): \(names(.condition)); "
+            + "loadOrder is a category, without order"
+    }
     /// The key varied when none is given.
     package static let defaultKey = SweepKey.bitmapBudget.rawValue
 
-    /// The plan for `--vary key --values list|range` over `strategies`; `values` nil takes the
-    /// key's defaults. Throws `LabError.usage` for an unknown key, a value that is not one, or
-    /// a size beyond `maxResidentBytes` (a budget that large cannot meet it). O(values).
-    package static func plan(vary: String, values: String?, strategies: [String], maxResidentBytes: Int?) throws -> SweepPlan {
-        guard let key = SweepKey(rawValue: vary) else {
-            throw LabError.usage("--vary: unknown key '\(vary)'; expected one of \(SweepKey.listing)")
+    /// The plan for `--vary key --values list|range` over `strategies`, or for a grid
+    /// `--vary knob,condition --values list --values list` (one `values` per key, in order;
+    /// a key without one takes its defaults). Throws `LabError.usage` for an unknown key, a
+    /// value that is not one, a size beyond `maxResidentBytes` (a budget that large cannot
+    /// meet it), a grid that is not one knob and one condition, or `holdUpTo` that is not one
+    /// of the grid's condition values. O(values).
+    package static func plan(vary: String, values: [String], strategies: [String], maxResidentBytes: Int?, holdUpTo: String? = nil) throws -> SweepPlan {
+        let names = vary.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard names.count <= 2 else { throw LabError.usage("--vary: at most two keys, a knob and a condition, got \(names.count)") }
+        guard values.count <= names.count else {
+            throw LabError.usage("--values: given \(values.count) times for \(names.count) key\(names.count == 1 ? "" : "s"); give it once per key of --vary, in order")
         }
-        let list = try SweepPlan.parseValues(values ?? key.defaultValues, key: key)
-        if let limit = maxResidentBytes, key.isSize, key != .admissionCap, let over = list.first(where: { $0 > limit }) {
-            throw LabError.usage("--values: \(key.format(over)) is beyond --max-resident \(ByteSize(bytes: limit)); a budget that large cannot meet it, so leave it out")
+        var axes: [SweepPlan.Axis] = []
+        for (index, name) in names.enumerated() {
+            guard let key = SweepKey(rawValue: name) else {
+                throw LabError.usage("--vary: unknown key '\(name)'; expected one of \(SweepKey.listing)")
+            }
+            let list = try SweepPlan.parseValues(index < values.count ? values[index] : key.defaultValues, key: key)
+            if let limit = maxResidentBytes, key.isSize, key != .admissionCap, let over = list.first(where: { $0 > limit }) {
+                throw LabError.usage("--values: \(key.format(over)) is beyond --max-resident \(ByteSize(bytes: limit)); a budget that large cannot meet it, so leave it out")
+            }
+            axes.append(SweepPlan.Axis(key: key, values: list))
         }
-        return SweepPlan(key: key, values: list, strategies: strategies)
+        var plan = SweepPlan(key: axes[0].key, values: axes[0].values, strategies: strategies)
+        if axes.count == 2 {
+            // The knob is the plan's key, the condition its grid, whichever order they came in.
+            guard let knob = axes.first(where: { $0.key.kind == .knob }), let condition = axes.first(where: { $0.key.kind == .condition }) else {
+                throw LabError.usage("--vary: a grid varies one knob and one condition; \(names[0]) and \(names[1]) are both \(axes[0].key.kind.rawValue)s")
+            }
+            plan = SweepPlan(key: knob.key, values: knob.values, strategies: strategies)
+            plan.grid = condition
+        }
+        if let holdUpTo {
+            let setting = try SweepSetting(parsing: holdUpTo)
+            guard let grid = plan.grid, setting.key == grid.key else {
+                throw LabError.usage("--hold-up-to: \(setting.key.rawValue) is not the condition of a grid; vary a knob and \(setting.key.rawValue) together")
+            }
+            guard grid.values.contains(setting.value) else {
+                throw LabError.usage("--hold-up-to: \(grid.key.format(setting.value)) is not among the values tried (\(grid.values.map(grid.key.format).joined(separator: ", "))); add it to them")
+            }
+        }
+        return plan
+    }
+
+    /// The condition value of `--hold-up-to KEY=VALUE`, checked by ``plan(vary:values:strategies:maxResidentBytes:holdUpTo:)``; nil without one.
+    package static func holdUpToValue(_ text: String?) throws -> Int? {
+        try text.map { try SweepSetting(parsing: $0).value }
     }
 
     /// What a sweep measured, and what to say about it.

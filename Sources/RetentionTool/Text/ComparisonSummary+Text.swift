@@ -3,11 +3,24 @@ import StrictJSON
 import SystemIO
 
 extension ComparisonSummary {
-    /// A `wait p50/p95` cell: `2/12`, or `2/12 (10–14)` when the runs' p95 differ. O(1).
-    static func waitCell(_ wait: Row.WaitFigures) -> String { "\(wait.p50Frames)/\(SystemIO.NumberText.count(wait.p95Frames, wait.p95Spread))" }
+    /// A `wait p50/p95/max` cell: `2/12/40`, or `2/12 (10–14)/40` when the runs' p95 differ. O(1).
+    static func waitCell(_ wait: Row.WaitFigures) -> String {
+        "\(wait.p50Frames)/\(SystemIO.NumberText.count(wait.p95Frames, wait.p95Spread))/\(wait.maxFrames)"
+    }
 
-    /// The note under a table with a wait column.
-    static let waitNote = "wait: time to image, frames from a row's first visible frame to its image, p50/p95 over its appearances (a row gone before its image counts what it waited)\n"
+    /// The wait column's header.
+    static let waitHeader = "wait p50/p95/max"
+
+    /// The note under a table with a wait column: what each figure counts, and why many
+    /// placeholder frames can sit beside a low p95.
+    static let waitNote = "wait: time to image, frames from a row's first visible frame to its image, over its appearances (a row gone before its image counts what it waited): p50 and p95 of them, max the longest; placeholders count frames in which any visible row waited, so many placeholder frames beside a p95 of 0 means few appearances waited, and max says how long\n"
+
+    /// The names of the checkpoints the script names, in order of first appearance over `rows`. O(rows × checkpoints).
+    var namedCheckpoints: [String] {
+        var names: [String] = []
+        for row in rows { for c in row.checkpoints where !names.contains(c.name) { names.append(c.name) } }
+        return names
+    }
 
     /// The table: one row per strategy, sizes in MB (1 MB = 1,000,000 bytes), then the notes
     /// (failed loads, runs stopped by `--max-resident` with what they measured, the all-loaded
@@ -22,8 +35,9 @@ extension ComparisonSummary {
         let usesDisk = rows.contains { $0.disk != nil }
         // Time to image, when any row waited for its image (async display): p50/p95 in frames.
         let showsWait = rows.contains { ($0.wait?.maxFrames ?? 0) > 0 }
-        var header = ["strategy", "startup", "all loaded", "peak", "after destroy", "after trim", "logical peak", "decodes", "hitches", "placeholders"]
-        if showsWait { header.append("wait p50/p95") }
+        let named = namedCheckpoints
+        var header = ["strategy", "startup", "all loaded"] + named + ["peak", "after destroy", "after trim", "logical peak", "decodes", "hitches", "placeholders"]
+        if showsWait { header.append(Self.waitHeader) }
         if usesDisk { header += ["disk peak", "disk reads", "disk writes", "written", "writer CPU"] }
         var lines: [[String]] = []
         for row in rows {
@@ -35,7 +49,8 @@ extension ComparisonSummary {
             // Every peak whose runs differ shows its min–max, so a ranking line's two rows both
             // show what the line weighed.
             let peak: String = SweepText.mb(row.peakBytes, row.peakSpread)
-            var line = [row.strategy, SystemIO.NumberText.mb(row.startupBytes), SystemIO.NumberText.mb(row.allLoadedBytes), peak, SystemIO.NumberText.mb(row.afterDestroyBytes),
+            let atNamed = named.map { name in row.checkpoints.first { $0.name == name }.map { SystemIO.NumberText.mb($0.residentBytes) } ?? "-" }
+            var line = [row.strategy, SystemIO.NumberText.mb(row.startupBytes), SystemIO.NumberText.mb(row.allLoadedBytes)] + atNamed + [peak, SystemIO.NumberText.mb(row.afterDestroyBytes),
                         SystemIO.NumberText.mb(row.afterTrimBytes), SystemIO.NumberText.mb(row.logicalPeakBytes), "\(row.decodes)",
                         SystemIO.NumberText.count(row.hitches, row.hitchesSpread), SystemIO.NumberText.count(row.placeholderFrames, row.placeholderSpread)]
             if showsWait { line.append(row.wait.map(Self.waitCell) ?? "-") }
@@ -60,6 +75,9 @@ extension ComparisonSummary {
         }
         if rows.contains(where: \.allLoadedFromEnd) {
             text += "all loaded: the script has no checkpoint named all-loaded, so the column shows the end checkpoint, taken after its last step\n"
+        }
+        if !named.isEmpty {
+            text += "checkpoints: \(named.joined(separator: ", ")) \(named.count == 1 ? "is a checkpoint" : "are checkpoints") the script names, resident MB there (- where a strategy's runs did not reach it)\n"
         }
         for hint in hints { text += hint + "\n" }
         text += sessionsTable

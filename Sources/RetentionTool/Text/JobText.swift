@@ -20,9 +20,11 @@ package enum JobText {
             return "scenario: \(outcome.scenarioName) (\(outcome.scenarioPath)), \(SystemIO.NumberText.plural(s.repeats, "repeat", "repeats")) per strategy, each in a fresh process\(slice)\n"
                 + model + costs + outcome.document.summary.table(hints: outcome.hints, slice: s.shard) + notes
         }
-        let values = plan.values.map(plan.key.format).joined(separator: ", ")
-        let varied = plan.key.changesScenario ? "model varied: \(plan.key.rawValue) per point (each point's model in the JSON export's pointModels)\n" : ""
-        var text = "sweep: \(outcome.scenarioPath), \(plan.key.rawValue) over \(values), \(SystemIO.NumberText.plural(s.repeats, "repeat", "repeats")) per point, each in a fresh process\(slice)\n"
+        var values = "\(plan.key.rawValue) over " + plan.values.map(plan.key.format).joined(separator: ", ")
+        if let grid = plan.grid { values += " × \(grid.key.rawValue) over " + grid.values.map(grid.key.format).joined(separator: ", ") }
+        let variedKeys = ([plan.key] + (plan.grid.map { [$0.key] } ?? [])).filter(\.changesScenario).map(\.rawValue).joined(separator: " and ")
+        let varied = plan.changesScenario ? "model varied: \(variedKeys) per point (each point's model in the JSON export's pointModels)\n" : ""
+        var text = "sweep: \(outcome.scenarioPath), \(values), \(SystemIO.NumberText.plural(s.repeats, "repeat", "repeats")) per point, each in a fresh process\(slice)\n"
             + model + varied + costs
         if let judged = outcome.document.outcome { text += SweepText.render(judged, plan: plan, slice: s.shard) }
         return text + notes
