@@ -237,13 +237,13 @@ struct SimulationTextTests {
 
 @Suite("Allocator notes")
 struct AllocatorTextTests {
-    @Test("a peak resident more than a quarter over the logical peak is noted, naming what the allocator held; within it, nothing")
+    @Test("a rise of resident memory more than a quarter over the logical peak is noted, naming what the allocator held; within it, nothing")
     func residentNote() {
-        let note = AllocatorText.residentNote(strategy: "lru-24mb", allocator: "system", peakResident: 89_400_000,
+        let note = AllocatorText.residentNote(strategy: "lru-24mb", allocator: "system", rise: 89_400_000,
                                               logicalPeak: 62_500_000, heapFreeHeld: 27_000_000, poolHeld: 0)
-        #expect(note == "note: lru-24mb's peak resident memory, 89.4 MB, is 1.43× its logical peak of 62.5 MB: its allocator (system) held 27.0 MB freed (malloc's arenas 27.0 MB, its pool 0.0 KB)")
-        #expect(AllocatorText.residentNote(strategy: "a", allocator: "bounded", peakResident: 78_000_000, logicalPeak: 62_500_000,
+        #expect(note == "note: lru-24mb's resident memory rose 89.4 MB over startup, 1.43× its logical peak of 62.5 MB: its allocator (system) held 27.0 MB freed (malloc's arenas 27.0 MB, its pool 0.0 KB)")
+        #expect(AllocatorText.residentNote(strategy: "a", allocator: "bounded", rise: 78_000_000, logicalPeak: 62_500_000,
                                            heapFreeHeld: 1, poolHeld: 2) == nil, "1.25× exactly is within the slack")
-        #expect(AllocatorText.residentNote(strategy: "a", allocator: "bounded", peakResident: 5, logicalPeak: 0, heapFreeHeld: 0, poolHeld: 0) == nil)
+        #expect(AllocatorText.residentNote(strategy: "a", allocator: "bounded", rise: 5, logicalPeak: 0, heapFreeHeld: 0, poolHeld: 0) == nil)
     }
 }

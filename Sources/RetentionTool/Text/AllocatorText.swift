@@ -28,11 +28,13 @@ package enum AllocatorText {
         return "model: bitmap allocators " + order.map { "\($0) (\(strategies[$0]!.joined(separator: ", ")))" }.joined(separator: ", ")
     }
 
-    /// A note for each strategy whose median peak resident memory exceeds its median logical
-    /// peak by more than ``residentSlack``, naming what its allocator held freed at the worst
-    /// checkpoint: `note: lru-24mb's peak resident memory, 89.4 MB, is 1.43× its logical peak of
-    /// 62.5 MB: its allocator (system) held 27.0 MB freed (malloc's arenas 27.0 MB, its pool 0.0 KB)`.
-    /// In the order of `strategies`. O(runs × checkpoints).
+    /// A note for each strategy whose median rise of resident memory (its peak less its
+    /// resident memory at startup, before the cache held anything: the process's own floor is
+    /// not the cache's) exceeds its median logical peak by more than ``residentSlack``, naming
+    /// what its allocator held freed at the worst checkpoint: `note: lru-24mb's resident memory
+    /// rose 89.4 MB over startup, 1.43× its logical peak of 62.5 MB: its allocator (system) held
+    /// 27.0 MB freed (malloc's arenas 27.0 MB, its pool 0.0 KB)`. In the order of `strategies`.
+    /// O(runs × checkpoints).
     package static func residentNotes(_ runs: [ComparisonDocument.Run], strategies: [String]) -> [String] {
         var reports: [String: [RunReport]] = [:]
         for run in runs {
@@ -44,20 +46,23 @@ package enum AllocatorText {
         return order.compactMap { strategy in
             let all = reports[strategy]!
             return residentNote(strategy: strategy, allocator: all[0].allocator,
-                                peakResident: SystemIO.Median.of(all.map(\.peakResidentBytes)),
+                                rise: SystemIO.Median.of(all.map { report in
+                                    let startup = report.checkpoints.first { $0.name == "startup" } ?? report.checkpoints.first
+                                    return report.peakResidentBytes - (startup?.residentBytes ?? 0)
+                                }),
                                 logicalPeak: SystemIO.Median.of(all.map(\.peakLogicalBytes)),
                                 heapFreeHeld: SystemIO.Median.of(all.map { $0.checkpoints.map(\.heapFreeHeldBytes).max() ?? 0 }),
                                 poolHeld: SystemIO.Median.of(all.map { $0.checkpoints.map(\.poolBytes).max() ?? 0 }))
         }
     }
 
-    /// The note for one strategy's medians, or nil when its peak resident memory is within
+    /// The note for one strategy's medians, or nil when its rise of resident memory is within
     /// ``residentSlack`` of its logical peak (or the logical peak is 0). O(1).
-    package static func residentNote(strategy: String, allocator: String, peakResident: Int, logicalPeak: Int,
+    package static func residentNote(strategy: String, allocator: String, rise: Int, logicalPeak: Int,
                                      heapFreeHeld: Int, poolHeld: Int) -> String? {
-        guard logicalPeak > 0, Double(peakResident) > Double(logicalPeak) * (1 + residentSlack) else { return nil }
-        let ratio = SystemIO.NumberText.twoDecimals(Double(peakResident) / Double(logicalPeak))
-        return "note: \(strategy)'s peak resident memory, \(SystemIO.NumberText.size(peakResident)), is \(ratio)× its logical peak of "
+        guard logicalPeak > 0, Double(rise) > Double(logicalPeak) * (1 + residentSlack) else { return nil }
+        let ratio = SystemIO.NumberText.twoDecimals(Double(rise) / Double(logicalPeak))
+        return "note: \(strategy)'s resident memory rose \(SystemIO.NumberText.size(rise)) over startup, \(ratio)× its logical peak of "
             + "\(SystemIO.NumberText.size(logicalPeak)): its allocator (\(allocator)) held \(SystemIO.NumberText.size(heapFreeHeld + poolHeld)) freed "
             + "(malloc's arenas \(SystemIO.NumberText.size(heapFreeHeld)), its pool \(SystemIO.NumberText.size(poolHeld)))"
     }
