@@ -12,23 +12,7 @@
 # Usage: tools/cache-scaling-benchmark.sh   (ROUNDS=N, OPERATIONS=N per thread, default 400000)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
-  export PATH=/opt/swift/usr/bin:$PATH
-fi
-folder="$root/.build-cache-scaling-benchmark"
-mkdir -p "$folder"
 . "$root/tools/client-package.sh"
-if [ ! -e "$folder/client/Package.swift" ]; then
-  rm -rf "$folder/client" "$folder/retention"
-  client_package "$folder" CacheScalingBenchmark CacheScalingBenchmark
-fi
-rm -f "$folder/client/Sources/CacheScalingBenchmark/main.swift"
-cp "$root/tools/cache-scaling-benchmark/Benchmark.swift" "$folder/client/Sources/CacheScalingBenchmark/Benchmark.swift"
-flags=(-c release)
-[ "${STATIC:-0}" = 1 ] && flags+=(--static-swift-stdlib)
-if ! (cd "$folder/client" && swift build "${flags[@]}" > "$folder/build.log" 2>&1); then
-  grep -E -A3 "error:" "$folder/build.log" >&2 || tail -n 20 "$folder/build.log" >&2
-  echo "cache-scaling-benchmark: the benchmark does not build" >&2
-  exit 1
-fi
+folder="$root/.build-cache-scaling-benchmark"
+client_release "$folder" CacheScalingBenchmark cache-scaling-benchmark "$root/tools/cache-scaling-benchmark/Benchmark.swift"
 "$folder/client/.build/release/CacheScalingBenchmark"

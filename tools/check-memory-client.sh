@@ -35,14 +35,7 @@ with open(out + "/main.swift", "w") as f:
 print(f"check-memory-client: the section's block, with {len(photos)} photos")
 PY
 client_build "$scratch" check-memory-client "the section's example does not build" || exit 1
-cd "$scratch/client"
-status=0
-timeout 300 swift run --skip-build Memory > "$scratch/output.txt" 2> "$scratch/stderr.txt" || status=$?
-if [ "$status" -ne 0 ]; then
-  cat "$scratch/output.txt" "$scratch/stderr.txt" >&2
-  echo "check-memory-client: the program exited with status $status" >&2
-  exit 1
-fi
+client_run "$scratch" check-memory-client Memory 300 || exit 1
 python3 - "$scratch/output.txt" <<'PY'
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()

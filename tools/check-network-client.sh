@@ -44,14 +44,7 @@ open(expected, "w").write(outputs[0])
 print(f"check-network-client: {len(steps)} blocks of docs/libraries.md's network section")
 PY
 client_build "$scratch" check-network-client "the network section does not build (stepN is its N-th swift block)" || exit 1
-cd "$scratch/client"
-status=0
-timeout 120 swift run --skip-build Network > "$scratch/output.txt" 2> "$scratch/stderr.txt" || status=$?
-if [ "$status" -ne 0 ]; then
-  cat "$scratch/output.txt" "$scratch/stderr.txt" >&2
-  echo "check-network-client: the program exited with status $status" >&2
-  exit 1
-fi
+client_run "$scratch" check-network-client Network 120 || exit 1
 if ! diff -u "$scratch/expected.txt" "$scratch/output.txt" >&2; then
   echo "check-network-client: the program's output (+) differs from what docs/libraries.md says it prints (-)" >&2
   exit 1

@@ -11,20 +11,7 @@
 # Usage: tools/load-queue-benchmark.sh [N...]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
-  export PATH=/opt/swift/usr/bin:$PATH
-fi
-folder="$root/.build-load-queue-benchmark"
-mkdir -p "$folder"
 . "$root/tools/client-package.sh"
-if [ ! -e "$folder/client/Package.swift" ]; then
-  rm -rf "$folder/client" "$folder/retention"
-  client_package "$folder" LoadQueueBenchmark LoadQueueBenchmark
-fi
-cp "$root/tools/load-queue-benchmark/main.swift" "$folder/client/Sources/LoadQueueBenchmark/main.swift"
-if ! (cd "$folder/client" && swift build -c release > "$folder/build.log" 2>&1); then
-  grep -E -A3 "error:" "$folder/build.log" >&2 || tail -n 20 "$folder/build.log" >&2
-  echo "load-queue-benchmark: the benchmark does not build" >&2
-  exit 1
-fi
+folder="$root/.build-load-queue-benchmark"
+client_release "$folder" LoadQueueBenchmark load-queue-benchmark "$root/tools/load-queue-benchmark/main.swift"
 "$folder/client/.build/release/LoadQueueBenchmark" "$@"
