@@ -47,9 +47,14 @@ public final class BitmapPool: Sendable, Hashable {
     /// What a bounded pool may keep whatever is in use: 6 MiB.
     public static let boundedSlackBytes = 6 << 20
 
+    /// A pool keeping at most `capacity` bytes of free buffers. O(1).
+    public convenience init(capacity: Int) {
+        self.init(capacity: capacity, bounded: false)
+    }
+
     /// A pool keeping at most `capacity` bytes of free buffers; `bounded`: and at most
     /// ``boundedSlackBytes`` plus an eighth of the bytes in use. O(1).
-    public init(capacity: Int, bounded: Bool = false) {
+    public init(capacity: Int, bounded: Bool) {
         self.capacity = max(0, capacity)
         self.bounded = bounded
     }
