@@ -706,8 +706,14 @@ RTN_KERNELS(avx2, __attribute__((target("avx2"))))
 // AVX2 needs the CPU's flag and the OS saving the YMM registers (OSXSAVE, XCR0 bits 1 and 2).
 // Called by the loader before relocation is finished, so it calls nothing but cpuid and xgetbv,
 // and nothing in it or the resolvers is instrumented by a sanitizer (whose runtime is not
-// started yet: `swift test --sanitize=address` crashed in here).
+// started yet: `swift test --sanitize=address` crashed in here). `no_sanitize("thread")` still
+// lets ThreadSanitizer add its function entry hook, which crashed `--sanitize=thread` at load;
+// `disable_sanitizer_instrumentation` removes every hook.
+#if defined(__has_attribute) && __has_attribute(disable_sanitizer_instrumentation)
+#define RTN_RESOLVER __attribute__((no_sanitize("address", "thread", "undefined"), disable_sanitizer_instrumentation))
+#else
 #define RTN_RESOLVER __attribute__((no_sanitize("address", "thread", "undefined")))
+#endif
 RTN_RESOLVER static int rtn_cpu_has_avx2(void) {
     // cpuid.h's __cpuid macros, not its functions: an unoptimized build would call those, and
     // they are instrumented.
