@@ -3,7 +3,8 @@
 # temporary folder depends on this checkout by path, and every ```swift block becomes the body
 # of a function in it (imports hoisted to the top, shared by all). The
 # snippets are type-checked and built, not run; names they take as given (`paths`, `pngData`,
-# the `cache` of the cache example, and `cacheFolder`, `network`, `url` of the disk tier's) are declared here. A block whose first line is `// Package.swift` is the manifest example and
+# the `cache` of the cache example, `cacheFolder`, `network`, `url` of the disk tier's, and `photos` of
+# the resident-memory example) are declared here. A block whose first line is `// Package.swift` is the manifest example and
 # is checked for the product names instead. Exit 0 when everything builds, 1 otherwise.
 #   tools/check-readme-snippets.sh [PAGE.md ...]   (default: README.md and docs/libraries.md, the
 #   libraries' guide, disk tier included; recording-traces.md's SwiftUI code is for an app, not Linux)
@@ -37,7 +38,7 @@ if not bodies:
     sys.exit("no ```swift blocks found in " + readme)
 with open(out + "/Snippets.swift", "w") as f:
     f.write("\n".join(sorted(imports | {"import Foundation", "import Retention"})) + "\n\n")
-    f.write("// Names the README's snippets take as given.\nlet paths = [\"photo.png\"]\nlet pngData = Data()\nlet cache = try! ImageCache<Int>(source: .files { _ in \"photo.png\" })\nlet cacheFolder = \"/tmp/cache\"\nlet network = ImageSource<URL> { url in try Data(contentsOf: url) }\nlet url = URL(fileURLWithPath: \"/tmp/photo.png\")\n\n")
+    f.write("// Names the README's snippets take as given.\nlet paths = [\"photo.png\"]\nlet pngData = Data()\nlet cache = try! ImageCache<Int>(source: .files { _ in \"photo.png\" })\nlet cacheFolder = \"/tmp/cache\"\nlet network = ImageSource<URL> { url in try Data(contentsOf: url) }\nlet url = URL(fileURLWithPath: \"/tmp/photo.png\")\nlet photos = [\"photo.png\"]\n\n")
     for i, body in enumerate(bodies):
         f.write(f"func snippet{i}() async throws {{\n{body}\n}}\n\n")
 with open(out + "/main.swift", "w") as f:
