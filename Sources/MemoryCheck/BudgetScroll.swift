@@ -1,6 +1,6 @@
 import AssetGen
 import Foundation  // Thread: the resident-memory sampler
-import Glibc  // getrusage, getpid
+import Glibc  // getrusage
 import Imaging
 import MemoryProbe
 import Retention
@@ -30,7 +30,10 @@ struct BudgetScroll {
     var pattern = Pattern.steady
     var budgetMB = 32
     var sourceKind = "files"
-    /// Where the generated PNGs are kept between runs (`--folder`); nil: a temporary folder.
+    /// Where the generated PNGs are kept between runs (`--folder`, required): a folder the
+    /// caller made (the tests' and the benchmark's fresh temporary folders). There is no default
+    /// in /tmp: a predictable name there could be another user's folder, and this never removes
+    /// what it did not make.
     var folder: String?
 
     /// Parses `--allocator system|pageMapped|pooled:SIZE|default --workers N --policy
@@ -71,10 +74,8 @@ struct BudgetScroll {
     }
 
     func run() throws {
-        // The PNGs are generated once per size into `--folder` (kept) or a temporary one.
-        let folder = self.folder ?? "/tmp/budget-scroll-\(getpid())"
-        try FileIO.createDirectories(folder, mode: 0o700)
-        defer { if self.folder == nil { try? FileIO.removeTree(folder) } }
+        // The PNGs are generated once per size into `--folder`, an existing folder, left in place.
+        guard let folder, FileIO.kind(of: folder) == .directory else { fatalError("budget-scroll: --folder FOLDER, an existing folder, is required") }
         let generator = AssetGenerator(seed: 7)
         let (width, height) = (self.width, self.height)
         let images = try (0..<distinct).map { index -> Data in
