@@ -286,6 +286,26 @@ struct SweepTests {
         #expect(harshest.verdict == .nearest && harshest.reason.contains("the harshest held is sourceLatencyMs.p95=800ms, by thumbnail-lru bitmapBudget=16MB"), "\(harshest.reason)")
     }
 
+    @Test("a grid's answer does not follow resident noise: within it the smaller logical peak decides, then plan order")
+    func gridNoise() {
+        var plan = SweepPlan(key: .bitmapBudget, values: [2_000_000], strategies: ["decoded-lru", "decoded-release"])
+        plan.grid = SweepPlan.Axis(key: .sourceLatencyP95, values: [120])
+        let labels = plan.points.map(\.label)
+        func answer(_ lruPeak: Int, _ lruLogical: Int, _ releasePeak: Int, _ releaseLogical: Int) -> String? {
+            var lru = Self.row(labels[0], peak: lruPeak, placeholders: [1, 1]), release = Self.row(labels[1], peak: releasePeak, placeholders: [1, 1])
+            lru.logicalPeakBytes = lruLogical
+            release.logicalPeakBytes = releaseLogical
+            return SweepOutcome(plan: plan, summary: Self.summary([lru, release]), constraints: SweepConstraints(maxPlaceholders: 10)).gridAnswers?.first?.strategy
+        }
+        // The same logical peak: whichever resident peak is lower by noise, the first in plan order.
+        #expect(answer(28_400_000, 5_800_000, 28_000_000, 5_800_000) == "decoded-lru")
+        #expect(answer(28_000_000, 5_800_000, 28_400_000, 5_800_000) == "decoded-lru")
+        // Within noise, a smaller logical peak wins; beyond noise, the resident peak decides.
+        #expect(answer(28_000_000, 6_000_000, 28_400_000, 5_800_000) == "decoded-release")
+        #expect(answer(30_000_000, 5_800_000, 28_000_000, 6_000_000) == "decoded-release")
+        #expect(answer(28_000_000, 6_000_000, 30_000_000, 5_800_000) == "decoded-lru")
+    }
+
     @Test("every key is a knob or a condition; a category has no smallest value and its ties stay ties")
     func knobsAndConditions() {
         #expect(SweepKey.allCases.filter { $0.kind == .condition } == [.sourceLatencyMs, .sourceLatencyP50, .sourceLatencyP95, .diskLatencyMs])

@@ -20,14 +20,23 @@ public struct GridAnswer: Sendable, Hashable, Codable {
         let upTo = Set(grid.values.prefix(index + 1))
         conditionValue = condition
         // Per strategy and knob value: its points up to the condition, all holding, and their worst peak.
-        var best: (strategy: String, value: Int, peak: Int)?
+        var best: (strategy: String, value: Int, peak: Int, logical: Int)?
         for strategy in plan.strategies {
             for value in plan.values {
                 let mine = entries.filter { $0.point.strategy == strategy && $0.point.value == value && upTo.contains($0.point.gridValue ?? -1) }
                 guard mine.count == upTo.count, mine.allSatisfy({ $0.failures.isEmpty }) else { continue }
                 let peak = mine.map(\.row.peakBytes).max() ?? 0
-                // Cheaper by more than noise wins; within noise the first found (plan order, smaller knob) stays.
-                if best.map({ peak < $0.peak - SweepOutcome.peakNoiseBytes }) ?? true { best = (strategy, value, peak) }
+                let logical = mine.map(\.row.logicalPeakBytes).max() ?? 0
+                // Cheaper resident peak by more than noise wins. Within noise, the smaller logical
+                // peak (the model's own figure, the same in every run) decides, and on a tie the
+                // first found (plan order, smaller knob) stays: two points that keep the same
+                // bytes get the same answer in every process, whatever their resident noise.
+                if let current = best {
+                    let cheaper = abs(peak - current.peak) > SweepOutcome.peakNoiseBytes ? peak < current.peak : logical < current.logical
+                    if cheaper { best = (strategy, value, peak, logical) }
+                } else {
+                    best = (strategy, value, peak, logical)
+                }
                 if !plan.key.isCategorical { break }   // the smallest value that holds is this strategy's cheapest
             }
         }
