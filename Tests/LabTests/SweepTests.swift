@@ -110,6 +110,33 @@ struct SweepTests {
         #expect(throws: LabError.usage("fetchLimit: expected 1 to 64, got 0")) { try base.applying([SweepSetting(parsing: "fetchLimit=0")]) }
     }
 
+    @Test("a slower device and a faster user are conditions: their values parse with a unit, apply to the model, and stay in range")
+    func deviceAndUserConditions() throws {
+        #expect(SweepKey.decodeSlowdown.parseValue("4x") == 4 && SweepKey.decodeSlowdown.parseValue("4") == 4 && SweepKey.decodeSlowdown.format(4) == "4x")
+        #expect(SweepKey.scrollSpeed.parseValue("250%") == 250 && SweepKey.scrollSpeed.format(250) == "250%")
+        #expect(try SweepPlan.parseValues("1x...8x", key: .decodeSlowdown) == [1, 2, 4, 8])
+        #expect(throws: LabError.usage("--values: 'fast' is not a whole-number percentage like 200% (for scrollSpeed)")) {
+            try SweepPlan.parseValues("100,fast", key: .scrollSpeed)
+        }
+        let path = try Self.asyncScenario()
+        defer { try? FileIO.removeTree(FileIO.directory(of: path)) }
+        let base = try Experiment.prepare(scenarioPath: path, strategyName: "decoded-lru")
+        let slower = try base.applying([SweepSetting(parsing: "decodeSlowdown=4x")])
+        #expect(slower.decodeSlowdown == 4 && slower.scenario == base.scenario)
+        #expect(ComparisonModel(experiment: slower, decodeSpeed: 2, costs: nil).decodeSpeed == 0.5)
+        // Measured costs cannot be slowed: without a table the run refuses, in one line.
+        #expect(throws: LabError.usage("decodeSlowdown needs a cost table: a load priced at its own measured time cannot be made slower")) {
+            try slower.pricedCosts()
+        }
+        let faster = try base.applying([SweepSetting(parsing: "scrollSpeed=400%")])
+        #expect(faster.scenario.script == base.scenario.script.map { $0.atSpeed(percent: 400) } && faster.scenario.script != base.scenario.script)
+        let model = ComparisonModel(experiment: faster, decodeSpeed: 1, costs: nil)
+        #expect(model.scrollSpeedPercent == 400 && model.lines[1].contains(", scrolls at 400% of the script's speed"), "\(model.lines)")
+        #expect(ComparisonModel(experiment: base, decodeSpeed: 1, costs: nil).scrollSpeedPercent == nil)
+        #expect(throws: LabError.usage("scrollSpeed: expected 1 to 1000 percent, got 0")) { try base.applying([SweepSetting(key: .scrollSpeed, value: 0)]) }
+        #expect(throws: LabError.usage("decodeSlowdown: expected 1 to 100, got 101")) { try base.applying([SweepSetting(key: .decodeSlowdown, value: 101)]) }
+    }
+
     /// The sweep scenario made asynchronous (a 40 ms source), in a temporary folder of its own
     /// that the caller removes. Returns its path.
     static func asyncScenario() throws -> String {
@@ -308,7 +335,7 @@ struct SweepTests {
 
     @Test("every key is a knob or a condition; a category has no smallest value and its ties stay ties")
     func knobsAndConditions() {
-        #expect(SweepKey.allCases.filter { $0.kind == .condition } == [.sourceLatencyMs, .sourceLatencyP50, .sourceLatencyP95, .diskLatencyMs])
+        #expect(SweepKey.allCases.filter { $0.kind == .condition } == [.sourceLatencyMs, .sourceLatencyP50, .sourceLatencyP95, .diskLatencyMs, .decodeSlowdown, .scrollSpeed])
         #expect(SweepKey.listing.contains("bitmapBudget (knob, policy)") && SweepKey.listing.contains("sourceLatencyMs.p95 (condition, scenario)"))
         let plan = SweepPlan(key: .loadOrder, values: [0, 1], strategies: ["decoded-lru"])
         let labels = plan.points.map(\.label)
