@@ -4,13 +4,14 @@
 // measurement that needs a quiet process runs here, alone, and prints `key value` lines that
 // the test checks. Usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped
 // | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias
-// | budget-scroll [FLAGS] (BudgetScroll.swift)
+// | budget-scroll [FLAGS] (BudgetScroll.swift) | child-run REQUEST (a comparison's child, for LabTests)
 import Foundation  // Thread: a thread of its own, for a new malloc arena
 import Glibc  // mmap, munmap, malloc, memset, free, exit: the memory this helper measures
 import Imaging
 import Lab
 import MemoryProbe
 import SoakProbe
+import SystemIO
 
 func emit(_ key: String, _ value: Int) { print("\(key) \(value)") }
 
@@ -230,8 +231,14 @@ do {
     case "budget-scroll":
         // An ImageCache under a pipeline's load: resident rise against the cache's logical peak.
         try BudgetScroll(arguments: Array(CommandLine.arguments.dropFirst(2))).run()
+    case ChildRunRequest.subcommand:
+        // A comparison's child, started by LabTests' launcher: Lab's engine tested without the tool.
+        let output = try ChildRunRequest(json: CommandLine.arguments.dropFirst(2).first ?? "").perform()
+        try StandardStreams.writeOutput(output.standardOutput)
+        for line in output.errors { StandardStreams.writeError(line + "\n") }
+        exit(output.exitStatus)
     default:
-        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias | budget-scroll [FLAGS]")
+        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias | budget-scroll [FLAGS] | child-run REQUEST")
         exit(2)
     }
 } catch {

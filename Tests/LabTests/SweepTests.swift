@@ -351,7 +351,9 @@ struct SweepTests {
 
     @Test("slices partition the schedule; engines' environments name the slice")
     func shards() throws {
-        let comparison = Comparison(executable: "/bin/true", strategies: ["a", "b", "c"], repeats: 3) { _ in [] }
+        let comparison = Comparison(launcher: ChildLauncher(executable: "/bin/true"), strategies: ["a", "b", "c"], repeats: 3) { name, _ in
+            .run(.init(scenarioPath: "/nonexistent", strategy: name))
+        }
         var covered: [String] = []
         for k in 1...4 {
             var slice = comparison
