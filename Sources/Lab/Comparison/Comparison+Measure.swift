@@ -170,7 +170,7 @@ extension Comparison {
             // Outputs are checked before anything is measured, so a bad path fails at once, and
             // an export that is one of the inputs (the scenario, its trace, an image, the cost
             // table) or two exports on one file are refused.
-            try OutputCheck.check(outputs: [settings.exportJSON.map { .init("--export-json", $0) }, settings.exportCSV.map { .init("--export-csv", $0) }],
+            try OutputCheck.check(outputs: [settings.exportJSON.map { .init(LabTerm.exportJSON.spelled, $0) }, settings.exportCSV.map { .init(LabTerm.exportCSV.spelled, $0) }],
                                   inputs: inputs + (settings.costsPath.map { [OutputCheck.Input("the cost table", $0)] } ?? []))
             let export = try ComparisonExport(jsonPath: settings.exportJSON, csvPath: settings.exportCSV, scenario: scenarioPath,
                                               repeats: settings.repeats, strategies: subjects, sweep: sweep, constraints: constraints,
@@ -240,7 +240,7 @@ extension Comparison {
             let count = max(1, min(settings.calibrations, settings.repeats))
             let sink = lines.sink
             for index in 0..<count {
-                lines.report("[costs \(index + 1)/\(count)] measuring the cost table (retention costs)  \(Int(lines.elapsed)) s", final: false)
+                lines.report("[costs \(index + 1)/\(count)] measuring the cost table  \(Int(lines.elapsed)) s", final: false)
                 do {
                     let measured = try Comparison.calibrate(launcher: launcher, timeoutSeconds: settings.timeoutSeconds, stop: settings.stop) {
                         ChildRunRequest.costs(.init(scenarioPath: scenarioPath, outputPath: $0, strategies: costStrategies))

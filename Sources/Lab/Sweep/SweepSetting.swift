@@ -221,20 +221,20 @@ extension Experiment {
                     throw .usage("prefetchRows does not apply: the scenario replays a trace, which says itself which rows are built and appear")
                 }
                 guard ContainerConfiguration.prefetchRowsRange.contains(value) else {
-                    throw .usage("prefetchRows: expected 0 to \(ContainerConfiguration.prefetchRowsRange.upperBound), got \(value)")
+                    throw .outOfRange(setting: "prefetchRows", value: value, allowed: ContainerConfiguration.prefetchRowsRange)
                 }
                 result.scenario.container.prefetchRows = value
             case .decodeWorkers:
                 guard case .async = result.settings.display else {
                     throw .usage("decodeWorkers does not apply: the scenario decodes synchronously (display \"sync\")")
                 }
-                guard (1...64).contains(value) else { throw .usage("decodeWorkers: expected 1 to 64, got \(value)") }
+                guard (1...64).contains(value) else { throw .outOfRange(setting: "decodeWorkers", value: value, allowed: 1...64) }
                 result.settings.decodeWorkers = value
             case .fetchLimit:
                 guard case .async = result.settings.display else {
                     throw .usage("fetchLimit does not apply: the scenario reads its source synchronously (display \"sync\")")
                 }
-                guard (1...64).contains(value) else { throw .usage("fetchLimit: expected 1 to 64, got \(value)") }
+                guard (1...64).contains(value) else { throw .outOfRange(setting: "fetchLimit", value: value, allowed: 1...64) }
                 result.settings.fetchLimit = value
             case .loadOrder:
                 guard case .async = result.settings.display else {
@@ -246,7 +246,7 @@ extension Experiment {
                 result.settings.loadOrder = Self.loadOrders[value]
             case .sourceLatencyMs, .sourceLatencyP50, .sourceLatencyP95, .diskLatencyMs:
                 let limit = Int(LatencyModel.maximumMilliseconds)
-                guard (0...limit).contains(value) else { throw .usage("\(setting.key.rawValue): expected 0 to \(limit) ms, got \(value)") }
+                guard (0...limit).contains(value) else { throw .outOfRange(setting: setting.key.rawValue, value: value, allowed: 0...limit, unit: " ms") }
                 let ms = Double(value)
                 switch (setting.key, result.settings.sourceLatency) {
                 case (.diskLatencyMs, _): result.settings.diskLatencyMs = ms
@@ -267,7 +267,7 @@ extension Experiment {
                 }
             case .decodeSlowdown:
                 guard Experiment.decodeSlowdownRange.contains(value) else {
-                    throw .usage("decodeSlowdown: expected \(Experiment.decodeSlowdownRange.lowerBound) to \(Experiment.decodeSlowdownRange.upperBound), got \(value)")
+                    throw .outOfRange(setting: "decodeSlowdown", value: value, allowed: Experiment.decodeSlowdownRange)
                 }
                 result.decodeSlowdown = value
             case .scrollSpeed:
@@ -275,7 +275,7 @@ extension Experiment {
                     throw .usage("scrollSpeed does not apply: the scenario replays a trace, a recording whose speed is its own")
                 }
                 guard Experiment.scrollSpeedRange.contains(value) else {
-                    throw .usage("scrollSpeed: expected \(Experiment.scrollSpeedRange.lowerBound) to \(Experiment.scrollSpeedRange.upperBound) percent, got \(value)")
+                    throw .outOfRange(setting: "scrollSpeed", value: value, allowed: Experiment.scrollSpeedRange, unit: " percent")
                 }
                 result.scenario.script = result.scenario.script.map { $0.atSpeed(percent: value) }
                 result.scrollSpeedPercent = result.scrollSpeedPercent * value / 100
