@@ -53,7 +53,12 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// written (held outside ``usage`` until written) stay bounded.
     public static var maximumPendingDiskWrites: Int { 64 }
 
-    let store: Lock<CacheStore<Key>>
+    /// The cache's state, behind SystemIO's `BargingLock` (a glibc adaptive mutex) rather than
+    /// `Lock` (`Synchronization.Mutex`): every thread's appear, disappear and miss takes it, and
+    /// with more threads than cores the Mutex's priority-inheritance handoff made a 10 % mix of
+    /// appearances collapse (0.23 million operations a second at 8 threads on 2 cores, against
+    /// 7.9 at one), where a lock that a running thread may take keeps going.
+    let store: BargingLock<CacheStore<Key>>
     /// The visible rows' bitmaps, striped, for ``cachedImage(for:)``'s hits (kept by the store).
     @usableFromInline let activeIndex: ActiveIndex<Key>
     let workers: DecodeWorkers
@@ -160,7 +165,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         self.onEvicted = onEvicted
         let activeIndex = ActiveIndex<Key>()
         self.activeIndex = activeIndex
-        self.store = Lock(CacheStore(policy: policy, recordsEvictions: onEvicted != nil, activeIndex: activeIndex))
+        self.store = BargingLock(CacheStore(policy: policy, recordsEvictions: onEvicted != nil, activeIndex: activeIndex))
         self.workers = DecodeWorkers(limit: mode.workerCount)
         self.fetchLimit = max(1, fetchLimit)
         self.fetches = FetchLimiter(limit: max(1, fetchLimit))
