@@ -76,40 +76,8 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// off when the decode is done (an atomic: loads on every worker change it, without the lock).
     let loadingBytes = Atomic<Int>(0)
 
-    /// A cache over `source` following `policy`.
-    ///
-    /// - Parameters:
-    ///   - source: where an image's compressed bytes come from when no tier holds them.
-    ///   - policy: what rows keep while visible and after they disappear, the budgets, and
-    ///     what the disk tier keeps.
-    ///   - mode: where appearing rows decode; default two asynchronous workers (fixed, so experiments compare).
-    ///   - fetchLimit: the most fetches of an asynchronous source (``ImageSource/init(fetch:)``)
-    ///     at once, apart from the decode workers; default 6, a URL session's connections per
-    ///     host. At least 1. A fetch that awaits this cache's `image(for:)` of another key
-    ///     gives its slot back while the nested load runs, and takes one again after.
-    ///   - fetchTimeout: the longest a fetch of an asynchronous source may take once it holds a
-    ///     slot (its wait for the slot not counted); past it the fetch is cancelled, its slot
-    ///     freed, and the load fails with ``ImageCacheError/fetchTimedOut(key:after:)``
-    ///     (counted in ``CacheMetrics/timedOutFetches``). Nil: no limit. A request may give its
-    ///     own (``image(for:fetchTimeout:)``). It bounds a `synchronous` mode row's fetch too (the
-    ///     appearing thread's wait). A synchronous source's reads are not timed.
-    ///   - allocator: overrides `policy.allocator` (to share a pool between caches).
-    ///   - decodeLimits: caps for every decode, full or thumbnail; the default stops
-    ///     decompression bombs.
-    ///   - disk: the store of the policy's disk tier (a `DiskStore`, or any
-    ///     ``ImageCacheDiskStore``); required when the policy has one, refused when it has none.
-    ///     The cache never closes it.
-    ///   - diskName: how a key is named in the store (before the `source:` or thumbnail
-    ///     prefix, see ``RetentionPolicy/DiskTier/sourceKey(_:)``); must differ for keys of
-    ///     different images, and name the same image in every run. Required with a disk tier
-    ///     unless `Key` is ``DiskKeyConvertible`` (`String` is): a row number names another
-    ///     image once the list changes, so `Int` keys need one.
-    ///   - onLoadCompleted: called after each load that finished (see ``LoadCompletion``),
-    ///     on the thread that ran it, outside the lock; keep it short.
-    ///   - onEvicted: called for each representation a budget, a memory warning or a release
-    ///     took out (Glide's `onResourceRemoved`, Fresco's cache listener), on the thread whose
-    ///     call caused it, after the lock is released; keep it short. Without it nothing is
-    ///     recorded.
+    /// A cache over `source` with the settings of `configuration` (each setting's default and
+    /// meaning are ``Configuration``'s).
     ///
     /// A disk tier whose budget was left at its default takes the store's limit when that is
     /// smaller (``policy`` then shows the fitted budget). Throws ``ImageCacheError`` when a
@@ -118,7 +86,50 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// explicit budget over the store's limit, a store whose limit is under `DiskStore.minimumLimitBytes`
     /// (64 KiB: ``ImageCacheError/zeroDiskBudget(policy:)``), a disk tier with no way to name keys. Costs O(1); the worker threads
     /// start with the first background load (the writer with the first write) and end with the cache.
-    public init(
+    public init(source: ImageSource<Key>, configuration: Configuration) throws(ImageCacheError) {
+        let disk = configuration.disk
+        var policy = configuration.policy
+        if let problem = policy.diskProblem { throw problem }
+        let allocator = configuration.allocator ?? policy.makeAllocator()
+        switch (policy.disk, disk) {
+        case (nil, nil): diskTier = nil
+        case (nil, .some): throw .storeWithoutDiskTier(policy: policy.name)
+        case (.some, nil): throw .diskTierWithoutStore(policy: policy.name)
+        case (.some(let tier), .some(let store)):
+            // A store that could hold no image would fit the tier's budget to (nearly) nothing,
+            // and every write would fail: refused, as a zero budget is.
+            guard store.limit >= DiskStore.minimumLimitBytes else { throw .zeroDiskBudget(policy: policy.name) }
+            guard let fitted = tier.fitted(toStoreLimit: store.limit) else {
+                throw .diskBudgetOverStoreLimit(policy: policy.name, budget: tier.budget.bytes, limit: store.limit)
+            }
+            guard let name = configuration.diskName ?? Self.defaultDiskName else { throw .diskNameRequired(keyType: "\(Key.self)") }
+            policy.disk = fitted
+            diskTier = CacheDiskTier(store: store, tier: fitted, visible: policy.visible, decodeLimits: configuration.decodeLimits,
+                                     allocator: allocator, name: name)
+        }
+        self.policy = policy
+        self.source = source
+        self.mode = configuration.mode
+        self.allocator = allocator
+        self.decodeLimits = configuration.decodeLimits
+        diskStore = disk
+        self.onLoadCompleted = configuration.onLoadCompleted
+        self.onEvicted = configuration.onEvicted
+        let activeIndex = ActiveIndex<Key>()
+        self.activeIndex = activeIndex
+        self.store = Lock(CacheStore(policy: policy, recordsEvictions: configuration.onEvicted != nil, activeIndex: activeIndex))
+        self.workers = DecodeWorkers(limit: configuration.mode.workerCount)
+        self.fetchLimit = max(1, configuration.fetchLimit)
+        self.fetches = FetchLimiter(limit: max(1, configuration.fetchLimit))
+        self.fetchTimeout = configuration.fetchTimeout
+    }
+
+    /// A cache over `source` following `policy`: the settings given one by one, as
+    /// ``Configuration``'s initializer takes them (each parameter is the property of that name).
+    /// Deprecated: build a ``Configuration`` and call ``init(source:configuration:)``, which
+    /// this calls. Throws and costs as that one does.
+    @available(*, deprecated, message: "use init(source:configuration:) with an ImageCache.Configuration holding these settings")
+    public convenience init(
         source: ImageSource<Key>,
         policy: RetentionPolicy = .decodedLRU,
         mode: DisplayMode = .asynchronous(workers: 2),
@@ -131,46 +142,15 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)? = nil,
         onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)? = nil
     ) throws(ImageCacheError) {
-        if let problem = policy.diskProblem { throw problem }
-        var policy = policy
-        let allocator = allocator ?? policy.makeAllocator()
-        switch (policy.disk, disk) {
-        case (nil, nil): diskTier = nil
-        case (nil, .some): throw .storeWithoutDiskTier(policy: policy.name)
-        case (.some, nil): throw .diskTierWithoutStore(policy: policy.name)
-        case (.some(let tier), .some(let store)):
-            // A store that could hold no image would fit the tier's budget to (nearly) nothing,
-            // and every write would fail: refused, as a zero budget is.
-            guard store.limit >= DiskStore.minimumLimitBytes else { throw .zeroDiskBudget(policy: policy.name) }
-            guard let fitted = tier.fitted(toStoreLimit: store.limit) else {
-                throw .diskBudgetOverStoreLimit(policy: policy.name, budget: tier.budget.bytes, limit: store.limit)
-            }
-            guard let name = diskName ?? Self.defaultDiskName else { throw .diskNameRequired(keyType: "\(Key.self)") }
-            policy.disk = fitted
-            diskTier = CacheDiskTier(store: store, tier: fitted, visible: policy.visible, decodeLimits: decodeLimits,
-                                     allocator: allocator, name: name)
-        }
-        self.policy = policy
-        self.source = source
-        self.mode = mode
-        self.allocator = allocator
-        self.decodeLimits = decodeLimits
-        diskStore = disk
-        self.onLoadCompleted = onLoadCompleted
-        self.onEvicted = onEvicted
-        let activeIndex = ActiveIndex<Key>()
-        self.activeIndex = activeIndex
-        self.store = Lock(CacheStore(policy: policy, recordsEvictions: onEvicted != nil, activeIndex: activeIndex))
-        self.workers = DecodeWorkers(limit: mode.workerCount)
-        self.fetchLimit = max(1, fetchLimit)
-        self.fetches = FetchLimiter(limit: max(1, fetchLimit))
-        self.fetchTimeout = fetchTimeout
+        try self.init(source: source, configuration: Configuration(
+            policy: policy, mode: mode, allocator: allocator, decodeLimits: decodeLimits, disk: disk, fetchLimit: fetchLimit,
+            fetchTimeout: fetchTimeout, diskName: diskName, onLoadCompleted: onLoadCompleted, onEvicted: onEvicted))
     }
 
-    /// A cache over `source` following `policy`, with no fetch timeout: the initializer without
-    /// `fetchTimeout`, kept so that existing calls compile unchanged;
-    /// ``init(source:policy:mode:allocator:decodeLimits:disk:fetchLimit:fetchTimeout:diskName:onLoadCompleted:onEvicted:)``
-    /// says what each parameter does and what it throws. Costs O(1), as that one does.
+    /// A cache over `source` following `policy`, with no fetch timeout: the initializer above
+    /// without `fetchTimeout`, which this calls. Deprecated: build a ``Configuration`` and call
+    /// ``init(source:configuration:)``. Throws and costs as that one does.
+    @available(*, deprecated, message: "use init(source:configuration:) with an ImageCache.Configuration holding these settings")
     public convenience init(
         source: ImageSource<Key>,
         policy: RetentionPolicy = .decodedLRU,

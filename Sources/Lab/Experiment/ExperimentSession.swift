@@ -113,8 +113,8 @@ final class ExperimentSession {
         let completions = self.completions
         costs = try ImageCosts(model: experiment.costs, images: images, policy: experiment.effectivePolicy)
         disk = try given ?? experiment.makeDiskStore()
-        cache = try ImageCache(
-            source: source, policy: experiment.effectivePolicy,
+        cache = try ImageCache(source: source, configuration: .init(
+            policy: experiment.effectivePolicy,
             mode: async ? .scheduled(workers: experiment.settings.decodeWorkers) : .synchronous,
             disk: disk?.store,
             // A run's store is its own and new: rows (or images, by identity) name entries.
@@ -123,7 +123,7 @@ final class ExperimentSession {
                 if let error = completion.error { firstFailure.record("\(byImage ? "image" : "row") \(completion.key): \(error)") }
                 guard !completion.onCallerThread else { return }
                 completions.append(row: completion.key, seconds: completion.cpuTime.seconds, origin: completion.origin)
-            })
+            }))
         simulator = VisibilitySimulator(configuration: experiment.scenario.simulation)
         replayer = experiment.trace?.makeReplayer()
         loadSizes = LoadSizes(images: images, policy: experiment.effectivePolicy)
