@@ -137,7 +137,7 @@ let cases: [String: () async throws -> String] = [
         let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 0))
         defer { store.close() }
         do {
-            _ = try ImageCache(source: ImageSource<Int>.memory([0: png]), configuration: .init(policy: .decodedLRUDisk, disk: store, diskName: { "\($0)" }))
+            _ = try ImageCache(source: ImageSource<Int>.memory([0: png]), configuration: .init(policy: .decodedLRUDisk, diskStore: store, diskName: { "\($0)" }))
             throw Failed(description: "a cache took a store whose limit is 0 bytes")
         } catch let error as ImageCacheError {
             return "ok: \(error)"

@@ -7,7 +7,7 @@ extension ImageCache {
     ///
     /// ```swift
     /// var settings = ImageCache<URL>.Configuration(policy: .decodedLRUDisk)
-    /// settings.disk = store
+    /// settings.diskStore = store
     /// settings.fetchTimeout = .seconds(15)
     /// let cache = try ImageCache(source: network, configuration: settings)
     /// ```
@@ -30,7 +30,7 @@ extension ImageCache {
         /// The store of the policy's disk tier (a `DiskStore`, or any ``ImageCacheDiskStore``):
         /// required when the policy has a disk tier, refused when it has none. Default nil. The
         /// cache never closes it.
-        public var disk: (any ImageCacheDiskStore)?
+        public var diskStore: (any ImageCacheDiskStore)?
         /// The most fetches of an asynchronous source (``ImageSource/init(fetch:)``) at once,
         /// apart from the decode workers: default ``ImageCache/defaultFetchLimit`` (6, a URL
         /// session's connections per host); at least 1 (a smaller value counts as 1). A fetch
@@ -67,7 +67,7 @@ extension ImageCache {
             mode: DisplayMode = .asynchronous(workers: 2),
             allocator: BitmapAllocator? = nil,
             decodeLimits: DecodeLimits = .default,
-            disk: (any ImageCacheDiskStore)? = nil,
+            diskStore: (any ImageCacheDiskStore)? = nil,
             fetchLimit: Int = ImageCache.defaultFetchLimit,
             fetchTimeout: Duration? = nil,
             diskName: (@Sendable (Key) -> String)? = nil,
@@ -78,7 +78,7 @@ extension ImageCache {
             self.mode = mode
             self.allocator = allocator
             self.decodeLimits = decodeLimits
-            self.disk = disk
+            self.diskStore = diskStore
             self.fetchLimit = fetchLimit
             self.fetchTimeout = fetchTimeout
             self.diskName = diskName

@@ -60,14 +60,14 @@ extension ImageCache {
         let id = waiterIDs.wrappingAdd(1, ordering: .relaxed).newValue
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bitmap, any Error>) in
-                let plan = locked { store -> RequestPlan<Key> in
+                let plan = locked { state -> RequestPlan<Key> in
                     // Checked under the lock, so either this sees the cancellation or
                     // `onCancel` (which takes the lock) sees the registered waiter.
                     if Task.isCancelled {
-                        store.metrics.cancelledRequests += 1
+                        state.metrics.cancelledRequests += 1
                         return .done(.failure(CancellationError()))
                     }
-                    return store._request(key, waiter: id, fetchTimeout: fetchTimeout, continuation)
+                    return state._request(key, waiter: id, fetchTimeout: fetchTimeout, continuation)
                 }
                 switch plan {
                 case .done(let result): continuation.resume(with: result)
@@ -214,7 +214,7 @@ extension ImageCache {
     /// Counts the reads of a load cancelled part way (nothing else of it is kept).
     private func recordCancelled(_ io: LoadIO) {
         guard !io.isEmpty else { return }
-        store.withLock { $0.metrics.add(io) }
+        state.withLock { $0.metrics.add(io) }
     }
 
     /// Stores the outcome, resumes waiters, hands new bytes to the disk tier's writer and
@@ -238,7 +238,7 @@ extension ImageCache {
     private func write(_ writes: DiskWrites<Key>, _ diskTier: CacheDiskTier<Key>) {
         diskTier.writer.submit { [self] in
             let result = diskTier.write(writes)
-            store.withLock { $0._diskWritten(writes, result) }
+            state.withLock { $0._diskWritten(writes, result) }
         }
     }
 

@@ -26,7 +26,7 @@ import Synchronization
 /// without hopping executors; and `cachedImage(for:)` is called per visible row per frame, so
 /// it must cost about a dictionary lookup — one uncontended lock acquisition, no allocation,
 /// no suspension. All state sits in one `Lock` (SystemIO's `Mutex`, wrapped so ThreadSanitizer
-/// sees its ordering): a dictionary of slots plus two intrusive LRU lists, see `CacheStore`.
+/// sees its ordering): a dictionary of slots plus two intrusive LRU lists, see `CacheState`.
 /// Reads of the source and decodes never run while it is held, and bitmaps dropped under it are
 /// freed after it is released. The visible rows' bitmaps are also in an index striped over
 /// many locks (`ActiveIndex`), which serves `cachedImage(for:)`'s visible-row hits without the
@@ -42,19 +42,21 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     public let allocator: BitmapAllocator
     /// Caps checked before a decode takes pixel memory.
     public let decodeLimits: DecodeLimits
-    /// The disk tier's store, when the policy keeps one and it is a `DiskStore` (nil for a
-    /// store of another kind: see ``diskStore``). O(1).
+    /// The disk tier's store (``Configuration/diskStore``), of whatever kind was given, when
+    /// the policy keeps one; `diskStore as? DiskStore` when you need the `DiskStore`. O(1).
+    public var diskStore: (any ImageCacheDiskStore)? { diskTier?.store }
+    /// ``diskStore`` when it is a `DiskStore`: a second name for the store, deprecated. O(1).
+    @available(*, deprecated, message: "use diskStore (diskStore as? DiskStore where a DiskStore is needed)")
     public var disk: DiskStore? { diskStore as? DiskStore }
-    /// The disk tier's store, of whatever kind was given, when the policy keeps one. O(1).
-    public let diskStore: (any ImageCacheDiskStore)?
 
     /// The most keys whose disk writes may wait for the writer at once: 64. A load finishing
     /// beyond that writes nothing (``CacheMetrics/diskWritesDropped``), so bytes waiting to be
     /// written (held outside ``usage`` until written) stay bounded.
     public static var maximumPendingDiskWrites: Int { 64 }
 
-    let store: Lock<CacheStore<Key>>
-    /// The visible rows' bitmaps, striped, for ``cachedImage(for:)``'s hits (kept by the store).
+    /// The cache's state (slots, LRU lists, loads, metrics) under its one lock.
+    let state: Lock<CacheState<Key>>
+    /// The visible rows' bitmaps, striped, for ``cachedImage(for:)``'s hits (kept by the state).
     @usableFromInline let activeIndex: ActiveIndex<Key>
     let workers: DecodeWorkers
     /// The fetch slots of an asynchronous source.
@@ -87,7 +89,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// (64 KiB: ``ImageCacheError/zeroDiskBudget(policy:)``), a disk tier with no way to name keys. Costs O(1); the worker threads
     /// start with the first background load (the writer with the first write) and end with the cache.
     public init(source: ImageSource<Key>, configuration: Configuration) throws(ImageCacheError) {
-        let disk = configuration.disk
+        let disk = configuration.diskStore
         var policy = configuration.policy
         if let problem = policy.diskProblem { throw problem }
         let allocator = configuration.allocator ?? policy.makeAllocator()
@@ -112,12 +114,11 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         self.mode = configuration.mode
         self.allocator = allocator
         self.decodeLimits = configuration.decodeLimits
-        diskStore = disk
         self.onLoadCompleted = configuration.onLoadCompleted
         self.onEvicted = configuration.onEvicted
         let activeIndex = ActiveIndex<Key>()
         self.activeIndex = activeIndex
-        self.store = Lock(CacheStore(policy: policy, recordsEvictions: configuration.onEvicted != nil, activeIndex: activeIndex))
+        self.state = Lock(CacheState(policy: policy, recordsEvictions: configuration.onEvicted != nil, activeIndex: activeIndex))
         self.workers = DecodeWorkers(limit: configuration.mode.workerCount)
         self.fetchLimit = max(1, configuration.fetchLimit)
         self.fetches = FetchLimiter(limit: max(1, configuration.fetchLimit))
@@ -125,7 +126,8 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     }
 
     /// A cache over `source` following `policy`: the settings given one by one, as
-    /// ``Configuration``'s initializer takes them (each parameter is the property of that name).
+    /// ``Configuration``'s initializer takes them (each parameter is the property of that name;
+    /// `disk` is ``Configuration/diskStore``).
     /// Deprecated: build a ``Configuration`` and call ``init(source:configuration:)``, which
     /// this calls. Throws and costs as that one does.
     @available(*, deprecated, message: "use init(source:configuration:) with an ImageCache.Configuration holding these settings")
@@ -143,8 +145,8 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)? = nil
     ) throws(ImageCacheError) {
         try self.init(source: source, configuration: Configuration(
-            policy: policy, mode: mode, allocator: allocator, decodeLimits: decodeLimits, disk: disk, fetchLimit: fetchLimit,
-            fetchTimeout: fetchTimeout, diskName: diskName, onLoadCompleted: onLoadCompleted, onEvicted: onEvicted))
+            policy: policy, mode: mode, allocator: allocator, decodeLimits: decodeLimits, diskStore: disk,
+            fetchLimit: fetchLimit, fetchTimeout: fetchTimeout, diskName: diskName, onLoadCompleted: onLoadCompleted, onEvicted: onEvicted))
     }
 
     /// A cache over `source` following `policy`, with no fetch timeout: the initializer above
@@ -199,7 +201,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// position) or a miss (a placeholder lookup for a visible row). O(1).
     @usableFromInline
     func lockedLookup(_ key: Key) -> Bitmap? {
-        store.withLock { $0._lookup(key) }
+        state.withLock { $0._lookup(key) }
     }
 
     /// Counters since creation, the fetches waiting and in flight now, and the disk tier's
@@ -207,7 +209,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// the visible rows' index (16, or 8 per core past two cores) and the disk tier's; no
     /// allocation.
     public var metrics: CacheMetrics {
-        var metrics = store.withLock { $0.metrics }
+        var metrics = state.withLock { $0.metrics }
         // Hits on visible rows served by the striped index, counted there.
         if policy.visible.isThumbnail { metrics.thumbnailHits += activeIndex.hits } else { metrics.decodedHits += activeIndex.hits }
         (metrics.fetchesWaiting, metrics.fetchesInFlight) = fetches.counts
@@ -224,7 +226,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// Bytes held now, by state and representation, and what loads in flight hold
     /// (``CacheUsage/loadingBytes``). O(1), one lock, no allocation.
     public var usage: CacheUsage {
-        var usage = store.withLock { $0._usage }
+        var usage = state.withLock { $0._usage }
         usage.loadingBytes = max(0, loadingBytes.load(ordering: .relaxed))
         return usage
     }
@@ -233,7 +235,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// released). O(1): one lock and one dictionary lookup.
     @available(*, deprecated, message: "keep the visible keys in the list that calls appeared(_:) and disappeared(_:); removed in 0.3.0")
     public func isVisible(_ key: Key) -> Bool {
-        store.withLock { store in store.index[key].map { store.slots[Int($0)].visible } ?? false }
+        state.withLock { state in state.index[key].map { state.slots[Int($0)].visible } ?? false }
     }
 
     /// Bookkeeping bytes per entry beyond its image bytes, estimated from memory layouts:
@@ -247,10 +249,10 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
 
     /// Runs `body` under the lock, then frees what it dropped and reports what it evicted
     /// (to `onEvicted`) after the lock is released.
-    func locked<R: Sendable>(_ body: (inout CacheStore<Key>) -> R) -> R {
-        let (result, garbage, evicted) = store.withLock { store in
-            let result = body(&store)
-            return (result, store._takeGarbage(), store._takeEvicted())
+    func locked<R: Sendable>(_ body: (inout CacheState<Key>) -> R) -> R {
+        let (result, garbage, evicted) = state.withLock { state in
+            let result = body(&state)
+            return (result, state._takeGarbage(), state._takeEvicted())
         }
         withExtendedLifetime(garbage) {}
         if let onEvicted { for event in evicted { onEvicted(event) } }
@@ -265,7 +267,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// no load of `key` is in flight. O(1): one lock.
     @discardableResult
     public func setPriority(_ priority: LoadPriority?, for key: Key) -> Bool {
-        store.withLock { $0._setPriority(priority, for: key) }
+        state.withLock { $0._setPriority(priority, for: key) }
     }
 
     /// True when a load of `key` would have to read the source: no compressed bytes in memory
@@ -273,13 +275,13 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// scheduler that plans fetches, such as the lab's virtual pipeline. O(1): one lock and up
     /// to two `fstatat`s.
     package func needsSource(_ key: Key) -> Bool {
-        let inMemory = store.withLock { store in store.index[key].map { store.slots[Int($0)].compressed != nil } ?? false }
+        let inMemory = state.withLock { state in state.index[key].map { state.slots[Int($0)].compressed != nil } ?? false }
         guard !inMemory else { return false }
         return diskTier?.lacks(key) ?? true
     }
 
     /// The priority `key`'s load in flight has now, or nil when none is in flight. O(1).
     public func loadPriority(for key: Key) -> LoadPriority? {
-        store.withLock { store in store.index[key].flatMap { store.slots[Int($0)].load?.ticket.priority } }
+        state.withLock { state in state.index[key].flatMap { state.slots[Int($0)].load?.ticket.priority } }
     }
 }

@@ -28,7 +28,7 @@ struct ConfigurationTests {
         #expect(defaults.mode == .asynchronous(workers: 2))
         #expect(defaults.allocator == nil && new.allocator.description == RetentionPolicy.decodedLRU.makeAllocator().description)
         #expect(defaults.decodeLimits == .default)
-        #expect(defaults.disk == nil && defaults.diskName == nil)
+        #expect(defaults.diskStore == nil && defaults.diskName == nil)
         #expect(defaults.fetchLimit == 6 && defaults.fetchLimit == ImageCache<Int>.defaultFetchLimit)
         #expect(defaults.fetchTimeout == nil)
         #expect(defaults.onLoadCompleted == nil && defaults.onEvicted == nil)
@@ -63,7 +63,7 @@ struct ConfigurationTests {
             _ = try oldInitializers.make(source: ImageSource<Int>.memory(Fixtures.images), disk: disk.store, policy: .decodedLRU)
         }
         #expect(throws: ImageCacheError.storeWithoutDiskTier(policy: RetentionPolicy.decodedLRU.name)) {
-            _ = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), configuration: .init(disk: disk.store))
+            _ = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), configuration: .init(diskStore: disk.store))
         }
     }
 }

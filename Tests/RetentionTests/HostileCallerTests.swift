@@ -98,16 +98,16 @@ struct HostileCallerTests {
     func storeTooSmall() throws {
         let zero = try TemporaryStore("hostile-zero", limit: 0)
         #expect(throws: ImageCacheError.zeroDiskBudget(policy: RetentionPolicy.decodedLRUDisk.name)) {
-            _ = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), configuration: .init(policy: .decodedLRUDisk, disk: zero.store,
+            _ = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), configuration: .init(policy: .decodedLRUDisk, diskStore: zero.store,
                                diskName: { "\($0)" }))
         }
         let under = try TemporaryStore("hostile-under", limit: DiskStore.minimumLimitBytes - 1)
         #expect(throws: ImageCacheError.zeroDiskBudget(policy: RetentionPolicy.decodedLRUDisk.name)) {
-            _ = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), configuration: .init(policy: .decodedLRUDisk, disk: under.store,
+            _ = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), configuration: .init(policy: .decodedLRUDisk, diskStore: under.store,
                                diskName: { "\($0)" }))
         }
         let least = try TemporaryStore("hostile-least", limit: DiskStore.minimumLimitBytes)
-        let cache = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), configuration: .init(policy: .decodedLRUDisk, disk: least.store,
+        let cache = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), configuration: .init(policy: .decodedLRUDisk, diskStore: least.store,
                                    diskName: { "\($0)" }))
         #expect(cache.policy.disk?.budget.bytes == DiskStore.minimumLimitBytes)
     }

@@ -116,7 +116,7 @@ final class ExperimentSession {
         cache = try ImageCache(source: source, configuration: .init(
             policy: experiment.effectivePolicy,
             mode: async ? .scheduled(workers: experiment.settings.decodeWorkers) : .synchronous,
-            disk: disk?.store,
+            diskStore: disk?.store,
             // A run's store is its own and new: rows (or images, by identity) name entries.
             diskName: { byImage ? "image-\($0)" : "row-\($0)" },
             onLoadCompleted: { completion in

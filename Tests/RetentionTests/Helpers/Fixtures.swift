@@ -158,7 +158,7 @@ struct Harness {
         reads = TestSource(images: images, gate: gate)
         self.disk = policy.disk.map { tier in disk ?? (try! TemporaryStore("harness-\(policy.name)", limit: tier.budget.bytes)) }
         do {
-            cache = try ImageCache(source: reads.source(delay: readDelay), configuration: .init(policy: policy, mode: mode, disk: self.disk?.store,
+            cache = try ImageCache(source: reads.source(delay: readDelay), configuration: .init(policy: policy, mode: mode, diskStore: self.disk?.store,
                                    diskName: { "\($0)" }, onLoadCompleted: onLoadCompleted))
         } catch {
             fatalError("Harness: \(error)")
