@@ -124,7 +124,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(bitmaps)
 
         var policy = RetentionPolicy.decodedLRU
-        policy.bitmapBudget = .gigabytes(1)
+        policy.bitmapBudget = .megabytes(1_000)
         let cache = try! ImageCache(source: .memory(images), configuration: .init(policy: policy, mode: .synchronous))
         let before = heapInUse()
         for key in 0..<entries { cache.appeared(key) }
