@@ -151,19 +151,15 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
 
     /// A cache over `source` following `policy`, with no fetch timeout: the initializer above
     /// without `fetchTimeout`, which this calls. Deprecated: build a ``Configuration`` and call
-    /// ``init(source:configuration:)``. Throws and costs as that one does.
+    /// ``init(source:configuration:)``. Throws and costs as that one does. (Kept beside that
+    /// initializer, not folded into it by a default `fetchTimeout`, since 0.1.0 had this
+    /// signature; its parameters are those above but `fetchTimeout`.)
     @available(*, deprecated, message: "use init(source:configuration:) with an ImageCache.Configuration holding these settings")
     public convenience init(
-        source: ImageSource<Key>,
-        policy: RetentionPolicy = .decodedLRU,
-        mode: DisplayMode = .asynchronous(workers: 2),
-        allocator: BitmapAllocator? = nil,
-        decodeLimits: DecodeLimits = .default,
-        disk: (any ImageCacheDiskStore)? = nil,
-        fetchLimit: Int = ImageCache.defaultFetchLimit,
-        diskName: (@Sendable (Key) -> String)? = nil,
-        onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)? = nil,
-        onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)? = nil
+        source: ImageSource<Key>, policy: RetentionPolicy = .decodedLRU, mode: DisplayMode = .asynchronous(workers: 2),
+        allocator: BitmapAllocator? = nil, decodeLimits: DecodeLimits = .default, disk: (any ImageCacheDiskStore)? = nil,
+        fetchLimit: Int = ImageCache.defaultFetchLimit, diskName: (@Sendable (Key) -> String)? = nil,
+        onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)? = nil, onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)? = nil
     ) throws(ImageCacheError) {
         try self.init(source: source, policy: policy, mode: mode, allocator: allocator, decodeLimits: decodeLimits, disk: disk,
                       fetchLimit: fetchLimit, fetchTimeout: nil, diskName: diskName, onLoadCompleted: onLoadCompleted,
