@@ -116,17 +116,17 @@ final class ExperimentSession {
         costModel = try experiment.pricedCosts()
         costs = try ImageCosts(model: costModel, images: images, policy: experiment.effectivePolicy)
         disk = try given ?? experiment.makeDiskStore()
-        cache = try ImageCache(
-            source: source, policy: experiment.effectivePolicy,
+        cache = try ImageCache(source: source, configuration: .init(
+            policy: experiment.effectivePolicy,
             mode: async ? .scheduled(workers: experiment.settings.decodeWorkers) : .synchronous,
-            disk: disk?.store,
+            diskStore: disk?.store,
             // A run's store is its own and new: rows (or images, by identity) name entries.
             diskName: { byImage ? "image-\($0)" : "row-\($0)" },
             onLoadCompleted: { completion in
                 if let error = completion.error { firstFailure.record("\(byImage ? "image" : "row") \(completion.key): \(error)") }
                 guard !completion.onCallerThread else { return }
                 completions.append(row: completion.key, seconds: completion.cpuTime.seconds, origin: completion.origin)
-            })
+            }))
         simulator = VisibilitySimulator(configuration: experiment.scenario.simulation)
         replayer = experiment.trace?.makeReplayer()
         loadSizes = LoadSizes(images: images, policy: experiment.effectivePolicy)
