@@ -337,12 +337,27 @@ static inline uint32_t rtn_fast_run_starts(uint32_t mask) {
     return starts;
 }
 
+// Counts bytes into four tables in turn, so repeated bytes (filtered rows are full of 0, 1 and
+// 255) do not wait on one counter's previous increment; the caller adds the four up.
+static inline void rtn_fast_count_literals(uint32_t (*tables)[256], const uint8_t *p, size_t from, size_t to) {
+    size_t j = from;
+    for (; j + 4 <= to; j += 4) {
+        tables[0][p[j]]++;
+        tables[1][p[j + 1]]++;
+        tables[2][p[j + 2]]++;
+        tables[3][p[j + 3]]++;
+    }
+    for (; j < to; j++) tables[0][p[j]]++;
+}
+
 // Finds the matches of block `p[0..<n]` (p[-back..<0] readable: the block before) and counts
 // every symbol. Returns the number of matches written to `matches`.
 static size_t rtn_fast_scan(const uint8_t *p, size_t n, size_t back, size_t bpp, rtn_fast_match *matches,
                             rtn_fast_counts *counts, const rtn_fast_lengths *lt) {
     size_t found = 0, literal = 0, i = 0;
     uint32_t *hist = counts->litlen;
+    uint32_t tables[4][256];
+    memset(tables, 0, sizeof tables);
     size_t far = bpp > 1 ? bpp : 0;  // the second distance, if any
     while (i < n) {
         size_t at = n, distance = 0;
@@ -384,7 +399,7 @@ static size_t rtn_fast_scan(const uint8_t *p, size_t n, size_t back, size_t bpp,
             size_t other = rtn_fast_run(p + at, 1, limit);
             if (other >= length) length = other, distance = 1;
         }
-        for (size_t j = literal; j < at; j++) hist[p[j]]++;
+        rtn_fast_count_literals(tables, p, literal, at);
         matches[found].position = (uint32_t)at;
         matches[found].length = (uint16_t)length;
         matches[found].distance = (uint16_t)distance;
@@ -393,7 +408,8 @@ static size_t rtn_fast_scan(const uint8_t *p, size_t n, size_t back, size_t bpp,
         counts->distance[distance - 1]++;
         i = literal = at + length;
     }
-    for (size_t j = literal; j < n; j++) hist[p[j]]++;
+    rtn_fast_count_literals(tables, p, literal, n);
+    for (int v = 0; v < 256; v++) hist[v] += tables[0][v] + tables[1][v] + tables[2][v] + tables[3][v];
     // The end of the block, and a terminator after the last match.
     matches[found].position = (uint32_t)n;
     matches[found].length = 0;
@@ -403,10 +419,40 @@ static size_t rtn_fast_scan(const uint8_t *p, size_t n, size_t back, size_t bpp,
 
 static void rtn_fast_write_symbols(rtn_fast_bits *w, const uint8_t *p, const rtn_fast_match *matches, size_t found,
                                    const rtn_fast_code *litlen, const rtn_fast_code *dist, const rtn_fast_lengths *lt) {
+    // A literal's code and length in one word (code << 8 | length), so three literals (at most
+    // 45 bits) go into the bit buffer between two stores, with no branch.
+    uint32_t table[256];
+    for (int s = 0; s < 256; s++) table[s] = (uint32_t)litlen->codes[s] << 8 | litlen->lengths[s];
     size_t literal = 0;
     for (size_t m = 0; m <= found; m++) {
-        size_t at = matches[m].position;
-        for (size_t j = literal; j < at; j++) rtn_fast_put(w, litlen->codes[p[j]], litlen->lengths[p[j]]);
+        size_t at = matches[m].position, j = literal;
+        if (at - j >= 3) {
+            uint64_t bits = w->bits;
+            unsigned count = w->count;
+            uint8_t *out = w->out + w->size;
+            // Down to fewer than 8 bits pending first, so 45 more never overflow.
+            memcpy(out, &bits, 8);
+            out += count >> 3;
+            bits >>= count & ~7u;
+            count &= 7;
+            for (; j + 3 <= at; j += 3) {
+                uint32_t e0 = table[p[j]], e1 = table[p[j + 1]], e2 = table[p[j + 2]];
+                bits |= (uint64_t)(e0 >> 8) << count;
+                count += e0 & 0xff;
+                bits |= (uint64_t)(e1 >> 8) << count;
+                count += e1 & 0xff;
+                bits |= (uint64_t)(e2 >> 8) << count;
+                count += e2 & 0xff;
+                memcpy(out, &bits, 8);
+                out += count >> 3;
+                bits >>= count & ~7u;
+                count &= 7;
+            }
+            w->bits = bits;
+            w->count = count;
+            w->size = (size_t)(out - w->out);
+        }
+        for (; j < at; j++) rtn_fast_put(w, table[p[j]] >> 8, table[p[j]] & 0xff);
         if (m == found) break;
         size_t length = matches[m].length;
         int symbol = lt->symbol[length];
@@ -531,7 +577,7 @@ rtn_png_status rtn_png_encode_fast(const rtn_png_encode_params *p, uint8_t **out
     size_t rows_per_block = RTN_FAST_BLOCK / row_bytes;
     if (rows_per_block == 0) rows_per_block = 1;
     size_t block_cap = rows_per_block * row_bytes;
-    b.rows = calloc(2 * length, 1);
+    b.rows = calloc(2 * (length + 4), 1);  // 4 bytes of slack after each: see the filler below
     b.block = calloc(RTN_FAST_BACK + block_cap + RTN_FAST_PAD, 1);
     b.matches = malloc((block_cap / RTN_FAST_MIN_RUN + 2) * sizeof *b.matches);
     size_t total = row_bytes * (size_t)p->height;
@@ -550,14 +596,16 @@ rtn_png_status rtn_png_encode_fast(const rtn_png_encode_params *p, uint8_t **out
     b.stream[0] = 0x78, b.stream[1] = 0x01;
     w.size = 2;
     uint32_t adler = 1;
-    uint8_t *above = b.rows, *packed = b.rows + length, *data = b.block + RTN_FAST_BACK;
+    uint8_t *above = b.rows, *packed = b.rows + length + 4, *data = b.block + RTN_FAST_BACK;
     const uint8_t *prev = NULL;
     size_t filled = 0, written = 0;
     for (uint32_t y = 0; y < p->height; y++) {
         const uint8_t *row = p->pixels + (size_t)y * p->stride;
         if (p->strip_filler) {
             uint8_t *dst = prev == packed ? above : packed;  // never the row above
-            for (uint32_t x = 0; x < p->width; x++) memcpy(dst + 3 * x, row + 4 * x, 3);
+            // Four bytes a pixel, the fourth overwritten by the next pixel (or left in the slack):
+            // one load and one store each.
+            for (uint32_t x = 0; x < p->width; x++) memcpy(dst + 3 * x, row + 4 * x, 4);
             row = dst;
         }
         rtn_png_filter_row(row, prev != NULL ? prev : above, length, bpp, allowed, data + filled);
@@ -569,7 +617,7 @@ rtn_png_status rtn_png_encode_fast(const rtn_png_encode_params *p, uint8_t **out
             memset(data + filled, 0, RTN_FAST_PAD);
             rtn_fast_block(&w, data, filled, back, bpp, y + 1 == p->height, b.matches, &lt);
             written += filled;
-            memcpy(b.block, data + filled - RTN_FAST_BACK, RTN_FAST_BACK);
+            memmove(b.block, data + filled - RTN_FAST_BACK, RTN_FAST_BACK);  // may overlap: a block under 8 bytes
             filled = 0;
         }
     }

@@ -120,7 +120,7 @@ static int decode_matches(const uint8_t *png_bytes, size_t size, const uint8_t *
 
 static int check(const char *dir) {
     static const uint32_t sizes[][2] = {{1, 1}, {1, 17}, {17, 1},  {2, 2},   {3, 5},   {15, 15}, {16, 16},
-                                        {17, 3}, {31, 9}, {33, 33}, {100, 1}, {1, 100}, {257, 19}, {256, 256},
+                                        {17, 3}, {31, 9}, {33, 33}, {100, 1}, {1, 100}, {257, 19}, {256, 256}, {40000, 3},
                                         {600, 400}};
     /* color type, bytes a pixel in memory, strip */
     static const int kinds[][3] = {{0, 1, 0}, {2, 4, 1}, {2, 3, 0}, {3, 1, 0}, {4, 2, 0}, {6, 4, 0}};
@@ -326,6 +326,8 @@ static int bench(int rounds, const char *set, int count, char **paths) {
         }
     }
     libdeflate_free_compressor(c);
+    for (int i = 0; i < count; i++) free(images[i].pixels);
+    free(images);
     return 0;
 }
 
