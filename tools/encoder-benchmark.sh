@@ -88,9 +88,6 @@ runs = {}
 for line in open(path):
     set_, round_, encoder, nbytes, seconds, pixels = line.split()
     runs.setdefault(set_, {}).setdefault(encoder, []).append((int(nbytes), float(seconds), int(pixels)))
-print(f"Encode CPU (thread time) per megapixel, median of {rounds} paired rounds (min-max), and the files' total size; "
-      f"`synthetic`: twelve 256x256 bitmaps, `committed`: the {size} px thumbnails of assets/images.")
-print()
 print("| set | images MP | encoder | ms per MP | KB | size ÷ zlib-rle | CPU ÷ zlib-rle |")
 print("|---|---:|---|---:|---:|---:|---:|")
 verdicts = []
@@ -109,11 +106,13 @@ for set_, encoders in runs.items():
               f"{values[0][0] / 1000:.0f} | {ratio:.3f} | {cpu:.2f} |")
     fast = encoders["fast"][0][0] / ref_bytes
     verdicts.append((set_, fast))
-print()
 worst = max(verdicts, key=lambda v: v[1])
 met = all(v[1] <= 1.15 for v in verdicts)
-print(f"Goal, the fast encoder's files within 15 % of zlib-rle's on every set: **{'met' if met else 'not met'}** "
-      f"(largest: {worst[0]}, {worst[1]:.3f}x).")
 print()
-print("Checked first: " + "; ".join(notes) + ".")
+print("Goals (the fast encoder against zlib-rle, `retention thumbnail`'s encoder before it):")
+print(f"- its files within 15 % of zlib-rle's on every set: **{'met' if met else 'not met'}** "
+      f"(largest: {worst[0]}, {worst[1]:.3f}x)")
+print(f"- ms per MP: the thread's CPU time per megapixel encoded, median of {rounds} paired rounds (min-max); "
+      f"`synthetic`: twelve 256x256 bitmaps made in the tool, `committed`: the {size} px thumbnails of assets/images")
+print("- checked first: " + "; ".join(notes))
 PY
