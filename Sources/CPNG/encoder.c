@@ -552,11 +552,10 @@ static rtn_png_status rtn_fast_fail(rtn_fast_buffers *b, rtn_png_error *err, rtn
 
 rtn_png_status rtn_png_encode_fast(const rtn_png_encode_params *p, uint8_t **out, size_t *out_size,
                                    rtn_png_error *err) {
-    static const uint8_t channels[7] = {1, 0, 3, 1, 2, 0, 4};
     rtn_fast_buffers b = {NULL, NULL, NULL, NULL};
     if (p == NULL || p->pixels == NULL || out == NULL || out_size == NULL || p->width == 0 || p->height == 0 ||
         p->width > 0x7fffffffu || p->height > 0x7fffffffu || p->bit_depth != 8 || p->interlaced ||
-        p->color_type < 0 || p->color_type > 6 || channels[p->color_type] == 0 ||
+        rtn_png_channels(p->color_type) == 0 ||
         p->filter < RTN_PNG_FILTER_NONE || p->filter > RTN_PNG_FILTER_ADAPTIVE ||
         (p->strip_filler && p->color_type != 2) ||
         (p->color_type == 3 && (p->palette == NULL || p->palette_count < 1 || p->palette_count > 256)) ||
@@ -565,19 +564,16 @@ rtn_png_status rtn_png_encode_fast(const rtn_png_encode_params *p, uint8_t **out
     }
     *out = NULL;
     *out_size = 0;
-    size_t bpp = channels[p->color_type], length = (size_t)p->width * bpp;
+    size_t bpp = rtn_png_channels(p->color_type), length = (size_t)p->width * bpp;
     if (length > (size_t)RTN_FAST_BLOCK * 1024) {
         return rtn_fast_fail(&b, err, RTN_PNG_USAGE, "rows too long for the fast encoder");
     }
-    unsigned allowed = p->filter == RTN_PNG_FILTER_ADAPTIVE ? 0x1fu : 1u << p->filter;
-    if (p->height == 1) allowed &= ~(unsigned)((1 << 2) | (1 << 3) | (1 << 4));  // no row above
-    if (p->width == 1) allowed &= ~(unsigned)((1 << 1) | (1 << 3) | (1 << 4));   // no pixel left
-    if (allowed == 0) allowed = 1;
+    unsigned allowed = rtn_png_allowed_filters(p);
     size_t row_bytes = length + 1;
     size_t rows_per_block = RTN_FAST_BLOCK / row_bytes;
     if (rows_per_block == 0) rows_per_block = 1;
     size_t block_cap = rows_per_block * row_bytes;
-    b.rows = calloc(2 * (length + 4), 1);  // 4 bytes of slack after each: see the filler below
+    b.rows = calloc(2 * length, 1);
     b.block = calloc(RTN_FAST_BACK + block_cap + RTN_FAST_PAD, 1);
     b.matches = malloc((block_cap / RTN_FAST_MIN_RUN + 2) * sizeof *b.matches);
     size_t total = row_bytes * (size_t)p->height;
@@ -596,18 +592,11 @@ rtn_png_status rtn_png_encode_fast(const rtn_png_encode_params *p, uint8_t **out
     b.stream[0] = 0x78, b.stream[1] = 0x01;
     w.size = 2;
     uint32_t adler = 1;
-    uint8_t *above = b.rows, *packed = b.rows + length + 4, *data = b.block + RTN_FAST_BACK;
+    uint8_t *above = b.rows, *packed = b.rows + length, *data = b.block + RTN_FAST_BACK;
     const uint8_t *prev = NULL;
     size_t filled = 0, written = 0;
     for (uint32_t y = 0; y < p->height; y++) {
-        const uint8_t *row = p->pixels + (size_t)y * p->stride;
-        if (p->strip_filler) {
-            uint8_t *dst = prev == packed ? above : packed;  // never the row above
-            // Four bytes a pixel, the fourth overwritten by the next pixel (or left in the slack):
-            // one load and one store each.
-            for (uint32_t x = 0; x < p->width; x++) memcpy(dst + 3 * x, row + 4 * x, 4);
-            row = dst;
-        }
+        const uint8_t *row = rtn_png_source_row(p, y, prev, above, packed);
         rtn_png_filter_row(row, prev != NULL ? prev : above, length, bpp, allowed, data + filled);
         prev = row;
         filled += row_bytes;

@@ -33,11 +33,7 @@
 #include <string.h>
 #include <time.h>
 
-typedef struct {
-    uint8_t *pixels; /* RGBA8 */
-    uint32_t width, height;
-    int opaque;
-} image;
+#include "rgba-image.h"
 
 static double thread_seconds(void) {
     struct timespec ts;
@@ -184,29 +180,6 @@ static int check(const char *dir) {
     }
     printf("%d files decode to their pixels\n", checked);
     return 0;
-}
-
-static int load(const char *path, image *out) {
-    png_image png;
-    memset(&png, 0, sizeof png);
-    png.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_file(&png, path)) return 0;
-    png.format = PNG_FORMAT_RGBA;
-    out->pixels = malloc(PNG_IMAGE_SIZE(png));
-    if (out->pixels == NULL || !png_image_finish_read(&png, NULL, out->pixels, 0, NULL)) return 0;
-    out->width = png.width;
-    out->height = png.height;
-    return 1;
-}
-
-static void set_opaque(image *im) {
-    im->opaque = 1;
-    for (size_t i = 3; i < (size_t)im->width * im->height * 4; i += 4) {
-        if (im->pixels[i] != 255) {
-            im->opaque = 0;
-            break;
-        }
-    }
 }
 
 enum { FAST, ZLIB_RLE, ZLIB_6, LIBDEFLATE_1, ENCODERS };
