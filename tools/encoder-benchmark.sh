@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# encoder-benchmark.sh [DIR...]: the fast PNG encoder (CPNG's rtn_png_encode_fast, what
+# encoder-benchmark.sh [--check] [DIR...]: the fast PNG encoder (CPNG's rtn_png_encode_fast, what
 # `retention thumbnail` writes with by default) against the zlib path it replaced and libdeflate:
 # encode CPU per megapixel and file size, on thumbnails. Prints a markdown table (results.md,
 # section `encoder`).
@@ -10,6 +10,7 @@
 # with libpng to the exact pixels; pngcheck, when installed, must pass every file, and stb_image
 # (Debian's libstb-dev), when installed, must decode each to libpng's bytes
 # (tools/baseline/stb-decode.c and png-simplified-decode.c, with --dump). Exit 1 when any fails.
+# With --check, only this (a few seconds; CI runs it), and one line saying what passed.
 #
 # Then the sets: `synthetic`, twelve 256x256 bitmaps made in the tool (noise, flat, two
 # gradients, blocks, sparse noise; opaque and with alpha); `committed`, the 256 px thumbnails of
@@ -24,6 +25,11 @@
 #
 # Environment: RETENTION (default .build/release/retention, built if missing), ROUNDS (9), SIZE (256).
 set -euo pipefail
+check_only=0
+if [ "${1:-}" = --check ]; then
+  check_only=1
+  shift
+fi
 extra=()
 for folder in "$@"; do
   [ -d "$folder" ] || { echo "encoder-benchmark: $folder is not a folder" >&2; exit 2; }
@@ -33,7 +39,7 @@ cd "$(dirname "$0")/.."
 RETENTION=${RETENTION:-$PWD/.build/release/retention}
 ROUNDS=${ROUNDS:-9}
 SIZE=${SIZE:-256}
-if [ ! -x "$RETENTION" ]; then
+if [ "$check_only" = 0 ] && [ ! -x "$RETENTION" ]; then
   echo "encoder-benchmark: building retention (swift build -c release)" >&2
   swift build -c release --product retention >&2
 fi
@@ -68,6 +74,13 @@ if [ -f /usr/include/stb/stb_image.h ]; then
     exit 1
   fi
   notes+=("stb_image: all ${#files[@]} files decode to libpng's RGBA bytes")
+fi
+
+if [ "$check_only" = 1 ]; then
+  line="encoder-benchmark --check: ${notes[0]}"
+  for note in "${notes[@]:1}"; do line+="; $note"; done
+  echo "$line"
+  exit 0
 fi
 
 # The sets.
