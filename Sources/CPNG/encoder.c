@@ -25,7 +25,7 @@ enum {
     // Filtered bytes per deflate block (at least one row).
     RTN_FAST_BLOCK = 1 << 17,
     // The shortest run coded as a match: shorter repeats cost less as literals.
-    RTN_FAST_MIN_RUN = 4,
+    RTN_FAST_MIN_RUN = 5,
     RTN_FAST_MAX_MATCH = 258,
     // Bytes readable past a block's end (vector loads), and kept before its start (matches
     // reach back at most 4 bytes, into the block before).
