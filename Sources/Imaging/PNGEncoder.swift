@@ -71,7 +71,7 @@ public struct PNGEncoder: Sendable, Hashable {
     public enum Compression: String, Sendable, Hashable, CaseIterable {
         /// CPNG's own encoder (no libpng, no zlib): rows filtered as `filter` says, then only
         /// runs (of the byte or the pixel before) and literals, with a Huffman table per block of
-        /// about 128 KiB. About 2.5x less CPU than zlib's run-length strategy on thumbnails, for
+        /// about 128 KiB. About 3x less encode CPU than zlib's run-length strategy on thumbnails, for
         /// files within a few percent of its size. `compressionLevel` and `strategy` do not
         /// apply; an interlaced image is written by zlib.
         case fast

@@ -60,7 +60,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "Files processed at once (default: the cores this process may use: online cores narrowed by CPU affinity, the cgroup's CPU quota and a Slurm task's SLURM_CPUS_PER_TASK).")
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("fast: the written PNGs' image data coded by Retention's own encoder (runs and literals, a Huffman table per block), about 2.5x less CPU than zlib's rle for files of about the same size; zlib: libpng and zlib at --level and --zlib-strategy (the encoder before this option). Default: fast, or zlib when --level or --zlib-strategy is given.", valueName: "fast|zlib"))
+    @Option(help: ArgumentHelp("fast: the written PNGs' image data coded by Retention's own encoder (runs and literals, a Huffman table per block), about 3x less encode CPU than zlib's rle for files of about the same size; zlib: libpng and zlib at --level and --zlib-strategy (the encoder before this option). Default: fast, or zlib when --level or --zlib-strategy is given.", valueName: "fast|zlib"))
     var compression: PNGEncoder.Compression?
 
     @Option(help: "zlib level of the written PNGs, 0-9 (with --zlib-strategy rle, only 0 differs); implies --compression zlib (default: 6).")
