@@ -194,6 +194,8 @@ TABLES = [
          script=["tools/compare-peers.sh", "--corpus", "{flatcorpus}"], env={"RUNS": "5"}, markdown=True),
     dict(id="encode-settings", title="Thumbnail PNG encoding: every filter and zlib setting",
          script=["tools/encode-settings.sh", "{flatcorpus}", "{corpus}"], env={"ROUNDS": "5"}),
+    dict(id="encoder", title="The fast PNG encoder against zlib and libdeflate",
+         script=["tools/encoder-benchmark.sh"], env={"ROUNDS": "9"}, markdown=True),
     dict(id="cache-benchmark", title="ImageCache benchmarks", long=True,
          script=["tools/cache-benchmark.sh"]),
     dict(id="allocators", title="Bitmap allocators: resident rise against the cache's logical peak, and CPU per load",

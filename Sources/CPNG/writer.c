@@ -120,12 +120,8 @@ static void rtn_compress(png_structp png, struct rtn_png_writer *w, const uint8_
 // under 16 KiB, memory level 8, Z_FILTERED when any filter but none may be used, Z_RLE when
 // asked. So the file is byte for byte libpng's.
 static void rtn_write_image_data(png_structp png, struct rtn_png_writer *w, const rtn_png_encode_params *p) {
-    static const uint8_t channels[7] = {1, 0, 3, 1, 2, 0, 4};
-    size_t bpp = channels[p->color_type], length = (size_t)p->width * bpp;
-    unsigned allowed = p->filter == RTN_PNG_FILTER_ADAPTIVE ? 0x1fu : 1u << p->filter;
-    if (p->height == 1) allowed &= ~(unsigned)((1 << 2) | (1 << 3) | (1 << 4)); // no row above
-    if (p->width == 1) allowed &= ~(unsigned)((1 << 1) | (1 << 3) | (1 << 4));  // no pixel left
-    if (allowed == 0) allowed = 1;
+    size_t bpp = rtn_png_channels(p->color_type), length = (size_t)p->width * bpp;
+    unsigned allowed = rtn_png_allowed_filters(p);
     size_t data_size = length < 32768 && p->height < 32768 ? (length + 1) * p->height : 0xffffffffu;
     int window_bits = 15;
     if (data_size <= 16384) {
@@ -154,12 +150,7 @@ static void rtn_write_image_data(png_structp png, struct rtn_png_writer *w, cons
     int first = 1;
     const uint8_t *prev = above;
     for (uint32_t y = 0; y < p->height; y++) {
-        const uint8_t *row = p->pixels + (size_t)y * p->stride;
-        if (p->strip_filler) {
-            uint8_t *dst = prev == packed ? above : packed;  // never the row above
-            for (uint32_t x = 0; x < p->width; x++) memcpy(dst + 3 * x, row + 4 * x, 3);
-            row = dst;
-        }
+        const uint8_t *row = rtn_png_source_row(p, y, prev, above, packed);
         rtn_png_filter_row(row, prev, length, bpp, allowed, filtered);
         rtn_compress(png, w, filtered, length + 1, Z_NO_FLUSH, out, &first, data_size);
         prev = row;

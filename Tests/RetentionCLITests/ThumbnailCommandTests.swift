@@ -70,6 +70,27 @@ struct ThumbnailCommandTests {
         }
     }
 
+    @Test("--compression: fast by default, zlib when asked or implied by --level; every fast file within 15 % of zlib's size")
+    func compression() async throws {
+        let dir = try CLIRunner.temporaryDirectory("thumb-compression")
+        defer { try? FileIO.removeTree(dir) }
+        let names = ["photo-600x400-01.png", "alpha-600x400-01.png", "palette-600x400-01.png", "gray-600x400-01.png", "ui-600x400-01.png"]
+        try FileIO.createDirectories(dir + "/in")
+        for name in names { try Self.copy(Self.images + "/" + name, to: dir + "/in/" + name) }
+        for (folder, extra) in [("fast", [String]()), ("zlib", ["--compression", "zlib"]), ("level", ["--level", "6"]), ("named", ["--compression", "fast"])] {
+            let run = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "128", "-o", dir + "/" + folder, "--jobs", "1"] + extra)
+            #expect(run.status == 0 && run.stderr.isEmpty, "\(folder): \(run.stderr)")
+        }
+        for name in names {
+            let fast = try FileIO.readAll(dir + "/fast/" + name), zlib = try FileIO.readAll(dir + "/zlib/" + name)
+            #expect(fast != zlib, "\(name): the default is the fast encoder")
+            #expect(try FileIO.readAll(dir + "/level/" + name) == zlib, "\(name): --level implies zlib")
+            #expect(try FileIO.readAll(dir + "/named/" + name) == fast, "\(name)")
+            #expect(Double(fast.count) <= 1.15 * Double(zlib.count), "\(name): \(fast.count) bytes against zlib's \(zlib.count)")
+            #expect(try Self.header(dir + "/fast/" + name) == Self.header(dir + "/zlib/" + name))
+        }
+    }
+
     @Test("outputs keep the input name, go to ./thumbnails by default, and are overwritten")
     func outputNaming() async throws {
         let dir = try CLIRunner.temporaryDirectory("thumb-names")
@@ -165,6 +186,8 @@ struct ThumbnailCommandTests {
         (["--size", "0", "x.png"], "Error: The value '0' is invalid for '--size <size>': expected a size like 256 or 256x192, each side a whole number from 1 to 32768"),
         (["--size", "64x", "x.png"], "Error: The value '64x' is invalid for '--size <size>': expected a size like 256 or 256x192, each side a whole number from 1 to 32768"),
         (["--level", "10", "x.png"], "Error: --level must be 0-9, got 10"),
+        (["--compression", "fast", "--level", "9", "x.png"], "Error: --level and --zlib-strategy set zlib, and go with --compression zlib, not fast"),
+        (["--compression", "best", "x.png"], "Error: The value 'best' is invalid for '--compression <fast|zlib>'. Please provide one of 'fast' and 'zlib'."),
         (["--jobs", "0", "x.png"], "Error: --jobs must be at least 1, got 0"),
         (["-o", "out.png", "a.png", "b.png"], "Error: -o out.png names one file, but there are 2 inputs; give a folder instead"),
         ([], "Error: give at least one PNG file or folder to thumbnail"),

@@ -17,11 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-typedef struct {
-    uint8_t *pixels;
-    uint32_t width, height;
-    int opaque;
-} image;
+#include "rgba-image.h"
 
 static const char *filter_names[] = {"none", "sub", "up", "average", "paeth", "adaptive"};
 /* zlib settings: level with the standard search, or -1 for Z_RLE. */
@@ -31,23 +27,6 @@ static double cpu_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int load(const char *path, image *out) {
-    png_image png;
-    memset(&png, 0, sizeof png);
-    png.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_file(&png, path)) return 0;
-    png.format = PNG_FORMAT_RGBA;
-    out->pixels = malloc(PNG_IMAGE_SIZE(png));
-    if (out->pixels == NULL || !png_image_finish_read(&png, NULL, out->pixels, 0, NULL)) return 0;
-    out->width = png.width;
-    out->height = png.height;
-    out->opaque = 1;
-    for (size_t i = 3; i < (size_t)png.width * png.height * 4; i += 4) {
-        if (out->pixels[i] != 255) { out->opaque = 0; break; }
-    }
-    return 1;
 }
 
 /* Encodes every image with one setting; returns the bytes written and adds the CPU time. */

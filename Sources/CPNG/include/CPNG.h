@@ -195,7 +195,20 @@ typedef struct {
 rtn_png_status rtn_png_encode(const rtn_png_encode_params *params, uint8_t **out,
                               size_t *out_size, rtn_png_error *err);
 
-/// Frees a buffer returned by `rtn_png_encode_rgba8`.
+/// Encodes `params` as PNG without libpng or zlib (Sources/CPNG/encoder.c): each row filtered
+/// as `rtn_png_encode` filters it (`filter`; adaptive is libpng's per-row choice), then a
+/// deflate stream of literals and runs (of the byte or the pixel before), each block of about
+/// 128 KiB coded with its own Huffman table, fixed codes or stored, whichever is smallest.
+/// Several times faster than zlib's run-length strategy, for files of about the same size
+/// (docs/results.md, section encoder). 8-bit, non-interlaced images only (`bit_depth` 8,
+/// `interlaced` 0; `level`, `run_length` and `libpng_rows` are ignored): anything else returns
+/// RTN_PNG_USAGE. Costs O(pixels), one pass over the image; memory: two rows, one block of
+/// filtered rows and the output (at most the stored size). On success `*out` is a malloc'd
+/// buffer of `*out_size` bytes that the caller frees with `rtn_png_free`.
+rtn_png_status rtn_png_encode_fast(const rtn_png_encode_params *params, uint8_t **out,
+                                   size_t *out_size, rtn_png_error *err);
+
+/// Frees a buffer returned by `rtn_png_encode` or `rtn_png_encode_fast`.
 void rtn_png_free(void *buffer);
 
 /// The libpng version string this shim runs against (e.g. "1.6.39").

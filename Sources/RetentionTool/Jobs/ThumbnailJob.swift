@@ -23,7 +23,10 @@ package struct ThumbnailJob {
     package var linearLight = false
     /// Files at once; nil for the cores this process may use.
     package var jobs: Int?
-    /// zlib level (0–9) and matching of the written PNGs.
+    /// The compressor of the written PNGs: CPNG's fast encoder by default, or zlib at
+    /// ``level`` and ``zlibStrategy``.
+    package var compression = PNGEncoder.Compression.fast
+    /// zlib level (0–9) and matching of the written PNGs, with `compression` `.zlib`.
     package var level = 6, zlibStrategy = PNGEncoder.Strategy.rle
     /// Each file's report as one JSON line (the sink's `emit`), and the summary as JSON.
     package var json = false
@@ -90,7 +93,7 @@ package struct ThumbnailJob {
         }
         let thumbnailer = Thumbnailer(width: box.width, height: box.height, mode: mode, quality: quality, linearLight: linearLight,
                                       options: DecodeOptions(thumbnailInflateBytes: inflateWholeBytes))
-        let encoder = PNGEncoder(compressionLevel: level, strategy: zlibStrategy)
+        let encoder = PNGEncoder(compression: compression, compressionLevel: level, strategy: zlibStrategy)
         // The cache folder is checked before any output folder is made, so a refused cache
         // leaves nothing behind.
         let cache: ThumbnailCache?

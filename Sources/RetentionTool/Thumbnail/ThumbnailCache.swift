@@ -15,7 +15,8 @@ import Foundation
 /// An entry's key is everything that decides the thumbnail's bytes plus the input's identity:
 /// the transform as the image cache's disk tier names it
 /// (`RetentionPolicy.DiskTier.thumbnailTransformPrefix`, `thumbnail:<box>:<quality>:<mode>:<light>:`),
-/// then `png/<format> level=<level> zlib=<strategy> filter=<filter> <device>:<inode> <size>
+/// then `png/<format> level=<level> zlib=<strategy> filter=<filter>` (and ` encoder=fast` for
+/// the fast encoder's files), then `<device>:<inode> <size>
 /// <mtime in ns> <ctime in ns>`. A changed file misses and is made again: new contents
 /// make a new modification time and change time; a file replaced by rename gets a new inode
 /// or, when the file system hands the old inode back to a new file of the same size and a
@@ -73,6 +74,8 @@ package final class ThumbnailCache: Sendable {
         settings = RetentionPolicy.DiskTier.thumbnailTransformPrefix(width: thumbnailer.width, height: thumbnailer.height, mode: thumbnailer.mode,
                                                                      quality: thumbnailer.quality, linearLight: thumbnailer.linearLight)
             + "png/\(Self.formatVersion) level=\(encoder.compressionLevel) zlib=\(encoder.strategy.rawValue) filter=\(encoder.filter.rawValue)"
+            // The fast encoder's files differ from zlib's; zlib's entries keep their keys.
+            + (encoder.compression == .fast ? " encoder=fast" : "")
     }
 
     /// True when nothing is added: another process owns the folder, or it cannot be written. O(1).
