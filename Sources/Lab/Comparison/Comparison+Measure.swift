@@ -211,8 +211,7 @@ extension Comparison {
                 all.append(result)
                 if let failure = result.failure {
                     failed += 1
-                    if sink.isTerminal { sink.progress("", true) }
-                    sink.note("\(result.strategy) (repeat \(result.repeatIndex)): \(failure)")
+                    lines.note("\(result.strategy) (repeat \(result.repeatIndex)): \(failure)")
                 }
                 do { try export.record(result, allResults: all) } catch {
                     if exportFailure == nil { sink.note("Error: \(error)") }
@@ -238,7 +237,6 @@ extension Comparison {
             if let given = settings.costsPath { return ([try CostTable.load(contentsOf: given)], []) }
             var tables: [CostTable] = [], files: [TemporaryFile] = []
             let count = max(1, min(settings.calibrations, settings.repeats))
-            let sink = lines.sink
             for index in 0..<count {
                 lines.report("[costs \(index + 1)/\(count)] measuring the cost table  \(Int(lines.elapsed)) s", final: false)
                 do {
@@ -248,7 +246,7 @@ extension Comparison {
                     tables.append(measured.table)
                     files.append(measured.file)
                 } catch {
-                    if sink.isTerminal { sink.progress("", true) }
+                    lines.end()
                     throw error
                 }
             }
