@@ -226,7 +226,7 @@ extension ProcessSoak {
             self.options = options
             self.running = running
             start = clock.now
-            loop = SoakLoop(iterations: options.iterations, minimumIterationsToPass: options.minimumIterationsToPass)
+            loop = SoakLoop(iterations: options.iterations, minimumIterationsToPass: options.minimumIterationsToPass, warmup: options.warmup)
         }
 
         func verdict() -> SoakVerdict {

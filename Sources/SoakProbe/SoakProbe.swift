@@ -48,12 +48,13 @@ public enum SoakProbe {
         // A negative warm-up runs none, and the verdict says 0 (decide clamps it too).
         let warmup = max(0, warmup)
         for _ in 0..<warmup { _ = try body() }
-        var loop = SoakLoop(iterations: iterations, minimumIterationsToPass: minimumIterationsToPass)
+        var loop = SoakLoop(iterations: iterations, minimumIterationsToPass: minimumIterationsToPass, warmup: warmup)
         while loop.wantsMore {
             let units = try body()
             var sample = try probe.sample()
             sample.units = units
-            evidence.add(sample)
+            // Placed at its iteration's number, warm-up included, so a fill is named by it.
+            evidence.add(sample, iteration: Double(warmup + loop.measured + 1))
             // No count of iterations can judge a per-unit limit once the units are meaningless.
             if limit.unit != nil, evidence.firstInvalidUnits != nil { break }
             loop.record(SoakVerdict.decide(evidence, warmup: warmup, limit: limit, measure: .retained,
@@ -65,22 +66,33 @@ public enum SoakProbe {
 
 /// When a soak stops measuring: after its fixed count, or (until a verdict) when the outcome is
 /// a PASS or a FAIL the same in two measured iterations in a row, after the minimum a pass
-/// needs, as `retention soak --until-verdict` does. O(1) per iteration.
+/// needs, as `retention soak --until-verdict` does; a FAIL only once the soak has run
+/// ``fillAllowance`` iterations (warm-up included), so a cache still filling can show where
+/// it stops (``GrowthKnee``). O(1) per iteration.
 public struct SoakLoop: Sendable {
     /// The iterations asked for.
     public let iterations: SoakIterations
     /// Measured iterations before the verdict may stop the soak.
     public let minimumIterationsToPass: Int
+    /// Iterations run before measuring, counted toward ``fillAllowance``.
+    public let warmup: Int
+    /// Iterations from the start (warm-up included) before a FAIL may stop the soak early
+    /// (``GrowthRule/fillAllowance`` by default; 0 stops a FAIL as soon as it is decided).
+    public let fillAllowance: Int
     /// Measured iterations recorded.
     public private(set) var measured = 0
     /// True once the verdict was decided early.
     public private(set) var decided = false
     private var lastDecision: SoakOutcome?
 
-    /// A loop for `iterations`. O(1).
-    public init(iterations: SoakIterations, minimumIterationsToPass: Int = GrowthRule.minimumIterationsToPass) {
+    /// A loop for `iterations` after `warmup` iterations, a FAIL stopping it early only after
+    /// `fillAllowance` iterations in all. O(1).
+    public init(iterations: SoakIterations, minimumIterationsToPass: Int = GrowthRule.minimumIterationsToPass, warmup: Int = 0,
+                fillAllowance: Int = GrowthRule.fillAllowance) {
         self.iterations = iterations
         self.minimumIterationsToPass = minimumIterationsToPass
+        self.warmup = max(0, warmup)
+        self.fillAllowance = fillAllowance
     }
 
     /// True while another iteration is to be measured. O(1).
@@ -94,12 +106,13 @@ public struct SoakLoop: Sendable {
 
     /// Records a measured iteration and the outcome the evidence gives now; a PASS decides only
     /// when `alsoDecided` holds too (a baseline comparison decided either way), while a certain
-    /// FAIL decides regardless. O(1).
+    /// FAIL decides regardless, once the soak has run ``fillAllowance`` iterations. O(1).
     public mutating func record(_ outcome: SoakOutcome, alsoDecided: Bool) {
         measured += 1
         guard iterations.stopsWhenDecided, measured >= minimumIterationsToPass else { return }
         let decision = outcome == .pass || outcome == .growth ? outcome : nil
-        if let decision, decision == lastDecision, decision == .growth || alsoDecided { decided = true }
+        let filled = warmup + measured >= fillAllowance
+        if let decision, decision == lastDecision, decision == .pass ? alsoDecided : filled { decided = true }
         lastDecision = decision
     }
 }

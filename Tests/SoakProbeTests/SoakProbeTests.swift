@@ -114,8 +114,9 @@ import Testing
     }
 
     @Test func aStoppedPassIsInconclusiveAndACrashAFailedRun() {
-        let flat = SoakVerdict.decide(evidence(Array(repeating: 1_000, count: 8)), warmup: 0, limit: .perIteration(0), measure: .retained)
-        #expect(flat.outcome == .pass)
+        // A limit of 0 would be INCONCLUSIVE: no page-granular measure resolves zero growth.
+        let flat = SoakVerdict.decide(evidence(Array(repeating: 1_000, count: 8)), warmup: 0, limit: .perIteration(.kilobytes(1)), measure: .retained)
+        #expect(flat.outcome == .pass, "\(flat)")
         #expect(flat.stopped(by: "the program exited").outcome == .inconclusive)
         #expect(flat.stopped(by: "killed by SIGSEGV", failedRun: true).outcome == .failedRun)
     }
