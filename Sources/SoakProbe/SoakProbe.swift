@@ -108,10 +108,17 @@ public struct SoakLoop: Sendable {
     /// when `alsoDecided` holds too (a baseline comparison decided either way), while a certain
     /// FAIL decides regardless, once the soak has run ``fillAllowance`` iterations. O(1).
     public mutating func record(_ outcome: SoakOutcome, alsoDecided: Bool) {
+        record(outcome, alsoDecided: alsoDecided, atIteration: warmup + measured + 1)
+    }
+
+    /// ``record(_:alsoDecided:)`` for a sample taken at `iteration` (from 1, warm-up included),
+    /// for a soak whose samples are not one per iteration (markers read together): the fill
+    /// allowance counts iterations, not samples. O(1).
+    public mutating func record(_ outcome: SoakOutcome, alsoDecided: Bool, atIteration iteration: Int) {
         measured += 1
         guard iterations.stopsWhenDecided, measured >= minimumIterationsToPass else { return }
         let decision = outcome == .pass || outcome == .growth ? outcome : nil
-        let filled = warmup + measured >= fillAllowance
+        let filled = iteration >= fillAllowance
         if let decision, decision == lastDecision, decision == .pass ? alsoDecided : filled { decided = true }
         lastDecision = decision
     }
@@ -133,7 +140,12 @@ public struct RetainedMemoryProbe: Sendable {
         let heap = try ProcessMemory.heapStatistics()
         let now = try statm.sample()
         let anonymous = now.residentBytes - now.sharedBytes
-        return RetainedSample(retainedBytes: max(0, anonymous - heap.freeHeldBytes), residentBytes: now.residentBytes,
-                              anonymousBytes: anonymous, freeHeldBytes: heap.freeHeldBytes)
+        return RetainedSample(retainedBytes: Self.retainedBytes(anonymousBytes: anonymous, freeHeldBytes: heap.freeHeldBytes),
+                              residentBytes: now.residentBytes, anonymousBytes: anonymous, freeHeldBytes: heap.freeHeldBytes)
     }
+
+    /// Retained memory, the one formula every soak in this process fits (this probe's and the
+    /// lab's scenario soak's): anonymous resident bytes less the bytes glibc holds freed, never
+    /// below 0. O(1).
+    public static func retainedBytes(anonymousBytes: Int, freeHeldBytes: Int) -> Int { max(0, anonymousBytes - freeHeldBytes) }
 }

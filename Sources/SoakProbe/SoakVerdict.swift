@@ -135,21 +135,29 @@ public struct SoakVerdict: Sendable, Hashable, CustomStringConvertible {
     /// whatever was measured. O(reasons).
     public func stopped(by reason: String, failedRun: Bool = false) -> SoakVerdict {
         var verdict = self
-        if failedRun {
-            verdict.outcome = .failedRun
-            verdict.reasons.insert("\(reason): a failed run, whatever was measured", at: 0)
-            return verdict
-        }
-        switch verdict.outcome {
-        case .pass:
-            verdict.outcome = .inconclusive
-            verdict.reasons.insert("\(reason): a stopped soak is never a pass (the iterations it measured would have passed)", at: 0)
-        case .inconclusive:
-            verdict.reasons.insert("\(reason): a stopped soak is never a pass", at: 0)
-        case .growth, .failedRun:
-            verdict.reasons.insert(reason, at: 0)
-        }
+        Self.stop(&verdict.outcome, reasons: &verdict.reasons, by: reason, failedRun: failedRun)
         return verdict
+    }
+
+    /// The rule of a stopped soak, for any soak's outcome and reasons (this verdict's, the
+    /// lab's scenario soak's): `reason` heads the reasons; a PASS becomes INCONCLUSIVE (what was
+    /// not measured may grow) and a certain FAIL stays; with `failedRun`, the outcome is a
+    /// failed run whatever was measured. O(reasons).
+    public static func stop(_ outcome: inout SoakOutcome, reasons: inout [String], by reason: String, failedRun: Bool = false) {
+        if failedRun {
+            outcome = .failedRun
+            reasons.insert("\(reason): a failed run, whatever was measured", at: 0)
+            return
+        }
+        switch outcome {
+        case .pass:
+            outcome = .inconclusive
+            reasons.insert("\(reason): a stopped soak is never a pass (the iterations it measured would have passed)", at: 0)
+        case .inconclusive:
+            reasons.insert("\(reason): a stopped soak is never a pass", at: 0)
+        case .growth, .failedRun:
+            reasons.insert(reason, at: 0)
+        }
     }
 
     /// `bytesPerIteration` in words: `4.1 KB per iteration`, or per unit first with per
