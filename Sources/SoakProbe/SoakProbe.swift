@@ -1,4 +1,5 @@
 import MemoryProbe
+import SystemIO
 
 /// Soaks your own code in a test: runs a closure for warm-up and measured iterations, samples
 /// the memory this process retains after each, and judges whether it grows, with the rule the
@@ -17,8 +18,11 @@ import MemoryProbe
 /// would make retained memory read low by what it released.
 ///
 /// **Run it alone.** Resident memory is the whole process's: tests running in parallel in the
-/// same process (Swift Testing's default) allocate while it measures. Mark the suite
-/// `.serialized` and keep it in a test process of its own, or run the soak in a child process.
+/// same process (Swift Testing's default) allocate while it measures. The soak watches for it
+/// (``SoakInterference``): other threads' CPU time while it measures, the process's thread
+/// count changing; seen, the verdict is INCONCLUSIVE and names it (`interference: .note` when
+/// those threads are the code's own workers). Run the soak in a child process: a Swift Testing
+/// exit test (`#expect(processExitsWith:)`), as docs/soak.md shows.
 public enum SoakProbe {
     /// Soaks `body`, which reports nothing: a limit per iteration. Runs `warmup` calls left out
     /// of the fit (the first calls fill caches and the allocator's arenas; none when below 0, and
@@ -27,8 +31,10 @@ public enum SoakProbe {
     /// (a few microseconds); keeps no per-iteration history.
     public static func measure(warmup: Int = 3, iterations: SoakIterations = .untilVerdict(max: 200), limit: SoakLimit,
                                minimumIterationsToPass: Int = GrowthRule.minimumIterationsToPass,
+                               interference: SoakInterference.Policy = .inconclusive,
                                _ body: () throws -> Void) throws -> SoakVerdict {
-        try measureUnits(warmup: warmup, iterations: iterations, limit: limit, minimumIterationsToPass: minimumIterationsToPass) {
+        try measureUnits(warmup: warmup, iterations: iterations, limit: limit, minimumIterationsToPass: minimumIterationsToPass,
+                         interference: interference) {
             try body()
             return 1
         }
@@ -42,6 +48,7 @@ public enum SoakProbe {
     /// A name of its own, since a closure of several statements would fit either.
     public static func measureUnits(warmup: Int = 3, iterations: SoakIterations = .untilVerdict(max: 200), limit: SoakLimit,
                                minimumIterationsToPass: Int = GrowthRule.minimumIterationsToPass,
+                               interference policy: SoakInterference.Policy = .inconclusive,
                                _ body: () throws -> Double) throws -> SoakVerdict {
         let probe = try RetainedMemoryProbe()
         var evidence = SoakEvidence()
@@ -49,18 +56,26 @@ public enum SoakProbe {
         let warmup = max(0, warmup)
         for _ in 0..<warmup { _ = try body() }
         var loop = SoakLoop(iterations: iterations, minimumIterationsToPass: minimumIterationsToPass, warmup: warmup)
+        // What other threads do while it measures: their CPU time, and the thread count.
+        var interference = SoakInterference()
+        func verdict() -> SoakVerdict {
+            SoakVerdict.decide(evidence, warmup: warmup, limit: limit, measure: .retained, minimumIterationsToPass: minimumIterationsToPass)
+                .noting(interference, policy: policy)
+        }
         while loop.wantsMore {
+            let processBefore = ProcessActivity.cpuTime(), threadBefore = ThreadCPUTime.now()
             let units = try body()
             var sample = try probe.sample()
+            interference.add(processCPU: ProcessActivity.cpuTime() - processBefore, threadCPU: ThreadCPUTime.now() - threadBefore,
+                             threadCount: ProcessActivity.threadCount())
             sample.units = units
             // Placed at its iteration's number, warm-up included, so a fill is named by it.
             evidence.add(sample, iteration: Double(warmup + loop.measured + 1))
             // No count of iterations can judge a per-unit limit once the units are meaningless.
             if limit.unit != nil, evidence.firstInvalidUnits != nil { break }
-            loop.record(SoakVerdict.decide(evidence, warmup: warmup, limit: limit, measure: .retained,
-                                           minimumIterationsToPass: minimumIterationsToPass).outcome)
+            loop.record(verdict().outcome)
         }
-        return SoakVerdict.decide(evidence, warmup: warmup, limit: limit, measure: .retained, minimumIterationsToPass: minimumIterationsToPass)
+        return verdict()
     }
 }
 

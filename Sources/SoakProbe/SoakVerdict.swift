@@ -50,6 +50,9 @@ public struct SoakVerdict: Sendable, Hashable, CustomStringConvertible {
     public var resolutionBytes: Double = 0
     /// True when the interval was widened to what that step can resolve.
     public var widenedToResolution = false
+    /// What the soak saw of other work in the process while it measured (SoakProbe's soaks
+    /// only; nil for another process's).
+    public var interference: SoakInterference?
 
     /// True for a PASS. O(1).
     public var passed: Bool { outcome == .pass }
@@ -127,6 +130,27 @@ public struct SoakVerdict: Sendable, Hashable, CustomStringConvertible {
             let bare = fit.slopeInterval95.upper - fit.slope
             notes.append("the slope's 95 % interval was widened to ± \(NumberText.grouped(judgement.resolutionHalfWidth)) B per iteration, what a measure read in \(NumberText.grouped(resolutionBytes))-byte pages can resolve over \(NumberText.plural(fit.count, "iteration", "iterations")) (the figures' spread alone gave ± \(NumberText.grouped(max(0, bare))) B)")
         }
+    }
+
+    /// This verdict with what the soak saw of other work in the process: when it saw any
+    /// (``SoakInterference/seen``), under ``SoakInterference/Policy/inconclusive`` a PASS or a
+    /// FAIL becomes INCONCLUSIVE with the interference named first among the reasons (the
+    /// memory read was the process's, not the code's alone), and an INCONCLUSIVE names it last
+    /// among its reasons; under ``SoakInterference/Policy/note``, or for a failed run, it is a note. O(1).
+    public func noting(_ interference: SoakInterference, policy: SoakInterference.Policy) -> SoakVerdict {
+        var verdict = self
+        verdict.interference = interference
+        guard let text = interference.text else { return verdict }
+        if policy == .inconclusive, outcome == .pass || outcome == .growth {
+            verdict.reasons.insert("\(text); a \(outcome == .pass ? "PASS" : "FAIL") measured beside it is not the code's alone, so the soak is INCONCLUSIVE: soak the code alone (a child process: a Swift Testing exit test), or pass interference: .note when those threads are the code's own workers", at: 0)
+            verdict.outcome = .inconclusive
+            verdict.moreIterationsToDecide = nil
+        } else if policy == .inconclusive, outcome == .inconclusive {
+            verdict.reasons.append(text)
+        } else {
+            verdict.notes.append(text)
+        }
+        return verdict
     }
 
     /// This verdict when the soak was stopped or its program ended before it ran its course:
