@@ -7,9 +7,13 @@ internal import Glibc
 public enum ProcessActivity {
     /// The CPU time every thread of this process has used, user plus system. One system call
     /// (vDSO-fast on Linux).
-    public static func cpuTime() -> Duration {
+    public static func cpuTime() -> Duration { clockTime(of: CLOCK_PROCESS_CPUTIME_ID) }
+
+    /// The time of a CPU-time clock (this process's, or the calling thread's for
+    /// ``ThreadCPUTime``). One `clock_gettime`.
+    static func clockTime(of clock: clockid_t) -> Duration {
         var spec = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+        clock_gettime(clock, &spec)
         return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
     }
 
