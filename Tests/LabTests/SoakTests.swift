@@ -175,6 +175,12 @@ struct SoakTests {
         let step = GrowthVerdict.decide(measured: Self.samples([50_000_000] + Array(repeating: 50_000_080, count: 7)), maxGrowthBytes: 0,
                                         violations: [], failures: [])
         #expect(step.outcome == .pass, "\(step.reasons) \(step.notes)")
+        // The step mid-series, as the runs had it: the bare interval, 4.4 to 15.5 KB
+        // per hour of use, was certain growth (FAIL under --max-growth 0); widened to what a
+        // page-granular measure resolves, it is not.
+        let middle = GrowthVerdict.decide(measured: Self.samples(Array(repeating: 50_000_000, count: 4) + Array(repeating: 50_000_080, count: 4)),
+                                          maxGrowthBytes: 0, violations: [], failures: [])
+        #expect(middle.outcome == .pass, "\(middle.reasons) \(middle.notes)")
         let big = GrowthVerdict.decide(measured: Self.samples([50_000_000, 50_000_000] + Array(repeating: 50_400_000, count: 10)), maxGrowthBytes: 0,
                                        violations: [], failures: [])
         #expect(big.outcome == .pass, "\(big.reasons) \(big.notes)")
