@@ -27,8 +27,11 @@ public enum SoakProbe {
     /// Soaks `body`, which reports nothing: a limit per iteration. Runs `warmup` calls left out
     /// of the fit (the first calls fill caches and the allocator's arenas; none when below 0, and
     /// the verdict says 0), then up to `iterations` measured calls (none when that is below 1). Rethrows `body`'s errors; throws `MemoryProbeError` when
-    /// memory cannot be read. Costs the calls plus a statm read and a `mallinfo2` per call
-    /// (a few microseconds); keeps no per-iteration history.
+    /// memory cannot be read. `interference` says what other threads' work does to the
+    /// verdict (``SoakInterference``). Costs the calls plus, per call, a statm read, a
+    /// `mallinfo2`, four CPU-clock reads and a read of `/proc/self/stat` (tens of
+    /// microseconds), and a look at the series' shape (O(points), at most 1,024); keeps at
+    /// most 1,024 points of history (``RetainedSeries``).
     public static func measure(warmup: Int = 3, iterations: SoakIterations = .untilVerdict(max: 200), limit: SoakLimit,
                                minimumIterationsToPass: Int = GrowthRule.minimumIterationsToPass,
                                interference: SoakInterference.Policy = .inconclusive,
