@@ -40,6 +40,9 @@ sed 's/"script":/"display": "async", "sourceLatencyMs": {"p50": 40, "p95": 120},
   --costs "$work/costs.json" --max-placeholders 40 --export-json "$work/condition.json" >/dev/null 2>&1 || true
 "$R" sweep "$work/async.json" --strategies decoded-lru,decoded-release --vary bitmapBudget,sourceLatencyMs.p95 --values 2MB,8MB \
   --values 120ms,800ms --repeat 1 --costs "$work/costs.json" --max-placeholders 40 --export-json "$work/grid.json" >/dev/null 2>&1 || true
+# A grid over a slower device, whose values are factors (2x), not milliseconds or sizes.
+"$R" sweep "$work/async.json" --strategies decoded-release --vary bitmapBudget,decodeSlowdown --values 2MB,8MB \
+  --values 1x,32x --repeat 1 --costs "$work/costs.json" --max-placeholders 40 --export-json "$work/device.json" >/dev/null 2>&1 || true
 "$R" soak "$work/s.json" --strategy decoded-lru --iterations 4 \
   --export-json "$work/soak.json" --export-csv "$work/soak.csv" >/dev/null 2>&1 || true  # exit 3 for a verdict too short to judge
 status=0
@@ -60,7 +63,7 @@ done
 # What the compare plots hold: placeholder rows beside memory, the checkpoint marked, and small
 # multiples past 5 strategies; the constrained sweep's plot is drawn too; the condition's plot
 # marks breaking points and the grid's heat map boxes an answer per condition value.
-for kind in compare compare6 sweep-limits condition grid; do
+for kind in compare compare6 sweep-limits condition grid device; do
   file="$work/$kind.json"
   if [ ! -s "$file" ]; then echo "check-plots: $kind --export-json wrote nothing" >&2; status=1; continue; fi
   said=$(python3 tools/plot.py "$file" --output "$work/$kind.png") || { echo "check-plots: tools/plot.py failed on $kind" >&2; status=1; continue; }
@@ -69,7 +72,8 @@ for kind in compare compare6 sweep-limits condition grid; do
     compare) expected="2 strategies, placeholder rows per sample, 1 checkpoint marked" ;;
     compare6) expected="6 strategies as small multiples, placeholder rows per sample, 1 checkpoint marked" ;;
     condition) expected="2 strategies over 3 values of sourceLatencyMs.p95, [1-9]* breaking point* marked" ;;
-    grid) expected="2 strategies, 2 × 2 grid, [12] answer* boxed" ;;   # the milder column always has one
+    grid) expected="2 strategies, 2 × 2 grid, 8 cells measured, [12] answer* boxed" ;;   # the milder column always has one
+    device) expected="1 strategy, 2 × 2 grid, 4 cells measured, [12] answer* boxed" ;;
     *) expected="" ;;
   esac
   if [ -n "$expected" ] && [[ "$said" != *": "$expected ]]; then

@@ -38,7 +38,7 @@ if not bodies:
     sys.exit("no ```swift blocks found in " + readme)
 with open(out + "/Snippets.swift", "w") as f:
     f.write("\n".join(sorted(imports | {"import Foundation", "import Retention"})) + "\n\n")
-    f.write("// Names the README's snippets take as given.\nlet paths = [\"photo.png\"]\nlet pngData = Data()\nlet cache = try! ImageCache<Int>(source: .files { _ in \"photo.png\" })\nlet cacheFolder = \"/tmp/cache\"\nlet network = ImageSource<URL> { url in try Data(contentsOf: url) }\nlet url = URL(fileURLWithPath: \"/tmp/photo.png\")\nlet photos = [\"photo.png\"]\n\n")
+    f.write("// Names the README's snippets take as given.\nlet paths = [\"photo.png\"]\nlet pngData = Data()\nlet cache = try! ImageCache<Int>(source: .files { _ in \"photo.png\" }, configuration: .default)\nlet cacheFolder = \"/tmp/cache\"\nlet network = ImageSource<URL> { url in try Data(contentsOf: url) }\nlet url = URL(fileURLWithPath: \"/tmp/photo.png\")\nlet photos = [\"photo.png\"]\n\n")
     for i, body in enumerate(bodies):
         f.write(f"func snippet{i}() async throws {{\n{body}\n}}\n\n")
 with open(out + "/main.swift", "w") as f:

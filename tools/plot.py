@@ -436,14 +436,23 @@ def constrained_metric(constraints):
 
 
 def value_label(key, value):
-    """A swept value as the tool prints it: 8MB, 40ms, fifo, 4."""
+    """A swept value as the tool prints it: 8MB, 40ms, fifo, 2x, 200%, 4."""
     if key == "loadOrder":
         return ["fifo", "priority"][value] if value in (0, 1) else str(value)
-    if key in ("prefetchRows", "decodeWorkers", "fetchLimit"):
-        return str(value)
     if key.startswith("sourceLatencyMs") or key == "diskLatencyMs":
         return f"{value}ms"
-    return f"{value / 1e6:g}MB"
+    if key == "decodeSlowdown":
+        return f"{value}x"
+    if key == "scrollSpeed":
+        return f"{value}%"
+    if key in SIZE_KEYS:
+        return f"{value / 1e6:g}MB"
+    return str(value)
+
+
+# The keys whose values are sizes in bytes (SweepKey.isSize); the rest are counts, times,
+# factors, percentages or names.
+SIZE_KEYS = ("bitmapBudget", "decodedBudget", "thumbnailBudget", "compressedBudget", "admissionCap", "diskBudget")
 
 
 def plot_condition(path, doc):
@@ -508,24 +517,26 @@ def plot_grid(path, doc):
     sweep, outcome = doc["sweep"], doc.get("outcome") or {}
     key, values, grid, strategies = sweep["key"], sweep["values"], sweep["grid"], sweep["strategies"]
     figure, name, limit, flag = constrained_metric(doc.get("constraints") or {})
-    entries = {e["point"]["label"]: e for e in outcome.get("entries", [])}
+    # Points by what they are, not by their printed labels, so a key's formatting cannot lose one.
+    entries = {(e["point"]["strategy"], e["point"]["value"], e["point"].get("gridValue")): e for e in outcome.get("entries", [])}
+    recommended = next((point for point, e in entries.items() if e["point"]["label"] == outcome.get("recommended")), None)
     if not any(e["row"]["runs"] > 0 for e in entries.values()):
         raise Failure(f"{path} has no measured sweep point to plot")
     from matplotlib.colors import ListedColormap
     fig, axes = plt.subplots(1, len(strategies), figsize=(max(9, 2.2 + 1.4 * len(grid["values"]) * len(strategies)), 2.4 + 0.6 * len(values)),
                              squeeze=False, sharey=True)
     answers = {(a.get("strategy"), a.get("knobValue"), a["conditionValue"]) for a in outcome.get("gridAnswers") or []}
-    boxed = 0
+    boxed = measured = 0
     for ax, strategy in zip(axes[0], strategies):
         cells, texts = [], []
         for value in values:
             row_cells, row_texts = [], []
             for condition in grid["values"]:
-                label = f"{strategy} {sweep['key']}={value_label(key, value)} {grid['key']}={value_label(grid['key'], condition)}"
-                e = entries.get(label)
+                e = entries.get((strategy, value, condition))
                 if e is None or e["row"]["runs"] == 0:
                     row_cells.append(0.5), row_texts.append("-")
                     continue
+                measured += 1
                 row_cells.append(1.0 if not e["failures"] else 0.0)
                 shown = figure(e["row"])
                 row_texts.append(f"{'ok' if not e['failures'] else 'FAIL'}\n{shown:g}")
@@ -537,8 +548,7 @@ def plot_grid(path, doc):
                 if (strategy, value, condition) in answers:
                     ax.add_patch(plt.Rectangle((j - 0.48, i - 0.48), 0.96, 0.96, fill=False, edgecolor="black", linewidth=2.2))
                     boxed += 1
-                label = f"{strategy} {sweep['key']}={value_label(key, value)} {grid['key']}={value_label(grid['key'], condition)}"
-                if label == outcome.get("recommended"):
+                if (strategy, value, condition) == recommended:
                     ax.scatter([j + 0.32], [i - 0.3], marker="*", s=200, color="black", zorder=5)
         ax.set_xticks(range(len(grid["values"])), [value_label(grid["key"], c) for c in grid["values"]])
         ax.set_yticks(range(len(values)), [value_label(key, v) for v in values])
@@ -550,7 +560,7 @@ def plot_grid(path, doc):
                  f"{f', {flag} {limit:g}' if limit is not None else ''}; green holds, red fails\n"
                  f"boxed: the cheapest point holding up to each column; star: {held}", fontsize=9)
     fig.tight_layout()
-    return fig, f": {len(strategies)} strategies, {len(values)} × {len(grid['values'])} grid, {boxed} answer{'' if boxed == 1 else 's'} boxed"
+    return fig, f": {len(strategies)} strateg{'y' if len(strategies) == 1 else 'ies'}, {len(values)} × {len(grid['values'])} grid, {measured} cells measured, {boxed} answer{'' if boxed == 1 else 's'} boxed"
 
 
 def script_checkpoints(report):

@@ -34,7 +34,9 @@ public struct ByteSize: Sendable, Hashable, Comparable, ExpressibleByIntegerLite
     public static func kilobytes(_ n: Int) -> ByteSize { ByteSize(bytes: n * 1_000) }
     /// `n` × 1,000,000 bytes. O(1).
     public static func megabytes(_ n: Int) -> ByteSize { ByteSize(bytes: n * 1_000_000) }
-    /// `n` × 1,000,000,000 bytes. O(1).
+    /// `n` × 1,000,000,000 bytes. O(1). Unused by the package, and a gigabyte budget is spelt
+    /// as well in megabytes or parsed from text (`ByteSize("1GB")`).
+    @available(*, deprecated, message: "use .megabytes(n * 1_000), or ByteSize(\"1GB\") from text; removed in 0.3.0")
     public static func gigabytes(_ n: Int) -> ByteSize { ByteSize(bytes: n * 1_000_000_000) }
 
     /// Every unit a size may carry, for messages: "B, kB (or KB), MB, GB, TB, PB, EB, KiB,

@@ -69,7 +69,7 @@ let cases: [String: () async throws -> String] = [
         let cache = try ImageCache<Int>(source: ImageSource(fetch: { _ in
             try await Task.sleep(for: .milliseconds(10))
             return png
-        }), mode: .synchronous)
+        }), configuration: .init(mode: .synchronous))
         let statuses = await withTaskGroup(of: AppearOutcome.Status.self) { group in
             for key in 0..<4 { group.addTask { cache.appeared(key).status } }
             var all: [AppearOutcome.Status] = []
@@ -83,13 +83,13 @@ let cases: [String: () async throws -> String] = [
         let cache = try ImageCache<Int>(source: ImageSource(fetch: { _ in
             try await Task.sleep(for: .seconds(3600))
             return png
-        }), mode: .synchronous, fetchTimeout: .milliseconds(300))
+        }), configuration: .init(mode: .synchronous, fetchTimeout: .milliseconds(300)))
         let outcome = cache.appeared(0)
         try check(outcome.status == .failed && cache.metrics.timedOutFetches == 1, "status \(outcome.status), timed out \(cache.metrics.timedOutFetches)")
         return "ok: the appearance failed at the fetch timeout"
     },
     "prefetch-cancel-idle-100k": {
-        let cache = try ImageCache<Int>(source: ImageSource(fetch: { _ in png }), policy: .decodedLRU, mode: .asynchronous(workers: 2))
+        let cache = try ImageCache<Int>(source: ImageSource(fetch: { _ in png }), configuration: .init(policy: .decodedLRU, mode: .asynchronous(workers: 2)))
         cache.prefetch(0..<100_000)
         cache.cancelPrefetch(0..<100_000)
         await cache.idle()
@@ -101,7 +101,7 @@ let cases: [String: () async throws -> String] = [
         let cache = try ImageCache<Int>(source: ImageSource(fetch: { key in
             if key < 100, let cache = box.cache { _ = try await cache.image(for: key + 100) }
             return png
-        }), policy: .decodedLRU, mode: .asynchronous(workers: 2), fetchLimit: 2)
+        }), configuration: .init(policy: .decodedLRU, mode: .asynchronous(workers: 2), fetchLimit: 2))
         box.cache = cache
         try await withThrowingTaskGroup(of: Void.self) { group in
             for key in 0..<8 { group.addTask { _ = try await cache.image(for: key) } }
@@ -112,7 +112,7 @@ let cases: [String: () async throws -> String] = [
             let looping = try ImageCache<Int>(source: ImageSource(fetch: { key in
                 if let cache = cyclic.cache { _ = try await cache.image(for: 1 - key) }
                 return png
-            }), policy: .decodedLRU, mode: .asynchronous(workers: 2), fetchLimit: 2)
+            }), configuration: .init(policy: .decodedLRU, mode: .asynchronous(workers: 2), fetchLimit: 2))
             cyclic.cache = looping
             _ = try await looping.image(for: 0)
             throw Failed(description: "a fetch chain 0 → 1 → 0 finished")
@@ -137,7 +137,7 @@ let cases: [String: () async throws -> String] = [
         let store = try DiskStore(folder: folder, limit: ByteSize(bytes: 0))
         defer { store.close() }
         do {
-            _ = try ImageCache(source: ImageSource<Int>.memory([0: png]), policy: .decodedLRUDisk, disk: store, diskName: { "\($0)" })
+            _ = try ImageCache(source: ImageSource<Int>.memory([0: png]), configuration: .init(policy: .decodedLRUDisk, diskStore: store, diskName: { "\($0)" }))
             throw Failed(description: "a cache took a store whose limit is 0 bytes")
         } catch let error as ImageCacheError {
             return "ok: \(error)"

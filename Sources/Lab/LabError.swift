@@ -14,8 +14,26 @@ public enum LabError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A signal (SIGINT, SIGTERM) asked the work to stop.
     case stopped(signal: Int32)
     /// A request that cannot be carried out as given (a setting that cannot apply to a
-    /// strategy, a bad range, slices that do not fit together); the tool exits 64.
+    /// strategy, slices that do not fit together); the tool exits 64. ``invalid(_:problem:)``
+    /// and ``outOfRange(setting:value:allowed:unit:)`` are the same kind, with their values.
     case usage(String)
+    /// A value given for `term` that cannot be used (the tool exits 64); `problem` says why,
+    /// without naming the term, which ``description`` puts first as the front end spells it
+    /// (`--values: the range 64MB...8MB runs downward`).
+    case invalid(LabTerm, problem: String)
+    /// A setting's value outside what it allows (the tool exits 64): `fetchLimit: expected 1 to
+    /// 64, got 0`, with `unit` (` ms`, ` percent`) after the range when it has one.
+    case outOfRange(setting: String, value: Int, allowed: ClosedRange<Int>, unit: String = "")
+
+    /// True for a request that cannot be carried out as given: ``usage(_:)``,
+    /// ``invalid(_:problem:)`` and ``outOfRange(setting:value:allowed:unit:)``, on which the
+    /// tool exits 64. O(1).
+    public var isUsage: Bool {
+        switch self {
+        case .usage, .invalid, .outOfRange: true
+        default: false
+        }
+    }
 
     /// One line naming the problem.
     public var description: String {
@@ -30,6 +48,10 @@ public enum LabError: Error, CustomStringConvertible, Sendable, Equatable {
             return reason
         case .stopped(let signal):
             return "stopped by \(StopSignals.name(signal))"
+        case .invalid(let term, let problem):
+            return "\(term.spelled): \(problem)"
+        case .outOfRange(let setting, let value, let allowed, let unit):
+            return "\(setting): expected \(allowed.lowerBound) to \(allowed.upperBound)\(unit), got \(value)"
         }
     }
 }

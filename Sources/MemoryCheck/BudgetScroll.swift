@@ -95,7 +95,7 @@ struct BudgetScroll {
         default: fatalError("budget-scroll: --source files|copy|shared")
         }
         let policy = policy()
-        let cache = try ImageCache(source: source, policy: policy, mode: .asynchronous(workers: workers))
+        let cache = try ImageCache(source: source, configuration: .init(policy: policy, mode: .asynchronous(workers: workers)))
         ProcessMemory.trimHeap()
         let resident = try ResidentMemory()
         let start = try resident.residentBytes()

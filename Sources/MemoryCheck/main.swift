@@ -4,13 +4,14 @@
 // measurement that needs a quiet process runs here, alone, and prints `key value` lines that
 // the test checks. Usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped
 // | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias|parallel-leak|parallel-lru
-// | budget-scroll [FLAGS] (BudgetScroll.swift)
+// | budget-scroll [FLAGS] (BudgetScroll.swift) | child-run REQUEST (a comparison's child, for LabTests) | terms
 import Foundation  // Thread: a thread of its own, for a new malloc arena
 import Glibc  // mmap, munmap, malloc, memset, free, exit: the memory this helper measures
 import Imaging
 import Lab
 import MemoryProbe
 import SoakProbe
+import SystemIO
 
 func emit(_ key: String, _ value: Int) { print("\(key) \(value)") }
 
@@ -252,8 +253,34 @@ do {
     case "budget-scroll":
         // An ImageCache under a pipeline's load: resident rise against the cache's logical peak.
         try BudgetScroll(arguments: Array(CommandLine.arguments.dropFirst(2))).run()
+    case "terms":
+        // Lab's messages under a front end's renamed spellings, one per line: each must name
+        // the renamed term (LabTermTests), so no message keeps a flag of its own.
+        LabTerm.useSpellings(Dictionary(uniqueKeysWithValues: LabTerm.allCases.map { ($0, "<renamed-\($0.rawValue)>") }))
+        var messages: [String] = []
+        func record(_ body: () throws -> Void) {
+            do { try body() } catch { messages.append("\(error)") }
+        }
+        record { _ = try SweepPlan.parseValues("16MB,8MB", key: .bitmapBudget) }
+        record { _ = try Shard(parsing: "two") }
+        record { _ = try Shard.fromEnvironment([:], shards: 3) }
+        record { _ = try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "0"], shards: nil) }
+        record { _ = try CostTable.load(contentsOf: "/nonexistent/costs.json") }
+        let plan = SweepPlan(key: .bitmapBudget, values: [8_000_000], strategies: ["decoded-lru"])
+        var measured = ComparisonSummary(results: [], strategies: plan.points.map(\.label))
+        measured.rows[0].runs = 1
+        messages.append(SweepOutcome(plan: plan, summary: measured, constraints: SweepConstraints()).reason)
+        let timedOut = ChildProcess.Outcome(exitStatus: nil, signal: nil, timedOut: true, stdout: [], stderr: [])
+        messages.append(timedOut.failure(timeoutSeconds: 10, cpuTimeoutSeconds: 1) ?? "")
+        for message in messages { print(message) }
+    case ChildRunRequest.subcommand:
+        // A comparison's child, started by LabTests' launcher: Lab's engine tested without the tool.
+        let output = try ChildRunRequest(json: CommandLine.arguments.dropFirst(2).first ?? "").perform()
+        try StandardStreams.writeOutput(output.standardOutput)
+        for line in output.errors { StandardStreams.writeError(line + "\n") }
+        exit(output.exitStatus)
     default:
-        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias|parallel-leak|parallel-lru | budget-scroll [FLAGS]")
+        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias|parallel-leak|parallel-lru | budget-scroll [FLAGS] | child-run REQUEST | terms")
         exit(2)
     }
 } catch {

@@ -50,7 +50,7 @@ public struct AppearOutcome: Sendable, Hashable {
     public var callerThreadCost: Duration { readDuration + decodeDuration }
 }
 
-/// A finished load, reported to the `onLoadCompleted` hook given to ``ImageCache/init(source:policy:mode:allocator:decodeLimits:disk:fetchLimit:diskName:onLoadCompleted:onEvicted:)``.
+/// A finished load, reported to the `onLoadCompleted` hook of an ``ImageCache/Configuration``.
 ///
 /// Reported for every load that ran to the end (decoded or failed), on the thread that ran it
 /// (a decode worker, or the appearing thread in `synchronous` mode), after the cache's lock

@@ -60,14 +60,14 @@ extension ImageCache {
         let id = waiterIDs.wrappingAdd(1, ordering: .relaxed).newValue
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bitmap, any Error>) in
-                let plan = locked { store -> RequestPlan<Key> in
+                let plan = locked { state -> RequestPlan<Key> in
                     // Checked under the lock, so either this sees the cancellation or
                     // `onCancel` (which takes the lock) sees the registered waiter.
                     if Task.isCancelled {
-                        store.metrics.cancelledRequests += 1
+                        state.metrics.cancelledRequests += 1
                         return .done(.failure(CancellationError()))
                     }
-                    return store._request(key, waiter: id, fetchTimeout: fetchTimeout, continuation)
+                    return state._request(key, waiter: id, fetchTimeout: fetchTimeout, continuation)
                 }
                 switch plan {
                 case .done(let result): continuation.resume(with: result)
@@ -105,13 +105,13 @@ extension ImageCache {
     /// `outer`, the fetch that asked for the load (if any), makes the chain its fetch belongs to.
     func submit(_ job: LoadJob<Key>, within outer: FetchScope? = nil) {
         workers.submit(ticket: job.ticket) { [self] in
-            let (outcome, io) = runLoad(job, fetchLater: source.isAsynchronous)
-            guard let outcome else {
-                // An asynchronous source's load that reached the source stops before it, to fetch.
-                if source.isAsynchronous, io.sourceReads > 0, !job.isCancelled { startFetch(job, io, within: outer) } else { recordCancelled(io) }
-                return
+            let (step, io) = runLoad(job, fetchLater: source.isAsynchronous)
+            switch step {
+            case .finished(let outcome): finish(job, outcome, io, onCallerThread: false)
+            // An asynchronous source's load that reached the source stops before it, to fetch.
+            case .fetch where !job.isCancelled: startFetch(job, io, within: outer)
+            case .fetch, .cancelled: recordCancelled(io)
             }
-            finish(job, outcome, io, onCallerThread: false)
         }
     }
 
@@ -119,18 +119,20 @@ extension ImageCache {
     /// waiting load gets the next one), fetches within the load's timeout, gives the slot back,
     /// and queues the bytes' decode on the workers at the load's priority. No decode worker
     /// waits meanwhile. Cancelling the load (its last requester went) cancels the task, whether
-    /// it waits for a slot or fetches; what it read is counted either way.
+    /// it waits for a slot or fetches; what it read is counted either way, the source read from
+    /// when the fetch holds its slot.
     private func startFetch(_ job: LoadJob<Key>, _ io: LoadIO, within outer: FetchScope?) {
         workers.beginOutsideWork()
         let task = Task { [self] in
             guard await fetches.acquire(for: job.ticket) else {
-                // Cancelled before its turn: nothing was fetched.
-                var unread = io
-                unread.sourceReads -= 1
-                recordCancelled(unread)
+                // Cancelled before its turn: nothing was fetched, only the tiers before were read.
+                recordCancelled(io)
                 workers.endOutsideWork()
                 return
             }
+            // The fetch starts: the source read is counted here, whatever comes of it.
+            var read = io
+            read.sourceReads += 1
             let clock = ContinuousClock()
             let start = clock.now
             // The fetch runs in its scope: a nested image(for:) of this cache gives the slot back
@@ -149,7 +151,6 @@ extension ImageCache {
             }
             _ = scope.releaseSlot()
             let waited = start.duration(to: clock.now)
-            var read = io
             if timedOut { read.timedOutFetches = 1 }
             if job.isCancelled {
                 recordCancelled(read)
@@ -194,8 +195,9 @@ extension ImageCache {
 
     /// Runs `job` on the appearing thread (`synchronous` mode) and says what it cost.
     func runOnCallerThread(_ job: LoadJob<Key>) -> AppearOutcome {
-        let (outcome, io) = runLoad(job)
-        guard let outcome else {
+        let (step, io) = runLoad(job)
+        // Without `fetchLater` the load reads the source itself: it never stops to fetch.
+        guard case .finished(let outcome) = step else {
             recordCancelled(io)
             return AppearOutcome(status: .pending)
         }
@@ -212,7 +214,7 @@ extension ImageCache {
     /// Counts the reads of a load cancelled part way (nothing else of it is kept).
     private func recordCancelled(_ io: LoadIO) {
         guard !io.isEmpty else { return }
-        store.withLock { $0.metrics.add(io) }
+        state.withLock { $0.metrics.add(io) }
     }
 
     /// Stores the outcome, resumes waiters, hands new bytes to the disk tier's writer and
@@ -236,38 +238,38 @@ extension ImageCache {
     private func write(_ writes: DiskWrites<Key>, _ diskTier: CacheDiskTier<Key>) {
         diskTier.writer.submit { [self] in
             let result = diskTier.write(writes)
-            store.withLock { $0._diskWritten(writes, result) }
+            state.withLock { $0._diskWritten(writes, result) }
         }
     }
 
     /// Finds the bytes and decodes them: memory, then the disk tier (which looks for a stored
     /// thumbnail, then the source's bytes, and counts what it read), then the source, checking
-    /// for cancellation before every read and decode. Returns nil for the outcome when the
-    /// load was cancelled, and the reads it made either way. With `fetchLater`, a load that
-    /// reaches the source stops there and returns a nil outcome with the source read counted,
-    /// for the caller to fetch. Runs without the lock.
-    func runLoad(_ job: LoadJob<Key>, fetchLater: Bool = false) -> (outcome: LoadOutcome?, io: LoadIO) {
+    /// for cancellation before every read and decode. Returns where the load ended (finished,
+    /// cancelled or, with `fetchLater`, stopped before an asynchronous source for the caller to
+    /// fetch, the source read not yet counted) and the reads it made. Runs without the lock.
+    func runLoad(_ job: LoadJob<Key>, fetchLater: Bool = false) -> (step: LoadStep, io: LoadIO) {
         let cpuStart = ThreadCPUTime.now()
         var io = LoadIO()
         var readDuration = Duration.zero
         if let cached = job.compressed {
-            if job.isCancelled { return (nil, io) }
-            return (outcome(decoding: .success(cached), from: .memory, readDuration: .zero, cpuStart: cpuStart), io)
+            if job.isCancelled { return (.cancelled, io) }
+            return (.finished(outcome(decoding: .success(cached), from: .memory, readDuration: .zero, cpuStart: cpuStart)), io)
         }
         if let diskTier {
             switch diskTier.find(job.key, io: &io, readDuration: &readDuration, isCancelled: { job.isCancelled },
                                  decodeSource: { try? decode($0) }) {
             case .bitmap(let bitmap, let origin, let sourceBytes, let decodeDuration):
-                return (LoadOutcome(result: .success(bitmap), origin: origin, readData: sourceBytes,
-                                    madeThumbnail: origin == .disk && policy.visible.isThumbnail, readDuration: readDuration,
-                                    decodeDuration: decodeDuration, cpuTime: ThreadCPUTime.now() - cpuStart), io)
-            case .cancelled: return (nil, io)
+                return (.finished(LoadOutcome(result: .success(bitmap), origin: origin, readData: sourceBytes,
+                                              madeThumbnail: origin == .disk && policy.visible.isThumbnail,
+                                              readDuration: readDuration, decodeDuration: decodeDuration,
+                                              cpuTime: ThreadCPUTime.now() - cpuStart)), io)
+            case .cancelled: return (.cancelled, io)
             case .missing: break
             }
         }
-        if job.isCancelled { return (nil, io) }
+        if job.isCancelled { return (.cancelled, io) }
+        if fetchLater { return (.fetch, io) }
         io.sourceReads += 1
-        if fetchLater { return (nil, io) }
         // Reads are timed in wall time (a source may wait on a network, which is no CPU work);
         // decodes are work, timed in this thread's CPU time.
         let clock = ContinuousClock()
@@ -281,8 +283,8 @@ extension ImageCache {
             fetched = .failure(ImageCacheError.fetchTimedOut(key: "\(job.key)", after: timeout))
         }
         readDuration += start.duration(to: clock.now)
-        if case .success = fetched, job.isCancelled { return (nil, io) }
-        return (outcome(decoding: fetched, from: .source, readDuration: readDuration, cpuStart: cpuStart), io)
+        if case .success = fetched, job.isCancelled { return (.cancelled, io) }
+        return (.finished(outcome(decoding: fetched, from: .source, readDuration: readDuration, cpuStart: cpuStart)), io)
     }
 
     /// The memory a decode of `data` takes, from its header: the bitmap and the whole-image

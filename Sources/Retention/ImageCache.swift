@@ -26,7 +26,7 @@ import Synchronization
 /// without hopping executors; and `cachedImage(for:)` is called per visible row per frame, so
 /// it must cost about a dictionary lookup — one uncontended lock acquisition, no allocation,
 /// no suspension. All state sits in one `Lock` (SystemIO's `Mutex`, wrapped so ThreadSanitizer
-/// sees its ordering): a dictionary of slots plus two intrusive LRU lists, see `CacheStore`.
+/// sees its ordering): a dictionary of slots plus two intrusive LRU lists, see `CacheState`.
 /// Reads of the source and decodes never run while it is held, and bitmaps dropped under it are
 /// freed after it is released. The visible rows' bitmaps are also in an index striped over
 /// many locks (`ActiveIndex`), which serves `cachedImage(for:)`'s visible-row hits without the
@@ -42,19 +42,26 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     public let allocator: BitmapAllocator
     /// Caps checked before a decode takes pixel memory.
     public let decodeLimits: DecodeLimits
-    /// The disk tier's store, when the policy keeps one and it is a `DiskStore` (nil for a
-    /// store of another kind: see ``diskStore``). O(1).
+    /// The disk tier's store (``Configuration/diskStore``), of whatever kind was given, when
+    /// the policy keeps one; `diskStore as? DiskStore` when you need the `DiskStore`. O(1).
+    public var diskStore: (any ImageCacheDiskStore)? { diskTier?.store }
+    /// ``diskStore`` when it is a `DiskStore`: a second name for the store, deprecated. O(1).
+    @available(*, deprecated, message: "use diskStore (diskStore as? DiskStore where a DiskStore is needed)")
     public var disk: DiskStore? { diskStore as? DiskStore }
-    /// The disk tier's store, of whatever kind was given, when the policy keeps one. O(1).
-    public let diskStore: (any ImageCacheDiskStore)?
 
     /// The most keys whose disk writes may wait for the writer at once: 64. A load finishing
     /// beyond that writes nothing (``CacheMetrics/diskWritesDropped``), so bytes waiting to be
     /// written (held outside ``usage`` until written) stay bounded.
     public static var maximumPendingDiskWrites: Int { 64 }
 
-    let store: Lock<CacheStore<Key>>
-    /// The visible rows' bitmaps, striped, for ``cachedImage(for:)``'s hits (kept by the store).
+    /// The cache's state (slots, LRU lists, loads, metrics), behind SystemIO's `BargingLock` (a
+    /// glibc adaptive mutex) rather than `Lock` (`Synchronization.Mutex`): every thread's
+    /// appear, disappear and miss takes it, and with more threads than cores the Mutex's
+    /// priority-inheritance handoff made a 10 % mix of appearances collapse (0.11 million
+    /// operations a second at 8 threads on 2 cores, against 4.8 at one), where a lock that a
+    /// running thread may take keeps going (7.2).
+    let state: BargingLock<CacheState<Key>>
+    /// The visible rows' bitmaps, striped, for ``cachedImage(for:)``'s hits (kept by the state).
     @usableFromInline let activeIndex: ActiveIndex<Key>
     let workers: DecodeWorkers
     /// The fetch slots of an asynchronous source.
@@ -76,40 +83,8 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// off when the decode is done (an atomic: loads on every worker change it, without the lock).
     let loadingBytes = Atomic<Int>(0)
 
-    /// A cache over `source` following `policy`.
-    ///
-    /// - Parameters:
-    ///   - source: where an image's compressed bytes come from when no tier holds them.
-    ///   - policy: what rows keep while visible and after they disappear, the budgets, and
-    ///     what the disk tier keeps.
-    ///   - mode: where appearing rows decode; default two asynchronous workers (fixed, so experiments compare).
-    ///   - fetchLimit: the most fetches of an asynchronous source (``ImageSource/init(fetch:)``)
-    ///     at once, apart from the decode workers; default 6, a URL session's connections per
-    ///     host. At least 1. A fetch that awaits this cache's `image(for:)` of another key
-    ///     gives its slot back while the nested load runs, and takes one again after.
-    ///   - fetchTimeout: the longest a fetch of an asynchronous source may take once it holds a
-    ///     slot (its wait for the slot not counted); past it the fetch is cancelled, its slot
-    ///     freed, and the load fails with ``ImageCacheError/fetchTimedOut(key:after:)``
-    ///     (counted in ``CacheMetrics/timedOutFetches``). Nil: no limit. A request may give its
-    ///     own (``image(for:fetchTimeout:)``). It bounds a `synchronous` mode row's fetch too (the
-    ///     appearing thread's wait). A synchronous source's reads are not timed.
-    ///   - allocator: overrides `policy.allocator` (to share a pool between caches).
-    ///   - decodeLimits: caps for every decode, full or thumbnail; the default stops
-    ///     decompression bombs.
-    ///   - disk: the store of the policy's disk tier (a `DiskStore`, or any
-    ///     ``ImageCacheDiskStore``); required when the policy has one, refused when it has none.
-    ///     The cache never closes it.
-    ///   - diskName: how a key is named in the store (before the `source:` or thumbnail
-    ///     prefix, see ``RetentionPolicy/DiskTier/sourceKey(_:)``); must differ for keys of
-    ///     different images, and name the same image in every run. Required with a disk tier
-    ///     unless `Key` is ``DiskKeyConvertible`` (`String` is): a row number names another
-    ///     image once the list changes, so `Int` keys need one.
-    ///   - onLoadCompleted: called after each load that finished (see ``LoadCompletion``),
-    ///     on the thread that ran it, outside the lock; keep it short.
-    ///   - onEvicted: called for each representation a budget, a memory warning or a release
-    ///     took out (Glide's `onResourceRemoved`, Fresco's cache listener), on the thread whose
-    ///     call caused it, after the lock is released; keep it short. Without it nothing is
-    ///     recorded.
+    /// A cache over `source` with the settings of `configuration` (each setting's default and
+    /// meaning are ``Configuration``'s).
     ///
     /// A disk tier whose budget was left at its default takes the store's limit when that is
     /// smaller (``policy`` then shows the fitted budget). Throws ``ImageCacheError`` when a
@@ -118,7 +93,50 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// explicit budget over the store's limit, a store whose limit is under `DiskStore.minimumLimitBytes`
     /// (64 KiB: ``ImageCacheError/zeroDiskBudget(policy:)``), a disk tier with no way to name keys. Costs O(1); the worker threads
     /// start with the first background load (the writer with the first write) and end with the cache.
-    public init(
+    public init(source: ImageSource<Key>, configuration: Configuration) throws(ImageCacheError) {
+        let disk = configuration.diskStore
+        var policy = configuration.policy
+        if let problem = policy.diskProblem { throw problem }
+        let allocator = configuration.allocator ?? policy.makeAllocator()
+        switch (policy.disk, disk) {
+        case (nil, nil): diskTier = nil
+        case (nil, .some): throw .storeWithoutDiskTier(policy: policy.name)
+        case (.some, nil): throw .diskTierWithoutStore(policy: policy.name)
+        case (.some(let tier), .some(let store)):
+            // A store that could hold no image would fit the tier's budget to (nearly) nothing,
+            // and every write would fail: refused, as a zero budget is.
+            guard store.limit >= DiskStore.minimumLimitBytes else { throw .zeroDiskBudget(policy: policy.name) }
+            guard let fitted = tier.fitted(toStoreLimit: store.limit) else {
+                throw .diskBudgetOverStoreLimit(policy: policy.name, budget: tier.budget.bytes, limit: store.limit)
+            }
+            guard let name = configuration.diskName ?? Self.defaultDiskName else { throw .diskNameRequired(keyType: "\(Key.self)") }
+            policy.disk = fitted
+            diskTier = CacheDiskTier(store: store, tier: fitted, visible: policy.visible, decodeLimits: configuration.decodeLimits,
+                                     allocator: allocator, name: name)
+        }
+        self.policy = policy
+        self.source = source
+        self.mode = configuration.mode
+        self.allocator = allocator
+        self.decodeLimits = configuration.decodeLimits
+        self.onLoadCompleted = configuration.onLoadCompleted
+        self.onEvicted = configuration.onEvicted
+        let activeIndex = ActiveIndex<Key>()
+        self.activeIndex = activeIndex
+        self.state = BargingLock(CacheState(policy: policy, recordsEvictions: configuration.onEvicted != nil, activeIndex: activeIndex))
+        self.workers = DecodeWorkers(limit: configuration.mode.workerCount)
+        self.fetchLimit = max(1, configuration.fetchLimit)
+        self.fetches = FetchLimiter(limit: max(1, configuration.fetchLimit))
+        self.fetchTimeout = configuration.fetchTimeout
+    }
+
+    /// A cache over `source` following `policy`: the settings given one by one, as
+    /// ``Configuration``'s initializer takes them (each parameter is the property of that name;
+    /// `disk` is ``Configuration/diskStore``).
+    /// Deprecated: build a ``Configuration`` and call ``init(source:configuration:)``, which
+    /// this calls. Throws and costs as that one does.
+    @available(*, deprecated, message: "use init(source:configuration:) with an ImageCache.Configuration holding these settings")
+    public convenience init(
         source: ImageSource<Key>,
         policy: RetentionPolicy = .decodedLRU,
         mode: DisplayMode = .asynchronous(workers: 2),
@@ -131,57 +149,22 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)? = nil,
         onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)? = nil
     ) throws(ImageCacheError) {
-        if let problem = policy.diskProblem { throw problem }
-        var policy = policy
-        let allocator = allocator ?? policy.makeAllocator()
-        switch (policy.disk, disk) {
-        case (nil, nil): diskTier = nil
-        case (nil, .some): throw .storeWithoutDiskTier(policy: policy.name)
-        case (.some, nil): throw .diskTierWithoutStore(policy: policy.name)
-        case (.some(let tier), .some(let store)):
-            // A store that could hold no image would fit the tier's budget to (nearly) nothing,
-            // and every write would fail: refused, as a zero budget is.
-            guard store.limit >= DiskStore.minimumLimitBytes else { throw .zeroDiskBudget(policy: policy.name) }
-            guard let fitted = tier.fitted(toStoreLimit: store.limit) else {
-                throw .diskBudgetOverStoreLimit(policy: policy.name, budget: tier.budget.bytes, limit: store.limit)
-            }
-            guard let name = diskName ?? Self.defaultDiskName else { throw .diskNameRequired(keyType: "\(Key.self)") }
-            policy.disk = fitted
-            diskTier = CacheDiskTier(store: store, tier: fitted, visible: policy.visible, decodeLimits: decodeLimits,
-                                     allocator: allocator, name: name)
-        }
-        self.policy = policy
-        self.source = source
-        self.mode = mode
-        self.allocator = allocator
-        self.decodeLimits = decodeLimits
-        diskStore = disk
-        self.onLoadCompleted = onLoadCompleted
-        self.onEvicted = onEvicted
-        let activeIndex = ActiveIndex<Key>()
-        self.activeIndex = activeIndex
-        self.store = Lock(CacheStore(policy: policy, recordsEvictions: onEvicted != nil, activeIndex: activeIndex))
-        self.workers = DecodeWorkers(limit: mode.workerCount)
-        self.fetchLimit = max(1, fetchLimit)
-        self.fetches = FetchLimiter(limit: max(1, fetchLimit))
-        self.fetchTimeout = fetchTimeout
+        try self.init(source: source, configuration: Configuration(
+            policy: policy, mode: mode, allocator: allocator, decodeLimits: decodeLimits, diskStore: disk,
+            fetchLimit: fetchLimit, fetchTimeout: fetchTimeout, diskName: diskName, onLoadCompleted: onLoadCompleted, onEvicted: onEvicted))
     }
 
-    /// A cache over `source` following `policy`, with no fetch timeout: the initializer without
-    /// `fetchTimeout`, kept so that existing calls compile unchanged;
-    /// ``init(source:policy:mode:allocator:decodeLimits:disk:fetchLimit:fetchTimeout:diskName:onLoadCompleted:onEvicted:)``
-    /// says what each parameter does and what it throws. Costs O(1), as that one does.
+    /// A cache over `source` following `policy`, with no fetch timeout: the initializer above
+    /// without `fetchTimeout`, which this calls. Deprecated: build a ``Configuration`` and call
+    /// ``init(source:configuration:)``. Throws and costs as that one does. (Kept beside that
+    /// initializer, not folded into it by a default `fetchTimeout`, since 0.1.0 had this
+    /// signature; its parameters are those above but `fetchTimeout`.)
+    @available(*, deprecated, message: "use init(source:configuration:) with an ImageCache.Configuration holding these settings")
     public convenience init(
-        source: ImageSource<Key>,
-        policy: RetentionPolicy = .decodedLRU,
-        mode: DisplayMode = .asynchronous(workers: 2),
-        allocator: BitmapAllocator? = nil,
-        decodeLimits: DecodeLimits = .default,
-        disk: (any ImageCacheDiskStore)? = nil,
-        fetchLimit: Int = ImageCache.defaultFetchLimit,
-        diskName: (@Sendable (Key) -> String)? = nil,
-        onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)? = nil,
-        onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)? = nil
+        source: ImageSource<Key>, policy: RetentionPolicy = .decodedLRU, mode: DisplayMode = .asynchronous(workers: 2),
+        allocator: BitmapAllocator? = nil, decodeLimits: DecodeLimits = .default, disk: (any ImageCacheDiskStore)? = nil,
+        fetchLimit: Int = ImageCache.defaultFetchLimit, diskName: (@Sendable (Key) -> String)? = nil,
+        onLoadCompleted: (@Sendable (LoadCompletion<Key>) -> Void)? = nil, onEvicted: (@Sendable (EvictionEvent<Key>) -> Void)? = nil
     ) throws(ImageCacheError) {
         try self.init(source: source, policy: policy, mode: mode, allocator: allocator, decodeLimits: decodeLimits, disk: disk,
                       fetchLimit: fetchLimit, fetchTimeout: nil, diskName: diskName, onLoadCompleted: onLoadCompleted,
@@ -219,7 +202,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// position) or a miss (a placeholder lookup for a visible row). O(1).
     @usableFromInline
     func lockedLookup(_ key: Key) -> Bitmap? {
-        store.withLock { $0._lookup(key) }
+        state.withLock { $0._lookup(key) }
     }
 
     /// Counters since creation, the fetches waiting and in flight now, and the disk tier's
@@ -227,7 +210,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// the visible rows' index (16, or 8 per core past two cores) and the disk tier's; no
     /// allocation.
     public var metrics: CacheMetrics {
-        var metrics = store.withLock { $0.metrics }
+        var metrics = state.withLock { $0.metrics }
         // Hits on visible rows served by the striped index, counted there.
         if policy.visible.isThumbnail { metrics.thumbnailHits += activeIndex.hits } else { metrics.decodedHits += activeIndex.hits }
         (metrics.fetchesWaiting, metrics.fetchesInFlight) = fetches.counts
@@ -244,7 +227,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// Bytes held now, by state and representation, and what loads in flight hold
     /// (``CacheUsage/loadingBytes``). O(1), one lock, no allocation.
     public var usage: CacheUsage {
-        var usage = store.withLock { $0._usage }
+        var usage = state.withLock { $0._usage }
         usage.loadingBytes = max(0, loadingBytes.load(ordering: .relaxed))
         return usage
     }
@@ -253,7 +236,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// released). O(1): one lock and one dictionary lookup.
     @available(*, deprecated, message: "keep the visible keys in the list that calls appeared(_:) and disappeared(_:); removed in 0.3.0")
     public func isVisible(_ key: Key) -> Bool {
-        store.withLock { store in store.index[key].map { store.slots[Int($0)].visible } ?? false }
+        state.withLock { state in state.index[key].map { state.slots[Int($0)].visible } ?? false }
     }
 
     /// Bookkeeping bytes per entry beyond its image bytes, estimated from memory layouts:
@@ -267,10 +250,10 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
 
     /// Runs `body` under the lock, then frees what it dropped and reports what it evicted
     /// (to `onEvicted`) after the lock is released.
-    func locked<R: Sendable>(_ body: (inout CacheStore<Key>) -> R) -> R {
-        let (result, garbage, evicted) = store.withLock { store in
-            let result = body(&store)
-            return (result, store._takeGarbage(), store._takeEvicted())
+    func locked<R: Sendable>(_ body: (inout CacheState<Key>) -> R) -> R {
+        let (result, garbage, evicted) = state.withLock { state in
+            let result = body(&state)
+            return (result, state._takeGarbage(), state._takeEvicted())
         }
         withExtendedLifetime(garbage) {}
         if let onEvicted { for event in evicted { onEvicted(event) } }
@@ -285,7 +268,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// no load of `key` is in flight. O(1): one lock.
     @discardableResult
     public func setPriority(_ priority: LoadPriority?, for key: Key) -> Bool {
-        store.withLock { $0._setPriority(priority, for: key) }
+        state.withLock { $0._setPriority(priority, for: key) }
     }
 
     /// True when a load of `key` would have to read the source: no compressed bytes in memory
@@ -293,13 +276,13 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// scheduler that plans fetches, such as the lab's virtual pipeline. O(1): one lock and up
     /// to two `fstatat`s.
     package func needsSource(_ key: Key) -> Bool {
-        let inMemory = store.withLock { store in store.index[key].map { store.slots[Int($0)].compressed != nil } ?? false }
+        let inMemory = state.withLock { state in state.index[key].map { state.slots[Int($0)].compressed != nil } ?? false }
         guard !inMemory else { return false }
         return diskTier?.lacks(key) ?? true
     }
 
     /// The priority `key`'s load in flight has now, or nil when none is in flight. O(1).
     public func loadPriority(for key: Key) -> LoadPriority? {
-        store.withLock { store in store.index[key].flatMap { store.slots[Int($0)].load?.ticket.priority } }
+        state.withLock { state in state.index[key].flatMap { state.slots[Int($0)].load?.ticket.priority } }
     }
 }

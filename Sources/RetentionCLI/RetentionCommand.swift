@@ -30,6 +30,7 @@ struct RetentionCommand: AsyncParsableCommand {
         // A job's own output failure status is applied where it prints (`JobCommand`); what is
         // left here (help text, a version) fails with 1.
         let failureStatus: Int32 = 1
+        CLITerms.install()
         do {
             // Arguments as the bytes they are: a file name that is not UTF-8 still opens.
             var command = try parseAsRoot(PathText.arguments)

@@ -24,7 +24,7 @@ struct Run: ParsableCommand {
     @Option(name: .shortAndLong, help: "A preset name (see `retention strategies`) or a strategy the scenario defines.")
     var strategy: String
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Change one setting before the run, KEY=VALUE, repeatable: bitmapBudget, decodedBudget, thumbnailBudget, compressedBudget, admissionCap, diskBudget (sizes like 8MB; the policy) or prefetchRows, decodeWorkers, fetchLimit (counts; the scenario), sourceLatencyMs, sourceLatencyMs.p50, sourceLatencyMs.p95, diskLatencyMs (milliseconds; the scenario), loadOrder (fifo or priority; the scenario). A setting that cannot apply to the strategy is an error. `retention sweep` passes these to its children.", valueName: "key=value"),
+    @Option(name: .customLong("set"), help: ArgumentHelp("Change one setting before the run, KEY=VALUE, repeatable: bitmapBudget, decodedBudget, thumbnailBudget, compressedBudget, admissionCap, diskBudget (sizes like 8MB; the policy) or prefetchRows, decodeWorkers, fetchLimit (counts; the scenario), sourceLatencyMs, sourceLatencyMs.p50, sourceLatencyMs.p95, diskLatencyMs (milliseconds; the scenario), loadOrder (fifo or priority; the scenario), decodeSlowdown (a slower device: the cost table's costs times 1x to 100x; needs --costs), scrollSpeed (the script's scrolls at 1% to 1000% of their speed; the scenario). A setting that cannot apply to the strategy is an error. `retention sweep` passes these to its children.", valueName: "key=value"),
             transform: ArgumentValues.setting())
     var settings: [SweepSetting] = []
 

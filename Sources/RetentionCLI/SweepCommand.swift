@@ -19,12 +19,13 @@ struct SweepCommand: ParsableCommand {
             repeat, with its margins — or the nearest point and the constraint it fails. \
             Policy keys: bitmapBudget (the default: each strategy's own budget), decodedBudget, \
             thumbnailBudget, compressedBudget, admissionCap, diskBudget (strategies with a disk \
-            tier). Scenario keys: prefetchRows, \
-            decodeWorkers (async scenarios). A key that cannot apply to a strategy is an error. \
+            tier). Scenario keys: prefetchRows, decodeWorkers, fetchLimit, loadOrder (async \
+            scenarios), the latencies, decodeSlowdown, scrollSpeed. A key that cannot apply to a strategy is an error. \
             Knobs (what the app chooses: budgets, admissionCap, prefetchRows, decodeWorkers, \
             fetchLimit, loadOrder) are answered with their cheapest value that holds; \
             conditions (what the world imposes: sourceLatencyMs, sourceLatencyMs.p50, \
-            sourceLatencyMs.p95, diskLatencyMs) with breaking points: per strategy the harshest \
+            sourceLatencyMs.p95, diskLatencyMs, decodeSlowdown (a slower device, 2x), \
+            scrollSpeed (a faster user, 200%)) with breaking points: per strategy the harshest \
             value at which every constraint holds and the first at which one fails, and the \
             strategy that holds the widest. --vary KNOB,CONDITION with --values once per key \
             runs a grid, answered with the cheapest point that holds up to each condition \

@@ -70,6 +70,8 @@ public struct Scenario: Sendable, Hashable {
     }
 
     /// The trace file, resolved against the scenario's folder; nil for a script scenario. O(1).
+    /// Nothing in the package reads it (a scenario's trace is loaded with the scenario).
+    @available(*, deprecated, message: "unused; Scenario.resolve(trace, against: sourcePath) gives the same path; removed in 0.3.0")
     public var tracePath: String? {
         trace.map { Scenario.resolve($0, against: sourcePath) }
     }

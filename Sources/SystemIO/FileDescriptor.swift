@@ -43,8 +43,6 @@ public struct FileDescriptor: ~Copyable, Sendable {
         public static let append = Options(rawValue: O_APPEND)
         /// `O_NONBLOCK`: never wait in `open` or `read` (a FIFO without a writer).
         public static let nonBlocking = Options(rawValue: O_NONBLOCK)
-        /// `O_NOFOLLOW`: refuse a symbolic link as the last component.
-        public static let noFollow = Options(rawValue: O_NOFOLLOW)
     }
 
     /// Adopts `raw`, an open descriptor, naming it `path` in errors. O(1).

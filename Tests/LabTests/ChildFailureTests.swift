@@ -55,8 +55,9 @@ struct ChildFailureTests {
     func crashedChild() {
         // A stand-in child: prints what a crashing Swift program prints, then dies of SIGILL.
         let script = "printf '%s' \"$1\" >&2; kill -ILL $$"
-        var comparison = Comparison(executable: "/bin/sh", strategies: ["crashes"], repeats: 1, timeoutSeconds: 30) { _ in
-            ["-c", script, "sh", ChildFailureTests.overflowCrash]
+        let launcher = ChildLauncher(executable: "/bin/sh", leadingArguments: ["-c", script, "sh", ChildFailureTests.overflowCrash])
+        var comparison = Comparison(launcher: launcher, strategies: ["crashes"], repeats: 1, timeoutSeconds: 30) { name, _ in
+            .run(.init(scenarioPath: "/nonexistent", strategy: name))
         }
         comparison.jobs = 1
         let results = comparison.run()

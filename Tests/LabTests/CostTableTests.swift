@@ -65,12 +65,12 @@ struct CostTableTests {
     func mismatchedTable() throws {
         var table = try Self.table(decodeMs: 1)
         table.images.removeFirst()
-        #expect(throws: LabError.failed("the cost table has no entry for photo-600x400-01.png; measure this scenario's images with `retention costs`")) {
+        #expect(throws: LabError.failed("the cost table has no entry for photo-600x400-01.png; measure this scenario's images with \(LabTerm.measureCosts.spelled)")) {
             _ = try Self.run("decoded-lru", table: table)
         }
         var sizes = try Self.table(decodeMs: 1)
         sizes.images = sizes.images.map { var entry = $0; entry.thumbnailMs = [:]; return entry }
-        #expect(throws: LabError.failed("the cost table has no 256 thumbnail cost for photo-600x400-01.png; measure the costs for this scenario with `retention costs`")) {
+        #expect(throws: LabError.failed("the cost table has no 256 thumbnail cost for photo-600x400-01.png; measure the costs for this scenario with \(LabTerm.measureCosts.spelled)")) {
             _ = try Self.run("thumbnail-lru", table: sizes)
         }
         var changed = try Self.table(decodeMs: 1)
@@ -93,7 +93,7 @@ struct CostTableTests {
         try Data(export.jsonText.utf8).write(to: URL(fileURLWithPath: folder + "/export.json"))
         #expect(try CostTable.load(contentsOf: folder + "/export.json") == table)
         try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/empty.json"))
-        #expect(throws: LabError.failed("--costs: \(folder)/empty.json holds no cost table (write one with `retention costs SCENARIO -o FILE`, or pass a comparison's --export-json file)")) {
+        #expect(throws: LabError.failed("\(LabTerm.costsPath.spelled): \(folder)/empty.json holds no cost table (write one with \(LabTerm.measureCosts.spelled), or pass a comparison's \(LabTerm.exportJSON.spelled) file)")) {
             _ = try CostTable.load(contentsOf: folder + "/empty.json")
         }
     }
@@ -136,7 +136,7 @@ struct CostTableTests {
         var bad = table
         bad.images[0].storedThumbnails?["64"]?.decodeMs = -1
         try Data(bad.json.utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: LabError.failed("--costs: \(path): images[0].storedThumbnails.64.decodeMs: expected a number of milliseconds from 0 to 60000, found -1")) {
+        #expect(throws: LabError.failed("\(LabTerm.costsPath.spelled): \(path): images[0].storedThumbnails.64.decodeMs: expected a number of milliseconds from 0 to 60000, found -1")) {
             _ = try CostTable.load(contentsOf: path)
         }
     }

@@ -86,7 +86,7 @@ struct DiskExperimentTests {
             Issue.record("a table without stored thumbnails was accepted")
         } catch let error as LabError {
             #expect(error.description.hasPrefix("the cost table has no "), "\(error)")
-            #expect(error.description.contains("retention costs SCENARIO --strategies thumbnail-disk"), "\(error)")
+            #expect(error.description.contains("\(LabTerm.measureCosts.spelled) and \(LabTerm.strategies.spelled) thumbnail-disk"), "\(error)")
         }
         // Source reads at 20 ms and disk reads at 0.1 ms: only the cold rows hitch.
         var priced = plain

@@ -19,16 +19,16 @@ struct SweepTests {
     }
 
     @Test("bad values are one-line usage errors", arguments: [
-        ("", "--values: expected a list like 8MB,16MB or a range like 8MB...256MB"),
-        ("64MB...8MB", "--values: the range 64MB...8MB runs downward; give the smaller value first"),
-        ("8MB...100MB", "--values: 100MB is not 8MB doubled; end the range at 64MB or 128MB, or list the values"),
-        ("0MB...8MB", "--values: a doubling range cannot start at 0; list the values instead"),
-        ("16MB,8MB", "--values: expected ascending, distinct values; 8MB follows 16MB"),
-        ("8MB,8MB", "--values: expected ascending, distinct values; 8MB follows 8MB"),
-        ("8MB,lots", "--values: 'lots' is not a size with its unit like 8MB (for bitmapBudget)"),
+        ("", "expected a list like 8MB,16MB or a range like 8MB...256MB"),
+        ("64MB...8MB", "the range 64MB...8MB runs downward; give the smaller value first"),
+        ("8MB...100MB", "100MB is not 8MB doubled; end the range at 64MB or 128MB, or list the values"),
+        ("0MB...8MB", "a doubling range cannot start at 0; list the values instead"),
+        ("16MB,8MB", "expected ascending, distinct values; 8MB follows 16MB"),
+        ("8MB,8MB", "expected ascending, distinct values; 8MB follows 8MB"),
+        ("8MB,lots", "'lots' is not a size with its unit like 8MB (for bitmapBudget)"),
     ])
     func badValues(_ text: String, _ message: String) {
-        #expect(throws: LabError.usage(message)) { try SweepPlan.parseValues(text, key: .bitmapBudget) }
+        #expect(throws: LabError.invalid(.values, problem: message)) { try SweepPlan.parseValues(text, key: .bitmapBudget) }
     }
 
     @Test("a doubling range that ends at Int.max is refused with a usage error for every numeric key, never a trap (the doubling is overflow-checked)",
@@ -104,10 +104,37 @@ struct SweepTests {
             #expect(model.csvText.contains(";loadOrder=fifo;") && before.csvText.contains(";loadOrder=priority;"))
             #expect(model.lines[0].contains(", loads first come, first served, ") && before.lines[0].contains(", loads by priority, "), "\(model.lines)")
         }
-        #expect(throws: LabError.usage("sourceLatencyMs: expected 0 to 60000 ms, got 70000")) {
+        #expect(throws: LabError.outOfRange(setting: "sourceLatencyMs", value: 70000, allowed: 0...60000, unit: " ms")) {
             try base.applying([SweepSetting(parsing: "sourceLatencyMs=70000")])
         }
-        #expect(throws: LabError.usage("fetchLimit: expected 1 to 64, got 0")) { try base.applying([SweepSetting(parsing: "fetchLimit=0")]) }
+        #expect(throws: LabError.outOfRange(setting: "fetchLimit", value: 0, allowed: 1...64)) { try base.applying([SweepSetting(parsing: "fetchLimit=0")]) }
+    }
+
+    @Test("a slower device and a faster user are conditions: their values parse with a unit, apply to the model, and stay in range")
+    func deviceAndUserConditions() throws {
+        #expect(SweepKey.decodeSlowdown.parseValue("4x") == 4 && SweepKey.decodeSlowdown.parseValue("4") == 4 && SweepKey.decodeSlowdown.format(4) == "4x")
+        #expect(SweepKey.scrollSpeed.parseValue("250%") == 250 && SweepKey.scrollSpeed.format(250) == "250%")
+        #expect(try SweepPlan.parseValues("1x...8x", key: .decodeSlowdown) == [1, 2, 4, 8])
+        #expect(throws: LabError.invalid(.values, problem: "'fast' is not a whole-number percentage like 200% (for scrollSpeed)")) {
+            try SweepPlan.parseValues("100,fast", key: .scrollSpeed)
+        }
+        let path = try Self.asyncScenario()
+        defer { try? FileIO.removeTree(FileIO.directory(of: path)) }
+        let base = try Experiment.prepare(scenarioPath: path, strategyName: "decoded-lru")
+        let slower = try base.applying([SweepSetting(parsing: "decodeSlowdown=4x")])
+        #expect(slower.decodeSlowdown == 4 && slower.scenario == base.scenario)
+        #expect(ComparisonModel(experiment: slower, decodeSpeed: 2, costs: nil).decodeSpeed == 0.5)
+        // Measured costs cannot be slowed: without a table the run refuses, in one line.
+        #expect(throws: LabError.usage("decodeSlowdown needs a cost table: a load priced at its own measured time cannot be made slower")) {
+            try slower.pricedCosts()
+        }
+        let faster = try base.applying([SweepSetting(parsing: "scrollSpeed=400%")])
+        #expect(faster.scenario.script == base.scenario.script.map { $0.atSpeed(percent: 400) } && faster.scenario.script != base.scenario.script)
+        let model = ComparisonModel(experiment: faster, decodeSpeed: 1, costs: nil)
+        #expect(model.scrollSpeedPercent == 400 && model.lines[1].contains(", scrolls at 400% of the script's speed"), "\(model.lines)")
+        #expect(ComparisonModel(experiment: base, decodeSpeed: 1, costs: nil).scrollSpeedPercent == nil)
+        #expect(throws: LabError.outOfRange(setting: "scrollSpeed", value: 0, allowed: 1...1000, unit: " percent")) { try base.applying([SweepSetting(key: .scrollSpeed, value: 0)]) }
+        #expect(throws: LabError.outOfRange(setting: "decodeSlowdown", value: 101, allowed: 1...100)) { try base.applying([SweepSetting(key: .decodeSlowdown, value: 101)]) }
     }
 
     /// The sweep scenario made asynchronous (a 40 ms source), in a temporary folder of its own
@@ -127,10 +154,10 @@ struct SweepTests {
         #expect(try SweepSetting(parsing: "loadOrder=fifo").description == "loadOrder=fifo")
         #expect(SweepKey.loadOrder.defaultValues == "fifo,priority")
         #expect(throws: LabError.usage("loadOrder: expected fifo or priority, got 'lifo'")) { try SweepSetting(parsing: "loadOrder=lifo") }
-        #expect(throws: LabError.usage("--values: 'random' is not fifo or priority (for loadOrder)")) {
+        #expect(throws: LabError.invalid(.values, problem: "'random' is not fifo or priority (for loadOrder)")) {
             try SweepPlan.parseValues("fifo,random", key: .loadOrder)
         }
-        #expect(throws: LabError.usage("--values: expected ascending, distinct values; fifo follows fifo")) {
+        #expect(throws: LabError.invalid(.values, problem: "expected ascending, distinct values; fifo follows fifo")) {
             try SweepPlan.parseValues("fifo,fifo", key: .loadOrder)
         }
         let path = try Self.asyncScenario()
@@ -192,7 +219,7 @@ struct SweepTests {
         ])
         let outcome = SweepOutcome(plan: Self.plan, summary: summary, constraints: SweepConstraints(maxPlaceholders: 0))
         #expect(outcome.recommended == labels[0])
-        #expect(outcome.reason.hasSuffix("; it is the smallest bitmapBudget tried, so a smaller one may do too (try --values 4MB,8MB)"), "\(outcome.reason)")
+        #expect(outcome.reason.hasSuffix("; it is the smallest bitmapBudget tried, so a smaller one may do too (try \(LabTerm.values.spelled) 4MB,8MB)"), "\(outcome.reason)")
     }
 
     @Test("peaks within the repeats' spread are a tie, and the smallest value of the tied points is named")
@@ -308,7 +335,7 @@ struct SweepTests {
 
     @Test("every key is a knob or a condition; a category has no smallest value and its ties stay ties")
     func knobsAndConditions() {
-        #expect(SweepKey.allCases.filter { $0.kind == .condition } == [.sourceLatencyMs, .sourceLatencyP50, .sourceLatencyP95, .diskLatencyMs])
+        #expect(SweepKey.allCases.filter { $0.kind == .condition } == [.sourceLatencyMs, .sourceLatencyP50, .sourceLatencyP95, .diskLatencyMs, .decodeSlowdown, .scrollSpeed])
         #expect(SweepKey.listing.contains("bitmapBudget (knob, policy)") && SweepKey.listing.contains("sourceLatencyMs.p95 (condition, scenario)"))
         let plan = SweepPlan(key: .loadOrder, values: [0, 1], strategies: ["decoded-lru"])
         let labels = plan.points.map(\.label)
@@ -324,7 +351,9 @@ struct SweepTests {
 
     @Test("slices partition the schedule; engines' environments name the slice")
     func shards() throws {
-        let comparison = Comparison(executable: "/bin/true", strategies: ["a", "b", "c"], repeats: 3) { _ in [] }
+        let comparison = Comparison(launcher: ChildLauncher(executable: "/bin/true"), strategies: ["a", "b", "c"], repeats: 3) { name, _ in
+            .run(.init(scenarioPath: "/nonexistent", strategy: name))
+        }
         var covered: [String] = []
         for k in 1...4 {
             var slice = comparison
@@ -333,8 +362,8 @@ struct SweepTests {
         }
         #expect(covered.sorted() == comparison.schedule.map { "\($0.strategy)\($0.repeatIndex)" }.sorted())
         #expect(try Shard(parsing: "2/8") == Shard(index: 2, count: 8))
-        #expect(throws: LabError.usage("--shard: expected K/N with 1 ≤ K ≤ N ≤ 10000, got 3/2")) { try Shard(parsing: "3/2") }
-        #expect(throws: LabError.usage("--shard: expected K/N like 2/8, got 'two'")) { try Shard(parsing: "two") }
+        #expect(throws: LabError.invalid(.shard, problem: "expected K/N with 1 ≤ K ≤ N ≤ 10000, got 3/2")) { try Shard(parsing: "3/2") }
+        #expect(throws: LabError.invalid(.shard, problem: "expected K/N like 2/8, got 'two'")) { try Shard(parsing: "two") }
         #expect(try Shard.fromEnvironment(["JOB_COMPLETION_INDEX": "0"], shards: 3) == Shard(index: 1, count: 3))
         #expect(try Shard.fromEnvironment(["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "4", "SLURM_ARRAY_TASK_COUNT": "3"], shards: nil) == Shard(index: 2, count: 3))
         #expect(try Shard.fromEnvironment([:], shards: nil) == nil)

@@ -11,6 +11,13 @@ struct CLIRunner {
         var stderr: String
         /// The child's process group (its pid): the child and everything it started.
         var processGroup: pid_t
+        /// `stderr` without the plain `progress: ` lines long work writes off a terminal (a
+        /// thumbnail batch that runs past 10 s, as one may on a loaded machine): the notes and
+        /// errors a test compares. O(length).
+        var notes: String {
+            stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("progress: ") }
+                .joined(separator: "\n")
+        }
     }
 
     /// The package root, for paths to assets and fixtures.

@@ -73,6 +73,30 @@ struct StatedModelCommandTests {
         #expect(refused.status == 64 && refused.stderr.contains("fetchLimit does not apply: the scenario reads its source synchronously (display \"sync\")"), "\(refused.stderr)")
     }
 
+    @Test("a slower device and a faster user are conditions: sweeps over them give breaking points and each point's model; run --set needs a cost table to slow")
+    func deviceAndUser() async throws {
+        let dir = try CLIRunner.temporaryDirectory("model-device")
+        defer { try? FileIO.removeTree(dir) }
+        let scenario = try LabCommandTests.smallScenario(dir, extra: Self.extra,
+                                                         script: #"{"scroll":{"by":2400,"frames":40}},{"scroll":{"by":-2400,"frames":40}}"#)
+        let slow = try await CLIRunner.run(["sweep", scenario, "--vary", "decodeSlowdown", "--values", "1x,64x", "--strategies", "decoded-release",
+                                            "--repeat", "1", "--max-placeholders", "30", "--export-json", dir + "/slow.json"])
+        #expect(slow.status == 0, "\(slow.stderr)")
+        #expect(slow.stdout.contains("breaking points: decodeSlowdown is a condition"), "\(slow.stdout)")
+        #expect(slow.stdout.contains("  decoded-release holds placeholder frames ≤ 30 up to decodeSlowdown=1x; fails at 64x: placeholder frames up to "), "\(slow.stdout)")
+        #expect(!slow.stdout.contains("smaller"), "\(slow.stdout)")
+        let slowModels = try #require(try Self.export(dir + "/slow.json")["pointModels"] as? [String: [String: Any]])
+        #expect(Set(slowModels.values.compactMap { $0["decodeSpeed"] as? Double }) == [1, 1.0 / 64])
+        let fast = try await CLIRunner.run(["sweep", scenario, "--vary", "scrollSpeed", "--values", "100%,400%", "--strategies", "decoded-release",
+                                            "--repeat", "1", "--export-json", dir + "/fast.json"])
+        #expect(fast.status == 0, "\(fast.stderr)")
+        #expect(fast.stdout.contains("decoded-release         400%"), "\(fast.stdout)")
+        let fastModels = try #require(try Self.export(dir + "/fast.json")["pointModels"] as? [String: [String: Any]])
+        #expect(fastModels.values.compactMap { $0["scrollSpeedPercent"] as? Int } == [400])
+        let unpriced = try await CLIRunner.run(["run", scenario, "--strategy", "decoded-release", "--set", "decodeSlowdown=2x"])
+        #expect(unpriced.status == 64 && unpriced.stderr.hasPrefix("Error: decodeSlowdown needs a cost table: a load priced at its own measured time cannot be made slower\n"), "\(unpriced.stderr)")
+    }
+
     @Test("sweep --vary loadOrder runs both orders, names them in the table and in each point's model; a bad order is one line")
     func sweepTheLoadOrder() async throws {
         let dir = try CLIRunner.temporaryDirectory("model-order")

@@ -27,7 +27,7 @@ struct ThumbnailCacheFolderCommandTests {
         #expect(second.status == 0)
         #expect(second.stdout.hasPrefix("thumbnail: 4 files, 0 failed, 4 from cache, "), "\(second.stdout)")
         #expect(!second.stdout.contains("skipped"), "\(second.stdout)")
-        #expect(second.stderr == "retention thumbnail: the cache \(dir)/in/cache is inside the input folder \(dir)/in: its files are the cache's, not inputs, and are skipped\n",
+        #expect(second.notes == "retention thumbnail: the cache \(dir)/in/cache is inside the input folder \(dir)/in: its files are the cache's, not inputs, and are skipped\n",
                 "\(second.stderr)")
     }
 
@@ -43,7 +43,7 @@ struct ThumbnailCacheFolderCommandTests {
         defer { _ = try? ChildProcess(executable: "/usr/bin/umount", arguments: [dir + "/cache"], timeoutSeconds: 20).run() }
         let result = try await CLIRunner.run(["thumbnail", dir + "/in", "--size", "256", "-o", dir + "/out", "--cache", dir + "/cache", "--jobs", "1"])
         #expect(result.status == 0, "every thumbnail is written; only the cache is short of room")
-        let lines = result.stderr.split(separator: "\n").map(String.init)
+        let lines = result.notes.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.hasSuffix("writes paused (No space left on device)") }.count == 1, "\(result.stderr)")
         #expect(lines.filter { $0.hasSuffix(": owner") }.count <= 1, "\(result.stderr)")
         #expect(lines.last?.contains("thumbnails were not added to the cache: ") == true || lines.last?.contains("thumbnail was not added") == true, "\(result.stderr)")

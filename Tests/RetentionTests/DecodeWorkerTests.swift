@@ -8,7 +8,7 @@ import Testing
 struct DecodeWorkerTests {
     @Test("a cache's worker threads end when the cache goes away")
     func threadsEnd() async throws {
-        var cache: ImageCache<Int>? = try ImageCache(source: .memory(Fixtures.images), policy: .decodedLRU, mode: .asynchronous(workers: 3))
+        var cache: ImageCache<Int>? = try ImageCache(source: .memory(Fixtures.images), configuration: .init(policy: .decodedLRU, mode: .asynchronous(workers: 3)))
         let workers = cache!.workers
         #expect(workers.liveThreads == 0, "threads start with the first load")
         _ = try await cache!.image(for: 1)

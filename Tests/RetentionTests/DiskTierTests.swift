@@ -51,7 +51,7 @@ struct DiskTierTests {
         let source = ImageSource<Int>.memory(Fixtures.images)
         func refusal(_ policy: RetentionPolicy, _ store: DiskStore?) -> ImageCacheError? {
             do {
-                _ = try ImageCache(source: source, policy: policy, disk: store, diskName: { "\($0)" })
+                _ = try ImageCache(source: source, configuration: .init(policy: policy, diskStore: store, diskName: { "\($0)" }))
                 return nil
             } catch {
                 return error
@@ -73,10 +73,10 @@ struct DiskTierTests {
                 == "policy p has a disk budget of 20MB, over the disk store's limit of 10MB")
         #expect(ImageCacheError.diskTierWithoutStore(policy: "p").description == "policy p keeps a disk tier, but the cache was given no disk store")
         // Row numbers are not names: an Int key needs diskName; a String key names itself.
-        #expect(throws: ImageCacheError.diskNameRequired(keyType: "Int")) { _ = try ImageCache(source: source, policy: lru, disk: disk.store) }
+        #expect(throws: ImageCacheError.diskNameRequired(keyType: "Int")) { _ = try ImageCache(source: source, configuration: .init(policy: lru, diskStore: disk.store)) }
         #expect(ImageCacheError.diskNameRequired(keyType: "Int").description
                 == "a cache with a disk tier needs a stable name on disk for each key: give diskName, or make Int DiskKeyConvertible (a Int such as a row number may name another image in the next run)")
-        let named = try ImageCache(source: ImageSource<String>.memory(["a": Fixtures.images[0]!]), policy: lru, mode: .synchronous, disk: disk.store)
+        let named = try ImageCache(source: ImageSource<String>.memory(["a": Fixtures.images[0]!]), configuration: .init(policy: lru, mode: .synchronous, diskStore: disk.store))
         #expect(named.appeared("a").status == .decoded)
     }
 
@@ -86,15 +86,15 @@ struct DiskTierTests {
         let folder = disk.store.folder
         let reader = try DiskStore(folder: folder, limit: .megabytes(50))
         defer { reader.close() }
-        let cache = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), policy: .thumbnailDisk, mode: .synchronous,
-                                   disk: reader, diskName: { "\($0)" })
+        let cache = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), configuration: .init(policy: .thumbnailDisk, mode: .synchronous,
+                                   diskStore: reader, diskName: { "\($0)" }))
         #expect(cache.diskWriteState == .ownedByAnotherProcess(processID: getpid()))
         #expect(cache.metrics.diskWriteState == .ownedByAnotherProcess(processID: getpid()))
         #expect(cache.appeared(1).status == .decoded, "a tier that only reads costs writes, never an image")
         cache.waitForIdle()
         #expect(cache.metrics.diskWritesDropped >= 1 && cache.metrics.diskWriteFailures == 0 && cache.metrics.diskWrites == 0,
                 "writes a reader cannot make are dropped, not failed: \(cache.metrics.diskWritesDropped) dropped, \(cache.metrics.diskWriteFailures) failed")
-        let plain = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), policy: .decodedLRU)
+        let plain = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), configuration: .init(policy: .decodedLRU))
         #expect(plain.diskWriteState == nil && plain.metrics.diskWriteState == nil)
     }
 
@@ -102,13 +102,13 @@ struct DiskTierTests {
     func presetsFitTheirStore() throws {
         let disk = try TemporaryStore("disk-fit", limit: 50_000_000)
         let source = ImageSource<Int>.memory(Fixtures.images)
-        let cache = try ImageCache(source: source, policy: .thumbnailDisk, disk: disk.store, diskName: { "\($0)" })
+        let cache = try ImageCache(source: source, configuration: .init(policy: .thumbnailDisk, diskStore: disk.store, diskName: { "\($0)" }))
         #expect(cache.policy.disk?.budget == .megabytes(50))
         #expect(RetentionPolicy.thumbnailDisk.disk?.budgetIsExplicit == false)
         let explicit = RetentionPolicy.thumbnailDisk.with { $0.disk?.budget = .megabytes(150) }
         #expect(explicit.disk?.budgetIsExplicit == true)
         #expect(throws: ImageCacheError.diskBudgetOverStoreLimit(policy: explicit.name, budget: 150_000_000, limit: 50_000_000)) {
-            _ = try ImageCache(source: source, policy: explicit, disk: disk.store, diskName: { "\($0)" })
+            _ = try ImageCache(source: source, configuration: .init(policy: explicit, diskStore: disk.store, diskName: { "\($0)" }))
         }
     }
 
@@ -153,8 +153,8 @@ struct DiskTierTests {
     func storeOfAnotherKind() throws {
         let store = MemoryDiskStore()
         let source = TestSource()
-        let cache = try ImageCache(source: source.source(), policy: .decodedReleaseDisk, mode: .synchronous, disk: store, diskName: { "\($0)" })
-        #expect(cache.disk == nil && cache.diskStore === store && cache.diskWriteState == .owner)
+        let cache = try ImageCache(source: source.source(), configuration: .init(policy: .decodedReleaseDisk, mode: .synchronous, diskStore: store, diskName: { "\($0)" }))
+        #expect((cache.diskStore as? DiskStore) == nil && cache.diskStore === store && cache.diskWriteState == .owner)
         #expect(cache.appeared(3).origin == .source)
         cache.waitForIdle()
         #expect(store.data(for: "source:3") == Fixtures.images[3])
@@ -176,8 +176,8 @@ struct DiskTierTests {
         let store = try disk.reopened()
         defer { store.close() }
         let source = TestSource()
-        let warm = try ImageCache(source: source.source(), policy: .decodedLRUDisk.with { $0.disk?.budget = .megabytes(50) },
-                                  mode: .synchronous, disk: store, diskName: { "\($0)" })
+        let warm = try ImageCache(source: source.source(), configuration: .init(policy: .decodedLRUDisk.with { $0.disk?.budget = .megabytes(50) },
+                                  mode: .synchronous, diskStore: store, diskName: { "\($0)" }))
         for key in 0..<8 { #expect(warm.appeared(key).origin == .disk) }
         #expect(source.totalReads == 0)
         #expect(warm.metrics.diskHits == 8 && warm.metrics.sourceReads == 0)

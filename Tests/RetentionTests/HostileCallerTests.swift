@@ -42,7 +42,7 @@ struct HostileCallerTests {
         let cache = try ImageCache<Int>(source: ImageSource(fetch: { _ in
             try await Task.sleep(for: .milliseconds(10))
             return png
-        }), mode: .synchronous)
+        }), configuration: .init(mode: .synchronous))
         let statuses = Statuses()
         let finished = finishes(within: 30) {
             let done = DispatchSemaphore(value: 0)
@@ -65,7 +65,7 @@ struct HostileCallerTests {
         let cache = try ImageCache<Int>(source: ImageSource(fetch: { _ in
             try await Task.sleep(for: .seconds(3600))
             return Data()
-        }), mode: .synchronous, fetchTimeout: .milliseconds(300))
+        }), configuration: .init(mode: .synchronous, fetchTimeout: .milliseconds(300)))
         let outcome = Lock<(AppearOutcome, Duration)?>(nil)
         guard finishes(within: 5, {
             let clock = ContinuousClock()
@@ -98,17 +98,17 @@ struct HostileCallerTests {
     func storeTooSmall() throws {
         let zero = try TemporaryStore("hostile-zero", limit: 0)
         #expect(throws: ImageCacheError.zeroDiskBudget(policy: RetentionPolicy.decodedLRUDisk.name)) {
-            _ = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), policy: .decodedLRUDisk, disk: zero.store,
-                               diskName: { "\($0)" })
+            _ = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), configuration: .init(policy: .decodedLRUDisk, diskStore: zero.store,
+                               diskName: { "\($0)" }))
         }
         let under = try TemporaryStore("hostile-under", limit: DiskStore.minimumLimitBytes - 1)
         #expect(throws: ImageCacheError.zeroDiskBudget(policy: RetentionPolicy.decodedLRUDisk.name)) {
-            _ = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), policy: .decodedLRUDisk, disk: under.store,
-                               diskName: { "\($0)" })
+            _ = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), configuration: .init(policy: .decodedLRUDisk, diskStore: under.store,
+                               diskName: { "\($0)" }))
         }
         let least = try TemporaryStore("hostile-least", limit: DiskStore.minimumLimitBytes)
-        let cache = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), policy: .decodedLRUDisk, disk: least.store,
-                                   diskName: { "\($0)" })
+        let cache = try ImageCache(source: ImageSource<Int>.memory(Fixtures.images), configuration: .init(policy: .decodedLRUDisk, diskStore: least.store,
+                                   diskName: { "\($0)" }))
         #expect(cache.policy.disk?.budget.bytes == DiskStore.minimumLimitBytes)
     }
 }

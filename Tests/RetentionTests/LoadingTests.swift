@@ -167,7 +167,7 @@ struct LoadingTests {
     ])
     func limitsApplyToThumbnails(_ policy: RetentionPolicy) async throws {
         let source = TestSource()
-        let cache = try ImageCache(source: source.source(), policy: policy, mode: .asynchronous(workers: 1), decodeLimits: DecodeLimits(maxPixels: 100))
+        let cache = try ImageCache(source: source.source(), configuration: .init(policy: policy, mode: .asynchronous(workers: 1), decodeLimits: DecodeLimits(maxPixels: 100)))
         do {
             let bitmap = try await cache.image(for: 3)
             Issue.record("\(policy.name) returned a \(bitmap.width)x\(bitmap.height) bitmap of a 64x48 image over a 100-pixel cap")
@@ -176,7 +176,7 @@ struct LoadingTests {
         }
         #expect(cache.metrics.failedDecodes == 1)
         // Within the cap the same cache works.
-        let roomy = try ImageCache(source: source.source(), policy: policy, mode: .asynchronous(workers: 1), decodeLimits: DecodeLimits(maxPixels: 4_000))
+        let roomy = try ImageCache(source: source.source(), configuration: .init(policy: policy, mode: .asynchronous(workers: 1), decodeLimits: DecodeLimits(maxPixels: 4_000)))
         #expect(try await roomy.image(for: 3).width > 0)
     }
 
@@ -269,7 +269,7 @@ struct LoadingTests {
         let path = directory.appendingPathComponent("1.png").path
         try Fixtures.images[1]!.write(to: URL(fileURLWithPath: path))
         let source = ImageSource<Int>.files(paths: [1: path, 2: directory.appendingPathComponent("missing.png").path])
-        let cache = try ImageCache(source: source, policy: .decodedLRU, mode: .asynchronous(workers: 1))
+        let cache = try ImageCache(source: source, configuration: .init(policy: .decodedLRU, mode: .asynchronous(workers: 1)))
         let bitmap = try await cache.image(for: 1)
         #expect(bitmap.width == Fixtures.width && bitmap.height == Fixtures.height)
         let missing = await #expect(throws: SystemError.self) { try await cache.image(for: 2) }
@@ -277,7 +277,7 @@ struct LoadingTests {
         // A FIFO among the files is refused at once rather than blocking a decode worker.
         let fifo = directory.appendingPathComponent("pipe.png").path
         try FileIO.makeFIFO(fifo)
-        let piped = try ImageCache(source: ImageSource<Int>.files { _ in fifo }, policy: .decodedLRU, mode: .asynchronous(workers: 1))
+        let piped = try ImageCache(source: ImageSource<Int>.files { _ in fifo }, configuration: .init(policy: .decodedLRU, mode: .asynchronous(workers: 1)))
         let refused = await #expect(throws: SystemError.self) { try await piped.image(for: 1) }
         #expect(refused?.reasonText == "it is a FIFO, not a regular file")
         await #expect(throws: ImageSourceError.self) { try await cache.image(for: 3) }
@@ -321,8 +321,8 @@ struct LoadingTests {
         let heard = Lock<[EvictionEvent<Int>]>([])
         // Room for eight bitmaps (each under the admission cap, a quarter of the budget).
         let policy = RetentionPolicy.decodedLRU.with { $0.bitmapBudget = ByteSize(bytes: 8 * Fixtures.decodedBytes) }
-        let cache = try ImageCache(source: .memory(Fixtures.images), policy: policy, mode: .synchronous,
-                                   onEvicted: { event in heard.withLock { $0.append(event) } })
+        let cache = try ImageCache(source: .memory(Fixtures.images), configuration: .init(policy: policy, mode: .synchronous,
+                                   onEvicted: { event in heard.withLock { $0.append(event) } }))
         for key in 0..<10 {
             cache.appeared(key)
             cache.disappeared(key)
@@ -356,7 +356,7 @@ struct LoadingTests {
             try await Task.sleep(for: .milliseconds(150))
             return Fixtures.images[key]!
         })
-        let cache = try ImageCache(source: source, policy: .decodedLRU, mode: .asynchronous(workers: 1), fetchLimit: limit)
+        let cache = try ImageCache(source: source, configuration: .init(policy: .decodedLRU, mode: .asynchronous(workers: 1), fetchLimit: limit))
         let clock = ContinuousClock()
         let start = clock.now
         for key in 0..<12 { cache.appeared(key) }
@@ -381,7 +381,7 @@ struct LoadingTests {
             }
             return Fixtures.images[key]!
         })
-        let cache = try ImageCache(source: source, policy: .decodedLRU, mode: .asynchronous(workers: 1), fetchLimit: 2)
+        let cache = try ImageCache(source: source, configuration: .init(policy: .decodedLRU, mode: .asynchronous(workers: 1), fetchLimit: 2))
         cache.appeared(1)
         cache.appeared(1)            // a second row showing the same key
         cache.prefetch([1])

@@ -67,8 +67,8 @@ struct NetworkPipelineTests {
         -> (cache: ImageCache<Int>, gate: AsyncGate, started: StartOrder) {
         let gate = AsyncGate()
         let started = StartOrder()
-        let cache = try ImageCache(source: source(holding: held, at: gate, started: started), policy: .decodedLRU,
-                                   mode: .asynchronous(workers: workers), fetchLimit: fetchLimit, fetchTimeout: fetchTimeout)
+        let cache = try ImageCache(source: source(holding: held, at: gate, started: started), configuration: .init(policy: .decodedLRU,
+                                   mode: .asynchronous(workers: workers), fetchLimit: fetchLimit, fetchTimeout: fetchTimeout))
         return (cache, gate, started)
     }
 
@@ -134,9 +134,9 @@ struct NetworkPipelineTests {
         let fetchGate = AsyncGate()
         let started = StartOrder()
         let worker = Gate()   // holds the one decode worker in key 0's completion report
-        let cache = try ImageCache(source: source(holding: [1], at: fetchGate, started: started), policy: .decodedLRU,
+        let cache = try ImageCache(source: source(holding: [1], at: fetchGate, started: started), configuration: .init(policy: .decodedLRU,
                                    mode: .asynchronous(workers: 1), fetchLimit: 2, fetchTimeout: nil,
-                                   onLoadCompleted: { done in if done.key == 0 { worker.pass() } })
+                                   onLoadCompleted: { done in if done.key == 0 { worker.pass() } }))
         cache.prefetch([1])
         try await eventually { started.all == [1] }
         cache.prefetch([0])

@@ -20,6 +20,22 @@ struct ScriptStepTests {
         #expect(events.first { $0.kind == .checkpoint(name: "all-loaded") }!.traceLine == "2\tcheckpoint\tall-loaded")
     }
 
+    @Test("a script at another speed: scrolls take fewer frames (at least one), flings start faster, pauses stay")
+    func atSpeed() {
+        let script: [ScriptStep] = [.pause(frames: 10), .scroll(by: 900, frames: 90), .fling(velocity: 3000, deceleration: 0.998),
+                                    .repeat(times: 2, steps: [.scroll(by: -10, frames: 3)]), .checkpoint(name: "end")]
+        #expect(script.map { $0.atSpeed(percent: 300) } == [.pause(frames: 10), .scroll(by: 900, frames: 30), .fling(velocity: 9000, deceleration: 0.998),
+                                                          .repeat(times: 2, steps: [.scroll(by: -10, frames: 1)]), .checkpoint(name: "end")])
+        #expect(script.map { $0.atSpeed(percent: 100) } == script)
+        #expect(ScriptStep.scroll(by: 10, frames: 1).atSpeed(percent: 1000) == .scroll(by: 10, frames: 1))
+        #expect(ScriptStep.scroll(by: 10, frames: 3).atSpeed(percent: 50) == .scroll(by: 10, frames: 6))
+        // The distance is the same, so the list ends where it did, in fewer frames.
+        var slow = VisibilitySimulator(configuration: makeConfiguration(.list, rows: 40)), fast = slow
+        slow.run(script: script, onEvent: { _ in })
+        fast.run(script: script.map { $0.atSpeed(percent: 300) }, onEvent: { _ in })
+        #expect(fast.frame < slow.frame)
+    }
+
     @Test("scroll spreads the distance evenly and lands exactly; clamps at the content's ends")
     func scroll() {
         var offsets: [Double] = []

@@ -85,8 +85,8 @@ enum CacheScalingBenchmark {
         }
 
         let small = try PNGEncoder().encode(Bitmap(width: 64, height: 64, fill: RGBA(40, 80, 120)))
-        let cache = try ImageCache<Int>(source: .memory(Dictionary(uniqueKeysWithValues: (0..<keys).map { ($0, small) })),
-                                        policy: .decodedLRU, mode: .asynchronous(workers: 2))
+        let cache = try ImageCache<Int>(source: .memory(Dictionary(uniqueKeysWithValues: (0..<keys).map { ($0, small) })), configuration: .init(
+                                        policy: .decodedLRU, mode: .asynchronous(workers: 2)))
         for key in 0..<keys { _ = cache.appeared(key) }
         cache.waitForIdle()
         guard (0..<keys).allSatisfy({ cache.cachedImage(for: $0) != nil }) else { fatalError("the 64 rows did not load") }
@@ -145,7 +145,7 @@ enum CacheScalingBenchmark {
             FileHandle.standardError.write("cache-scaling-benchmark: loads, \(threads) workers\n".data(using: .utf8)!)
             var rates: [Double] = []
             for _ in 0..<rounds {
-                let loader = try ImageCache<Int>(source: ImageSource { _ in photo }, policy: .decodedRelease, mode: .asynchronous(workers: threads))
+                let loader = try ImageCache<Int>(source: ImageSource { _ in photo }, configuration: .init(policy: .decodedRelease, mode: .asynchronous(workers: threads)))
                 let clock = ContinuousClock()
                 let start = clock.now
                 loader.prefetch(0..<(loadsPerRound * threads))

@@ -29,8 +29,8 @@ func seconds(_ duration: Duration) -> String {
 
 var goal: [(String, Duration)]?
 for size in sizes.isEmpty ? [10_000, 100_000, 1_000_000] : sizes {
-    let cache = try ImageCache<Int>(source: ImageSource(fetch: { _ in png }), policy: .decodedLRU,
-                                    mode: .asynchronous(workers: 2))
+    let cache = try ImageCache<Int>(source: ImageSource(fetch: { _ in png }), configuration: .init(policy: .decodedLRU,
+                                    mode: .asynchronous(workers: 2)))
     var steps: [(String, Duration, Duration)] = []
     func step(_ name: String, _ body: () async -> Void) async {
         let (start, startCPU) = (clock.now, processCPU())

@@ -28,7 +28,7 @@ private func png(width: Int, height: Int, seed: Int) -> Data {
 /// A synchronous cache over `keys` keys sharing one 8x8 PNG.
 private func makeCache(_ policy: RetentionPolicy, keys: Int, image: Data) -> ImageCache<Int> {
     let images = Dictionary(uniqueKeysWithValues: (0..<keys).map { ($0, image) })
-    return try! ImageCache(source: .memory(images), policy: policy, mode: .synchronous)
+    return try! ImageCache(source: .memory(images), configuration: .init(policy: policy, mode: .synchronous))
 }
 
 /// Bytes in use on the glibc heap.
@@ -124,8 +124,8 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(bitmaps)
 
         var policy = RetentionPolicy.decodedLRU
-        policy.bitmapBudget = .gigabytes(1)
-        let cache = try! ImageCache(source: .memory(images), policy: policy, mode: .synchronous)
+        policy.bitmapBudget = .megabytes(1_000)
+        let cache = try! ImageCache(source: .memory(images), configuration: .init(policy: policy, mode: .synchronous))
         let before = heapInUse()
         for key in 0..<entries { cache.appeared(key) }
         let cacheBytes = heapInUse() - before

@@ -28,8 +28,8 @@ extension ChildProcess.Outcome {
     public func failure(timeoutSeconds: Double, cpuTimeoutSeconds: Double? = nil,
                         outputLimit: Int = ChildProcess(executable: "", arguments: []).outputLimit) -> String? {
         let tail = stderr.isEmpty ? "" : "; stderr: \(failureLine)"
-        if cpuTimedOut { return "used more than \(cpuTimeoutSeconds ?? timeoutSeconds) s of CPU time (--timeout), killed" + tail }
-        if timedOut { return "timed out after \(timeoutSeconds) s" + (cpuTimeoutSeconds == nil ? "" : " on the wall clock (\(Int(Comparison.wallTimeoutFactor)) × --timeout)") + tail }
+        if cpuTimedOut { return "used more than \(cpuTimeoutSeconds ?? timeoutSeconds) s of CPU time (\(LabTerm.timeout.spelled)), killed" + tail }
+        if timedOut { return "timed out after \(timeoutSeconds) s" + (cpuTimeoutSeconds == nil ? "" : " on the wall clock (\(Int(Comparison.wallTimeoutFactor)) × \(LabTerm.timeout.spelled))") + tail }
         if outputOverLimit { return "printed more than \(SystemIO.NumberText.mb(outputLimit)) MB on standard output, the most a report may take; stopped" }
         if let signal { return "killed by signal \(signal) (\(String(cString: strsignal(signal)))): \(failureLine)" }
         if let exitStatus, exitStatus != 0 { return "exit status \(exitStatus): \(failureLine)" }

@@ -61,10 +61,11 @@ extension Comparison {
     /// Every child run stops at `maxResidentBytes` (nil: the default, divided among the
     /// children that run at once). Child failures are counted, not thrown; throws `LabError`
     /// (`.usage` for a request that cannot be carried out, `.stopped` for a signal before any
-    /// run), `ScenarioError` or `TraceError` for what stops it before any run. Costs the
-    /// children's run time.
+    /// run), `ScenarioError` or `TraceError` for what stops it before any run. Each child is
+    /// started by `launcher` (nil: this executable, the `retention` tool, whose `child-run`
+    /// performs it). Costs the children's run time.
     public static func measure(scenarioPath: String?, subjects: Subjects, settings: ComparisonSettings, maxResidentBytes: Int? = nil,
-                               progress: ProgressSink) throws -> Outcome {
+                               launcher: ChildLauncher? = nil, progress: ProgressSink) throws -> Outcome {
         let path = try scenarioPath ?? DefaultScenario.path(announce: progress.note)
         let inputs: Experiment.Inputs
         let names: [String], costStrategies: [String]
@@ -115,7 +116,7 @@ extension Comparison {
                           constraints: constraints, childResidentLimit: maxResidentBytes ?? ResidentLimit.defaultBytes(sharedBy: jobs),
                           inputs: OutputCheck.scenarioInputs(path: path, trace: inputs.trace, images: inputs.images),
                           model: ComparisonModel(scenario: inputs.scenario, decodeSpeed: settings.decodeSpeed, costs: nil), pointModels: pointModels,
-                          childRun: childRun)
+                          childRun: childRun, launcher: try launcher ?? ChildLauncher.thisExecutable())
         let ran = try batch.run(progress: progress)
         let failedLoads = ran.results.contains { ($0.report?.failedLoads ?? 0) > 0 }
         return Outcome(
@@ -147,6 +148,8 @@ extension Comparison {
         var pointModels: [String: ComparisonModel]
         /// The child's run of one subject, before its cost table, decode speed and limit.
         var childRun: @Sendable (_ subject: String) -> ChildRunRequest.StrategyRun
+        /// How each child starts.
+        var launcher: ChildLauncher
 
         struct Ran {
             var results: [Result]
@@ -163,18 +166,17 @@ extension Comparison {
             // Children stopped by a signal or a timeout cannot remove their disk stores: once
             // they are gone, this process does.
             defer { LabDiskStore.removeLeftovers(forScenario: scenarioPath) }
-            guard let executable = FileIO.executablePath else { throw LabError.failed("cannot find this executable through /proc/self/exe") }
             let schedule = Comparison.schedule(subjects: subjects, repeats: settings.repeats)
             // Outputs are checked before anything is measured, so a bad path fails at once, and
             // an export that is one of the inputs (the scenario, its trace, an image, the cost
             // table) or two exports on one file are refused.
-            try OutputCheck.check(outputs: [settings.exportJSON.map { .init("--export-json", $0) }, settings.exportCSV.map { .init("--export-csv", $0) }],
+            try OutputCheck.check(outputs: [settings.exportJSON.map { .init(LabTerm.exportJSON.spelled, $0) }, settings.exportCSV.map { .init(LabTerm.exportCSV.spelled, $0) }],
                                   inputs: inputs + (settings.costsPath.map { [OutputCheck.Input("the cost table", $0)] } ?? []))
             let export = try ComparisonExport(jsonPath: settings.exportJSON, csvPath: settings.exportCSV, scenario: scenarioPath,
                                               repeats: settings.repeats, strategies: subjects, sweep: sweep, constraints: constraints,
                                               shard: settings.shard, scheduledRuns: schedule.count)
             var lines = ProgressLines(sink: sink)
-            let (tables, measuredFiles) = try costTables(executable: executable, lines: &lines)
+            let (tables, measuredFiles) = try costTables(lines: &lines)
             let paths = settings.costsPath.map { [$0] } ?? measuredFiles.map(\.path)
             let costs = tables[0]
             defer { withExtendedLifetime(measuredFiles) {} }
@@ -182,7 +184,7 @@ extension Comparison {
             let speed = settings.decodeSpeed
             let limit = childResidentLimit
             // Repeat N is priced by table N mod K, so the repeats' spread covers the tables' drift.
-            var comparison = Comparison(executable: executable, strategies: subjects, repeats: settings.repeats,
+            var comparison = Comparison(launcher: launcher, strategies: subjects, repeats: settings.repeats,
                                         timeoutSeconds: settings.timeoutSeconds) { subject, repeatIndex in
                 var run = childRun(subject)
                 run.costsPath = paths[max(0, repeatIndex - 1) % paths.count]
@@ -232,16 +234,16 @@ extension Comparison {
         /// turn: a table measured at another moment differs (the host's speed drifts), and the
         /// repeats' spread then says by how much, so a ranking calls a gap within it a tie.
         /// Returns the tables and the measured tables' files, removed when they go away.
-        private func costTables(executable: String, lines: inout ProgressLines) throws -> ([CostTable], [TemporaryFile]) {
+        private func costTables(lines: inout ProgressLines) throws -> ([CostTable], [TemporaryFile]) {
             if let given = settings.costsPath { return ([try CostTable.load(contentsOf: given)], []) }
             var tables: [CostTable] = [], files: [TemporaryFile] = []
             let count = max(1, min(settings.calibrations, settings.repeats))
             let sink = lines.sink
             for index in 0..<count {
-                lines.report("[costs \(index + 1)/\(count)] measuring the cost table (retention costs)  \(Int(lines.elapsed)) s", final: false)
+                lines.report("[costs \(index + 1)/\(count)] measuring the cost table  \(Int(lines.elapsed)) s", final: false)
                 do {
-                    let measured = try Comparison.calibrate(executable: executable, timeoutSeconds: settings.timeoutSeconds, stop: settings.stop) {
-                        ChildRunRequest.costs(.init(scenarioPath: scenarioPath, outputPath: $0, strategies: costStrategies)).arguments
+                    let measured = try Comparison.calibrate(launcher: launcher, timeoutSeconds: settings.timeoutSeconds, stop: settings.stop) {
+                        ChildRunRequest.costs(.init(scenarioPath: scenarioPath, outputPath: $0, strategies: costStrategies))
                     }
                     tables.append(measured.table)
                     files.append(measured.file)

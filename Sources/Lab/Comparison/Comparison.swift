@@ -4,8 +4,8 @@ import Synchronization
 import SystemIO
 
 /// Runs several subjects (strategies, or a sweep's points) on one scenario, each run a fresh
-/// child process (a typed ``ChildRunRequest`` for the `retention` tool's hidden `child-run`
-/// subcommand, or any command line the caller builds), repeats in alternating order, and
+/// child process (a typed ``ChildRunRequest`` that the ``ChildLauncher`` starts: the
+/// `retention` tool's hidden `child-run` subcommand, or any program that performs requests), repeats in alternating order, and
 /// summarizes medians. Up to `jobs` children run side by side: memory is per process, frame work is thread CPU time and costs come from
 /// one table, so parallel children measure what serial ones do. A child that crashes or times
 /// out is reported with the line that says why (`ChildProcess.Outcome.failureLine`) and the others go on. Results reach `onResult` as they
@@ -24,11 +24,23 @@ public struct Comparison: Sendable {
         public var failure: String?
     }
 
-    /// The executable children run.
-    public var executable: String
+    /// How each child starts: the program, given each subject's ``ChildRunRequest``.
+    public var launcher: ChildLauncher
+    /// The executable children run (the ``launcher``'s).
+    public var executable: String {
+        get { launcher.executable }
+        set { launcher.executable = newValue }
+    }
     /// The arguments of the child that runs one strategy once and prints its `RunReport` as
-    /// JSON on standard output.
-    public var childArguments: @Sendable (_ strategy: String) -> [String]
+    /// JSON on standard output: the old command-line protocol.
+    @available(*, deprecated, message: "children take a typed ChildRunRequest: use init(launcher:strategies:repeats:timeoutSeconds:request:)")
+    public var childArguments: @Sendable (_ strategy: String) -> [String] {
+        get { commandLine ?? { _ in [] } }
+        set { commandLine = newValue }
+    }
+    /// The command line of a comparison made with the deprecated argv initializer; nil for one
+    /// whose children take requests.
+    var commandLine: (@Sendable (_ strategy: String) -> [String])?
     /// Subject names (strategies, or sweep point labels) in the order of the first repeat.
     public var strategies: [String]
     /// How many times each strategy runs.
@@ -42,38 +54,52 @@ public struct Comparison: Sendable {
     public var jobs = 1
     /// The slice of the schedule this process runs; nil for all of it.
     public var shard: Shard?
-    /// Arguments added for repeat N (from 1) after ``childArguments``: each repeat's own cost
-    /// table, so the repeats' spread covers the table's drift. Nil adds none.
-    public var repeatArguments: (@Sendable (_ repeatIndex: Int) -> [String])?
-    /// The typed request of one subject's repeat N (from 1), when the comparison was made with
-    /// ``init(executable:strategies:repeats:timeoutSeconds:request:)``: the child then runs
-    /// `child-run REQUEST` and ``childArguments`` and ``repeatArguments`` are not used.
+    /// Arguments added for repeat N (from 1) after ``childArguments``: never set by the
+    /// package; a request carries each repeat's own cost table.
+    @available(*, deprecated, message: "children take a typed ChildRunRequest, which carries each repeat's cost table")
+    public var repeatArguments: (@Sendable (_ repeatIndex: Int) -> [String])? {
+        get { commandLineTail }
+        set { commandLineTail = newValue }
+    }
+    var commandLineTail: (@Sendable (_ repeatIndex: Int) -> [String])?
+    /// The typed request of one subject's repeat N (from 1): the ``launcher`` runs it.
     public var childRequest: (@Sendable (_ strategy: String, _ repeatIndex: Int) -> ChildRunRequest)?
 
-    /// A comparison; `repeats` defaults to 3.
+    /// A comparison whose children the `launcher` starts, each given the typed `request` for
+    /// its subject and repeat (from 1); `repeats` defaults to 3. O(1).
+    public init(launcher: ChildLauncher, strategies: [String], repeats: Int = 3, timeoutSeconds: Double = 300,
+                request: @escaping @Sendable (_ strategy: String, _ repeatIndex: Int) -> ChildRunRequest) {
+        self.launcher = launcher
+        self.strategies = strategies
+        self.repeats = repeats
+        self.timeoutSeconds = timeoutSeconds
+        childRequest = request
+    }
+
+    /// A comparison whose children run `executable` with the arguments `childArguments` gives:
+    /// the old command-line protocol; `repeats` defaults to 3.
+    @available(*, deprecated, message: "children take a typed ChildRunRequest: use init(launcher:strategies:repeats:timeoutSeconds:request:)")
     public init(executable: String, strategies: [String], repeats: Int = 3, timeoutSeconds: Double = 300,
                 childArguments: @escaping @Sendable (_ strategy: String) -> [String]) {
-        self.executable = executable
-        self.childArguments = childArguments
+        launcher = ChildLauncher(executable: executable)
+        commandLine = childArguments
         self.strategies = strategies
         self.repeats = repeats
         self.timeoutSeconds = timeoutSeconds
     }
 
-    /// A comparison whose children are the `retention` tool's `child-run` subcommand, each
-    /// given the typed `request` for its subject and repeat (from 1); `repeats` defaults to 3.
-    /// O(1).
+    /// A comparison whose children run `executable`'s `child-run` subcommand, each given the
+    /// typed `request` for its subject and repeat (from 1); `repeats` defaults to 3. O(1).
     public init(executable: String, strategies: [String], repeats: Int = 3, timeoutSeconds: Double = 300,
                 request: @escaping @Sendable (_ strategy: String, _ repeatIndex: Int) -> ChildRunRequest) {
-        self.init(executable: executable, strategies: strategies, repeats: repeats, timeoutSeconds: timeoutSeconds) { request($0, 1).arguments }
-        childRequest = request
+        self.init(launcher: ChildLauncher(executable: executable), strategies: strategies, repeats: repeats, timeoutSeconds: timeoutSeconds, request: request)
     }
 
-    /// The child's arguments for one subject's repeat: its request's, or ``childArguments``
-    /// followed by ``repeatArguments``. O(arguments).
+    /// The child's arguments for one subject's repeat: the ``launcher``'s for its request (or,
+    /// for a comparison made with the deprecated argv initializer, its command line). O(arguments).
     public func arguments(for strategy: String, repeatIndex: Int) -> [String] {
-        if let childRequest { return childRequest(strategy, repeatIndex).arguments }
-        return childArguments(strategy) + (repeatArguments?(repeatIndex) ?? [])
+        if let childRequest { return launcher.arguments(for: childRequest(strategy, repeatIndex)) }
+        return (commandLine?(strategy) ?? []) + (commandLineTail?(repeatIndex) ?? [])
     }
 
     /// The run order: repeat 1 in the given order, repeat 2 reversed, and so on, so no strategy
@@ -196,12 +222,26 @@ public struct Comparison: Sendable {
 
 extension Comparison {
     /// Measures a cost table in a quiet child process before the runs (so no run's allocator
-    /// sees the calibration's decodes). `childArguments(path)` is the child's command line that
-    /// writes the table to `path`, a new temporary file (in `$TMPDIR` or `/tmp`); returns the
-    /// table and that file, which the caller passes to every run and which is removed when the
-    /// returned value goes away. Throws `LabError` with the child's error when it fails.
+    /// sees the calibration's decodes): the `launcher` starts `request(path)`, a calibration
+    /// that writes the table to `path`, a new temporary file (in `$TMPDIR` or `/tmp`). Returns
+    /// the table and that file, which the caller passes to every run and which is removed when
+    /// the returned value goes away. Throws `LabError` with the child's error when it fails.
+    public static func calibrate(launcher: ChildLauncher, timeoutSeconds: Double, stop: StopRequest? = nil,
+                                 request: (_ outputPath: String) -> ChildRunRequest) throws(LabError) -> (table: CostTable, file: TemporaryFile) {
+        try calibrate(executable: launcher.executable, timeoutSeconds: timeoutSeconds, stop: stop, commandLine: { launcher.arguments(for: request($0)) })
+    }
+
+    /// Measures a cost table in a child whose command line `childArguments(path)` gives: the
+    /// old command-line protocol.
+    @available(*, deprecated, message: "children take a typed ChildRunRequest: use calibrate(launcher:timeoutSeconds:stop:request:)")
     public static func calibrate(executable: String, timeoutSeconds: Double, stop: StopRequest? = nil,
                                  childArguments: (_ outputPath: String) -> [String]) throws(LabError) -> (table: CostTable, file: TemporaryFile) {
+        try calibrate(executable: executable, timeoutSeconds: timeoutSeconds, stop: stop, commandLine: { childArguments($0) })
+    }
+
+    /// The calibration's child, started with `commandLine(path)`.
+    private static func calibrate(executable: String, timeoutSeconds: Double, stop: StopRequest?,
+                                  commandLine childArguments: (_ outputPath: String) -> [String]) throws(LabError) -> (table: CostTable, file: TemporaryFile) {
         let file: TemporaryFile
         do { file = try TemporaryFile(in: TemporaryFile.systemFolder, prefix: "retention-costs-", suffix: ".json") } catch { throw .io(error) }
         let outcome: ChildProcess.Outcome

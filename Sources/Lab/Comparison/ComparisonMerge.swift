@@ -27,7 +27,7 @@ public enum ComparisonMerge {
         let tree: JSONValue
         do { tree = try JSONDocument.parse([UInt8](data), source: path) } catch { throw .usage("\(error)") }
         guard tree["runs"] != nil, tree["scenario"] != nil else {
-            throw .usage("\(path): not a comparison or sweep export (write one with --export-json)")
+            throw .usage("\(path): not a comparison or sweep export (write one with \(LabTerm.exportJSON.spelled))")
         }
         let document: ComparisonDocument
         do { document = try JSONDocument.decode(ComparisonDocument.self, from: tree, source: path) } catch {
@@ -78,7 +78,7 @@ public enum ComparisonMerge {
         for (path, doc) in documents {
             func differ(_ what: String) -> LabError { .usage("\(path) and \(firstPath) are slices of different runs: their \(what) differ") }
             if doc.scenario != first.scenario { throw differ("scenarios (\(doc.scenario) and \(first.scenario))") }
-            if doc.costs != first.costs { throw differ("cost tables (measure one with `retention costs SCENARIO -o costs.json` and pass --costs to every slice)") }
+            if doc.costs != first.costs { throw differ("cost tables (measure one with \(LabTerm.measureCosts.spelled) and pass it as \(LabTerm.costsPath.spelled) to every slice)") }
             if doc.decodeSpeed != first.decodeSpeed { throw differ("decode speeds") }
             if doc.model != first.model || doc.pointModels != first.pointModels {
                 throw differ("models (display, network, disk, identity or frame rate; see each export's `model`)")
@@ -88,7 +88,7 @@ public enum ComparisonMerge {
             if doc.repeats != first.repeats { throw differ("repeat counts") }
             guard let shard = doc.shard else {
                 if documents.count == 1 { continue }
-                throw .usage("\(path) is a whole run, not a slice; merge only --shard exports")
+                throw .usage("\(path) is a whole run, not a slice; merge only \(LabTerm.shard.spelled) exports")
             }
             if shard.count != first.shard?.count { throw differ("slice counts") }
             if let other = seen[shard.index] { throw .usage("\(path) and \(other) are both slice \(shard)") }

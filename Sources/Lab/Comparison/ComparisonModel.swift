@@ -76,6 +76,9 @@ public struct ComparisonModel: Codable, Sendable, Hashable {
     public var costTableHash: String?
     /// The cost table's median decode, in milliseconds of thread CPU time.
     public var costTableMedianDecodeMs: Double?
+    /// The speed the script's scrolls play at, in percent of what it says; nil when as written
+    /// (a `scrollSpeed` sweep point sets it).
+    public var scrollSpeedPercent: Int? = nil
 
     /// The model of `scenario` (with `settings` in place of its own, as a sweep point changes
     /// them, and `prefetchRows`), priced by `costs` at `decodeSpeed`. O(cost table).
@@ -96,10 +99,12 @@ public struct ComparisonModel: Codable, Sendable, Hashable {
         costTableMedianDecodeMs = costs.map(\.medianDecodeMs)
     }
 
-    /// The model of `experiment` (its scenario with a sweep point's settings applied). O(1).
+    /// The model of `experiment` (its scenario with a sweep point's settings applied, a
+    /// slower device's decode speed and a faster user's scrolling included). O(1).
     public init(experiment: Experiment, decodeSpeed: Double, costs: CostTable?) {
         self.init(scenario: experiment.scenario, settings: experiment.settings, prefetchRows: experiment.scenario.container.prefetchRows,
-                  decodeSpeed: decodeSpeed, costs: costs)
+                  decodeSpeed: decodeSpeed / Double(experiment.decodeSlowdown), costs: costs)
+        scrollSpeedPercent = experiment.scrollSpeedPercent == 100 ? nil : experiment.scrollSpeedPercent
     }
 
     /// Two lines for a report, under its scenario line:
@@ -114,11 +119,12 @@ public struct ComparisonModel: Codable, Sendable, Hashable {
         let disk = diskLatencyMs > 0 ? ", disk reads \(SystemIO.NumberText.oneDecimal(diskLatencyMs)) ms" : ""
         let thumbnails = displayPixelSize.map { ", thumbnails \($0) px" } ?? ""
         let speed = decodeSpeed == 1 ? "" : ", decode speed ÷\(SystemIO.NumberText.twoDecimals(decodeSpeed))"
+        let scrolls = scrollSpeedPercent.map { ", scrolls at \($0)% of the script's speed" } ?? ""
         let table = costTableHash.map { hash in
             ", cost table \(hash)" + (costTableMedianDecodeMs.map { " (median decode \(SystemIO.NumberText.twoDecimals($0)) ms)" } ?? "")
         } ?? ""
         return ["model: \(network), \(SystemIO.NumberText.plural(prefetchRows, "prefetch row", "prefetch rows"))\(disk)",
-                "model: images by \(imageIdentity)\(thumbnails), \(frameRate) Hz\(speed)\(table)"]
+                "model: images by \(imageIdentity)\(thumbnails), \(frameRate) Hz\(scrolls)\(speed)\(table)"]
     }
 
     /// The model in one CSV cell, `key=value` pairs joined by `;`: `display=async;latency=logNormal
@@ -132,7 +138,7 @@ public struct ComparisonModel: Codable, Sendable, Hashable {
             ("display", display), ("latency", latency), ("fetchLimit", "\(fetchLimit)"), ("decodeWorkers", "\(decodeWorkers)"),
             ("loadOrder", loadOrder),
             ("prefetchRows", "\(prefetchRows)"), ("diskLatencyMs", "\(diskLatencyMs)"), ("identity", imageIdentity),
-            ("displayPixelSize", displayPixelSize.map { "\($0)" }), ("frameRate", "\(frameRate)"), ("decodeSpeed", "\(decodeSpeed)"),
+            ("displayPixelSize", displayPixelSize.map { "\($0)" }), ("frameRate", "\(frameRate)"), ("decodeSpeed", "\(decodeSpeed)"), ("scrollSpeedPercent", scrollSpeedPercent.map { "\($0)" }),
             ("costTable", costTableHash),
         ]
         return pairs.compactMap { key, value in value.map { "\(key)=\($0)" } }.joined(separator: ";")

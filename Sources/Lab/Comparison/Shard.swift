@@ -14,7 +14,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Slice `index` (from 1) of `count`. Throws `LabError.usage` unless 1 ≤ index ≤ count ≤ 10,000.
     public init(index: Int, count: Int) throws(LabError) {
         guard (1...Self.maximumCount).contains(count), (1...count).contains(index) else {
-            throw .usage("--shard: expected K/N with 1 ≤ K ≤ N ≤ 10000, got \(index)/\(count)")
+            throw .invalid(.shard, problem: "expected K/N with 1 ≤ K ≤ N ≤ 10000, got \(index)/\(count)")
         }
         self.index = index
         self.count = count
@@ -24,7 +24,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
     public init(parsing text: String) throws(LabError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else {
-            throw .usage("--shard: expected K/N like 2/8, got '\(text)'")
+            throw .invalid(.shard, problem: "expected K/N like 2/8, got '\(text)'")
         }
         try self.init(index: k, count: n)
     }
@@ -42,7 +42,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
                 throw .usage("JOB_COMPLETION_INDEX: expected a whole number from 0 to \(Self.maximumCount - 1), got '\(text)'")
             }
             guard let shards else {
-                throw .usage("JOB_COMPLETION_INDEX is set: give the job's completions as --shards N")
+                throw .usage("JOB_COMPLETION_INDEX is set: give the job's completions as \(LabTerm.shards.spelled) N")
             }
             return try Shard(index: index + 1, count: shards)
         }
@@ -50,7 +50,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
             guard let id = Int(text) else { throw .usage("SLURM_ARRAY_TASK_ID: expected a whole number, got '\(text)'") }
             let minimum = environment["SLURM_ARRAY_TASK_MIN"].flatMap { Int($0) } ?? 0
             guard let count = shards ?? environment["SLURM_ARRAY_TASK_COUNT"].flatMap({ Int($0) }) else {
-                throw .usage("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: give --shards N")
+                throw .usage("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: give \(LabTerm.shards.spelled) N")
             }
             // Checked arithmetic: the variables are text anyone can set.
             let (offset, overflow) = id.subtractingReportingOverflow(minimum)
@@ -60,7 +60,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
             return try Shard(index: offset + 1, count: count)
         }
         if let shards {
-            throw .usage("--shards \(shards) needs JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID; or give --shard K/N")
+            throw .usage("\(LabTerm.shards.spelled) \(shards) needs JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID; or give \(LabTerm.shard.spelled) K/N")
         }
         return nil
     }

@@ -205,7 +205,7 @@ public struct CostTable: Codable, Sendable, Hashable {
     public static func load(contentsOf path: String) throws(LabError) -> CostTable {
         let data: Data
         do { data = try FileIO.readAll(path, limit: 16 << 20) } catch {
-            throw .failed("--costs: \(error)")
+            throw .failed("\(LabTerm.costsPath.spelled): \(error)")
         }
         do {
             let tree = try JSONDocument.parse([UInt8](data), source: path)
@@ -215,16 +215,16 @@ public struct CostTable: Codable, Sendable, Hashable {
             } else if let member = tree["costs"], member != .null {
                 table = try JSONDocument.decode(CostTable.self, from: tree, member: "costs", source: path)
             } else {
-                throw LabError.failed("--costs: \(path) holds no cost table (write one with `retention costs SCENARIO -o FILE`, or pass a comparison's --export-json file)")
+                throw LabError.failed("\(LabTerm.costsPath.spelled): \(path) holds no cost table (write one with \(LabTerm.measureCosts.spelled), or pass a comparison's \(LabTerm.exportJSON.spelled) file)")
             }
             try table.validate(source: path, at: tree["images"] != nil ? "" : "costs.")
             return table
         } catch let error as JSONDocumentError {
-            throw .failed("--costs: \(error)")
+            throw .failed("\(LabTerm.costsPath.spelled): \(error)")
         } catch let error as LabError {
             throw error
         } catch {
-            throw .failed("--costs: \(path): \(error)")
+            throw .failed("\(LabTerm.costsPath.spelled): \(path): \(error)")
         }
     }
 
@@ -236,7 +236,7 @@ public struct CostTable: Codable, Sendable, Hashable {
     /// (`images[2].decodeMs`) below `prefix`. O(entries).
     func validate(source: String, at prefix: String = "") throws(LabError) {
         func fail(_ path: String, _ expected: String, _ found: String) -> LabError {
-            .failed("--costs: \(source): \(prefix)\(path): expected \(expected), found \(found)")
+            .failed("\(LabTerm.costsPath.spelled): \(source): \(prefix)\(path): expected \(expected), found \(found)")
         }
         let milliseconds = "a number of milliseconds from 0 to \(Int(Self.maximumMilliseconds))"
         func check(_ value: Double, _ path: String) throws(LabError) {
@@ -292,7 +292,7 @@ public struct CostTable: Codable, Sendable, Hashable {
     func entry(forPath path: String) throws(LabError) -> Entry {
         let name = Self.fileName(path)
         guard let entry = images.first(where: { $0.file == name }) else {
-            throw .failed("the cost table has no entry for \(name); measure this scenario's images with `retention costs`")
+            throw .failed("the cost table has no entry for \(name); measure this scenario's images with \(LabTerm.measureCosts.spelled)")
         }
         if let size = FileIO.status(of: path)?.size, size != entry.bytes {
             throw .failed("the cost table's \(name) has \(entry.bytes) bytes but \(PathText.display(path)) has \(size); measure the costs again")
@@ -341,14 +341,14 @@ struct ImageCosts {
         guard let table = model.table else { return nil }
         var read: [Double] = [], load: [Double] = [], diskRead: [Double] = [], storedThumbnail: [Double] = []
         let speed = model.decodeSpeed
-        let again = "measure them with `retention costs SCENARIO --strategies \(policy.name)` (a table measured without a disk strategy, or before disk tiers, lacks them)"
+        let again = "measure them with \(LabTerm.measureCosts.spelled) and \(LabTerm.strategies.spelled) \(policy.name) (a table measured without a disk strategy, or before disk tiers, lacks them)"
         for path in images.paths {
             let entry = try table.entry(forPath: path)
             read.append(entry.readMs / 1000 / speed)
             let key = CostTable.thumbnailKey(policy.visible)
             if let key {
                 guard let ms = entry.thumbnailMs[key] else {
-                    throw .failed("the cost table has no \(key) thumbnail cost for \(entry.file); measure the costs for this scenario with `retention costs`")
+                    throw .failed("the cost table has no \(key) thumbnail cost for \(entry.file); measure the costs for this scenario with \(LabTerm.measureCosts.spelled)")
                 }
                 load.append(ms / 1000 / speed)
             } else {

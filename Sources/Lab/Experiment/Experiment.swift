@@ -35,6 +35,29 @@ public struct Experiment: Sendable {
     /// every load or row-state allocation (one statm read each). Nil (the default) for no limit;
     /// the tool passes `--max-resident`, or `ResidentLimit.defaultBytes()`.
     public var maxResidentBytes: Int?
+    /// A slower device: every cost the table gives is multiplied by this (1, the default: as
+    /// the table says). Set by the `decodeSlowdown` sweep condition; needs a cost table.
+    public var decodeSlowdown = 1
+    /// The script's scrolls play at this percentage of their written speed (100, the default);
+    /// set by the `scrollSpeed` sweep condition, which rewrites ``scenario``'s script, and kept
+    /// here for the model a report states.
+    public var scrollSpeedPercent = 100
+
+    /// The factors ``decodeSlowdown`` takes.
+    public static let decodeSlowdownRange = 1...100
+    /// The percentages ``scrollSpeedPercent`` takes.
+    public static let scrollSpeedRange = 1...1000
+
+    /// ``costs`` with ``decodeSlowdown`` applied: what the run prices loads with. Throws
+    /// `LabError.usage` for a slowdown without a cost table (measured costs cannot be slowed).
+    /// O(1).
+    public func pricedCosts() throws(LabError) -> CostModel {
+        guard decodeSlowdown != 1 else { return costs }
+        guard costs.table != nil else {
+            throw .usage("decodeSlowdown needs a cost table: a load priced at its own measured time cannot be made slower")
+        }
+        return CostModel(table: costs.table, decodeSpeed: costs.decodeSpeed / Double(decodeSlowdown))
+    }
 
     /// An experiment over resolved inputs (`trace` checked against `images`).
     public init(scenario: Scenario, images: ImageSet, strategy: RetentionPolicy,

@@ -56,6 +56,8 @@ final class ExperimentSession {
     var loadCPU = 0.0
     /// The cost table resolved for this run's images and policy; nil to use measured CPU time.
     let costs: ImageCosts?
+    /// The cost model the loads are priced by, a slowdown applied (the report states it).
+    let costModel: CostModel
     let async: Bool
     /// Frames between timeline samples; doubled (and every other sample dropped) whenever
     /// the timeline reaches `RunReport.maximumTimelineSamples`, so the report stays bounded.
@@ -111,19 +113,20 @@ final class ExperimentSession {
             }
         }
         let completions = self.completions
-        costs = try ImageCosts(model: experiment.costs, images: images, policy: experiment.effectivePolicy)
+        costModel = try experiment.pricedCosts()
+        costs = try ImageCosts(model: costModel, images: images, policy: experiment.effectivePolicy)
         disk = try given ?? experiment.makeDiskStore()
-        cache = try ImageCache(
-            source: source, policy: experiment.effectivePolicy,
+        cache = try ImageCache(source: source, configuration: .init(
+            policy: experiment.effectivePolicy,
             mode: async ? .scheduled(workers: experiment.settings.decodeWorkers) : .synchronous,
-            disk: disk?.store,
+            diskStore: disk?.store,
             // A run's store is its own and new: rows (or images, by identity) name entries.
             diskName: { byImage ? "image-\($0)" : "row-\($0)" },
             onLoadCompleted: { completion in
                 if let error = completion.error { firstFailure.record("\(byImage ? "image" : "row") \(completion.key): \(error)") }
                 guard !completion.onCallerThread else { return }
                 completions.append(row: completion.key, seconds: completion.cpuTime.seconds, origin: completion.origin)
-            })
+            }))
         simulator = VisibilitySimulator(configuration: experiment.scenario.simulation)
         replayer = experiment.trace?.makeReplayer()
         loadSizes = LoadSizes(images: images, policy: experiment.effectivePolicy)
@@ -173,7 +176,7 @@ final class ExperimentSession {
             frameWork: .init(medianMs: work.median, p99Ms: work.p99, maxMs: work.max),
             hitches: frames.hitches, placeholderFrames: placeholderFrames, timeline: timeline,
             failedDecodes: metrics.failedDecodes, failedReads: metrics.failedReads, firstFailure: firstFailure.text,
-            costs: experiment.costs.report,
+            costs: costModel.report,
             droppedTraceEvents: experiment.trace.map { _ in replayer?.repairs.total ?? 0 },
             traceRepairs: replayer?.repairs.summary,
             sourceReads: disk != nil || experiment.settings.sessions > 1 ? metrics.sourceReads : nil,

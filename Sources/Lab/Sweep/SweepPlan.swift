@@ -97,7 +97,7 @@ public struct SweepPlan: Sendable, Hashable, Codable {
         func value(_ part: Substring) throws(LabError) -> Int {
             let trimmed = String(part.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
             guard let parsed = key.parseValue(trimmed) else {
-                throw .usage("--values: '\(trimmed)' is not \(key.valueExpectation) (for \(key.rawValue))")
+                throw .invalid(.values, problem: "'\(trimmed)' is not \(key.valueExpectation) (for \(key.rawValue))")
             }
             return parsed
         }
@@ -105,8 +105,8 @@ public struct SweepPlan: Sendable, Hashable, Codable {
         let ends = text.split(separator: "...", maxSplits: 1, omittingEmptySubsequences: false)
         if ends.count == 2 {
             let low = try value(ends[0]), high = try value(ends[1])
-            guard low > 0 else { throw .usage("--values: a doubling range cannot start at 0; list the values instead") }
-            guard low <= high else { throw .usage("--values: the range \(text) runs downward; give the smaller value first") }
+            guard low > 0 else { throw .invalid(.values, problem: "a doubling range cannot start at 0; list the values instead") }
+            guard low <= high else { throw .invalid(.values, problem: "the range \(text) runs downward; give the smaller value first") }
             // Doubled with an overflow check: an end near Int.max must stop the range, not trap.
             var next: Int? = low
             while let current = next, current <= high && values.count <= maximumValues {
@@ -118,19 +118,19 @@ public struct SweepPlan: Sendable, Hashable, Codable {
                 let last = values.last ?? low
                 let (above, overflow) = last.multipliedReportingOverflow(by: 2)
                 let choices = overflow ? key.format(last) : "\(key.format(last)) or \(key.format(above))"
-                throw .usage("--values: \(key.format(high)) is not \(key.format(low)) doubled; end the range at \(choices), or list the values")
+                throw .invalid(.values, problem: "\(key.format(high)) is not \(key.format(low)) doubled; end the range at \(choices), or list the values")
             }
         } else {
             let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            guard !text.isEmpty else { throw .usage("--values: expected a list like 8MB,16MB or a range like 8MB...256MB") }
+            guard !text.isEmpty else { throw .invalid(.values, problem: "expected a list like 8MB,16MB or a range like 8MB...256MB") }
             for part in parts { values.append(try value(part)) }
             // Names have no order of their own: `priority,fifo` runs as `fifo,priority`.
             if key == .loadOrder { values.sort() }
             for (a, b) in zip(values, values.dropFirst()) where a >= b {
-                throw .usage("--values: expected ascending, distinct values; \(key.format(b)) follows \(key.format(a))")
+                throw .invalid(.values, problem: "expected ascending, distinct values; \(key.format(b)) follows \(key.format(a))")
             }
         }
-        guard values.count <= maximumValues else { throw .usage("--values: at most \(maximumValues) values, got more") }
+        guard values.count <= maximumValues else { throw .invalid(.values, problem: "at most \(maximumValues) values, got more") }
         return values
     }
 }
@@ -302,7 +302,7 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
         if constraints.isEmpty {
             verdict = .unconstrained
             recommended = nil
-            reason = "no constraints given (--max-placeholders, --max-hitches, --max-resident, --max-decodes, --max-disk, --max-wait-p95): the frontier (*) is the answer"
+            reason = "no constraints given (\([LabTerm.maxPlaceholders, .maxHitches, .maxResident, .maxDecodes, .maxDisk, .maxWaitP95].map(\.spelled).joined(separator: ", "))): the frontier (*) is the answer"
             return
         }
         if plan.grid != nil {
@@ -336,7 +336,7 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
             if !plan.key.isCategorical, best.point.value == plan.values.first, plan.values.count > 1 || plan.values.first ?? 0 > 0 {
                 let smaller = best.point.value / 2
                 text += "; it is the smallest \(plan.key.rawValue) tried, so a smaller one may do too"
-                    + (smaller > 0 && smaller < best.point.value ? " (try --values \(plan.key.format(smaller)),\(plan.key.format(best.point.value)))" : "")
+                    + (smaller > 0 && smaller < best.point.value ? " (try \(LabTerm.values.spelled) \(plan.key.format(smaller)),\(plan.key.format(best.point.value)))" : "")
             }
             if tied.count > 1, plan.key.isCategorical {
                 let others = tied.filter { $0.point.label != best.point.label }.map(\.point.label).joined(separator: ", ")

@@ -44,19 +44,29 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
     /// How waiting fetches and decodes are ordered in an asynchronous scenario (a scenario key):
     /// `fifo` or `priority` (values 0 and 1, in that order; ``format(_:)`` names them).
     case loadOrder
+    /// A slower device (a scenario-model key): every cost the run's cost table gives is
+    /// multiplied by this whole number, 1 (as measured) to 100. Needs a cost table, which
+    /// `compare` and `sweep` always have; `2x` and `2` both parse.
+    case decodeSlowdown
+    /// How fast the user scrolls (a scenario key): the script plays its scrolls in this
+    /// percentage of their frames' speed, 1 to 1,000 (100: as written). A scroll's frames are
+    /// divided by it (at least one frame) and a fling's velocity multiplied; pauses, the
+    /// user's dwell, stay as written. Not for a trace, which is a recording.
+    case scrollSpeed
 
     /// What a key is to the app: a choice it makes, or the world it runs in.
     public enum Kind: String, Sendable, Hashable, Codable {
         /// The app chooses it (a budget, admission, `fetchLimit`, `decodeWorkers`, `loadOrder`,
         /// prefetch): a sweep finds the cheapest value that holds.
         case knob
-        /// The world imposes it (the source's and the disk's latency): a sweep finds where each
-        /// strategy breaks as it gets harsher, never a "smaller" value to pick.
+        /// The world imposes it (the source's and the disk's latency, a slower device's decodes,
+        /// a faster user's scrolling): a sweep finds where each strategy breaks as it gets
+        /// harsher (a larger value), never a "smaller" value to pick.
         case condition
     }
 
     /// Knob or condition. O(1).
-    public var kind: Kind { isLatency ? .condition : .knob }
+    public var kind: Kind { isLatency || self == .decodeSlowdown || self == .scrollSpeed ? .condition : .knob }
 
     /// True for a key whose values are names without an order (``loadOrder``): ties between its
     /// values stay ties, and none is "the smallest". O(1).
@@ -65,7 +75,8 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
     /// True for keys that change the scenario rather than the policy.
     public var changesScenario: Bool {
         switch self {
-        case .prefetchRows, .decodeWorkers, .fetchLimit, .sourceLatencyMs, .sourceLatencyP50, .sourceLatencyP95, .diskLatencyMs, .loadOrder: true
+        case .prefetchRows, .decodeWorkers, .fetchLimit, .sourceLatencyMs, .sourceLatencyP50, .sourceLatencyP95, .diskLatencyMs, .loadOrder,
+             .decodeSlowdown, .scrollSpeed: true
         default: false
         }
     }
@@ -83,7 +94,13 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
     /// What one value of this key looks like, for an error: `a size with its unit like 8MB`,
     /// `fifo or priority`, `a whole number`. O(1).
     public var valueExpectation: String {
-        isSize ? "a size with its unit like 8MB" : self == .loadOrder ? Self.loadOrderNames.joined(separator: " or ") : "a whole number"
+        switch self {
+        case _ where isSize: "a size with its unit like 8MB"
+        case .loadOrder: Self.loadOrderNames.joined(separator: " or ")
+        case .decodeSlowdown: "a whole-number factor like 2x"
+        case .scrollSpeed: "a whole-number percentage like 200%"
+        default: "a whole number"
+        }
     }
 
     /// Every key with what it is and what it changes (`bitmapBudget (knob, policy)`), for help
@@ -97,7 +114,8 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
     public func parseValue(_ text: String) -> Int? {
         if isSize { return ByteSize(parsing: text, requiringUnit: true).map(\.bytes) }
         if self == .loadOrder { return Self.loadOrderNames.firstIndex(of: text) }
-        let number = isLatency && text.hasSuffix("ms") ? String(text.dropLast(2)) : text
+        let unit = isLatency ? "ms" : self == .decodeSlowdown ? "x" : self == .scrollSpeed ? "%" : ""
+        let number = !unit.isEmpty && text.hasSuffix(unit) ? String(text.dropLast(unit.count)) : text
         guard let value = Int(number), value >= 0 else { return nil }
         return value
     }
@@ -112,15 +130,23 @@ public enum SweepKey: String, Sendable, Hashable, Codable, CaseIterable {
         case .sourceLatencyMs, .sourceLatencyP50, .diskLatencyMs: "0,20,40,80,160"
         case .sourceLatencyP95: "100,200,400"
         case .loadOrder: Self.loadOrderNames.joined(separator: ",")
+        case .decodeSlowdown: "1,2,4,8"
+        case .scrollSpeed: "100,200,400"
         default: "8MB...256MB"
         }
     }
 
-    /// `8MB` for a size, `40ms` for a latency, `fifo` or `priority` for a load order, `4` for a
-    /// count. O(1).
+    /// `8MB` for a size, `40ms` for a latency, `fifo` or `priority` for a load order, `2x` for a
+    /// slowdown, `200%` for a scroll speed, `4` for a count. O(1).
     public func format(_ value: Int) -> String {
         if self == .loadOrder, Self.loadOrderNames.indices.contains(value) { return Self.loadOrderNames[value] }
-        return isSize ? ByteSize(bytes: value).description : isLatency ? "\(value)ms" : "\(value)"
+        switch self {
+        case _ where isSize: return ByteSize(bytes: value).description
+        case _ where isLatency: return "\(value)ms"
+        case .decodeSlowdown: return "\(value)x"
+        case .scrollSpeed: return "\(value)%"
+        default: return "\(value)"
+        }
     }
 }
 
@@ -195,20 +221,20 @@ extension Experiment {
                     throw .usage("prefetchRows does not apply: the scenario replays a trace, which says itself which rows are built and appear")
                 }
                 guard ContainerConfiguration.prefetchRowsRange.contains(value) else {
-                    throw .usage("prefetchRows: expected 0 to \(ContainerConfiguration.prefetchRowsRange.upperBound), got \(value)")
+                    throw .outOfRange(setting: "prefetchRows", value: value, allowed: ContainerConfiguration.prefetchRowsRange)
                 }
                 result.scenario.container.prefetchRows = value
             case .decodeWorkers:
                 guard case .async = result.settings.display else {
                     throw .usage("decodeWorkers does not apply: the scenario decodes synchronously (display \"sync\")")
                 }
-                guard (1...64).contains(value) else { throw .usage("decodeWorkers: expected 1 to 64, got \(value)") }
+                guard (1...64).contains(value) else { throw .outOfRange(setting: "decodeWorkers", value: value, allowed: 1...64) }
                 result.settings.decodeWorkers = value
             case .fetchLimit:
                 guard case .async = result.settings.display else {
                     throw .usage("fetchLimit does not apply: the scenario reads its source synchronously (display \"sync\")")
                 }
-                guard (1...64).contains(value) else { throw .usage("fetchLimit: expected 1 to 64, got \(value)") }
+                guard (1...64).contains(value) else { throw .outOfRange(setting: "fetchLimit", value: value, allowed: 1...64) }
                 result.settings.fetchLimit = value
             case .loadOrder:
                 guard case .async = result.settings.display else {
@@ -220,7 +246,7 @@ extension Experiment {
                 result.settings.loadOrder = Self.loadOrders[value]
             case .sourceLatencyMs, .sourceLatencyP50, .sourceLatencyP95, .diskLatencyMs:
                 let limit = Int(LatencyModel.maximumMilliseconds)
-                guard (0...limit).contains(value) else { throw .usage("\(setting.key.rawValue): expected 0 to \(limit) ms, got \(value)") }
+                guard (0...limit).contains(value) else { throw .outOfRange(setting: setting.key.rawValue, value: value, allowed: 0...limit, unit: " ms") }
                 let ms = Double(value)
                 switch (setting.key, result.settings.sourceLatency) {
                 case (.diskLatencyMs, _): result.settings.diskLatencyMs = ms
@@ -239,6 +265,20 @@ extension Experiment {
                     guard ms >= p50 else { throw .usage("sourceLatencyMs.p95: \(value) ms is below the scenario's p50 of \(p50) ms") }
                     result.settings.sourceLatency = .logNormal(p50: p50, p95: ms)
                 }
+            case .decodeSlowdown:
+                guard Experiment.decodeSlowdownRange.contains(value) else {
+                    throw .outOfRange(setting: "decodeSlowdown", value: value, allowed: Experiment.decodeSlowdownRange)
+                }
+                result.decodeSlowdown = value
+            case .scrollSpeed:
+                guard result.trace == nil else {
+                    throw .usage("scrollSpeed does not apply: the scenario replays a trace, a recording whose speed is its own")
+                }
+                guard Experiment.scrollSpeedRange.contains(value) else {
+                    throw .outOfRange(setting: "scrollSpeed", value: value, allowed: Experiment.scrollSpeedRange, unit: " percent")
+                }
+                result.scenario.script = result.scenario.script.map { $0.atSpeed(percent: value) }
+                result.scrollSpeedPercent = result.scrollSpeedPercent * value / 100
             }
         }
         result.strategy = policy

@@ -15,7 +15,7 @@ import SystemIO
 /// unchanged. Guava's `LocalCache` stripes its table the same way; Caffeine's lock-free reads
 /// would need a concurrent table Swift's `Dictionary` is not.
 ///
-/// Kept by ``CacheStore`` under the cache's lock (lock order: the cache's, then a shard's):
+/// Kept by ``CacheState`` under the cache's lock (lock order: the cache's, then a shard's):
 /// a bitmap enters when its hold becomes active and leaves when it stops being active.
 @usableFromInline
 final class ActiveIndex<Key: Hashable & Sendable>: Sendable {

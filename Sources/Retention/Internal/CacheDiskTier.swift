@@ -12,7 +12,7 @@ import SystemIO
 /// writer thread. Reads run on the thread that runs the load (a decode worker, or the
 /// appearing thread in `synchronous` mode), never under the cache's lock; writes run on the
 /// writer, so a load never waits for one. Holds no mutable state of its own: a load's reads
-/// are counted in its `LoadIO`, and what is pending and written in `CacheStore`, under the
+/// are counted in its `LoadIO`, and what is pending and written in `CacheState`, under the
 /// cache's lock.
 final class CacheDiskTier<Key: Hashable & Sendable>: Sendable {
     let store: any ImageCacheDiskStore

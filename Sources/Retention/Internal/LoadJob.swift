@@ -131,6 +131,18 @@ struct LoadOutcome: Sendable {
     var cpuTime: Duration = .zero
 }
 
+/// Where a load's run on a thread ended (`ImageCache.runLoad`), beside the reads it made
+/// (`LoadIO`), which are counted whatever the step.
+enum LoadStep {
+    /// The bytes were found and decoded, or a read or the decode failed: the load is done.
+    case finished(LoadOutcome)
+    /// The load was cancelled (its last requester went) before it finished: nothing is kept.
+    case cancelled
+    /// The load reached an asynchronous source and stopped before it: the caller fetches (and
+    /// counts the source read when the fetch starts).
+    case fetch
+}
+
 /// The reads one load made, counted into `CacheMetrics` whether or not it was cancelled.
 struct LoadIO: Sendable {
     var sourceReads = 0

@@ -41,9 +41,10 @@ package struct CostsJob {
             try OutputCheck.check(outputs: [.init("-o", outputPath)],
                                   inputs: OutputCheck.scenarioInputs(path: path, trace: inputs.trace, images: inputs.images))
         }
-        let table = try Experiment.measureCosts(scenarioPath: path, strategies: strategies, repeats: repeats)
-        if let outputPath { try FileIO.replace(outputPath, with: Array((table.json + "\n").utf8)) }
-        return table
+        if let outputPath {
+            return try ChildRunRequest.Calibration(scenarioPath: path, outputPath: outputPath, strategies: strategies).perform(repeats: repeats)
+        }
+        return try Experiment.measureCosts(scenarioPath: path, strategies: strategies, repeats: repeats)
     }
 }
 

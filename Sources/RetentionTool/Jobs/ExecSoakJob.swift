@@ -164,7 +164,7 @@ package struct ExecSoakJob {
             }
             progressLines.report("iteration \(progress.iteration)\(progress.warmup ? " (warm-up)" : "")  \(progress.verdict.measure.shortName) \(SystemIO.NumberText.size(Double(sample.retainedBytes)))  resident \(SystemIO.NumberText.size(Double(sample.residentBytes)))  slope \(progress.verdict.rate(progress.verdict.slopeBytesPerIteration))")
         }
-        if sink.isTerminal { sink.note("") }
+        progressLines.end()
         var lines = Self.reportLines(soak, inputs: inputs)
         var errors: [String] = []
         if let early = soak.endedEarly {

@@ -120,8 +120,8 @@ package enum JobFailure {
     /// The meaning of `error`, thrown by a job. O(1).
     package init(_ error: any Error) {
         switch error as? LabError {
-        case .usage(let message): self = .usage(message)
         case .stopped(let signal): self = .stopped(signal: signal)
+        case let lab? where lab.isUsage: self = .usage(lab.description)
         default: self = .failed(error)
         }
     }

@@ -66,19 +66,20 @@ package struct RunJob {
     package func run(sink: ProgressSink) throws -> Outcome {
         try Preflight.fileDescriptors(Preflight.baseFileDescriptors, command: "run")
         let path = try scenarioPath ?? DefaultScenario.path(announce: sink.note)
-        var experiment = try Experiment.prepare(scenarioPath: path, strategyName: strategy, repairTrace: repairTrace).applying(settings)
+        var request = ChildRunRequest.StrategyRun(scenarioPath: path, strategy: strategy)
+        request.settings = settings
+        request.repairTrace = repairTrace
+        request.costsPath = costsPath
+        request.decodeSpeed = decodeSpeed
+        request.maxResidentBytes = maxResidentBytes
+        var experiment = try request.experiment()
         experiment.timelineInterval = timelineEvery ?? 0
         if let timelineEvery, experiment.estimatedFrames / timelineEvery > RunReport.maximumTimelineSamples {
             let least = (experiment.estimatedFrames + RunReport.maximumTimelineSamples - 1) / RunReport.maximumTimelineSamples
             throw LabError.usage("--timeline-every \(timelineEvery) would keep \(experiment.estimatedFrames / timelineEvery) samples of this run's \(experiment.estimatedFrames) frames, over the limit of \(RunReport.maximumTimelineSamples); give --timeline-every \(least) or more")
         }
-        experiment.costs = CostModel(table: try costsPath.map { try CostTable.load(contentsOf: $0) }, decodeSpeed: decodeSpeed)
-        experiment.maxResidentBytes = maxResidentBytes ?? ResidentLimit.defaultBytes()
-        do {
-            return Outcome(scenarioPath: path, report: try experiment.run(), stopped: nil)
-        } catch let stop as ResidentLimitReached {
-            return Outcome(scenarioPath: path, report: stop.report, stopped: stop)
-        }
+        let (report, stopped) = try experiment.runToEnd()
+        return Outcome(scenarioPath: path, report: report, stopped: stopped)
     }
 }
 

@@ -106,7 +106,7 @@ package final class ThumbnailBatch: Sendable {
     package let thumbnailer: Thumbnailer
     /// The PNG encoder for the outputs.
     package let encoder: PNGEncoder
-    /// Where progress and failed files go: the bar is drawn when the sink is a terminal.
+    /// Where progress and failed files go, through ``progress``.
     package let sink: ProgressSink
     /// Gets each file's report as it finishes, under the batch's lock (so in order of
     /// finishing, one at a time); nil to keep none.
@@ -119,6 +119,10 @@ package final class ThumbnailBatch: Sendable {
     private let firstCacheFailure = Lock<String?>(nil)
     private let nextJob = Atomic<Int>(0)
     private let totals = Lock(ThumbnailSummary())
+    /// The progress bar (a lock: `ProgressLines` serves one reporter at a time; workers take it
+    /// inside `totals`' lock, always in that order): drawn on a terminal; off one, a note every
+    /// 10 s of a batch that lasts that long, and its last line.
+    private let progress: Lock<ProgressLines>
     /// One whole-image decode at a time: a semaphore, since workers block on it (a lock held
     /// across a decode would be one held across seconds of work).
     private let wholeImage = DispatchSemaphore(value: 1)
@@ -132,6 +136,7 @@ package final class ThumbnailBatch: Sendable {
         self.thumbnailer = thumbnailer
         self.encoder = encoder
         self.sink = sink
+        progress = Lock(ProgressLines(sink: sink, quietStart: true))
         self.emit = emit
     }
 
@@ -143,7 +148,7 @@ package final class ThumbnailBatch: Sendable {
         for _ in 0..<max(1, workers) { pool.submit { self.work() } }
         pool.waitForIdle()
         pool.shutdown()
-        if sink.isTerminal && !jobs.isEmpty { sink.progress("", false) }
+        progress.withLock { $0.end() }
         var summary = totals.withLock { $0 }
         summary.seconds = ((clock.now - start).seconds * 1000).rounded() / 1000
         summary.peakResidentBytes = try? ProcessMemory.readStatus().peakResidentBytes
@@ -172,11 +177,11 @@ package final class ThumbnailBatch: Sendable {
                 }
                 if let error = report.error {
                     totals.failed += 1
-                    if sink.isTerminal { sink.progress("", false) }
-                    sink.note("\(report.file): \(error)")
+                    progress.withLock { $0.note("\(report.file): \(error)") }
                 }
                 emit?(report)
-                if sink.isTerminal { sink.progress(Self.progressBar(done: totals.files, of: jobs.count, failed: totals.failed), false) }
+                let bar = Self.progressBar(done: totals.files, of: jobs.count, failed: totals.failed)
+                progress.withLock { $0.report(bar, final: totals.files == jobs.count) }
             }
         }
     }

@@ -35,6 +35,23 @@ public enum ScriptStep: Sendable, Hashable {
     /// Run `steps` `times` times (zero or more).
     case `repeat`(times: Int, steps: [ScriptStep])
 
+    /// This step as a user `percent` % as fast would play it (100: unchanged): a scroll's frames
+    /// divided by it (rounded, at least one), a fling's velocity multiplied by it, a repeat's
+    /// steps likewise; pauses, jumps and the rest unchanged, so the user's dwell stays. O(steps).
+    public func atSpeed(percent: Int) -> ScriptStep {
+        let factor = Double(percent) / 100
+        switch self {
+        case .scroll(let by, let frames):
+            return .scroll(by: by, frames: Swift.max(1, Int((Double(frames) / factor).rounded())))
+        case .fling(let velocity, let deceleration):
+            return .fling(velocity: velocity * factor, deceleration: deceleration)
+        case .repeat(let times, let steps):
+            return .repeat(times: times, steps: steps.map { $0.atSpeed(percent: percent) })
+        default:
+            return self
+        }
+    }
+
     /// Speed below which a fling stops, in points per second: 10.
     public static let flingStopVelocity = 10.0
 

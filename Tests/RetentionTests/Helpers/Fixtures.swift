@@ -158,8 +158,8 @@ struct Harness {
         reads = TestSource(images: images, gate: gate)
         self.disk = policy.disk.map { tier in disk ?? (try! TemporaryStore("harness-\(policy.name)", limit: tier.budget.bytes)) }
         do {
-            cache = try ImageCache(source: reads.source(delay: readDelay), policy: policy, mode: mode, disk: self.disk?.store,
-                                   diskName: { "\($0)" }, onLoadCompleted: onLoadCompleted)
+            cache = try ImageCache(source: reads.source(delay: readDelay), configuration: .init(policy: policy, mode: mode, diskStore: self.disk?.store,
+                                   diskName: { "\($0)" }, onLoadCompleted: onLoadCompleted))
         } catch {
             fatalError("Harness: \(error)")
         }

@@ -1,7 +1,7 @@
 #if DEBUG
 /// Debug-only consistency checks, run by the tests after every operation.
-extension CacheStore {
-    /// Every broken invariant, as a sentence; empty when the store is consistent. O(entries).
+extension CacheState {
+    /// Every broken invariant, as a sentence; empty when the state is consistent. O(entries).
     func _invariantViolations() -> [String] {
         var problems: [String] = []
         var sums = (active: ByteBreakdown(), rowHeld: ByteBreakdown(), lru: ByteBreakdown())
@@ -44,7 +44,7 @@ extension CacheStore {
         for bitmaps in stranded.values {
             for bitmap in bitmaps { sums.rowHeld.add(bitmap.byteCount, compressed: false, thumbnail: thumbnails) }
         }
-        // The lock-free-of-the-store index holds exactly the active bitmaps.
+        // The index free of the cache's lock holds exactly the active bitmaps.
         let indexed = activeIndex.contents
         var activeKeys = 0
         for (position, slot) in slots.enumerated() where slot.bitmapHold == .active {
@@ -112,7 +112,7 @@ extension ImageCache {
     /// outside the active state; every representation in exactly one state; lists intact.
     /// O(entries). Test support: the RetentionTests harness checks it after every operation.
     func _invariantViolations() -> [String] {
-        store.withLock { $0._invariantViolations() }
+        state.withLock { $0._invariantViolations() }
     }
 }
 #endif

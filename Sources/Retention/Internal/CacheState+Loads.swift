@@ -32,8 +32,8 @@ struct LoadSettlement<Key: Hashable & Sendable>: Sendable {
 }
 
 /// Loads: starting, coalescing, cancelling and completing them. Every method runs with the
-/// lock held (see `CacheStore`); the read and decode themselves run outside it.
-extension CacheStore {
+/// lock held (see `CacheState`); the read and decode themselves run outside it.
+extension CacheState {
     /// A row appeared: its representations become active; a missing bitmap starts a load
     /// unless one is in flight or the key's last load failed. With `deferStart` (`scheduled`
     /// mode) the load is only registered, to be started by `_takeWaitingJob`. O(1) plus

@@ -7,8 +7,8 @@ import Imaging
 import MemoryProbe
 
 /// What the policy wants stored, and the lifecycle transitions that apply it.
-/// Every method runs with the lock held (see `CacheStore`).
-extension CacheStore {
+/// Every method runs with the lock held (see `CacheState`).
+extension CacheState {
     // MARK: - Policy
 
     /// Where the policy wants a bitmap for a row that is (or is not) visible; `.none` = drop.

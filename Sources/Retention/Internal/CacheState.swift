@@ -46,7 +46,7 @@ struct InFlight {
     var waiters: [UInt64: CheckedContinuation<Bitmap, any Error>] = [:]
 }
 
-/// One key's entry, stored by value in `CacheStore.slots` (its key is in `CacheStore.keys`).
+/// One key's entry, stored by value in `CacheState.slots` (its key is in `CacheState.keys`).
 ///
 /// Not generic on purpose: the cache's code runs unspecialized when called from another
 /// module, and a slot whose layout depended on `Key` would be read and written through
@@ -91,9 +91,9 @@ struct Garbage: Sendable {
 /// in a parallel array), and two intrusive doubly linked LRU lists threaded through the slots
 /// (bitmaps; compressed bytes).
 ///
-/// Only ever reached inside `ImageCache.store.withLock`, so every method runs with the lock
+/// Only ever reached inside `ImageCache.state.withLock`, so every method runs with the lock
 /// held; the `_` prefix says so, as in Nuke's `Cache`. Nothing here decodes or reads.
-struct CacheStore<Key: Hashable & Sendable> {
+struct CacheState<Key: Hashable & Sendable> {
     let policy: RetentionPolicy
     /// The bitmap LRU budget in bytes.
     let budget: Int
@@ -141,7 +141,7 @@ struct CacheStore<Key: Hashable & Sendable> {
     let recordsEvictions: Bool
     var evicted: [EvictionEvent<Key>] = []
     var garbage = Garbage()
-    /// The visible rows' bitmaps, for lookups that skip this store's lock: kept in step by
+    /// The visible rows' bitmaps, for lookups that skip the cache's lock: kept in step by
     /// ``_setBitmapHold(_:_:)`` and ``_strandBitmap(_:)``, the two places a hold changes.
     let activeIndex: ActiveIndex<Key>
 
