@@ -5,8 +5,8 @@
 /// the same rate draw the same line until the cache is full, so no rule can tell them apart
 /// before the knee; after it, the series bends. The split is the one two independent
 /// least-squares lines fit best (the least residual sum of squares, head and tail together),
-/// which puts it at the knee of a fill and at the jump of a step. The tail after it **stopped**
-/// growing when its 95 % interval (widened to the measure's resolution) lies wholly below the
+/// which puts it at the knee of a fill and at the jump of a step. The tail after it, at least
+/// as long as a pass needs, **stopped** growing when its 95 % interval (widened to the measure's resolution) lies wholly below the
 /// whole series' interval's lower end or half its slope, whichever is higher (a step after
 /// the first iteration leaves the whole series' interval wide, spanning zero). The verdict is then judged on the tail, but only once the tail is at
 /// least as long as the head and as long as a pass needs: a series that grows in steps (a
@@ -81,7 +81,9 @@ public struct GrowthKnee: Sendable, Hashable {
         let half = max(tail.count >= 3 ? tail.slopeInterval95.upper - tail.slope : 0, resolutionHalfWidth)
         // Stopped: the tail grows certainly slower than the whole, and not certainly faster than
         // the limit (a tail still above it is growth, however much slower).
-        let stopped = tail.slope + half < max(wholeLower, wholeSlope / 2) && tail.slope - half <= limit
+        // A tail shorter than a pass needs is too short to call growth stopped (three flat
+        // iterations of a steady leak happen); it can still say growth slowed.
+        let stopped = tail.count >= minimumIterationsToPass && tail.slope + half < max(wholeLower, wholeSlope / 2) && tail.slope - half <= limit
         let slowed = tail.slope < wholeSlope / 2
         guard stopped || slowed else { return nil }
         let needed = max(minimumIterationsToPass, best)

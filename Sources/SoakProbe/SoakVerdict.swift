@@ -118,8 +118,8 @@ public struct SoakVerdict: Sendable, Hashable, CustomStringConvertible {
             let after = "\(rate(knee.tail.slope)) over the \(NumberText.plural(knee.tail.count, "measured iteration", "measured iterations")) after it"
             if knee.accepted {
                 notes.append("a fill ending at iteration \(end): \(rise), then grew \(after); the slope, its interval and the verdict are those after the fill (a cache filling to its bound does this; a leak keeps growing)")
-            } else if judgement.fillPending && (judgement.finding == .above || judgement.finding == .straddles) {
-                reasons.append("growth stopped after iteration \(end): \(rise), then grew \(after): a cache filling to its bound does this, and so does a leak that grows in steps; the soak judges what follows a fill once it has lasted as long as the growth before it, about \(NumberText.plural(knee.moreIterationsToAccept, "more iteration", "more iterations")) (or a warm-up past iteration \(end))")
+            } else if judgement.fillPending && (judgement.finding == .above || judgement.finding == .straddles), let pending = fillPendingReason {
+                reasons.append(pending)
             }
             if outcome == .growth, knee.slowed || knee.stopped, let whole = judgement.wholeSlope {
                 reasons.append("growth slowed after iteration \(end) (\(rate(whole)) over the whole series, \(rate(knee.tail.slope)) after it): if a cache may still be filling, run more iterations, or a warm-up past iteration \(end), to rule a fill out")
@@ -130,6 +130,17 @@ public struct SoakVerdict: Sendable, Hashable, CustomStringConvertible {
             let bare = fit.slopeInterval95.upper - fit.slope
             notes.append("the slope's 95 % interval was widened to ± \(NumberText.grouped(judgement.resolutionHalfWidth)) B per iteration, what a measure read in \(NumberText.grouped(resolutionBytes))-byte pages can resolve over \(NumberText.plural(fit.count, "iteration", "iterations")) (the figures' spread alone gave ± \(NumberText.grouped(max(0, bare))) B)")
         }
+    }
+
+    /// The reason a fill still pending gives (growth stopped inside the series, the flat part
+    /// not yet as long as the growth), for this verdict or a caller's rule that waits on it
+    /// (the lab's horizon); nil when no fill is pending. O(1).
+    public var fillPendingReason: String? {
+        guard let knee = fill, knee.pending else { return nil }
+        let end = NumberText.grouped(knee.lastGrowingIteration)
+        let rise = "\(measure.shortName) rose \(NumberText.size(knee.riseBytes)) from iteration \(NumberText.grouped(knee.firstIteration)) to \(end)"
+        let after = "\(rate(knee.tail.slope)) over the \(NumberText.plural(knee.tail.count, "measured iteration", "measured iterations")) after it"
+        return "growth stopped after iteration \(end): \(rise), then grew \(after): a cache filling to its bound does this, and so does a leak that grows in steps; the soak judges what follows a fill once it has lasted as long as the growth before it, about \(NumberText.plural(knee.moreIterationsToAccept, "more iteration", "more iterations")) (or a warm-up past iteration \(end))"
     }
 
     /// This verdict with what the soak saw of other work in the process: when it saw any

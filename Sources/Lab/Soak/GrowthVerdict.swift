@@ -287,7 +287,12 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
             verdict.growthSite = GrowthComponent.site(of: components)
             return verdict
         }
-        if verdict.outcome == .pass, interval.lower > 0 && verdict.horizonGrowthUpperBytes > total {
+        if fillPending && interval.lower > 0 && verdict.horizonGrowthUpperBytes > total {
+            // The horizon would judge growth that stopped inside the series: wait, as the rate does.
+            verdict.outcome = .inconclusive
+            if let pending = shared.fillPendingReason, !verdict.reasons.contains(pending) { verdict.reasons.append(pending) }
+            verdict.moreIterationsToDecide = shared.fill?.moreIterationsToAccept
+        } else if verdict.outcome == .pass, interval.lower > 0 && verdict.horizonGrowthUpperBytes > total {
             verdict.outcome = .inconclusive
             verdict.reasons.append("retained memory certainly grows (\(verdict.perHourOfUse(slope))), and over \(horizon) the interval's upper end reaches \(SystemIO.NumberText.size(verdict.horizonGrowthUpperBytes)), above the \(SystemIO.NumberText.size(total)) limit (--max-growth), while its lower end, \(SystemIO.NumberText.size(verdict.horizonGrowthLowerBytes)), is within it; more iterations (a longer --duration) narrow it")
             verdict.moreIterationsToDecide = evidence.retained.iterationsToDecide(rate: horizonIterations > 0 ? total / horizonIterations : 0)
@@ -313,9 +318,14 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     /// beside it: `16.0 MB per hour of use (24.4 KB per iteration)`; per iteration alone when no
     /// use time is known. O(1).
     public func perHourOfUse(_ bytesPerIteration: Double) -> String {
+        Self.perHourOfUse(bytesPerIteration, useSecondsPerIteration: useSecondsPerIteration)
+    }
+
+    /// ``perHourOfUse(_:)`` for iterations of `seconds` of modelled use. O(1).
+    public static func perHourOfUse(_ bytesPerIteration: Double, useSecondsPerIteration seconds: Double) -> String {
         let perIteration = "\(SystemIO.NumberText.size(bytesPerIteration)) per iteration"
-        guard useSecondsPerIteration > 0 else { return perIteration }
-        return "\(SystemIO.NumberText.size(bytesPerIteration * 3600 / useSecondsPerIteration)) per hour of use (\(perIteration))"
+        guard seconds > 0 else { return perIteration }
+        return "\(SystemIO.NumberText.size(bytesPerIteration * 3600 / seconds)) per hour of use (\(perIteration))"
     }
 
     /// The slope's 95 % interval in words: `73.3 MB to 81.5 MB per hour of use (112.0 KB to

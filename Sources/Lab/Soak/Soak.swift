@@ -155,8 +155,9 @@ public final class Soak {
             if !isWarmup { evidence.add(sample) }
             onSample(sample)
             guard !isWarmup else { continue }
-            // Only a soak that may stop when decided asks the verdict here.
-            if untilVerdict {
+            // Only a soak that may stop when decided asks the verdict here, and only once it
+            // may decide (the soak measures this process: no verdict is built that nothing reads).
+            if untilVerdict && loop.measured + 1 >= Self.minimumIterationsToDecide {
                 let current = verdict()
                 loop.record(current.outcome, alsoDecided: alsoDecided(current))
             } else {
@@ -214,6 +215,14 @@ public final class Soak {
         verdict.decidedEarly = decidedEarly
         verdict.wallSeconds = wallSeconds
         return verdict
+    }
+
+    /// The least-squares slope of retained bytes per measured iteration so far and the mean
+    /// seconds of modelled use per measured iteration, read from the running fits without
+    /// deciding a verdict (for a progress line). O(1).
+    public var runningSlope: (bytesPerIteration: Double, useSecondsPerIteration: Double) {
+        let count = evidence.retained.count
+        return (evidence.retained.slope, count > 0 ? evidence.useSeconds / Double(count) : 0)
     }
 
     /// Iterations finished so far, warm-up included.
