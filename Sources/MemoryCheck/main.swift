@@ -3,7 +3,7 @@
 // Tests in one process run in parallel and disturb each other's resident memory, so every
 // measurement that needs a quiet process runs here, alone, and prints `key value` lines that
 // the test checks. Usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped
-// | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias
+// | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias|parallel-leak|parallel-lru
 // | budget-scroll [FLAGS] (BudgetScroll.swift) | child-run REQUEST (a comparison's child, for LabTests) | terms
 import Foundation  // Thread: a thread of its own, for a new malloc arena
 import Glibc  // mmap, munmap, malloc, memset, free, exit: the memory this helper measures
@@ -66,7 +66,8 @@ func strandInNewArena(count: Int) -> UnsafeMutableRawPointer {
 /// one-line `verdict`: `leak` keeps 64 KB more every call, `lru` keeps a bounded LRU of 16
 /// buffers of 64 KB, `churn` allocates, touches and frees 1 MB every call; `units` keeps 8 KB
 /// for each of 5 requests a call against 16 KB per request (`units-strict`: 2 KB); `bias` keeps
-/// 36 KB every call and prints the slope 6, 12, 24 and 48 iterations fit with no warm-up and with 3.
+/// 36 KB every call and prints the slope 6, 12, 24 and 48 iterations fit with no warm-up and with 3;
+/// `parallel-leak` and `parallel-lru` soak the leak and the LRU beside a thread that allocates.
 func soakProbe(_ kind: String) throws {
     let limit = SoakLimit.perIteration(.kilobytes(4))
     let verdict: SoakVerdict
@@ -114,11 +115,32 @@ func soakProbe(_ kind: String) throws {
             }
         }
         return
+    case "parallel-leak", "parallel-lru":
+        // The soak beside a parallel test: another thread keeps, then frees, up to 8 MB in
+        // 256 KB buffers, over and over, while the closure keeps 64 KB more a call (leak) or a
+        // bounded LRU of 16 (lru). Alone, these give FAIL and PASS.
+        let busy = Thread {
+            var held: [[UInt8]] = []
+            var round = 0
+            while true {
+                round += 1
+                held.append([UInt8](repeating: UInt8(truncatingIfNeeded: round), count: 256_000))
+                if held.count > (round % 64) / 2 { held.removeFirst(min(held.count, 4)) }
+            }
+        }
+        busy.start()
+        var lru: [[UInt8]] = []
+        let leaking = kind == "parallel-leak"
+        verdict = try SoakProbe.measure(warmup: 20, iterations: .untilVerdict(max: 120), limit: limit) {
+            lru.append([UInt8](repeating: 1, count: 64_000))
+            if !leaking, lru.count > 16 { lru.removeFirst() }
+        }
     default:
-        print("usage: memory-check soak-probe leak|lru|churn|units|units-strict|bias")
+        print("usage: memory-check soak-probe leak|lru|churn|units|units-strict|bias|parallel-leak|parallel-lru")
         exit(2)
     }
     print("outcome \(verdict.outcome.rawValue)")
+    if let seen = verdict.interference { print("interference others \(seen.otherThreadsCPUSeconds) own \(seen.ownCPUSeconds) threads \(seen.threads.map { "\($0)" } ?? "?")") }
     emit("iterations", verdict.measuredIterations)
     print("verdict \(verdict)")
 }
@@ -258,7 +280,7 @@ do {
         for line in output.errors { StandardStreams.writeError(line + "\n") }
         exit(output.exitStatus)
     default:
-        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias | budget-scroll [FLAGS] | child-run REQUEST | terms")
+        print("usage: memory-check mmap | peak-reset | heap-malloc | heap-trim | bitmap-page-mapped | huge-chunks | soak-arena SCENARIO | soak-probe leak|lru|churn|units|units-strict|bias|parallel-leak|parallel-lru | budget-scroll [FLAGS] | child-run REQUEST | terms")
         exit(2)
     }
 } catch {

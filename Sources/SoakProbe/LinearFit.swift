@@ -36,6 +36,17 @@ public struct LinearFit: Sendable, Hashable, Codable {
     /// The slope (change in value per index); 0 for fewer than two values.
     public var slope: Double { count >= 2 && varianceX > 0 ? covariance / varianceX : 0 }
 
+    /// The residual sum of squares about the fitted line (0 for fewer than three values, which a
+    /// line fits exactly). O(1).
+    public var residualSumOfSquares: Double {
+        guard count >= 3, varianceX > 0 else { return 0 }
+        return max(0, varianceY - covariance * covariance / varianceX)
+    }
+
+    /// The fitted line's value at `x`: the mean plus the slope times the distance from the mean
+    /// x; the mean value for fewer than two values. O(1).
+    public func predicted(at x: Double) -> Double { meanY + slope * (x - meanX) }
+
     /// The residuals' standard deviation about the fitted line, sqrt(RSS / (n − 2)); nil for
     /// fewer than three values. O(1).
     public var residualStandardDeviation: Double? {

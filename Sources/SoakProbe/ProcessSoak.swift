@@ -226,7 +226,7 @@ extension ProcessSoak {
             self.options = options
             self.running = running
             start = clock.now
-            loop = SoakLoop(iterations: options.iterations, minimumIterationsToPass: options.minimumIterationsToPass)
+            loop = SoakLoop(iterations: options.iterations, minimumIterationsToPass: options.minimumIterationsToPass, warmup: options.warmup)
         }
 
         func verdict() -> SoakVerdict {
@@ -280,7 +280,7 @@ extension ProcessSoak {
                     measured = members
                     largest = biggest
                     let current = verdict()
-                    if !warming { loop.record(current.outcome, alsoDecided: options.alsoDecided(current)) }
+                    if !warming { loop.record(current.outcome, alsoDecided: options.alsoDecided(current), atIteration: iteration) }
                     onSample(Progress(iteration: iteration, warmup: warming, sample: sample, verdict: current,
                                       elapsedSeconds: (now - start).seconds))
                     continue

@@ -1,3 +1,5 @@
+import SystemIO
+
 /// One sample of a soak: memory after an iteration, and the units the iteration reported.
 public struct RetainedSample: Sendable, Hashable {
     /// The figure the verdict fits: in this process anonymous resident memory less glibc's
@@ -44,6 +46,12 @@ public enum SoakMeasure: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The step the measure moves by, in bytes: the page size (4,096 on most hosts). Resident
+    /// memory is counted in pages (statm, and smaps_rollup's kB are whole pages), so a figure
+    /// may be off by up to a page whatever the allocator's byte counts add; the verdict never
+    /// claims a slope more precise than that (``RetainedSeries/resolutionHalfWidth(_:resolution:)``). O(1).
+    public var resolutionBytes: Double { Double(PageMapping.pageSize) }
+
     /// True when the allocator's freed-but-held bytes are taken out (this process only). O(1).
     public var excludesAllocator: Bool { self == .retained }
 }
@@ -53,6 +61,9 @@ public enum SoakMeasure: String, Sendable, Hashable, CaseIterable {
 public struct SoakEvidence: Sendable, Hashable {
     /// Retained bytes per measured iteration.
     public var retained = LinearFit()
+    /// The same figures as a series, bounded (``RetainedSeries``), for the verdict to see a
+    /// fill or a step.
+    public var series = RetainedSeries()
     /// Freed-but-held bytes per measured iteration (empty for another process).
     public var freeHeld = LinearFit()
     /// Units reported over the measured iterations.
@@ -87,7 +98,9 @@ public struct SoakEvidence: Sendable, Hashable {
     /// Adds a measured sample, at iteration `iteration` when samples are not one per iteration
     /// (nil: the next); notes the first whose units are not finite and positive. O(1).
     public mutating func add(_ sample: RetainedSample, iteration: Double? = nil) {
-        retained.add(Double(sample.retainedBytes), at: iteration ?? Double(retained.count))
+        let x = iteration ?? Double(retained.count)
+        retained.add(Double(sample.retainedBytes), at: x)
+        series.append(x: x, y: Double(sample.retainedBytes))
         if let held = sample.freeHeldBytes {
             freeHeld.add(Double(held), at: iteration ?? Double(freeHeld.count))
             freeHeldRange = freeHeldRange.map { min($0.lowerBound, held)...max($0.upperBound, held) } ?? held...held

@@ -1,4 +1,5 @@
 import MemoryProbe
+import SystemIO
 
 /// Soaks your own code in a test: runs a closure for warm-up and measured iterations, samples
 /// the memory this process retains after each, and judges whether it grows, with the rule the
@@ -17,18 +18,26 @@ import MemoryProbe
 /// would make retained memory read low by what it released.
 ///
 /// **Run it alone.** Resident memory is the whole process's: tests running in parallel in the
-/// same process (Swift Testing's default) allocate while it measures. Mark the suite
-/// `.serialized` and keep it in a test process of its own, or run the soak in a child process.
+/// same process (Swift Testing's default) allocate while it measures. The soak watches for it
+/// (``SoakInterference``): other threads' CPU time while it measures, the process's thread
+/// count changing; seen, the verdict is INCONCLUSIVE and names it (`interference: .note` when
+/// those threads are the code's own workers). Run the soak in a child process: a Swift Testing
+/// exit test (`#expect(processExitsWith:)`), as docs/soak.md shows.
 public enum SoakProbe {
     /// Soaks `body`, which reports nothing: a limit per iteration. Runs `warmup` calls left out
     /// of the fit (the first calls fill caches and the allocator's arenas; none when below 0, and
     /// the verdict says 0), then up to `iterations` measured calls (none when that is below 1). Rethrows `body`'s errors; throws `MemoryProbeError` when
-    /// memory cannot be read. Costs the calls plus a statm read and a `mallinfo2` per call
-    /// (a few microseconds); keeps no per-iteration history.
+    /// memory cannot be read. `interference` says what other threads' work does to the
+    /// verdict (``SoakInterference``). Costs the calls plus, per call, a statm read, a
+    /// `mallinfo2`, four CPU-clock reads and a read of `/proc/self/stat` (tens of
+    /// microseconds), and a look at the series' shape (O(points), at most 1,024); keeps at
+    /// most 1,024 points of history (``RetainedSeries``).
     public static func measure(warmup: Int = 3, iterations: SoakIterations = .untilVerdict(max: 200), limit: SoakLimit,
                                minimumIterationsToPass: Int = GrowthRule.minimumIterationsToPass,
+                               interference: SoakInterference.Policy = .inconclusive,
                                _ body: () throws -> Void) throws -> SoakVerdict {
-        try measureUnits(warmup: warmup, iterations: iterations, limit: limit, minimumIterationsToPass: minimumIterationsToPass) {
+        try measureUnits(warmup: warmup, iterations: iterations, limit: limit, minimumIterationsToPass: minimumIterationsToPass,
+                         interference: interference) {
             try body()
             return 1
         }
@@ -42,45 +51,66 @@ public enum SoakProbe {
     /// A name of its own, since a closure of several statements would fit either.
     public static func measureUnits(warmup: Int = 3, iterations: SoakIterations = .untilVerdict(max: 200), limit: SoakLimit,
                                minimumIterationsToPass: Int = GrowthRule.minimumIterationsToPass,
+                               interference policy: SoakInterference.Policy = .inconclusive,
                                _ body: () throws -> Double) throws -> SoakVerdict {
         let probe = try RetainedMemoryProbe()
         var evidence = SoakEvidence()
         // A negative warm-up runs none, and the verdict says 0 (decide clamps it too).
         let warmup = max(0, warmup)
         for _ in 0..<warmup { _ = try body() }
-        var loop = SoakLoop(iterations: iterations, minimumIterationsToPass: minimumIterationsToPass)
+        var loop = SoakLoop(iterations: iterations, minimumIterationsToPass: minimumIterationsToPass, warmup: warmup)
+        // What other threads do while it measures: their CPU time, and the thread count.
+        var interference = SoakInterference()
+        func verdict() -> SoakVerdict {
+            SoakVerdict.decide(evidence, warmup: warmup, limit: limit, measure: .retained, minimumIterationsToPass: minimumIterationsToPass)
+                .noting(interference, policy: policy)
+        }
         while loop.wantsMore {
+            let processBefore = ProcessActivity.cpuTime(), threadBefore = ThreadCPUTime.now()
             let units = try body()
             var sample = try probe.sample()
+            interference.add(processCPU: ProcessActivity.cpuTime() - processBefore, threadCPU: ThreadCPUTime.now() - threadBefore,
+                             threadCount: ProcessActivity.threadCount())
             sample.units = units
-            evidence.add(sample)
+            // Placed at its iteration's number, warm-up included, so a fill is named by it.
+            evidence.add(sample, iteration: Double(warmup + loop.measured + 1))
             // No count of iterations can judge a per-unit limit once the units are meaningless.
             if limit.unit != nil, evidence.firstInvalidUnits != nil { break }
-            loop.record(SoakVerdict.decide(evidence, warmup: warmup, limit: limit, measure: .retained,
-                                           minimumIterationsToPass: minimumIterationsToPass).outcome)
+            loop.record(verdict().outcome)
         }
-        return SoakVerdict.decide(evidence, warmup: warmup, limit: limit, measure: .retained, minimumIterationsToPass: minimumIterationsToPass)
+        return verdict()
     }
 }
 
 /// When a soak stops measuring: after its fixed count, or (until a verdict) when the outcome is
 /// a PASS or a FAIL the same in two measured iterations in a row, after the minimum a pass
-/// needs, as `retention soak --until-verdict` does. O(1) per iteration.
+/// needs, as `retention soak --until-verdict` does; a FAIL only once the soak has run
+/// ``fillAllowance`` iterations (warm-up included), so a cache still filling can show where
+/// it stops (``GrowthKnee``). O(1) per iteration.
 public struct SoakLoop: Sendable {
     /// The iterations asked for.
     public let iterations: SoakIterations
     /// Measured iterations before the verdict may stop the soak.
     public let minimumIterationsToPass: Int
+    /// Iterations run before measuring, counted toward ``fillAllowance``.
+    public let warmup: Int
+    /// Iterations from the start (warm-up included) before a FAIL may stop the soak early
+    /// (``GrowthRule/fillAllowance`` by default; 0 stops a FAIL as soon as it is decided).
+    public let fillAllowance: Int
     /// Measured iterations recorded.
     public private(set) var measured = 0
     /// True once the verdict was decided early.
     public private(set) var decided = false
     private var lastDecision: SoakOutcome?
 
-    /// A loop for `iterations`. O(1).
-    public init(iterations: SoakIterations, minimumIterationsToPass: Int = GrowthRule.minimumIterationsToPass) {
+    /// A loop for `iterations` after `warmup` iterations, a FAIL stopping it early only after
+    /// `fillAllowance` iterations in all. O(1).
+    public init(iterations: SoakIterations, minimumIterationsToPass: Int = GrowthRule.minimumIterationsToPass, warmup: Int = 0,
+                fillAllowance: Int = GrowthRule.fillAllowance) {
         self.iterations = iterations
         self.minimumIterationsToPass = minimumIterationsToPass
+        self.warmup = max(0, warmup)
+        self.fillAllowance = fillAllowance
     }
 
     /// True while another iteration is to be measured. O(1).
@@ -94,12 +124,20 @@ public struct SoakLoop: Sendable {
 
     /// Records a measured iteration and the outcome the evidence gives now; a PASS decides only
     /// when `alsoDecided` holds too (a baseline comparison decided either way), while a certain
-    /// FAIL decides regardless. O(1).
+    /// FAIL decides regardless, once the soak has run ``fillAllowance`` iterations. O(1).
     public mutating func record(_ outcome: SoakOutcome, alsoDecided: Bool) {
+        record(outcome, alsoDecided: alsoDecided, atIteration: warmup + measured + 1)
+    }
+
+    /// ``record(_:alsoDecided:)`` for a sample taken at `iteration` (from 1, warm-up included),
+    /// for a soak whose samples are not one per iteration (markers read together): the fill
+    /// allowance counts iterations, not samples. O(1).
+    public mutating func record(_ outcome: SoakOutcome, alsoDecided: Bool, atIteration iteration: Int) {
         measured += 1
         guard iterations.stopsWhenDecided, measured >= minimumIterationsToPass else { return }
         let decision = outcome == .pass || outcome == .growth ? outcome : nil
-        if let decision, decision == lastDecision, decision == .growth || alsoDecided { decided = true }
+        let filled = iteration >= fillAllowance
+        if let decision, decision == lastDecision, decision == .pass ? alsoDecided : filled { decided = true }
         lastDecision = decision
     }
 }
@@ -120,7 +158,12 @@ public struct RetainedMemoryProbe: Sendable {
         let heap = try ProcessMemory.heapStatistics()
         let now = try statm.sample()
         let anonymous = now.residentBytes - now.sharedBytes
-        return RetainedSample(retainedBytes: max(0, anonymous - heap.freeHeldBytes), residentBytes: now.residentBytes,
-                              anonymousBytes: anonymous, freeHeldBytes: heap.freeHeldBytes)
+        return RetainedSample(retainedBytes: Self.retainedBytes(anonymousBytes: anonymous, freeHeldBytes: heap.freeHeldBytes),
+                              residentBytes: now.residentBytes, anonymousBytes: anonymous, freeHeldBytes: heap.freeHeldBytes)
     }
+
+    /// Retained memory, the one formula every soak in this process fits (this probe's and the
+    /// lab's scenario soak's): anonymous resident bytes less the bytes glibc holds freed, never
+    /// below 0. O(1).
+    public static func retainedBytes(anonymousBytes: Int, freeHeldBytes: Int) -> Int { max(0, anonymousBytes - freeHeldBytes) }
 }

@@ -6,9 +6,5 @@ internal import Glibc
 /// measures frame work with it. One system call (vDSO-fast on Linux, about 50 ns).
 public enum ThreadCPUTime {
     /// The calling thread's CPU time since it started.
-    public static func now() -> Duration {
-        var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-        return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
-    }
+    public static func now() -> Duration { ProcessActivity.clockTime(of: CLOCK_THREAD_CPUTIME_ID) }
 }

@@ -17,6 +17,11 @@ import SystemIO
 /// the scenario's frame rate (``useSecondsPerIteration``), never per hour of the lab's clock,
 /// which moves with the host's load; wall time is reported apart.
 ///
+/// **One engine.** The rate rule and every reason it gives are SoakProbe's `SoakVerdict`, with
+/// an hour of modelled use as its unit (`SoakLimit.perUnit`): the fill or step it looks past,
+/// the interval widened to the page-granular measure's resolution, a shrinking slope named an
+/// artefact. The horizon, the invariants and the counters (``GrowthComponent``) are the lab's.
+///
 /// The rules, on the least-squares slope of retained bytes per iteration and its 95 %
 /// confidence interval (Student's t, n − 2 degrees of freedom):
 /// - FAIL when the interval's lower end is above the allowed rate, or when the slope is
@@ -125,6 +130,12 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     public var growthSite: String?
     /// Every reason the verdict is not a pass, in words.
     public var reasons: [String]
+    /// What the reader should know that is no reason against a PASS, in SoakProbe's words: a
+    /// fill the verdict judged past, an interval widened to the measure's resolution.
+    public var notes: [String] = []
+    /// The last iteration that grew when growth stopped inside the measured series (a fill or
+    /// a step, SoakProbe's `GrowthKnee`), judged past or waited on; nil otherwise.
+    public var fillEndsAtIteration: Double?
 
     /// Least-squares slope of `values` over their indices (0, 1, 2, …); 0 for fewer than two
     /// values. O(n).
@@ -175,7 +186,8 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
         /// Adds a measured sample. O(counters).
         public mutating func add(_ sample: SoakSample) {
             memory.add(RetainedSample(retainedBytes: sample.retainedBytes, residentBytes: sample.residentBytes, anonymousBytes: sample.anonymousBytes,
-                                      freeHeldBytes: sample.heapFreeHeldBytes, units: sample.useSeconds))
+                                      freeHeldBytes: sample.heapFreeHeldBytes, units: sample.useSeconds),
+                       iteration: Double(sample.iteration))
             for (index, counter) in GrowthComponent.counters.enumerated() { counters[index].add(Double(counter.value(sample))) }
             if first == nil { first = sample }
             last = sample
@@ -194,28 +206,38 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     /// Decides from the evidence so far. `violations` are broken invariants (bytes rows held
     /// after a destroy, evictable bytes over budget); `failures` are failed iterations.
     /// `horizonHours` is the hours of modelled use the total-growth limit is judged over.
-    /// O(violations + failures + counters).
+    ///
+    /// The rate rule, its reasons, the fill and step it looks past and the measure's resolution
+    /// are SoakProbe's (`SoakVerdict.decide`), the one engine every soak shares: an hour of
+    /// modelled use is its unit (`SoakLimit.perUnit`), so every rate reads per hour of use with
+    /// per iteration beside it. The horizon, the invariants, the failed iterations, the
+    /// counters (``GrowthComponent``) and the allocator's spread are the lab's own.
+    /// O(violations + failures + counters + the series' points).
     public static func decide(_ evidence: Evidence, maxGrowthBytes: Int, maxGrowthRate: GrowthRate = .default, horizonHours: Double = 1,
                               violations: [String], failures: [String]) -> GrowthVerdict {
-        let fit = evidence.retained
-        let slope = fit.slope
-        let count = fit.count
+        let count = evidence.retained.count
         let first = evidence.first, last = evidence.last
         let meanSeconds: Double = {
             guard count >= 2, let first, let last else { return 0 }
             return (last.elapsedSeconds - first.elapsedSeconds) / Double(count - 1)
         }()
         let useSeconds = count > 0 ? evidence.useSeconds / Double(count) : 0
-        // Fewer than three values have no interval; the verdict is inconclusive then, and the
-        // export stays finite (JSON has no infinity).
-        let interval = count >= 3 ? fit.slopeInterval95 : (lower: slope, upper: slope)
         let rate = maxGrowthRate.bytesPerIteration(useSecondsPerIteration: useSeconds)
         let perHour = useSeconds > 0 ? 3600 / useSeconds : 0
+        // SoakProbe's verdict, per hour of modelled use: the units are hours, so its limit per
+        // iteration is the rate per hour × the hours per iteration, the lab's own conversion.
+        var memory = evidence.memory
+        memory.units = evidence.useSeconds / 3600
+        let limit: SoakLimit = useSeconds > 0
+            ? .perUnit(ByteCount(bytes: Int((rate * perHour).rounded())), unit: "hour of use") : .perIteration(ByteCount(bytes: Int(rate.rounded())))
+        let shared = SoakVerdict.decide(memory, warmup: 0, limit: limit, measure: .retained, minimumIterationsToPass: minimumIterationsToPass)
+        let slope = shared.slopeBytesPerIteration
+        let interval = (lower: shared.slopeLowerBytesPerIteration, upper: shared.slopeUpperBytesPerIteration)
         let horizonIterations = horizonHours * perHour
         // From the first measured iteration to the last is count − 1 steps.
         let projected = slope * Double(max(0, count - 1))
         let allocatorSpread = count >= 3 && (evidence.freeHeld.residualStandardDeviation ?? 0) > 0
-            && (evidence.freeHeld.residualStandardDeviation ?? 0) >= (fit.residualStandardDeviation ?? 0)
+            && (evidence.freeHeld.residualStandardDeviation ?? 0) >= (evidence.retained.residualStandardDeviation ?? 0)
         let components = GrowthComponent.fitted(evidence.counters, retainedSlope: slope)
         var verdict = GrowthVerdict(
             outcome: .pass, slopeBytesPerIteration: slope, slopeLowerBytesPerIteration: interval.lower,
@@ -234,93 +256,61 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
             minHeapFreeHeldBytes: evidence.freeHeldRange?.lowerBound ?? 0, maxHeapFreeHeldBytes: evidence.freeHeldRange?.upperBound ?? 0,
             heapFreeHeldTrend: count >= 3 && (evidence.freeHeld.slopeInterval95.lower > 0 || evidence.freeHeld.slopeInterval95.upper < 0),
             heapFreeHeldSlopeBytesPerIteration: evidence.freeHeld.slope,
-            measuredIterations: count, moreIterationsToDecide: nil, spreadIsAllocators: allocatorSpread,
+            measuredIterations: count, moreIterationsToDecide: shared.moreIterationsToDecide, spreadIsAllocators: allocatorSpread,
             stoppedBy: nil, stopReason: nil, decidedEarly: false, components: components, growthSite: nil, reasons: [])
+        verdict.notes = shared.notes
+        verdict.fillEndsAtIteration = shared.fill.flatMap { $0.accepted || $0.pending ? $0.lastGrowingIteration : nil }
         if !failures.isEmpty {
             verdict.outcome = .failedRun
             verdict.reasons += failures + violations
             return verdict
         }
+        verdict.outcome = shared.outcome
+        verdict.reasons = shared.reasons
         if !violations.isEmpty {
+            // A broken invariant fails whatever the slope; the rate's reasons stay only for growth.
+            verdict.reasons = violations + (shared.outcome == .growth ? shared.reasons : [])
             verdict.outcome = .growth
-            verdict.reasons += violations
         }
-        // The rate rule is SoakProbe's, the one every soak shares; the horizon and the
-        // invariants are the lab's own.
-        let judgement = GrowthRule.judge(fit, limit: rate, minimumIterationsToPass: minimumIterationsToPass)
-        if judgement.finding == .tooFewToFit {
-            if verdict.outcome == .pass { verdict.outcome = .inconclusive }
-            verdict.moreIterationsToDecide = judgement.moreIterationsToDecide
-            verdict.reasons.append("only \(count) measured iteration\(count == 1 ? "" : "s") after warm-up; at least 3 are needed to fit a slope and \(minimumIterationsToPass) to pass")
-            return verdict
-        }
-        let allowed = verdict.rateText
-        if judgement.finding == .above {
-            verdict.outcome = .growth
-            verdict.reasons.append("retained memory grows \(verdict.perHourOfUse(slope)); its 95 % interval, \(verdict.intervalPerHourOfUse), lies above the allowed \(allowed)")
-        }
+        guard count >= 3 else { return verdict }
         // The total rule judges growth over the horizon: it fails only growth the measurements
-        // are sure of (the interval's lower end), and passes only what its upper end allows.
-        let limit = Double(maxGrowthBytes)
+        // are sure of (the interval's lower end), and passes only what its upper end allows;
+        // growth that stopped inside the series waits, as the rate rule does (SoakProbe's fill).
+        let total = Double(maxGrowthBytes)
         let horizon = verdict.horizonText
-        if interval.lower > 0 && verdict.horizonGrowthLowerBytes > limit {
+        let fillPending = shared.fill?.pending ?? false
+        if interval.lower > 0 && verdict.horizonGrowthLowerBytes > total && !fillPending {
             verdict.outcome = .growth
-            verdict.reasons.append("retained memory grows \(verdict.perHourOfUse(slope)): over \(horizon) at least \(SystemIO.NumberText.size(verdict.horizonGrowthLowerBytes)) (the interval's lower end), above the \(SystemIO.NumberText.size(limit)) limit (--max-growth)")
+            verdict.reasons.append("retained memory grows \(verdict.perHourOfUse(slope)): over \(horizon) at least \(SystemIO.NumberText.size(verdict.horizonGrowthLowerBytes)) (the interval's lower end), above the \(SystemIO.NumberText.size(total)) limit (--max-growth)")
         }
         if verdict.outcome == .growth {
             verdict.growthSite = GrowthComponent.site(of: components)
             return verdict
         }
-        var open: [String] = []
-        if judgement.finding == .straddles {
-            open.append("the slope's 95 % interval, \(verdict.intervalPerHourOfUse), straddles the allowed \(allowed)")
-            verdict.moreIterationsToDecide = judgement.moreIterationsToDecide
-        } else if interval.lower > 0 && verdict.horizonGrowthUpperBytes > limit {
-            open.append("retained memory certainly grows (\(verdict.perHourOfUse(slope))), and over \(horizon) the interval's upper end reaches \(SystemIO.NumberText.size(verdict.horizonGrowthUpperBytes)), above the \(SystemIO.NumberText.size(limit)) limit (--max-growth), while its lower end, \(SystemIO.NumberText.size(verdict.horizonGrowthLowerBytes)), is within it")
-            verdict.moreIterationsToDecide = fit.iterationsToDecide(rate: horizonIterations > 0 ? limit / horizonIterations : 0)
-        }
-        if let reason = open.first {
+        if fillPending && interval.lower > 0 && verdict.horizonGrowthUpperBytes > total {
+            // The horizon would judge growth that stopped inside the series: wait, as the rate does.
             verdict.outcome = .inconclusive
-            var text = reason
-            if let more = verdict.moreIterationsToDecide {
-                text += "; at the spread so far, about \(more) more iteration\(more == 1 ? "" : "s") would decide (a longer --duration or --iterations, or --until-verdict)"
-            } else {
-                text += "; more iterations (a longer --duration) narrow it"
-            }
-            if allocatorSpread {
-                text += "; the spread is the allocator's (its free-but-held memory varies by \(SystemIO.NumberText.size(evidence.freeHeld.residualStandardDeviation ?? 0)) between iterations): a strategy with \"allocator\": \"pageMapped\" returns freed bitmaps at once"
-            }
-            verdict.reasons.append(text)
-            return verdict
-        }
-        if judgement.finding == .withinTooFew {
+            if let pending = shared.fillPendingReason, !verdict.reasons.contains(pending) { verdict.reasons.append(pending) }
+            verdict.moreIterationsToDecide = shared.fill?.moreIterationsToAccept
+        } else if verdict.outcome == .pass, interval.lower > 0 && verdict.horizonGrowthUpperBytes > total {
             verdict.outcome = .inconclusive
-            verdict.moreIterationsToDecide = judgement.moreIterationsToDecide
-            verdict.reasons.append("only \(count) measured iterations; a pass needs at least \(minimumIterationsToPass)")
+            verdict.reasons.append("retained memory certainly grows (\(verdict.perHourOfUse(slope))), and over \(horizon) the interval's upper end reaches \(SystemIO.NumberText.size(verdict.horizonGrowthUpperBytes)), above the \(SystemIO.NumberText.size(total)) limit (--max-growth), while its lower end, \(SystemIO.NumberText.size(verdict.horizonGrowthLowerBytes)), is within it; more iterations (a longer --duration) narrow it")
+            verdict.moreIterationsToDecide = evidence.retained.iterationsToDecide(rate: horizonIterations > 0 ? total / horizonIterations : 0)
         }
-        if let shrinking = judgement.shrinkReason({ verdict.perHourOfUse($0) }) {
-            // Shrinking is not passing: a series that gives memory back can hide a leak.
-            if verdict.outcome == .pass { verdict.outcome = .inconclusive }
-            verdict.reasons.append(shrinking)
+        if verdict.outcome == .inconclusive && allocatorSpread {
+            verdict.reasons.append("the spread is the allocator's (its free-but-held memory varies by \(SystemIO.NumberText.size(evidence.freeHeld.residualStandardDeviation ?? 0)) between iterations): a strategy with \"allocator\": \"pageMapped\" returns freed bitmaps at once")
         }
         return verdict
     }
 
     /// The verdict of a soak that was stopped before it ran its course: `reason` (the signal,
-    /// the limit) is kept and heads the reasons of an inconclusive verdict, and a PASS becomes
-    /// INCONCLUSIVE, since what was not measured may grow; a certain FAIL stays a FAIL. O(reasons).
+    /// the limit) is kept (``stopReason``), and the outcome and reasons are SoakProbe's rule
+    /// (`SoakVerdict.stop(_:reasons:by:failedRun:)`): a PASS becomes INCONCLUSIVE, since what
+    /// was not measured may grow; a certain FAIL stays a FAIL. O(reasons).
     public func stopped(by reason: String) -> GrowthVerdict {
         var verdict = self
         verdict.stopReason = reason
-        switch verdict.outcome {
-        case .pass:
-            verdict.outcome = .inconclusive
-            verdict.reasons.append("\(reason): a stopped soak is never a pass (the iterations it measured would have passed)")
-        case .inconclusive:
-            verdict.reasons.insert("\(reason): a stopped soak is never a pass", at: 0)
-        case .growth, .failedRun:
-            break
-        }
+        SoakVerdict.stop(&verdict.outcome, reasons: &verdict.reasons, by: reason)
         return verdict
     }
 
@@ -328,9 +318,14 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
     /// beside it: `16.0 MB per hour of use (24.4 KB per iteration)`; per iteration alone when no
     /// use time is known. O(1).
     public func perHourOfUse(_ bytesPerIteration: Double) -> String {
+        Self.perHourOfUse(bytesPerIteration, useSecondsPerIteration: useSecondsPerIteration)
+    }
+
+    /// ``perHourOfUse(_:)`` for iterations of `seconds` of modelled use. O(1).
+    public static func perHourOfUse(_ bytesPerIteration: Double, useSecondsPerIteration seconds: Double) -> String {
         let perIteration = "\(SystemIO.NumberText.size(bytesPerIteration)) per iteration"
-        guard useSecondsPerIteration > 0 else { return perIteration }
-        return "\(SystemIO.NumberText.size(bytesPerIteration * 3600 / useSecondsPerIteration)) per hour of use (\(perIteration))"
+        guard seconds > 0 else { return perIteration }
+        return "\(SystemIO.NumberText.size(bytesPerIteration * 3600 / seconds)) per hour of use (\(perIteration))"
     }
 
     /// The slope's 95 % interval in words: `73.3 MB to 81.5 MB per hour of use (112.0 KB to

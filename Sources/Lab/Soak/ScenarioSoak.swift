@@ -174,7 +174,11 @@ public final class ScenarioSoak {
         let verdict = soak.run(alsoDecided: { comparison(with: $0)?.decision != .undecided || baselineSlope == nil }) { sample in
             record { try csv?.append(sample.csvLine) }
             record { try appendSample(sample) }
-            lines.report(Self.progressLine(sample, verdict: soak.verdict()))
+            // The running slope, not a whole verdict: the soak measures this process, and a
+            // verdict's text built every iteration (allocations whose sizes change as the
+            // series grows) read as a few KB of growth per iteration in a short soak.
+            let slope = soak.runningSlope
+            lines.report(Self.progressLine(sample, slopeBytesPerIteration: slope.bytesPerIteration, useSecondsPerIteration: slope.useSecondsPerIteration))
         }
         if progress.isTerminal { progress.note("") }
         var result = Result(verdict: verdict, scenarioName: experiment.scenario.name, strategyName: experiment.strategy.name,
@@ -209,7 +213,13 @@ public final class ScenarioSoak {
     /// One iteration's progress text: wall time (labelled), memory, and the slope per hour of
     /// use beside per iteration. O(1).
     public static func progressLine(_ sample: SoakSample, verdict: GrowthVerdict) -> String {
-        "iteration \(sample.iteration)\(sample.warmup ? " (warm-up)" : "")  wall \(Int(sample.elapsedSeconds)) s  resident \(SystemIO.NumberText.megabytes(sample.residentBytes)) (retained \(SystemIO.NumberText.megabytes(sample.retainedBytes)))  slope \(verdict.perHourOfUse(verdict.slopeBytesPerIteration))"
+        progressLine(sample, slopeBytesPerIteration: verdict.slopeBytesPerIteration, useSecondsPerIteration: verdict.useSecondsPerIteration)
+    }
+
+    /// ``progressLine(_:verdict:)`` from the running slope alone (``Soak/runningSlope``), which
+    /// the soak reads without deciding a verdict. O(1).
+    public static func progressLine(_ sample: SoakSample, slopeBytesPerIteration slope: Double, useSecondsPerIteration seconds: Double) -> String {
+        "iteration \(sample.iteration)\(sample.warmup ? " (warm-up)" : "")  wall \(Int(sample.elapsedSeconds)) s  resident \(SystemIO.NumberText.megabytes(sample.residentBytes)) (retained \(SystemIO.NumberText.megabytes(sample.retainedBytes)))  slope \(GrowthVerdict.perHourOfUse(slope, useSecondsPerIteration: seconds))"
     }
 
     /// The slope and its interval per hour of use in a soak's JSON export (`verdict`'s

@@ -1,5 +1,6 @@
 import MemoryProbe
 import Retention
+import SoakProbe
 import SystemIO
 
 /// Repeats a scenario's script under one strategy in one process — one simulator, one cache
@@ -89,13 +90,18 @@ public final class Soak {
     public func run(alsoDecided: (GrowthVerdict) -> Bool, onSample: (SoakSample) -> Void) -> GrowthVerdict {
         let clock = ContinuousClock()
         let start = clock.now
-        var measured = 0
         var iteration = 0
-        var lastDecision: GrowthVerdict.Outcome?
         var durationEnded = false
         let framesPerSecond = session.experiment.scenario.frameRate.framesPerSecond
-        while stop.signal == nil {
-            if case .iterations(let count) = limit, measured >= count { break }
+        // SoakProbe's loop, the one every soak stops by: a PASS or a FAIL the same in two
+        // measured iterations in a row, after the minimum a pass needs. No fill allowance: a
+        // scenario's caches are the lab's own and fill within its warm-up, and each iteration
+        // is a whole script of modelled use.
+        var most = Int.max
+        if case .iterations(let count) = limit { most = count }
+        var loop = SoakLoop(iterations: untilVerdict ? .untilVerdict(max: most) : .fixed(most), minimumIterationsToPass: Self.minimumIterationsToDecide,
+                            warmup: warmup, fillAllowance: 0)
+        while stop.signal == nil && loop.wantsMore {
             if case .duration(let seconds) = limit, (clock.now - start).seconds >= seconds {
                 durationEnded = true
                 break
@@ -146,22 +152,20 @@ public final class Soak {
                 note(&session.violations, "iteration \(iteration): evictable bytes \(usage.evictableBytes) exceed the budget \(budget)")
             }
             count += 1
-            if !isWarmup {
-                measured += 1
-                evidence.add(sample)
-            }
+            if !isWarmup { evidence.add(sample) }
             onSample(sample)
-            if untilVerdict && !isWarmup && measured >= Self.minimumIterationsToDecide {
+            guard !isWarmup else { continue }
+            // Only a soak that may stop when decided asks the verdict here, and only once it
+            // may decide (the soak measures this process: no verdict is built that nothing reads).
+            if untilVerdict && loop.measured + 1 >= Self.minimumIterationsToDecide {
                 let current = verdict()
-                let outcome = current.outcome
-                let decided = outcome == .pass || outcome == .growth ? outcome : nil
-                if let decided, decided == lastDecision, decided == .growth || alsoDecided(current) {
-                    decidedEarly = true
-                    break
-                }
-                lastDecision = decided
+                loop.record(current.outcome, alsoDecided: alsoDecided(current))
+            } else {
+                loop.record(.inconclusive, alsoDecided: false)
             }
         }
+        decidedEarly = loop.decided
+        let measured = loop.measured
         wallSeconds = (clock.now - start).seconds
         if let signal = stop.signal, stopReason == nil {
             stopReason = "stopped by \(StopSignals.name(signal))\(interruptedIteration.map { " during iteration \($0)" } ?? "")"
@@ -211,6 +215,14 @@ public final class Soak {
         verdict.decidedEarly = decidedEarly
         verdict.wallSeconds = wallSeconds
         return verdict
+    }
+
+    /// The least-squares slope of retained bytes per measured iteration so far and the mean
+    /// seconds of modelled use per measured iteration, read from the running fits without
+    /// deciding a verdict (for a progress line). O(1).
+    public var runningSlope: (bytesPerIteration: Double, useSecondsPerIteration: Double) {
+        let count = evidence.retained.count
+        return (evidence.retained.slope, count > 0 ? evidence.useSeconds / Double(count) : 0)
     }
 
     /// Iterations finished so far, warm-up included.

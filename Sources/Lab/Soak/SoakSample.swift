@@ -1,3 +1,5 @@
+import SoakProbe
+
 /// What the soak records after each iteration: one CSV row.
 public struct SoakSample: Sendable, Hashable, Encodable {
     /// Iteration number, from 1 (warm-up iterations included).
@@ -13,8 +15,9 @@ public struct SoakSample: Sendable, Hashable, Encodable {
     /// libraries are dropped and reloaded by the kernel's page cache, which is not growth.
     public var anonymousBytes: Int
     /// Retained bytes, the figure the verdict fits: ``anonymousBytes`` less
-    /// ``heapFreeHeldBytes`` (freed memory glibc keeps), never below 0. O(1).
-    public var retainedBytes: Int { max(0, anonymousBytes - heapFreeHeldBytes) }
+    /// ``heapFreeHeldBytes`` (freed memory glibc keeps), never below 0: SoakProbe's formula
+    /// (`RetainedMemoryProbe.retainedBytes`), the one every soak fits. O(1).
+    public var retainedBytes: Int { RetainedMemoryProbe.retainedBytes(anonymousBytes: anonymousBytes, freeHeldBytes: heapFreeHeldBytes) }
     /// The cache's bytes plus row state.
     public var logicalBytes: Int
     /// Bytes rows hold: visible rows' images and keep-until-released bytes.

@@ -260,6 +260,7 @@ package struct ExecSoakJob {
             lines.append("note: \(SystemIO.NumberText.plural(soak.mergedMarkers, "marker", "markers")) came in the same read of the program's output as the one before: sampled once, at the last, and fitted at its iteration's number, so the slope stays per iteration; \(SystemIO.NumberText.plural(verdict.measuredIterations, "sample", "samples")) measured")
         }
         for reason in verdict.reasons { lines.append("reason: \(reason)") }
+        for note in verdict.notes { lines.append("note: \(note)") }
         return lines
     }
 }

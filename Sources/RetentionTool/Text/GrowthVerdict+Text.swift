@@ -38,6 +38,7 @@ extension GrowthVerdict {
         if let stopReason, stoppedBy == nil { lines.append(stopReason) }
         if decidedEarly { lines.append("stopped when the verdict was decided (--until-verdict), after \(measuredIterations) measured iterations") }
         for reason in reasons { lines.append("reason: \(reason)") }
+        for note in notes { lines.append("note: \(note)") }
         return lines.joined(separator: "\n")
     }
 
