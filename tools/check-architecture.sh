@@ -21,11 +21,11 @@
 #     allowed below, each with its reason;
 #   - nothing `public` in RetentionTool and RetentionCLI, which no product vends (`package`
 #     access: the tool promises nothing outside the package);
-#   - no command-line flag of the tool in Lab (a string literal that is a flag, `"--strategy"`,
-#     `"--set="`, `"-o"`): Lab talks to its children through the typed `ChildRunRequest`, so a
-#     renamed flag cannot break `compare` or `sweep`; a flag's name used in a message is
-#     allowed by file below, with its reason (`"--values: …"`, a message that starts with
-#     one, is not a flag and passes);
+#   - no command-line flag of the tool in Lab, anywhere in a string literal (`"--strategy"`,
+#     `"--set="`, `"-o"`, or a message's `"--values: …"`): Lab talks to its children through
+#     the typed `ChildRunRequest`, so a renamed flag cannot break `compare` or `sweep`, and its
+#     messages name a `LabTerm`, which the tool spells as its flag, so a renamed flag renames
+#     every message;
 #   - file and process system calls (open, read, write, poll, readdir, rename, unlink, close,
 #     mkfifo, symlink, chmod, posix_spawn, fork, kill, system, popen, …) and Foundation's `Process` and
 #     `FileManager` only in SystemIO and the C shims, in sources and tests alike: only SystemIO
@@ -139,15 +139,9 @@ wall_clock_allowed = {
     "Sources/Retention/Internal/TimedFetch.swift": "a fetch timeout is wall time (a fetch waits on a network, which is no CPU work)",
     "Sources/Retention/Internal/CacheDiskTier.swift": "a disk read'"'"'s wall time (the disk may wait), added to the load'"'"'s read time; decodes are CPU time",
 }
-# The names of flags Lab may spell, by file, each for what a message says (never for a child).
-flag_names_allowed = {
-    ("Sources/Lab/Comparison/Comparison+Measure.swift", "--export-json"): "OutputCheck names the option in its messages",
-    ("Sources/Lab/Comparison/Comparison+Measure.swift", "--export-csv"): "OutputCheck names the option in its messages",
-    ("Sources/Lab/Soak/ScenarioSoak.swift", "--export-json"): "OutputCheck names the option in its messages",
-    ("Sources/Lab/Soak/ScenarioSoak.swift", "--export-csv"): "OutputCheck names the option in its messages",
-    ("Sources/Lab/Soak/ScenarioSoak.swift", "--junit"): "OutputCheck names the option in its messages",
-}
-flag_literal = re.compile(r"\"(--[a-z][a-z0-9-]*|-[a-zA-Z])(?:\"|=)")
+# A flag inside a string literal: a whole literal `"-o"`, or `--name` anywhere in one.
+string_literal = re.compile(r"\"\"\".*?\"\"\"|\"(?:[^\"\\\n]|\\.)*\"", re.S)
+flag_in_literal = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*|^-[a-zA-Z]$")
 # The C library outside SystemIO and MemoryProbe (whose readers parse /proc): only where a file
 # needs what the Swift standard library does not give, and why. System calls go through SystemIO
 # either way (the raw-call rule below); SystemIO'"'"'s `Errno` and `CurrentProcess` give the errno
@@ -202,10 +196,12 @@ for name in sorted(actual):
     for path in swift_files(name):
         text = open(path).read()
         if path.startswith("Sources/Lab/"):
-            for number, line in enumerate(without_comments(text).split("\n"), 1):
-                for flag in flag_literal.findall(line):
-                    if (path, flag) not in flag_names_allowed:
-                        problems.append(f"  {path}:{number}: the flag \"{flag}\" in Lab (children get a typed ChildRunRequest, not flags)")
+            stripped = without_comments(text)
+            for literal in string_literal.finditer(stripped):
+                body = literal.group(0).strip(chr(34))
+                for flag in flag_in_literal.findall(body):
+                    number = stripped.count("\n", 0, literal.start()) + 1
+                    problems.append(f"  {path}:{number}: the flag \"{flag}\" in Lab (children get a typed ChildRunRequest, and messages name a LabTerm the tool spells)")
         if path.startswith("Sources/"):
             for attributes, module in imports(text):
                 if "@_exported" in attributes:

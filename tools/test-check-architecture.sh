@@ -8,7 +8,8 @@
 #   - Foundation's `Process()` in a test file (tests spawn through SystemIO's ChildProcess);
 #   - `FileManager.default` in a source outside SystemIO;
 #   - a raw read() in a source outside SystemIO;
-#   - a child's command line of flags in Lab (`"--strategy"`), and a `"--set=…"` flag;
+#   - a child's command line of flags in Lab (`"--strategy"`), a `"--set=…"` flag, and a flag
+#     named inside a message (`"… (try --values 8MB,16MB)"`: messages name a LabTerm);
 #   - popen() in a source outside SystemIO;
 #   - usleep() in a source outside SystemIO (SystemIO's Pause is the one pause);
 #   - a wall clock (ContinuousClock, and time(nil)) in a source the clock list does not allow;
@@ -128,6 +129,12 @@ cat >> "$work/copy/Sources/Lab/Comparison/ChildRunRequest.swift" <<'SWIFT'
 func injectedSetting(_ value: Int) -> String { "--set=decodedBudget=\(value)" }
 SWIFT
 expect "a --set= flag in Lab" fail 'the flag "--set" in Lab'
+fresh
+cat >> "$work/copy/Sources/Lab/LabError.swift" <<'SWIFT'
+
+func injectedMessage(_ text: String) -> LabError { .usage("bad values (try --values 8MB,16MB): \(text)") }
+SWIFT
+expect "a flag named in a Lab message" fail 'the flag "--values" in Lab'
 fresh
 cat >> "$work/copy/Sources/Lab/LabError.swift" <<'SWIFT'
 

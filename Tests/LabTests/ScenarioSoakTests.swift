@@ -89,12 +89,12 @@ struct ScenarioSoakTests {
         var request = Self.request(.iterations(3))
         request.baselinePath = folder + "/base.json"
         let baseline = #expect(throws: LabError.self) { try ScenarioSoak(request, progress: .silent) }
-        #expect("\(baseline!)" == "--baseline: \(folder)/base.json is not a soak's --export-json (no verdict with slopeBytesPerHourOfUse and its interval)")
+        #expect("\(baseline!)" == "\(LabTerm.baseline.spelled): \(folder)/base.json is not a soak's \(LabTerm.exportJSON.spelled) (no verdict with slopeBytesPerHourOfUse and its interval)")
 
         var onto = Self.request(.iterations(3))
         onto.reportPath = Self.leak
         let report = #expect(throws: LabError.self) { try ScenarioSoak(onto, progress: .silent) }
-        #expect("\(report!)".contains("--junit"), "\(report!)")
+        #expect("\(report!)".contains(LabTerm.junit.spelled), "\(report!)")
         #expect("\(report!)".contains("soak-slow-leak.json"), "\(report!)")
     }
 

@@ -217,7 +217,7 @@ struct SoakTests {
         #expect(day.outcome == .growth)
         // The interval of a noise-free series is widened to what a page-granular measure can
         // resolve over 8 iterations (± 780 B per iteration), so its lower end is 1.2 KB.
-        #expect(day.reasons == ["retained memory grows 1.3 MB per hour of use (2.0 KB per iteration): over 24 h of use (15,709 iterations) at least 19.2 MB (the interval's lower end), above the 16.0 MB limit (--max-growth)"])
+        #expect(day.reasons == ["retained memory grows 1.3 MB per hour of use (2.0 KB per iteration): over 24 h of use (15,709 iterations) at least 19.2 MB (the interval's lower end), above the 16.0 MB limit (\(LabTerm.maxGrowth.spelled))"])
         #expect(day.notes.contains { $0.hasPrefix("the slope's 95 % interval was widened to ± 780 B per iteration") }, "\(day.notes)")
         // The same slope with noise: the limit lies inside the horizon's interval.
         let noisy = Self.samples([50_000_000, 50_003_500, 50_002_500, 50_007_000, 50_007_000, 50_011_500, 50_011_000, 50_014_500])

@@ -281,7 +281,7 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
         let fillPending = shared.fill?.pending ?? false
         if interval.lower > 0 && verdict.horizonGrowthLowerBytes > total && !fillPending {
             verdict.outcome = .growth
-            verdict.reasons.append("retained memory grows \(verdict.perHourOfUse(slope)): over \(horizon) at least \(SystemIO.NumberText.size(verdict.horizonGrowthLowerBytes)) (the interval's lower end), above the \(SystemIO.NumberText.size(total)) limit (--max-growth)")
+            verdict.reasons.append("retained memory grows \(verdict.perHourOfUse(slope)): over \(horizon) at least \(SystemIO.NumberText.size(verdict.horizonGrowthLowerBytes)) (the interval's lower end), above the \(SystemIO.NumberText.size(total)) limit (\(LabTerm.maxGrowth.spelled))")
         }
         if verdict.outcome == .growth {
             verdict.growthSite = GrowthComponent.site(of: components)
@@ -294,7 +294,7 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
             verdict.moreIterationsToDecide = shared.fill?.moreIterationsToAccept
         } else if verdict.outcome == .pass, interval.lower > 0 && verdict.horizonGrowthUpperBytes > total {
             verdict.outcome = .inconclusive
-            verdict.reasons.append("retained memory certainly grows (\(verdict.perHourOfUse(slope))), and over \(horizon) the interval's upper end reaches \(SystemIO.NumberText.size(verdict.horizonGrowthUpperBytes)), above the \(SystemIO.NumberText.size(total)) limit (--max-growth), while its lower end, \(SystemIO.NumberText.size(verdict.horizonGrowthLowerBytes)), is within it; more iterations (a longer --duration) narrow it")
+            verdict.reasons.append("retained memory certainly grows (\(verdict.perHourOfUse(slope))), and over \(horizon) the interval's upper end reaches \(SystemIO.NumberText.size(verdict.horizonGrowthUpperBytes)), above the \(SystemIO.NumberText.size(total)) limit (\(LabTerm.maxGrowth.spelled)), while its lower end, \(SystemIO.NumberText.size(verdict.horizonGrowthLowerBytes)), is within it; more iterations (a longer \(LabTerm.duration.spelled)) narrow it")
             verdict.moreIterationsToDecide = evidence.retained.iterationsToDecide(rate: horizonIterations > 0 ? total / horizonIterations : 0)
         }
         if verdict.outcome == .inconclusive && allocatorSpread {

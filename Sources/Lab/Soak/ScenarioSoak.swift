@@ -145,8 +145,8 @@ public final class ScenarioSoak {
         if let repairs = experiment.trace?.repairs.summary { progress.note("\(request.scenarioPath): trace: \(repairs)") }
         experiment.maxResidentBytes = request.maxResidentBytes ?? ResidentLimit.defaultBytes()
         experiment.costs = CostModel(table: try request.costsPath.map { try CostTable.load(contentsOf: $0) }, decodeSpeed: request.decodeSpeed)
-        try OutputCheck.check(outputs: [request.exportCSV.map { .init("--export-csv", $0) }, request.exportJSON.map { .init("--export-json", $0) },
-                                        request.reportPath.map { .init("--junit", $0) }],
+        try OutputCheck.check(outputs: [request.exportCSV.map { .init(LabTerm.exportCSV.spelled, $0) }, request.exportJSON.map { .init(LabTerm.exportJSON.spelled, $0) },
+                                        request.reportPath.map { .init(LabTerm.junit.spelled, $0) }],
                               inputs: OutputCheck.scenarioInputs(path: request.scenarioPath, trace: experiment.trace, images: experiment.images)
                                 + (request.costsPath.map { [OutputCheck.Input("the cost table", $0)] } ?? []))
         self.request = request
@@ -237,7 +237,7 @@ public final class ScenarioSoak {
     public static func readBaseline(_ path: String, per unit: String) throws -> (slope: Double, interval: ClosedRange<Double>) {
         let data = try baselineBytes(path)
         let tree: JSONValue
-        do { tree = try JSONDocument.parse(data, source: path) } catch { throw LabError.usage("--baseline: \(error)") }
+        do { tree = try JSONDocument.parse(data, source: path) } catch { throw LabError.invalid(.baseline, problem: "\(error)") }
         func number(_ key: String) -> Double? {
             guard case .object(let verdict)? = tree["verdict"], let value = verdict[key] else { return nil }
             switch value {
@@ -247,7 +247,7 @@ public final class ScenarioSoak {
         }
         guard let slope = number("slopeBytesPer\(unit)"), let lower = number("slopeLowerBytesPer\(unit)"),
               let upper = number("slopeUpperBytesPer\(unit)"), lower <= upper, lower.isFinite, upper.isFinite else {
-            throw LabError.usage("--baseline: \(PathText.display(path)) is not a soak's --export-json (no verdict with slopeBytesPer\(unit) and its interval)")
+            throw LabError.invalid(.baseline, problem: "\(PathText.display(path)) is not a soak's \(LabTerm.exportJSON.spelled) (no verdict with slopeBytesPer\(unit) and its interval)")
         }
         return (slope, lower...upper)
     }
@@ -284,11 +284,11 @@ public final class ScenarioSoak {
             let key = Array("\n  \"verdict\" : ".utf8)
             let last = tail.count >= key.count ? stride(from: tail.count - key.count, through: 0, by: -1).first { tail[$0..<($0 + key.count)].elementsEqual(key) } : nil
             guard let at = last else {
-                throw LabError.usage("--baseline: \(PathText.display(path)) is \(SystemIO.NumberText.size(Double(size))), over the \(baselineWholeBytes >> 20) MiB read whole, and its last \(baselineTailBytes >> 10) KiB hold no top-level verdict, where a soak's --export-json keeps it")
+                throw LabError.invalid(.baseline, problem: "\(PathText.display(path)) is \(SystemIO.NumberText.size(Double(size))), over the \(baselineWholeBytes >> 20) MiB read whole, and its last \(baselineTailBytes >> 10) KiB hold no top-level verdict, where a soak's \(LabTerm.exportJSON.spelled) keeps it")
             }
             return Array("{".utf8) + tail[(at + 1)...]
         } catch let error as SystemError {
-            throw LabError.usage("--baseline: \(error)")
+            throw LabError.invalid(.baseline, problem: "\(error)")
         }
     }
 

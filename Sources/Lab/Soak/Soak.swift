@@ -171,7 +171,7 @@ public final class Soak {
             stopReason = "stopped by \(StopSignals.name(signal))\(interruptedIteration.map { " during iteration \($0)" } ?? "")"
         }
         if durationEnded, case .duration(let seconds) = limit, measured < Self.minimumIterationsToDecide {
-            stopReason = "stopped by --duration \(Self.durationText(seconds)) after \(measured) measured iteration\(measured == 1 ? "" : "s") (\(warmup) warm-up), fewer than the \(Self.minimumIterationsToDecide) a pass needs; give a longer --duration\(measured == 0 ? " or a smaller --warmup" : "")"
+            stopReason = "stopped by \(LabTerm.duration.spelled) \(Self.durationText(seconds)) after \(measured) measured iteration\(measured == 1 ? "" : "s") (\(warmup) warm-up), fewer than the \(Self.minimumIterationsToDecide) a pass needs; give a longer \(LabTerm.duration.spelled)\(measured == 0 ? " or a smaller \(LabTerm.warmup.spelled)" : "")"
         }
         return verdict()
     }
@@ -190,7 +190,7 @@ public final class Soak {
         let message = ResidentLimitReached.message(residentBytes: over.residentBytes, frame: over.frame, limitBytes: limit, projected: over.projected)
         residentLimitReached = message
         if let first = evidence.first {
-            stopReason = "stopped by --max-resident \(SystemIO.NumberText.megabytes(limit)) in iteration \(iteration) (resident \(SystemIO.NumberText.megabytes(over.residentBytes)), up from \(SystemIO.NumberText.megabytes(first.residentBytes)) after the first measured iteration)"
+            stopReason = "stopped by \(LabTerm.maxResident.spelled) \(SystemIO.NumberText.megabytes(limit)) in iteration \(iteration) (resident \(SystemIO.NumberText.megabytes(over.residentBytes)), up from \(SystemIO.NumberText.megabytes(first.residentBytes)) after the first measured iteration)"
         } else {
             note(&failures, "iteration \(iteration): \(message) before any iteration was measured: the scenario needs more than the limit")
         }
