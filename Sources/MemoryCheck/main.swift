@@ -67,7 +67,8 @@ func strandInNewArena(count: Int) -> UnsafeMutableRawPointer {
 /// buffers of 64 KB, `churn` allocates, touches and frees 1 MB every call; `units` keeps 8 KB
 /// for each of 5 requests a call against 16 KB per request (`units-strict`: 2 KB); `bias` keeps
 /// 36 KB every call and prints the slope 6, 12, 24 and 48 iterations fit with no warm-up and with 3;
-/// `parallel-leak` and `parallel-lru` soak the leak and the LRU beside a thread that allocates.
+/// `parallel-leak` and `parallel-lru` soak the leak and the LRU beside a thread that allocates;
+/// `memo` a Swift memo of 40 entries filling while measured; `shrink` frees 64 KB a call.
 func soakProbe(_ kind: String) throws {
     let limit = SoakLimit.perIteration(.kilobytes(4))
     let verdict: SoakVerdict
@@ -115,6 +116,26 @@ func soakProbe(_ kind: String) throws {
             }
         }
         return
+    case "memo":
+        // A Swift memo bounded at 40 entries of 64 KB (a dictionary and its insertion order),
+        // filling over the first 40 measured calls with the default flags: a fill, not a leak.
+        var memo: [Int: [UInt8]] = [:]
+        var order: [Int] = []
+        var key = 0
+        verdict = try SoakProbe.measure(limit: limit) {
+            key += 1
+            memo[key] = [UInt8](repeating: UInt8(truncatingIfNeeded: key), count: 64_000)
+            order.append(key)
+            if order.count > 40 { memo[order.removeFirst()] = nil }
+        }
+    case "shrink":
+        // 12 MB kept before the soak, 64 KB of it freed every call: a series that certainly
+        // shrinks, which is never a pass.
+        var kept = (0..<190).map { [UInt8](repeating: UInt8(truncatingIfNeeded: $0), count: 64_000) }
+        verdict = try SoakProbe.measure(iterations: .fixed(40), limit: limit) {
+            if !kept.isEmpty { kept.removeLast() }
+        }
+        emit("passed", verdict.passed ? 1 : 0)
     case "parallel-leak", "parallel-lru":
         // The soak beside a parallel test: another thread keeps, then frees, up to 8 MB in
         // 256 KB buffers, over and over, while the closure keeps 64 KB more a call (leak) or a
@@ -136,7 +157,7 @@ func soakProbe(_ kind: String) throws {
             if !leaking, lru.count > 16 { lru.removeFirst() }
         }
     default:
-        print("usage: memory-check soak-probe leak|lru|churn|units|units-strict|bias|parallel-leak|parallel-lru")
+        print("usage: memory-check soak-probe leak|lru|churn|units|units-strict|bias|parallel-leak|parallel-lru|memo|shrink")
         exit(2)
     }
     print("outcome \(verdict.outcome.rawValue)")

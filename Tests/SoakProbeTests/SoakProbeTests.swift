@@ -47,6 +47,23 @@ import Testing
         #expect(strict["verdict"]?.contains("allowed 2.0 KB per request (10.0 KB per iteration)") == true, "\(strict["verdict"] ?? "")")
     }
 
+    /// A Swift memo of 40 entries filling while it is measured, default flags: it passes,
+    /// naming the fill, or is still undecided about the fill; never a FAIL.
+    @Test func aMemoOf40FillingWhileMeasuredIsNotALeak() throws {
+        let result = try check("memo")
+        let outcome = result["outcome"] ?? ""
+        #expect(outcome == "pass" || outcome == "inconclusive", "\(outcome): \(result["verdict"] ?? "no verdict")")
+        #expect(result["verdict"]?.contains("a fill ending at iteration") == true, "\(result["verdict"] ?? "")")
+    }
+
+    /// A closure that frees 64 KB a call: the slope certainly lies below zero, which is never
+    /// a pass (interference, or a warm-up too short).
+    @Test func aCertainlyShrinkingClosureIsNotPassed() throws {
+        let result = try check("shrink")
+        #expect(result["outcome"] == "inconclusive", "\(result["verdict"] ?? "no verdict")")
+        #expect(result["passed"] == "0")
+    }
+
     /// A soak beside a parallel test that allocates gives the verdict it gives alone, or
     /// INCONCLUSIVE naming the interference: never a FAIL of the bounded code, never a PASS of
     /// the leak.
