@@ -17,7 +17,8 @@
 #     out of sight of the import rules;
 #   - `usleep`, `nanosleep` and `sleep` only in SystemIO, whose `Pause` is the one blocking
 #     pause (sources only: tests wait as they like);
-#   - a source file is named for its main type (the name before any `+`), but for the files
+#   - a source file is named for its main type (the name before any `+`), and every top-level
+#     public or package type has a file named for it, but for the files
 #     allowed below, each with its reason;
 #   - nothing `public` in RetentionTool and RetentionCLI, which no product vends (`package`
 #     access: the tool promises nothing outside the package);
@@ -127,7 +128,7 @@ wall_clock_allowed = {
     "Sources/SystemIO/ChildProcess.swift": "a child run'"'"'s timeout is wall time",
     "Sources/Lab/Soak/Soak.swift": "--duration and a sample'"'"'s elapsed seconds are wall time, labelled so",
     "Sources/SoakProbe/ProcessSoak.swift": "--exec'"'"'s --every and --iteration-timeout are wall time: another program'"'"'s iterations have no modelled time",
-    "Sources/Lab/Report/ProgressSink.swift": "ProgressLines, the one progress throttle: a note at most every 10 wall seconds",
+    "Sources/Lab/Report/ProgressLines.swift": "ProgressLines, the one progress throttle: a note at most every 10 wall seconds",
     "Sources/RetentionTool/Thumbnail/ThumbnailBatch.swift": "the batch summary'"'"'s seconds, labelled wall time in the help",
     "Sources/DiskCache/DiskStore.swift": "the open'"'"'s duration and the takeover'"'"'s throttle (disk waits are the point)",
     "Sources/DiskCache/DiskStore+Snapshot.swift": "snapshot scheduling: the quiet period is wall time",
@@ -180,8 +181,10 @@ pause_call = re.compile(r"(?<![\w.])(?<!func )(usleep|nanosleep|sleep)\(")
 foundation_call = re.compile(r"(?<![\w.])(?:Foundation\.)?(Process|FileManager)\b")
 system_tests = "Tests/SystemIOTests/"
 # A source file is named for its main type: the name before any `+` (`DiskStore+Removal.swift`)
-# is a type, protocol or alias the file declares or a type it extends. A small helper type may
-# sit beside the type it serves. The files below are the exceptions, each with its reason.
+# is a type, protocol or alias the file declares or a type it extends. A public or package type
+# declared at the top level has a file of its own, named for it: a reader looking for
+# `StopRequest` opens StopRequest.swift. Internal helper types may sit beside the type they
+# serve. The files below are the exceptions, each with its reason.
 file_name_allowed = {
     "Sources/Scenario/Configuration+Codable.swift": "one concern, the Codable conformances of the configuration types",
     "Sources/StrictJSON/DecodingSupport.swift": "one concern, the strict decoding helpers over the standard library decoders",
@@ -192,6 +195,8 @@ extended_name = re.compile(r"^(?:(?:public|package|internal|fileprivate|private)
 # Targets no product vends declare nothing public: the tool promises nothing outside the package.
 unvended = {"RetentionTool", "RetentionCLI"}
 public_decl = re.compile(r"^\s*(@\w+(\([^)]*\))?\s+)*public\b")
+# A top-level public or package type (not an alias: an alias names another file'"'"'s type).
+top_level_type = re.compile(r"^(?:@[\w().,: ]+\s+)*(?:public|package|open)\s+(?:(?:final|indirect)\s+)*(?:struct|class|enum|protocol|actor)\s+(\w+)", re.M)
 for name in sorted(actual):
     for path in swift_files(name):
         text = open(path).read()
@@ -218,6 +223,9 @@ for name in sorted(actual):
             if base not in names:
                 held = ", ".join(sorted(names)[:4]) or "none"
                 problems.append(f"  {path}: named for no type it declares or extends ({held}): name a file for its main type")
+            for other in top_level_type.findall(code(text)):
+                if other != base:
+                    problems.append(f"  {path}: declares the public or package type {other}, which needs a file of its own ({other}.swift)")
         source = code(text)
         for number, line in enumerate(source.split("\n"), 1):
             if name in unvended and public_decl.search(line):

@@ -20,7 +20,8 @@
 #   - `import Foundation`, which re-exports Glibc, in a library source;
 #   - an `@_exported import` in a source;
 #   - a `public` declaration in RetentionTool, which no product vends;
-#   - a source file named for no type it declares or extends;
+#   - a source file named for no type it declares or extends, and a public type in a file named
+#     for another;
 #   - an import of a package module the target does not declare, plain and as
 #     `@preconcurrency internal import`;
 #   - a dependency declared (in the manifest and the graph alike) that no source imports;
@@ -135,6 +136,13 @@ cat >> "$work/copy/Sources/Lab/LabError.swift" <<'SWIFT'
 func injectedMessage(_ text: String) -> LabError { .usage("bad values (try --values 8MB,16MB): \(text)") }
 SWIFT
 expect "a flag named in a Lab message" fail 'the flag "--values" in Lab'
+fresh
+cat >> "$work/copy/Sources/Lab/LabError.swift" <<'SWIFT'
+
+/// A public type in a file named for another.
+public struct InjectedHelper: Sendable {}
+SWIFT
+expect "a public type in a file named for another" fail 'declares the public or package type InjectedHelper, which needs a file of its own'
 fresh
 cat >> "$work/copy/Sources/Lab/LabError.swift" <<'SWIFT'
 

@@ -260,15 +260,6 @@ public final class Directory: Sendable {
     }
 }
 
-/// A file opened for reading and what `fstat` said of it on that descriptor (the file read is
-/// the file described). Noncopyable, as its descriptor is.
-public struct OpenFile: ~Copyable, Sendable {
-    /// The open file.
-    public let descriptor: FileDescriptor
-    /// Its status at open.
-    public let status: FileIO.Status
-}
-
 extension FileDescriptor.Access {
     /// The `open(2)` access flags.
     var flags: Int32 {

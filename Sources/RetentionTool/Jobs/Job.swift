@@ -24,27 +24,6 @@ package protocol Job {
     func report(failure error: any Error) -> JobReport
 }
 
-/// What a command prints when its job ends, and its exit status.
-package struct JobReport: Sendable, Equatable {
-    /// Text for standard output after the streamed lines, written as is (empty for none).
-    package var output: String
-    /// Lines for standard error.
-    package var errors: [String]
-    /// The process's exit status.
-    package var exitStatus: Int32
-    /// A request that cannot be carried out as given: the command line shows it with the
-    /// command's usage and exits 64. Nil otherwise.
-    package var usage: String?
-
-    /// A report of the given parts. O(1).
-    package init(output: String = "", errors: [String] = [], exitStatus: Int32 = 0, usage: String? = nil) {
-        self.output = output
-        self.errors = errors
-        self.exitStatus = exitStatus
-        self.usage = usage
-    }
-}
-
 extension Job {
     /// 1: standard output that cannot be written is a failure. O(1).
     package static var outputFailureStatus: Int32 { 1 }
@@ -66,64 +45,6 @@ extension Job {
     /// Runs the job and reports how it ended, whether it finished or threw. Costs the work.
     package func perform(sink: ProgressSink) -> JobReport {
         do { return report(try run(sink: sink)) } catch { return report(failure: error) }
-    }
-}
-
-/// Standard output for a job's lines: gathered into chunks of 64 KB, one `write(2)` each (a
-/// trace can have millions of lines), or a line at a time on a terminal, where someone waits
-/// for each. Safe from any thread (a `Lock` around the chunk: the workers of a batch emit from
-/// their own threads); the first failed write is kept and nothing more is written.
-package final class StandardOutputLines: Sendable {
-    private let stream: Lock<LineStream>
-
-    /// A stream to standard output. O(1), one `isatty`.
-    package init() {
-        stream = Lock(LineStream(chunkBytes: StandardStreams.outputIsTerminal ? 1 : 1 << 16))
-    }
-
-    /// Adds `line` and a newline. Amortized O(line).
-    package func emit(_ line: String) {
-        stream.withLock { $0.write(line) }
-    }
-
-    /// Writes `text` as is (it ends with its own newline, if any), after every line emitted
-    /// before it. O(text).
-    package func write(_ text: String) {
-        stream.withLock { $0.writeRaw(text) }
-    }
-
-    /// Writes what is left; throws the first failed write (`Output.WriteError`).
-    package func finish() throws {
-        try stream.withLock { try $0.finish() }
-    }
-
-    /// A sink that emits here, with progress and notes on standard error (progress drawn in
-    /// place when standard error is a terminal).
-    package var sink: ProgressSink {
-        ProgressSink(progress: { Output.progress($0, final: $1) }, note: { Output.error($0) }, isTerminal: Output.stderrIsTerminal,
-                emit: { [self] in emit($0) })
-    }
-}
-
-/// What a job's error means for the process that ran it: a request that cannot be carried
-/// out as given (exit 64), a stop by a signal (exit 128 + the signal), or a failure with its
-/// one line (exit 1, or the command's own status).
-package enum JobFailure {
-    /// A usage problem: a setting that cannot apply, slices that do not fit, an export that is
-    /// an input. The message is one line.
-    case usage(String)
-    /// A signal asked the job to stop before it had anything to report.
-    case stopped(signal: Int32)
-    /// Any other failure; its description is one line.
-    case failed(any Error)
-
-    /// The meaning of `error`, thrown by a job. O(1).
-    package init(_ error: any Error) {
-        switch error as? LabError {
-        case .stopped(let signal): self = .stopped(signal: signal)
-        case let lab? where lab.isUsage: self = .usage(lab.description)
-        default: self = .failed(error)
-        }
     }
 }
 

@@ -86,16 +86,6 @@ public enum ScriptStep: Sendable, Hashable {
     ]
 }
 
-/// Where `scrollTo` places its row in the viewport.
-public enum ScrollAnchor: String, Sendable, Hashable, CaseIterable {
-    /// The row's top at the viewport's top (the default).
-    case top
-    /// The row's center at the viewport's center.
-    case center
-    /// The row's bottom at the viewport's bottom.
-    case bottom
-}
-
 extension ScriptStep {
     /// Frames a fling is counted as by ``estimatedFrames(_:)``: its real length depends on the
     /// content, but a fling under ``decelerationRange`` always ends within this many.
