@@ -128,7 +128,7 @@ int rtn_child_has_exited(int pid) {
 }
 
 int rtn_spawn_with_parent_death_signal(int *pid_out, const char *path, char *const argv[], char *const envp[],
-                                        int out_fd, int err_fd, const char *directory, int death_signal) {
+                                        int out_fd, int err_fd, const char *directory, int death_signal, int cgroup_procs_fd) {
     int report[2];
     if (pipe2(report, O_CLOEXEC) != 0) return errno;
     pid_t parent = getpid();
@@ -147,6 +147,9 @@ int rtn_spawn_with_parent_death_signal(int *pid_out, const char *path, char *con
         for (int s = 1; s < NSIG; s++) sigaction(s, &dfl, NULL);
         int devnull;
         if (setpgid(0, 0) != 0) goto fail;
+        // Into the soak's own cgroup before exec, so the program and everything it starts is
+        // in it from the first instruction ("0" moves the writer).
+        if (cgroup_procs_fd >= 0 && write(cgroup_procs_fd, "0", 1) != 1) goto fail;
         if (prctl(PR_SET_PDEATHSIG, (unsigned long)death_signal, 0UL, 0UL, 0UL) != 0) goto fail;
         // The parent died before the request took: exit as the signal would have ended us.
         if (getppid() != parent) _exit(128 + death_signal);

@@ -1,5 +1,6 @@
 import Glibc
 import MemoryProbe
+import Synchronization
 import SystemIO
 
 /// Soaks another program from outside (`retention soak --exec -- CMD ARGS…`): starts it through
@@ -69,6 +70,11 @@ public enum ProcessSoak {
         /// detached (`setsid`) stays in the measured tree and is ended with it. Process-wide:
         /// only for a process that owns no other children (the `retention soak --exec` command).
         public var adoptOrphans = false
+        /// Put the program in a cgroup v2 of its own where one can be made (SystemIO's
+        /// `SoakCgroup`): everything it starts stays in it, daemons included, and the end kills
+        /// the cgroup whole, then removes it. Where none can be made, the subreaper and the
+        /// process tree alone hold what it started, and ``Outcome/containment`` says so.
+        public var ownCgroup = false
 
         /// A soak of `command` with the defaults. O(1).
         public init(command: [String]) {
@@ -124,6 +130,10 @@ public enum ProcessSoak {
         /// Processes of the program's tree still running when the soak ended, which it
         /// terminated (SIGTERM, then SIGKILL after 2 s).
         public var processesEnded = 0
+        /// What held the program's processes, in words: its own cgroup (and its path), or the
+        /// process tree (with the subreaper, and why there was no cgroup). Empty when
+        /// ``Options/ownCgroup`` was not asked for.
+        public var containment = ""
     }
 
     /// One sample as a progress callback sees it.
@@ -148,6 +158,10 @@ public enum ProcessSoak {
     /// 60 s: an iteration taking longer than a minute is stalled, unless told otherwise.
     public static let defaultIterationTimeoutSeconds = 60.0
 
+    /// Numbers the cgroups this process makes, so two soaks never share a name. An `Atomic`:
+    /// soaks may run on several threads.
+    static let cgroupSerial = Atomic<Int>(0)
+
     /// Runs the soak; `onSample` sees each iteration's sample. Throws
     /// ``ProcessSoakError`` when the program cannot be found or started; anything after the
     /// start is in the verdict. Costs the program's run plus one smaps_rollup read per
@@ -163,16 +177,26 @@ public enum ProcessSoak {
         child.standardError = .stream
         // The program dies with the soak, even one killed outright (SIGKILL, the OOM killer).
         child.parentDeathSignal = SIGKILL
+        var containment = ""
+        if options.ownCgroup {
+            switch SoakCgroup.make(name: "\(SoakCgroup.namePrefix)\(getpid())-\(Self.cgroupSerial.wrappingAdd(1, ordering: .relaxed).newValue)") {
+            case .success(let cgroup):
+                child.cgroup = cgroup
+                containment = "a cgroup of its own, \(cgroup.path), killed whole at the end and removed"
+            case .failure(let why):
+                containment = "the process tree\(options.adoptOrphans ? ", this soak the subreaper of its orphans" : ""); no cgroup of its own (\(why))"
+            }
+        }
         let running: ChildProcess.Running
         do { running = try child.start() } catch { throw .cannotStart(name, error) }
-        var session = Session(options: options, running: running)
+        var session = Session(options: options, running: running, cgroup: child.cgroup)
         var watch = OutputWatch(delimiter: options.delimiter)
         session.run(watch: &watch, onSample: onSample)
         session.finish(watch: &watch)
         return Outcome(verdict: session.verdict(), executable: executable, iterationsRun: session.iteration, mergedMarkers: session.merged,
                        errorTail: session.errorTail, wallSeconds: session.wallSeconds, endedEarly: session.endedEarly,
                        processesMeasured: session.measured.count, largestProcess: session.largest, processSetChanged: session.setChanged,
-                       processesEnded: session.ended)
+                       processesEnded: session.ended, containment: containment)
     }
 }
 
@@ -198,9 +222,13 @@ extension ProcessSoak {
         var setChanged = false
         var ended = 0
 
-        init(options: Options, running: ChildProcess.Running) {
+        /// The program's own cgroup, when it has one: killed and removed at the end.
+        let cgroup: SoakCgroup?
+
+        init(options: Options, running: ChildProcess.Running, cgroup: SoakCgroup?) {
             self.options = options
             self.running = running
+            self.cgroup = cgroup
             start = clock.now
             loop = SoakLoop(iterations: options.iterations, minimumIterationsToPass: options.minimumIterationsToPass, warmup: options.warmup)
         }
@@ -353,6 +381,9 @@ extension ProcessSoak {
             }
             if !running.hasExited { _ = running.signal(SIGKILL) }
             for pid in others() { ChildProcess.signalProcess(pid, SIGKILL) }
+            // What the tree did not reach (a daemon that left it before the subreaper saw it):
+            // the cgroup holds it still.
+            cgroup?.kill()
             let outcome = running.wait()
             // The orphans taken in are our children now: reap them, so none stays a zombie.
             for _ in 0..<200 {
@@ -361,6 +392,7 @@ extension ProcessSoak {
                 if left.allSatisfy({ !ProcessTree.isRunning($0) }) { break }
                 Pause.microseconds(5_000)
             }
+            cgroup?.remove()
             return outcome
         }
     }

@@ -134,6 +134,9 @@ public struct ChildProcess: Sendable {
     /// `posix_spawn`, which cannot set it: the same streams, group and signals, a
     /// copy-on-write fork more. Start it from a thread that outlives the child.
     public var parentDeathSignal: Int32?
+    /// A cgroup v2 the child enters before it runs (with ``parentDeathSignal`` only), so its
+    /// whole tree stays in it; nil for none.
+    public var cgroup: SoakCgroup?
 
     /// A child to run.
     public init(executable: String, arguments: [String], timeoutSeconds: Double = 600, stop: StopRequest? = nil,
@@ -225,7 +228,8 @@ public struct ChildProcess: Sendable {
         if let parentDeathSignal {
             status = PathText.withCString(executable) { path in
                 func spawn(_ folder: UnsafePointer<CChar>?) -> Int32 {
-                    rtn_spawn_with_parent_death_signal(&pid, path, argv, childEnvironment, outPipe[1], errPipe[1], folder, parentDeathSignal)
+                    rtn_spawn_with_parent_death_signal(&pid, path, argv, childEnvironment, outPipe[1], errPipe[1], folder, parentDeathSignal,
+                                                       cgroup?.procsDescriptor ?? -1)
                 }
                 return directory.map { PathText.withCString($0) { spawn($0) } } ?? spawn(nil)
             }

@@ -253,6 +253,15 @@ final class JUnitReader: NSObject, XMLParserDelegate {
         #expect((ended ?? 0) >= 2, "\(daemon.stdout)")
         let left = try await CLIRunner.shell("sleep 0.3; pgrep -f 'slee[p] \(tag)' || echo none")
         #expect(left.stdout == "none\n", "the detached daemon outlived the soak: \(left.stdout)")
+        // The report says what held the tree: its own cgroup where one can be made (removed
+        // at the end), else the process tree and why there was no cgroup.
+        let contained = try #require(daemon.stdout.split(separator: "\n").first { $0.hasPrefix("contained: ") }, "\(daemon.stdout)")
+        if contained.hasPrefix("contained: a cgroup of its own, ") {
+            let path = String(contained.dropFirst("contained: a cgroup of its own, ".count).prefix { $0 != "," })
+            #expect(FileIO.kind(of: path, followLinks: false) == .missing, "the soak's cgroup \(path) stayed")
+        } else {
+            #expect(contained.contains("no cgroup of its own ("), "\(contained)")
+        }
         // SIGKILL of the soak itself (a CI's hard timeout, the OOM killer): the program, its
         // direct child, dies with it (PR_SET_PDEATHSIG, set before the program ran), and the
         // soak wrote no file, so nothing stays in TMPDIR. (The loop's sleep, orphaned, ends

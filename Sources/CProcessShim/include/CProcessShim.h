@@ -80,8 +80,10 @@ int rtn_flock(int fd, int operation);
 /// kernel to send it `death_signal` when the calling thread exits (`PR_SET_PDEATHSIG`, which
 /// posix_spawn cannot set): fork, then only async-signal-safe calls before execve. An exec that
 /// fails reports its errno back through a close-on-exec pipe, and the child is reaped. Returns 0
-/// with the pid in `pid_out`, or an errno. Costs a fork (copy-on-write) and a pipe.
+/// with the pid in `pid_out`, or an errno. With `cgroup_procs_fd` (an open `cgroup.procs` of a
+/// cgroup v2, or -1) the child moves itself into that cgroup before exec. Costs a fork
+/// (copy-on-write) and a pipe.
 int rtn_spawn_with_parent_death_signal(int *pid_out, const char *path, char *const argv[], char *const envp[],
-                                        int out_fd, int err_fd, const char *directory, int death_signal);
+                                        int out_fd, int err_fd, const char *directory, int death_signal, int cgroup_procs_fd);
 
 #endif

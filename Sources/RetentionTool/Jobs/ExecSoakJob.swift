@@ -91,6 +91,8 @@ package struct ExecSoakJob {
         // The command owns no other children: it takes in the program's detached daemons, so
         // they are measured and ended with the program.
         options.adoptOrphans = true
+        // And a cgroup of its own where one can be made, so nothing it starts escapes.
+        options.ownCgroup = true
         return options
     }
 
@@ -253,6 +255,7 @@ package struct ExecSoakJob {
         if soak.processSetChanged {
             lines.append("note: the set of measured processes changed between measured iterations (one started or ended), which moves the sum by a whole process; --pid-only measures the program alone")
         }
+        if !soak.containment.isEmpty { lines.append("contained: \(soak.containment)") }
         if soak.processesEnded > 0 {
             lines.append("ended: \(SystemIO.NumberText.plural(soak.processesEnded, "process", "processes")) of the program's tree still running at the end, terminated (SIGTERM, then SIGKILL after 2 s)")
         }
