@@ -24,26 +24,7 @@ swift build -c release --product MemoryCheck >/dev/null
 if [ -n "${RETENTION:-}" ]; then bin=$RETENTION; else swift build -c release --product retention >/dev/null; bin=$root/.build/release/retention; fi
 check=$root/.build/release/MemoryCheck
 program=$root/Tests/RetentionCLITests/Fixtures/soak-program.py
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-# The issue's filling cache: ten 40 KB values an iteration into an lru_cache of 256 (full at
-# iteration 26), or an unbounded one.
-cat >"$work/memo.py" <<'MEMO'
-import functools, sys, time
-@functools.lru_cache(maxsize=None if sys.argv[1] == "unbounded" else 256)
-def render(key):
-    value = bytearray(40_000)
-    for j in range(0, 40_000, 4096): value[j] = 1
-    return value
-key = 0
-while True:
-    for _ in range(10):
-        key += 1
-        render(key)
-    print("RETENTION-ITERATION", flush=True)
-    time.sleep(0.01)
-MEMO
-python3 - "$rounds" "$bin" "$check" "$program" "$work/memo.py" "$root/assets/scenarios/quick-start.json" <<'PY'
+python3 - "$rounds" "$bin" "$check" "$program" "$root/Tests/RetentionCLITests/Fixtures/memo-program.py" "$root/assets/scenarios/quick-start.json" <<'PY'
 import re, statistics, subprocess, sys, time
 rounds, bin, check, program, memo, quick = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]
 soak = [bin, "soak", "--exec", "--until-verdict", "--iterations", "60", "--"]

@@ -209,26 +209,10 @@ final class JUnitReader: NSObject, XMLParserDelegate {
 
     @Test("a Python lru_cache(maxsize=256) still filling while measured passes with the default flags and names the fill; the same program unbounded fails under --until-verdict")
     func fillingCacheIsNotALeak() async throws {
-        let dir = try CLIRunner.temporaryDirectory("exec-fill")
-        defer { try? FileIO.removeTree(dir) }
         // Ten 40 KB values an iteration: 400 KB more each, until the 256 entries fill at iteration
         // 26; it runs until the soak ends it, which takes 200 measured iterations by default.
-        try FileIO.replace(dir + "/memo.py", with: Data("""
-            import functools, sys, time
-            @functools.lru_cache(maxsize=None if sys.argv[1] == "unbounded" else 256)
-            def render(key):
-                value = bytearray(40_000)
-                for j in range(0, 40_000, 4096): value[j] = 1
-                return value
-            key = 0
-            while True:
-                for _ in range(10):
-                    key += 1
-                    render(key)
-                print("RETENTION-ITERATION", flush=True)
-                time.sleep(0.01)
-            """.utf8))
-        let bounded = try await CLIRunner.run(["soak", "--exec", "--", "python3", dir + "/memo.py", "bounded"], timeout: 90)
+        let memo = CLIRunner.packageRoot + "/Tests/RetentionCLITests/Fixtures/memo-program.py"
+        let bounded = try await CLIRunner.run(["soak", "--exec", "--", "python3", memo, "bounded"], timeout: 90)
         #expect(bounded.status == 0, "\(bounded.stdout)\(bounded.stderr)")
         // On a loaded host markers are read together and the first sample may come after the
         // fill: a PASS then needs no fill to name.
@@ -236,7 +220,7 @@ final class JUnitReader: NSObject, XMLParserDelegate {
         #expect(bounded.stdout.contains("\nnote: a fill ending at iteration ") || !sampledTheFill, "\(bounded.stdout)")
         // The unbounded twin until its verdict (a FAIL stops after 48 iterations), so its
         // memory stays bounded however slowly a loaded host samples it.
-        let unbounded = try await CLIRunner.run(["soak", "--exec", "--until-verdict", "--", "python3", dir + "/memo.py", "unbounded"], timeout: 90)
+        let unbounded = try await CLIRunner.run(["soak", "--exec", "--until-verdict", "--", "python3", memo, "unbounded"], timeout: 90)
         #expect(unbounded.status == 1, "\(unbounded.stdout)\(unbounded.stderr)")
         #expect(!unbounded.stdout.contains("a fill ending"), "\(unbounded.stdout)")
     }
