@@ -185,7 +185,7 @@ final class JUnitReader: NSObject, XMLParserDelegate {
         _ = open.popLast()
     }
 
-    @Test("a program started through a wrapper is measured with the work it starts: sh -c 'python3 leak.py; true' FAILs as the direct run does, --pid-only measures the shell alone")
+    @Test("a program started through a wrapper is measured with the work it starts: a leak behind sh -c or two shells FAILs as the direct run does, its bounded twin PASSes behind either, --pid-only measures the shell alone")
     func wrapperTree() async throws {
         let dir = try CLIRunner.temporaryDirectory("exec-tree")
         defer { try? FileIO.removeTree(dir) }
@@ -202,6 +202,13 @@ final class JUnitReader: NSObject, XMLParserDelegate {
         #expect(wrapped.status == 1, "\(wrapped.stdout) \(wrapped.stderr)")
         #expect(wrapped.stdout.contains("verdict: FAIL (growth)"), "\(wrapped.stdout)")
         #expect(wrapped.stdout.contains("processes: 2 processes measured at the last sample"), "\(wrapped.stdout)")
+        // Behind two shells, and the bounded twin behind one and two: FAIL, PASS, PASS.
+        let twoShells = try await CLIRunner.run(["soak", "--exec", "--iterations", "12", "--", "sh", "-c", "sh -c 'python3 \(dir)/leak.py'; true"], timeout: 120)
+        #expect(twoShells.status == 1 && twoShells.stdout.contains("verdict: FAIL (growth)"), "\(twoShells.stdout) \(twoShells.stderr)")
+        for wrapper in ["python3 \(ExecSoakCommandTests.program) bounded; true", "sh -c 'python3 \(ExecSoakCommandTests.program) bounded'; true"] {
+            let bounded = try await CLIRunner.run(["soak", "--exec", "--iterations", "12", "--", "sh", "-c", wrapper], timeout: 120)
+            #expect(bounded.status == 0 && bounded.stdout.contains("verdict: PASS"), "\(wrapper): \(bounded.stdout) \(bounded.stderr)")
+        }
         let shellOnly = try await CLIRunner.run(["soak", "--exec", "--iterations", "12", "--pid-only", "--", "sh", "-c", "python3 \(dir)/leak.py; true"], timeout: 120)
         #expect(!shellOnly.stdout.contains("verdict: FAIL"), "the shell alone does not grow: \(shellOnly.stdout)")
         #expect(shellOnly.stdout.contains("processes: the program's own only (--pid-only)"), "\(shellOnly.stdout)")
@@ -225,7 +232,7 @@ final class JUnitReader: NSObject, XMLParserDelegate {
         #expect(!unbounded.stdout.contains("a fill ending"), "\(unbounded.stdout)")
     }
 
-    @Test("nothing outlives the soak: a daemon the program detached (setsid, its parent gone) is ended with it; kill -9 of the soak ends the program and leaves no file")
+    @Test("nothing outlives the soak: a daemon the program detached (setsid, its parent gone) is ended with it; kill -9 of the soak, or a second SIGINT, ends the program and leaves no file")
     func nothingOutlivesTheSoak() async throws {
         let dir = try CLIRunner.temporaryDirectory("exec-outlive")
         defer { try? FileIO.removeTree(dir) }
@@ -258,6 +265,15 @@ final class JUnitReader: NSObject, XMLParserDelegate {
             ls '\(dir)' | wc -l
             """)
         #expect(killed.stdout == "program gone\n0\n", "the program outlived a soak killed outright, or a file was left: \(killed.stdout)")
+        // A second SIGINT (an impatient user): the soak ends at once, and the program with it.
+        let twice = try await CLIRunner.shell("""
+            TMPDIR='\(dir)' "$R" soak --exec --iterations 1000 -- sh -c '\(loop)' >/dev/null 2>&1 &
+            pid=$!; sleep 1.5; child=$(pgrep -P $pid | head -n 1); kill -INT $pid; kill -INT $pid; wait $pid 2>/dev/null
+            sleep 2.5
+            state=$(ps -o stat= -p "$child" 2>/dev/null); case "$state" in ""|Z*) echo "program gone";; *) echo "program alive: $state"; kill -9 -- -$child;; esac
+            ls '\(dir)' | wc -l
+            """)
+        #expect(twice.stdout == "program gone\n0\n", "the program outlived a soak ended by a second SIGINT, or a file was left: \(twice.stdout)")
     }
 
     @Test("a marker after a 1 MiB line's worth of bytes on the same line counts: every iteration is seen")
@@ -291,7 +307,7 @@ final class JUnitReader: NSObject, XMLParserDelegate {
             pid=$!; files=0; peak=0
             while [ -d /proc/$pid ] && ! grep -q '^State:.*Z' /proc/$pid/status 2>/dev/null; do
                 peak=$(awk '/^VmHWM/ {print $2}' /proc/$pid/status 2>/dev/null || echo $peak)
-                n=$(for f in /proc/$pid/fd/*; do readlink "$f"; done 2>/dev/null | grep -v -e '/report$' -e '^/dev/' -e '^/proc/' | grep -c -e '^/' -e '(deleted)')
+                n=$(for f in /proc/$pid/fd/*; do readlink "$f"; done 2>/dev/null | grep -v -e '/report$' -e '^/dev/' -e '^/proc/' -e '^/sys/fs/cgroup/' | grep -c -e '^/' -e '(deleted)')
                 [ "$n" -gt "$files" ] && files=$n
                 sleep 0.1
             done
