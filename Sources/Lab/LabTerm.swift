@@ -56,7 +56,7 @@ public enum LabTerm: String, Sendable, Hashable, CaseIterable {
     /// What measures a cost table for a scenario and writes it to a file.
     case measureCosts
 
-    /// The term as messages spell it: the installed spelling, else ``rawValue``. One lock.
+    /// The term as messages spell it: the installed spelling, else `rawValue`. One lock.
     public var spelled: String { Self.spellings.withLock { $0[self] } ?? rawValue }
 
     /// Installs a front end's spellings (`[.values: "--values"]`); terms it leaves out keep

@@ -1,5 +1,5 @@
 /// How a soak ended: the one outcome the lab's soak, `retention soak --exec` and
-/// ``SoakProbe/measure(warmup:iterations:limit:minimumIterationsToPass:_:)`` share, with the exit status a CI job gates on.
+/// ``SoakProbe/measure(warmup:iterations:limit:minimumIterationsToPass:interference:_:)`` share, with the exit status a CI job gates on.
 public enum SoakOutcome: String, Sendable, Hashable, Codable {
     /// The slope's interval lies at or below the limit with enough measured iterations, and
     /// nothing failed or stopped the soak. Exit 0.

@@ -47,7 +47,7 @@ public enum SoakProbe {
     /// use): with a ``SoakLimit/perUnit(_:unit:)`` limit the allowed growth per iteration is the
     /// limit × the mean units per measured iteration; units that are not finite and positive
     /// (NaN, an infinity, zero or below) stop the soak at once with an INCONCLUSIVE verdict that
-    /// names them. Otherwise as ``measure(warmup:iterations:limit:minimumIterationsToPass:_:)``.
+    /// names them. Otherwise as ``measure(warmup:iterations:limit:minimumIterationsToPass:interference:_:)``.
     /// A name of its own, since a closure of several statements would fit either.
     public static func measureUnits(warmup: Int = 3, iterations: SoakIterations = .untilVerdict(max: 200), limit: SoakLimit,
                                minimumIterationsToPass: Int = GrowthRule.minimumIterationsToPass,
