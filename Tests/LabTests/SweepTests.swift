@@ -135,6 +135,12 @@ struct SweepTests {
         #expect(ComparisonModel(experiment: base, decodeSpeed: 1, costs: nil).scrollSpeedPercent == nil)
         #expect(throws: LabError.outOfRange(setting: "scrollSpeed", value: 0, allowed: 1...1000, unit: " percent")) { try base.applying([SweepSetting(key: .scrollSpeed, value: 0)]) }
         #expect(throws: LabError.outOfRange(setting: "decodeSlowdown", value: 101, allowed: 1...100)) { try base.applying([SweepSetting(key: .decodeSlowdown, value: 101)]) }
+        // A script slowed past what a scenario may run is refused, never a run of a billion frames.
+        var long = base
+        long.scenario.script = [.scroll(by: 1000, frames: 9_000_000)]
+        #expect(throws: LabError.usage("scrollSpeed: at 50% the script runs 18000000 frames, over the limit of 10000000; give a larger percentage")) {
+            try long.applying([SweepSetting(key: .scrollSpeed, value: 50)])
+        }
     }
 
     /// The sweep scenario made asynchronous (a 40 ms source), in a temporary folder of its own

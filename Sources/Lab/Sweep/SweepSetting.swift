@@ -130,6 +130,11 @@ extension Experiment {
                     throw .outOfRange(setting: "scrollSpeed", value: value, allowed: Experiment.scrollSpeedRange, unit: " percent")
                 }
                 result.scenario.script = result.scenario.script.map { $0.atSpeed(percent: value) }
+                // A slower script takes more frames: still within what a scenario may run.
+                let frames = ScriptStep.estimatedFrames(result.scenario.script)
+                guard frames <= Scenario.maximumFrames else {
+                    throw .usage("scrollSpeed: at \(value)% the script runs \(frames) frames, over the limit of \(Scenario.maximumFrames); give a larger percentage")
+                }
                 result.scrollSpeedPercent = result.scrollSpeedPercent * value / 100
             }
         }
