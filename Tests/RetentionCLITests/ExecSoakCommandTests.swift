@@ -306,7 +306,8 @@ final class JUnitReader: NSObject, XMLParserDelegate {
             TMPDIR='\(dir)' "$R" soak --exec --iterations 14 -- sh '\(dir)/chatty.sh' > '\(dir)/report' 2>&1 &
             pid=$!; files=0; peak=0
             while [ -d /proc/$pid ] && ! grep -q '^State:.*Z' /proc/$pid/status 2>/dev/null; do
-                peak=$(awk '/^VmHWM/ {print $2}' /proc/$pid/status 2>/dev/null || echo $peak)
+                # A zombie's status has no VmHWM line: keep the last figure read.
+                hwm=$(awk '/^VmHWM/ {print $2}' /proc/$pid/status 2>/dev/null); [ -n "$hwm" ] && peak=$hwm
                 n=$(for f in /proc/$pid/fd/*; do readlink "$f"; done 2>/dev/null | grep -v -e '/report$' -e '^/dev/' -e '^/proc/' -e '^/sys/fs/cgroup/' | grep -c -e '^/' -e '(deleted)')
                 [ "$n" -gt "$files" ] && files=$n
                 sleep 0.1
