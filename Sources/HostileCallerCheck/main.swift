@@ -47,9 +47,10 @@ let cases: [String: () async throws -> String] = [
         try check(size.width > 0 && size.height > 0, "outputSize gave \(size)")
         return "ok: outputSize over Int.max sides is \(size.width)x\(size.height)"
     },
-    "byte-count-not-finite": {
-        let nan = ByteCount.kilobytes(.nan), infinite = ByteCount.megabytes(.infinity)
-        return "ok: kilobytes(nan) = \(nan), megabytes(infinity) = \(infinite)"
+    "byte-size-not-finite": {
+        let nan = ByteSize(clamping: .nan), infinite = ByteSize(clamping: .infinity), huge = ByteSize.megabytes(.max)
+        try check(nan.bytes == 0 && infinite.bytes == .max && huge.bytes == .max, "clamped to \(nan), \(infinite), \(huge)")
+        return "ok: ByteSize(clamping: nan) = \(nan), (clamping: infinity) = \(infinite), megabytes(Int.max) = \(huge)"
     },
     "soak-units-not-finite": {
         nonisolated(unsafe) var kept: [[UInt8]] = []

@@ -1,6 +1,6 @@
-import DiskCache
+import SystemIO
 
-/// A number of bytes: DiskCache's `ByteSize`, the one unit of size of every library product
-/// (budgets here, a store's limit there), named here as before so `Retention.ByteSize` keeps
-/// working.
-public typealias ByteSize = DiskCache.ByteSize
+/// A number of bytes (`.megabytes(32)`): the one unit of size of every library product
+/// (budgets here, a store's limit in DiskCache, soak limits in SoakProbe), named here so
+/// `Retention.ByteSize` keeps working. The same type in every product.
+public typealias ByteSize = SystemIO.ByteSize

@@ -63,7 +63,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     let state: BargingLock<CacheState<Key>>
     /// The visible rows' bitmaps, striped, for ``cachedImage(for:)``'s hits (kept by the state).
     @usableFromInline let activeIndex: ActiveIndex<Key>
-    let workers: DecodeWorkers
+    let workers: WorkerPool
     /// The fetch slots of an asynchronous source.
     let fetches: FetchLimiter
     /// The most fetches of an asynchronous ``source`` in flight at once; a synchronous source
@@ -124,7 +124,7 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
         let activeIndex = ActiveIndex<Key>()
         self.activeIndex = activeIndex
         self.state = BargingLock(CacheState(policy: policy, recordsEvictions: configuration.onEvicted != nil, activeIndex: activeIndex))
-        self.workers = DecodeWorkers(limit: configuration.mode.workerCount)
+        self.workers = WorkerPool(limit: configuration.mode.workerCount)
         self.fetchLimit = max(1, configuration.fetchLimit)
         self.fetches = FetchLimiter(limit: max(1, configuration.fetchLimit))
         self.fetchTimeout = configuration.fetchTimeout

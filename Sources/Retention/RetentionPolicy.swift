@@ -1,4 +1,5 @@
 import DiskCache
+import SystemIO
 import Imaging
 
 /// What an ``ImageCache`` keeps for a row while it is visible, after it disappears, and in its

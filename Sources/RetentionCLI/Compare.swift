@@ -30,7 +30,7 @@ struct Compare: ParsableCommand {
 
     @OptionGroup var costOptions: CostOptions
 
-    @OptionGroup var runs: ChildRunOptions
+    @OptionGroup var runs: ComparisonRunOptions
 
     @Option(parsing: .unconditional, help: ResidentLimitHelp.text("each child run", default: ", divided by --jobs"), transform: ArgumentValues.residentSize())
     var maxResident: ByteSize?

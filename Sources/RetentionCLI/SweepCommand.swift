@@ -72,7 +72,7 @@ struct SweepCommand: ParsableCommand {
 
     @OptionGroup var costOptions: CostOptions
 
-    @OptionGroup var runs: ChildRunOptions
+    @OptionGroup var runs: ComparisonRunOptions
 
     func validate() throws {
         if let maxPlaceholders, maxPlaceholders < 0 { throw ValidationError("--max-placeholders must be 0 or more, got \(maxPlaceholders)") }

@@ -1,5 +1,10 @@
 /// A number of bytes, written the way a limit is read: `.kilobytes(4)`, `.megabytes(1)`, or an
 /// integer literal. Decimal units (1 KB = 1,000 bytes), as every size the tool prints.
+///
+/// Deprecated: the package has one byte-size type, ``ByteSize`` (the cache's budgets, a disk
+/// store's limit, a soak's limit). ``SoakLimit`` still takes a `ByteCount` (a negative count is
+/// 0 bytes), with a deprecation warning.
+@available(*, deprecated, message: "use ByteSize, the package's one size type: .kilobytes(64), or ByteSize(clamping: 1.5e3) for a fraction of a kilobyte; removed in 0.4.0")
 public struct ByteCount: Sendable, Hashable, ExpressibleByIntegerLiteral, CustomStringConvertible {
     /// The bytes.
     public var bytes: Int

@@ -45,7 +45,7 @@ public enum ProcessSoak {
         /// Measured iterations.
         public var iterations = SoakIterations.untilVerdict(max: 200)
         /// The fastest accepted growth.
-        public var limit = SoakLimit.perIteration(ProcessSoak.defaultLimit)
+        public var limit = SoakLimit.perIteration(ProcessSoak.defaultGrowthLimit)
         /// The figure read from smaps_rollup: `Anonymous` or `Private_Dirty`.
         public var measure = SoakMeasure.anonymous
         /// The longest wait for a marker before the program counts as stalled.
@@ -154,7 +154,10 @@ public enum ProcessSoak {
     public static let defaultMarker = "RETENTION-ITERATION"
     /// 64 KB per iteration: sixteen pages, above the page-sized steps an allocator takes. Pin
     /// a limit that fits what one of your iterations is.
-    public static let defaultLimit = ByteCount.kilobytes(64)
+    public static let defaultGrowthLimit = ByteSize.kilobytes(64)
+    /// ``defaultGrowthLimit`` as the deprecated `ByteCount`.
+    @available(*, deprecated, renamed: "defaultGrowthLimit", message: "the limit is a ByteSize now: use defaultGrowthLimit")
+    public static var defaultLimit: ByteCount { ByteCount(bytes: defaultGrowthLimit.bytes) }
     /// 60 s: an iteration taking longer than a minute is stalled, unless told otherwise.
     public static let defaultIterationTimeoutSeconds = 60.0
 

@@ -44,7 +44,7 @@ public enum SoakProbe {
     }
 
     /// Soaks `body`, which returns the units of work it did (requests, rows, hours of modelled
-    /// use): with a ``SoakLimit/perUnit(_:unit:)`` limit the allowed growth per iteration is the
+    /// use): with a ``SoakLimit/perUnit(_:unit:)-enum.case`` limit the allowed growth per iteration is the
     /// limit × the mean units per measured iteration; units that are not finite and positive
     /// (NaN, an infinity, zero or below) stop the soak at once with an INCONCLUSIVE verdict that
     /// names them. Otherwise as ``measure(warmup:iterations:limit:minimumIterationsToPass:interference:_:)``.

@@ -14,7 +14,7 @@ struct CSVTests {
 
     @Test("a failed run with a hostile strategy name keeps every column: as many fields as the header")
     func failedRowKeepsColumns() {
-        let result = Comparison.Result(strategy: "lru, 16MB \"small\"", repeatIndex: 2, report: nil,
+        let result = Comparison.Result(subject: "lru, 16MB \"small\"", repeatIndex: 2, report: nil,
                                        failure: "exit status 1: \"boom\", then\nmore")
         let line = ComparisonExport.csvLine(result)
         #expect(line.hasPrefix("\"lru, 16MB \"\"small\"\"\",2,failed,"))

@@ -13,7 +13,7 @@ struct HostileCallerClientTests {
 
     /// The cases run below.
     static let cases = [
-        "page-mapped-bitmap-past-int-max", "thumbnail-geometry-past-int-max", "byte-count-not-finite", "soak-units-not-finite",
+        "page-mapped-bitmap-past-int-max", "thumbnail-geometry-past-int-max", "byte-size-not-finite", "soak-units-not-finite",
         "soak-negative-warm-up", "synchronous-cache-async-source-from-tasks", "synchronous-fetch-timeout",
         "prefetch-cancel-idle-100k", "nested-fetches-under-fetch-limit", "disk-store-opened-twice", "disk-store-below-one-entry",
     ]

@@ -1,3 +1,4 @@
+import SystemIO
 import SoakProbe
 import Testing
 

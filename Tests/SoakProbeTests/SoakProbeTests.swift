@@ -209,8 +209,10 @@ import Testing
     }
 }
 
-/// Byte counts from any `Double`: never a trap.
+/// Byte counts from any `Double`: never a trap. `ByteCount` is deprecated (the package's size
+/// type is `ByteSize`); these tests keep what its users rely on until it is removed.
 @Suite struct ByteCountTests {
+    @available(*, deprecated)
     @Test func nanIsZeroAndWhatIsPastIntsRangeIsClamped() {
         #expect(ByteCount.kilobytes(.nan).bytes == 0 && ByteCount.megabytes(.nan).bytes == 0)
         #expect(ByteCount.kilobytes(-.nan).bytes == 0)
@@ -223,5 +225,13 @@ import Testing
         #expect(ByteCount.megabytes(-9.3e12).bytes == .min)
         #expect(ByteCount.kilobytes(1.5).bytes == 1_500 && ByteCount.megabytes(-2).bytes == -2_000_000)
         #expect(ByteCount.kilobytes(0.0004).bytes == 0 && ByteCount.kilobytes(.leastNonzeroMagnitude).bytes == 0)
+    }
+
+    @available(*, deprecated)
+    @Test("a limit given as the deprecated ByteCount is the same ByteSize limit; a negative count is 0 bytes")
+    func deprecatedLimitsConvert() {
+        #expect(SoakLimit.perIteration(ByteCount.kilobytes(1.5)) == .perIteration(ByteSize(bytes: 1_500)))
+        #expect(SoakLimit.perUnit(ByteCount.megabytes(-2), unit: "r") == .perUnit(ByteSize(bytes: 0), unit: "r"))
+        #expect(ProcessSoak.defaultLimit.bytes == ProcessSoak.defaultGrowthLimit.bytes)
     }
 }

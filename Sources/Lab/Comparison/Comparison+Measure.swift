@@ -211,13 +211,13 @@ extension Comparison {
                 all.append(result)
                 if let failure = result.failure {
                     failed += 1
-                    lines.note("\(result.strategy) (repeat \(result.repeatIndex)): \(failure)")
+                    lines.note("\(result.subject) (repeat \(result.repeatIndex)): \(failure)")
                 }
                 do { try export.record(result, allResults: all) } catch {
                     if exportFailure == nil { sink.note("Error: \(error)") }
                     exportFailure = exportFailure ?? error
                 }
-                lines.report("[\(done)/\(total)] \(result.strategy) repeat \(result.repeatIndex)  \(Int(lines.elapsed)) s", final: done == total)
+                lines.report("[\(done)/\(total)] \(result.subject) repeat \(result.repeatIndex)  \(Int(lines.elapsed)) s", final: done == total)
             }
             if settings.stop.signal == nil {
                 do { try export.finish() } catch {

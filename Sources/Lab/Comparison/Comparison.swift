@@ -14,8 +14,14 @@ import SystemIO
 public struct Comparison: Sendable {
     /// One child run's outcome.
     public struct Result: Sendable {
-        /// The subject's name: a strategy, or a sweep point's label.
-        public var strategy: String
+        /// The subject's name: a strategy, or a sweep point's label (strategy KEY=VALUE).
+        public var subject: String
+        /// The subject's name, under its old name: a sweep point's label is not a strategy.
+        @available(*, deprecated, renamed: "subject", message: "a result's subject is a strategy or a sweep point's label: use subject")
+        public var strategy: String {
+            get { subject }
+            set { subject = newValue }
+        }
         /// Repeat number, from 1.
         public var repeatIndex: Int
         /// The child's report, when it succeeded.
@@ -196,7 +202,7 @@ public struct Comparison: Sendable {
         let child = Self.child(executable: executable, arguments: commandLine, timeoutSeconds: timeoutSeconds, stop: stop)
         let outcome: ChildProcess.Outcome
         do { outcome = try child.run() } catch {
-            return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: error.description)
+            return Result(subject: strategy, repeatIndex: repeatIndex, report: nil, failure: error.description)
         }
         if outcome.stoppedBy != nil { return nil }
         // A run that exits 1 after a whole report still measured: one whose images failed to
@@ -204,18 +210,18 @@ public struct Comparison: Sendable {
         // a failure that keeps what it measured (the table's "stopped" line).
         if outcome.exitStatus == 1, let report = try? JSONDocument.decode(RunReport.self, from: outcome.stdout, source: "the report") {
             if let stop = report.stopReason {
-                return Result(strategy: strategy, repeatIndex: repeatIndex, report: report, failure: "exit status 1: \(stop)")
+                return Result(subject: strategy, repeatIndex: repeatIndex, report: report, failure: "exit status 1: \(stop)")
             }
-            if report.failedLoads > 0 { return Result(strategy: strategy, repeatIndex: repeatIndex, report: report, failure: nil) }
+            if report.failedLoads > 0 { return Result(subject: strategy, repeatIndex: repeatIndex, report: report, failure: nil) }
         }
         if let failure = outcome.failure(timeoutSeconds: timeoutSeconds * Self.wallTimeoutFactor, cpuTimeoutSeconds: timeoutSeconds) {
-            return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: failure)
+            return Result(subject: strategy, repeatIndex: repeatIndex, report: nil, failure: failure)
         }
         do {
             let report = try JSONDocument.decode(RunReport.self, from: outcome.stdout, source: "the report")
-            return Result(strategy: strategy, repeatIndex: repeatIndex, report: report, failure: nil)
+            return Result(subject: strategy, repeatIndex: repeatIndex, report: report, failure: nil)
         } catch {
-            return Result(strategy: strategy, repeatIndex: repeatIndex, report: nil, failure: "unreadable report: \(error.message)")
+            return Result(subject: strategy, repeatIndex: repeatIndex, report: nil, failure: "unreadable report: \(error.message)")
         }
     }
 }

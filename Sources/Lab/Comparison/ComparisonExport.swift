@@ -64,10 +64,10 @@ public final class ComparisonExport {
 
     /// Records one run in both outputs. O(runs so far) for the JSON rewrite.
     public func record(_ result: Comparison.Result, allResults: [Comparison.Result]) throws(LabError) {
-        document.runs.append(ComparisonDocument.Run(strategy: result.strategy, repeatIndex: result.repeatIndex, report: result.report, failure: result.failure))
+        document.runs.append(ComparisonDocument.Run(strategy: result.subject, repeatIndex: result.repeatIndex, report: result.report, failure: result.failure))
         document.summary = ComparisonSummary(results: allResults, strategies: document.strategies)
         document.judge()
-        let model = document.pointModels?[result.strategy] ?? document.model
+        let model = document.pointModels?[result.subject] ?? document.model
         do { try csv?.append(Self.csvLine(result, model: model)) } catch { throw .io(error) }
         if rewritesJSON { try writeJSON() }
     }
@@ -81,7 +81,7 @@ public final class ComparisonExport {
     /// The CSV record of one run, in ``csvColumns`` order, its `model` column the model the run
     /// assumed (``ComparisonModel/csvText``). O(columns).
     static func csvLine(_ result: Comparison.Result, model: ComparisonModel? = nil) -> String {
-        var values = ["strategy": result.strategy, "repeat": "\(result.repeatIndex)", "model": model?.csvText ?? "",
+        var values = ["strategy": result.subject, "repeat": "\(result.repeatIndex)", "model": model?.csvText ?? "",
                       "status": result.report == nil ? "failed" : (result.report!.failedLoads > 0 ? "failed-loads" : "ok"),
                       "failure": result.failure ?? result.report?.failedLoadsLine ?? ""]
         if let r = result.report {

@@ -97,7 +97,7 @@ public enum ComparisonMerge {
         var merged = first
         merged.shard = nil
         merged.runs = documents.flatMap { $0.document.runs }
-        let results = merged.runs.map { Comparison.Result(strategy: $0.strategy, repeatIndex: $0.repeatIndex, report: $0.report, failure: $0.failure) }
+        let results = merged.runs.map { Comparison.Result(subject: $0.strategy, repeatIndex: $0.repeatIndex, report: $0.report, failure: $0.failure) }
         merged.summary = ComparisonSummary(results: results, strategies: merged.strategies)
         merged.judge()
         let count = first.shard?.count ?? 1

@@ -253,7 +253,7 @@ public struct ComparisonSummary: Codable, Sendable, Hashable {
     /// log results).
     public init(results: [Comparison.Result], strategies: [String]) {
         rows = strategies.map { name in
-            let mine = results.filter { $0.strategy == name }
+            let mine = results.filter { $0.subject == name }
             let reports = mine.compactMap(\.report)
             var row = Self.row(name, reports: reports, failures: mine.count - reports.count)
             // Warm session k of every run that made it, summarized as a row of its own.

@@ -36,14 +36,15 @@ import SystemIO
 /// minimum) is never a pass: ``stopped(by:)`` turns a PASS into INCONCLUSIVE.
 public struct GrowthVerdict: Sendable, Hashable, Codable {
     /// How the soak ended: SoakProbe's `SoakOutcome`, the one outcome every soak shares
-    /// (the lab's, `--exec`'s and the library's).
+    /// (the lab's, `--exec`'s and the library's), under its old name.
+    @available(*, deprecated, renamed: "SoakOutcome", message: "the outcome every soak shares is SoakProbe's SoakOutcome; removed in 0.4.0")
     public typealias Outcome = SoakOutcome
 
     /// Measured iterations a PASS needs: fewer leave the interval too wide to trust.
     public static let minimumIterationsToPass = GrowthRule.minimumIterationsToPass
 
     /// The outcome.
-    public var outcome: Outcome
+    public var outcome: SoakOutcome
     /// Least-squares slope of retained bytes per measured iteration.
     public var slopeBytesPerIteration: Double
     /// Lower end of the slope's 95 % confidence interval (bytes per iteration).
@@ -229,7 +230,7 @@ public struct GrowthVerdict: Sendable, Hashable, Codable {
         var memory = evidence.memory
         memory.units = evidence.useSeconds / 3600
         let limit: SoakLimit = useSeconds > 0
-            ? .perUnit(ByteCount(bytes: Int((rate * perHour).rounded())), unit: "hour of use") : .perIteration(ByteCount(bytes: Int(rate.rounded())))
+            ? .perUnit(ByteSize(clamping: rate * perHour), unit: "hour of use") : .perIteration(ByteSize(clamping: rate))
         let shared = SoakVerdict.decide(memory, warmup: 0, limit: limit, measure: .retained, minimumIterationsToPass: minimumIterationsToPass)
         let slope = shared.slopeBytesPerIteration
         let interval = (lower: shared.slopeLowerBytesPerIteration, upper: shared.slopeUpperBytesPerIteration)

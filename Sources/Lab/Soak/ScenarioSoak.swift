@@ -83,11 +83,11 @@ public final class ScenarioSoak {
         /// comparison is undecided (never a silent pass); a failed run (2) when an export could
         /// not be written. O(1).
         public var exitStatus: Int32 {
-            if writeFailure != nil { return GrowthVerdict.Outcome.failedRun.exitStatus }
+            if writeFailure != nil { return SoakOutcome.failedRun.exitStatus }
             let status = verdict.outcome.exitStatus
             guard status == 0 else { return status }
-            if baselineGrew { return GrowthVerdict.Outcome.growth.exitStatus }
-            return baselineUndecided ? GrowthVerdict.Outcome.inconclusive.exitStatus : status
+            if baselineGrew { return SoakOutcome.growth.exitStatus }
+            return baselineUndecided ? SoakOutcome.inconclusive.exitStatus : status
         }
 
         /// True when the slope grew significantly against the baseline's. O(1).

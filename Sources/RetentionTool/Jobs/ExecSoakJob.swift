@@ -25,7 +25,7 @@ package struct ExecSoakJob {
         /// Stop as soon as the verdict is decided.
         package var untilVerdict = false
         /// The fastest accepted growth, bytes per iteration.
-        package var maxGrowthBytesPerIteration = ProcessSoak.defaultLimit.bytes
+        package var maxGrowthBytesPerIteration = ProcessSoak.defaultGrowthLimit.bytes
         /// Read `Private_Dirty` instead of `Anonymous`.
         package var privateDirty = false
         /// Measure the program's own process only, not the tree it starts (`--pid-only`).
@@ -83,7 +83,7 @@ package struct ExecSoakJob {
         options.delimiter = inputs.everySeconds.map { .every(seconds: $0) } ?? .marker(inputs.marker ?? ProcessSoak.defaultMarker)
         options.warmup = inputs.warmup
         options.iterations = inputs.untilVerdict ? .untilVerdict(max: inputs.iterations) : .fixed(inputs.iterations)
-        options.limit = .perIteration(ByteCount(bytes: inputs.maxGrowthBytesPerIteration))
+        options.limit = .perIteration(ByteSize(bytes: max(0, inputs.maxGrowthBytesPerIteration)))
         options.measure = inputs.privateDirty ? .privateDirty : .anonymous
         options.iterationTimeoutSeconds = inputs.iterationTimeoutSeconds
         options.stop = inputs.stop

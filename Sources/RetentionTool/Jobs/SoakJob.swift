@@ -23,7 +23,7 @@ package struct SoakJob {
 
     /// The exit status of a soak that could not run or whose results could not be written (2),
     /// which scripts tell apart from growth (1).
-    package static let failedRunStatus = GrowthVerdict.Outcome.failedRun.exitStatus
+    package static let failedRunStatus = SoakOutcome.failedRun.exitStatus
 
     /// Parses a soak duration: `90s`, `30m`, `2h`, `1h30m`; nil for anything else. O(length).
     package static func duration(parsing text: String) -> Double? { parseSoakDuration(text) }
@@ -80,8 +80,8 @@ package struct SoakJob {
         var writeFailure = result.writeFailure
         if let junitPath {
             let test = JUnitReport.TestCase(name: "\(result.scenarioName) under \(result.strategyName)", seconds: verdict.wallSeconds,
-                                            outcome: result.baselineGrew && verdict.outcome.exitStatus == 0 ? GrowthVerdict.Outcome.growth.rawValue
-                                                : result.baselineUndecided && verdict.outcome.exitStatus == 0 ? GrowthVerdict.Outcome.inconclusive.rawValue
+                                            outcome: result.baselineGrew && verdict.outcome.exitStatus == 0 ? SoakOutcome.growth.rawValue
+                                                : result.baselineUndecided && verdict.outcome.exitStatus == 0 ? SoakOutcome.inconclusive.rawValue
                                                 : verdict.outcome.rawValue,
                                             message: ([verdict.verdictWord] + result.reasons).joined(separator: "; "),
                                             details: report.joined(separator: "\n"))
@@ -94,7 +94,7 @@ package struct SoakJob {
         if let writeFailure {
             // Results that could not be written make the run a failed one.
             errors.append("Error: \(writeFailure)")
-            status = GrowthVerdict.Outcome.failedRun.exitStatus
+            status = SoakOutcome.failedRun.exitStatus
             report.append("results: not all were written (\(writeFailure)); exit status 2")
         }
         return Outcome(verdict: verdict, report: report, errors: errors, exitStatus: status)

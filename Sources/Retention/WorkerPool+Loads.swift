@@ -1,9 +1,7 @@
 import SystemIO
 
-/// The cache's decode workers, and (one thread of its own) its disk writer: SystemIO's
+/// The cache's decode workers, and (one thread of its own) its disk writer, are SystemIO's
 /// `WorkerPool`, whose jobs wait in the order of their load's ``LoadPriority``.
-typealias DecodeWorkers = WorkerPool
-
 extension WorkerPool {
     /// A pool of `limit` decode workers; a job without a load waits as a `normal` one. O(1).
     convenience init(limit: Int) {

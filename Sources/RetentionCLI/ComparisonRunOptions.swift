@@ -6,7 +6,7 @@ import SystemIO
 
 /// The options `compare` and `sweep` share: repeats, exports, timeout, parallel children and
 /// slices.
-struct ChildRunOptions: ParsableArguments {
+struct ComparisonRunOptions: ParsableArguments {
     @Option(name: .customLong("repeat"), help: "Runs per strategy (per point of a sweep); repeats alternate the order.")
     var repeats: Int = 3
 
