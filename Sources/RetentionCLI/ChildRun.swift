@@ -4,9 +4,10 @@ import RetentionTool
 import SystemIO
 
 /// `retention child-run REQUEST`, hidden: one child process of `compare` or `sweep`. The request
-/// is Lab's typed `ChildRunRequest` as one JSON argument; this command only decodes it and
-/// performs the job `run` (`RunJob`, its report as JSON) or `costs` (`CostsJob`) performs, so
-/// renaming a flag of those commands cannot break a comparison.
+/// is Lab's typed `ChildRunRequest` as one JSON argument; this command only decodes it, calls
+/// Lab's `ChildRunRequest.perform()` (the same call the engine's own tests make through a test
+/// helper) and writes what it returns, so renaming a flag of `run` or `costs` cannot break a
+/// comparison.
 struct ChildRun: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: ChildRunRequest.subcommand,
@@ -24,9 +25,14 @@ struct ChildRun: ParsableCommand {
 
     func run() throws {
         ChildProcess.dieWithParent()
-        switch try usage({ try ChildRunRequest(json: request) }) {
-        case .run(let run): try JobCommand.run(RunJob(request: run))
-        case .costs(let calibration): try JobCommand.run(CostsJob(request: calibration))
+        let result = try usage({ try ChildRunRequest(json: request) }).perform()
+        let output = StandardOutputLines()
+        output.write(result.standardOutput)
+        result.errors.forEach { Output.error($0) }
+        do { try output.finish() } catch {
+            Output.error("Error: \(error)")
+            throw ExitCode(2)
         }
+        if result.exitStatus != 0 { throw ExitCode(result.exitStatus) }
     }
 }

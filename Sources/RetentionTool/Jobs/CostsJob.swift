@@ -21,14 +21,6 @@ package struct CostsJob {
         self.scenarioPath = scenarioPath
     }
 
-    /// The calibration a comparison's child was asked for (``ChildRunRequest/costs(_:)``):
-    /// the table written to its output file, with the default repeats. O(strategies).
-    package init(request: ChildRunRequest.Calibration) {
-        self.init(scenarioPath: request.scenarioPath)
-        strategies = request.strategies
-        outputPath = request.outputPath
-    }
-
     /// Checks the output first (writable, and not one of the files the scenario brings:
     /// `LabError.usage`), measures, and writes the table to the output; returns it. Costs
     /// about (repeats + 1) × (read + decode + thumbnails) per image.

@@ -30,18 +30,6 @@ package struct RunJob {
         self.strategy = strategy
     }
 
-    /// The run a comparison's child was asked for (``ChildRunRequest/run(_:)``): its report
-    /// as one JSON object, like `run --json`. O(settings).
-    package init(request: ChildRunRequest.StrategyRun) {
-        self.init(scenarioPath: request.scenarioPath, strategy: request.strategy)
-        settings = request.settings
-        costsPath = request.costsPath
-        decodeSpeed = request.decodeSpeed
-        maxResidentBytes = request.maxResidentBytes
-        repairTrace = request.repairTrace
-        json = true
-    }
-
     /// What a run measured.
     package struct Outcome {
         /// The scenario file.
