@@ -8,6 +8,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/wait.h>
@@ -21,6 +22,19 @@ int rtn_set_parent_death_signal(int signal) {
 
 int rtn_set_thread_name(const char *name) {
     return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
+}
+
+static _Atomic unsigned rtn_next_thread_index;
+static __thread unsigned rtn_thread_index_plus_one;
+
+unsigned rtn_thread_index(void) {
+    unsigned index = rtn_thread_index_plus_one;
+    if (index == 0) {
+        index = atomic_fetch_add_explicit(&rtn_next_thread_index, 1, memory_order_relaxed) + 1;
+        if (index == 0) index = atomic_fetch_add_explicit(&rtn_next_thread_index, 1, memory_order_relaxed) + 1;
+        rtn_thread_index_plus_one = index;
+    }
+    return index - 1;
 }
 
 int rtn_flush_standard_output(void) {

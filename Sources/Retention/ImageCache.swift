@@ -206,9 +206,9 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Counters since creation, the fetches waiting and in flight now, and the disk tier's
-    /// write state. O(shards): the cache's lock, the fetch slots' lock, one lock per shard of
-    /// the visible rows' index (16, or 8 per core past two cores) and the disk tier's; no
-    /// allocation.
+    /// write state. O(slots): the cache's lock, the fetch slots' lock, a read of each thread
+    /// slot of the visible rows' index (8, or 4 per core past two cores) and the disk tier's
+    /// lock; no allocation.
     public var metrics: CacheMetrics {
         var metrics = state.withLock { $0.metrics }
         // Hits on visible rows served by the striped index, counted there.

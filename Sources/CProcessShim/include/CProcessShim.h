@@ -17,6 +17,12 @@ int rtn_set_parent_death_signal(int signal);
 /// them). Returns 0, or -1 with errno set.
 int rtn_set_thread_name(const char *name);
 
+/// A small number for the calling thread, the same for its whole life: threads are numbered
+/// 0, 1, 2, … in the order they first ask (a `__thread` variable Swift cannot declare). For
+/// per-thread slots of shared state, such as a readers' lock whose readers write only their
+/// own slot. One thread-local read after the first call.
+unsigned rtn_thread_index(void);
+
 /// Flushes stdio's standard output and reports whether everything written so far reached the
 /// file: 0, or the errno of the failure (EIO when the stream's error flag is set without one).
 int rtn_flush_standard_output(void);
