@@ -251,12 +251,21 @@ public final class ImageCache<Key: Hashable & Sendable>: Sendable {
     /// Runs `body` under the lock, then frees what it dropped and reports what it evicted
     /// (to `onEvicted`) after the lock is released.
     func locked<R: Sendable>(_ body: (inout CacheState<Key>) -> R) -> R {
-        let (result, garbage, evicted) = state.withLock { state in
+        // No tuple result and no array work unless something was left: this runs
+        // unspecialised for the key type, where each costs a metadata lookup inside the lock.
+        var garbage = Garbage()
+        var evicted: [EvictionEvent<Key>] = []
+        let result = state.withLock { state in
             let result = body(&state)
-            return (result, state._takeGarbage(), state._takeEvicted())
+            if state.hasLeftovers {
+                garbage = state._takeGarbage()
+                evicted = state._takeEvicted()
+                state.hasLeftovers = false
+            }
+            return result
         }
         withExtendedLifetime(garbage) {}
-        if let onEvicted { for event in evicted { onEvicted(event) } }
+        if let onEvicted, !evicted.isEmpty { for event in evicted { onEvicted(event) } }
         return result
     }
 

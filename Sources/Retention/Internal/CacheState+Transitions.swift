@@ -90,6 +90,7 @@ extension CacheState {
             _account(.rowHeld, compressed: false, -bitmap.byteCount)
             _countEviction(.release, bytes: bitmap.byteCount)
             garbage.bitmaps.append(bitmap)
+            hasLeftovers = true
         }
     }
 

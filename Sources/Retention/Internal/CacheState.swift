@@ -141,6 +141,10 @@ struct CacheState<Key: Hashable & Sendable> {
     let recordsEvictions: Bool
     var evicted: [EvictionEvent<Key>] = []
     var garbage = Garbage()
+    /// True once ``garbage`` or ``evicted`` holds something: the caller, which runs
+    /// unspecialised for its key type, then takes them; most calls leave nothing and skip the
+    /// generic array work inside the lock.
+    var hasLeftovers = false
     /// The visible rows' bitmaps, for lookups that skip the cache's lock: kept in step by
     /// ``_setBitmapHold(_:_:)`` and ``_strandBitmap(_:)``, the two places a hold changes.
     let activeIndex: ActiveIndex<Key>
@@ -256,6 +260,7 @@ struct CacheState<Key: Hashable & Sendable> {
         }
         if hold == .none, let bitmap = slots[Int(i)].bitmap {
             garbage.bitmaps.append(bitmap)
+            hasLeftovers = true
             slots[Int(i)].bitmap = nil
         }
     }
@@ -271,6 +276,7 @@ struct CacheState<Key: Hashable & Sendable> {
         if hold == .lru { _pushFront(.compressed, i) }
         if hold == .none, let data = slots[Int(i)].compressed {
             garbage.data.append(data)
+            hasLeftovers = true
             slots[Int(i)].compressed = nil
         }
     }
@@ -316,6 +322,7 @@ struct CacheState<Key: Hashable & Sendable> {
         case .release: reason = .release
         }
         evicted.append(EvictionEvent(key: key, representation: representation, cause: reason, bytes: bytes))
+        hasLeftovers = true
     }
 
     // MARK: - Intrusive lists
