@@ -263,7 +263,7 @@ static void rtn_fast_expand(const rtn_png_fast_plan *plan, const uint32_t *table
         break;
     case 0:
     case 3:
-        for (size_t x = 0; x < width; x++) memcpy(out + 4 * x, &table[row[x]], 4);
+        rtn_png_expand_indexed(row, width, table, out);
         break;
     case 4:
         for (size_t x = 0; x < width; x++) {

@@ -221,6 +221,71 @@ struct DecodePathTests {
         Self.compare(invalid, "invalid palette index")
     }
 
+    /// `raw` (rows of `width` one-byte samples) filtered, row y with filter type `types[y]`,
+    /// each row prefixed with its type: what an encoder writes for 8-bit palette and gray.
+    static func filteredRows(_ raw: [[UInt8]], types: [Int]) -> [UInt8] {
+        var out: [UInt8] = []
+        for (y, row) in raw.enumerated() {
+            let above = y == 0 ? [UInt8](repeating: 0, count: row.count) : raw[y - 1]
+            out.append(UInt8(types[y]))
+            for x in row.indices {
+                let a = x == 0 ? 0 : Int(row[x - 1]), b = Int(above[x]), c = x == 0 ? 0 : Int(above[x - 1])
+                let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                let paeth = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+                let predicted = [0, a, b, (a + b) / 2, paeth][types[y]]
+                out.append(UInt8(truncatingIfNeeded: Int(row[x]) - predicted))
+            }
+        }
+        return out
+    }
+
+    @Test("8-bit palette and gray images of widths 1...64 and wider odd ones, with and without tRNS, in runs and mixed, every filter: libpng's pixels, all on the fast path")
+    func indexedWidths() throws {
+        var random = SplitMix64(seed: 57)
+        let kinds: [(label: String, color: UInt8, extra: [(type: String, payload: [UInt8])], range: Int)] = [
+            ("palette of 256", 3, [("PLTE", (0..<768).map { _ in UInt8(truncatingIfNeeded: random.next()) })], 256),
+            ("palette of 200 with 100 alphas", 3, [("PLTE", (0..<600).map { _ in UInt8(truncatingIfNeeded: random.next()) }),
+                                                   ("tRNS", (0..<100).map { _ in UInt8(truncatingIfNeeded: random.next()) })], 256),
+            ("palette of 3 with 2 alphas, indices past it", 3, [("PLTE", [255, 0, 0, 0, 255, 0, 0, 0, 255]), ("tRNS", [0, 128])], 8),
+            ("gray", 0, [], 256),
+            ("gray with a key", 0, [("tRNS", [0, 7])], 16),
+        ]
+        for width in Array(1...64) + [65, 79, 127, 129, 255, 1001] {
+            for kind in kinds {
+                let height = 7
+                // Row 0 one run; 1 and 2 mixed; 3 and 4 runs of 1...40; 5 one run but its last
+                // pixel; 6 mixed. Every filter type, starting at a different one for each width.
+                let raw: [[UInt8]] = (0..<height).map { y in
+                    var row: [UInt8] = []
+                    let run = UInt8(truncatingIfNeeded: random.next() % UInt64(kind.range))
+                    while row.count < width {
+                        switch y {
+                        case 0, 5: row.append(run)
+                        case 3, 4: row += [UInt8](repeating: UInt8(truncatingIfNeeded: random.next() % UInt64(kind.range)), count: Int(random.next() % 40) + 1)
+                        default: row.append(UInt8(truncatingIfNeeded: random.next() % UInt64(kind.range)))
+                        }
+                    }
+                    row = Array(row.prefix(width))
+                    if y == 5 { row[width - 1] = run &+ 1 }
+                    return row
+                }
+                let types = (0..<height).map { ($0 + width) % 5 }
+                var ihdr = withUnsafeBytes(of: UInt32(width).bigEndian) { Array($0) } + withUnsafeBytes(of: UInt32(height).bigEndian) { Array($0) }
+                ihdr += [8, kind.color, 0, 0, 0]
+                let png = Self.withImageData(Self.assemble([("IHDR", ihdr)] + kind.extra + [("IEND", [])]),
+                                             filtered: Self.filteredRows(raw, types: types))
+                let label = "\(kind.label), \(width) wide"
+                let (declined, outcome) = Self.compare(png, label)
+                #expect(declined == nil, "\(label): \(declined ?? "")")
+                guard case .pixels(_, _, let bytes) = outcome else {
+                    Issue.record("\(label): libpng failed: \(outcome)")
+                    continue
+                }
+                #expect(bytes.count == width * height * 4, "\(label)")
+            }
+        }
+    }
+
     @Test("image data in many IDAT chunks (empty ones, one-byte ones) is gathered, from memory and from a file, in place")
     func splitImageData() throws {
         let folder = try TestPaths.temporaryFolder("idat")
