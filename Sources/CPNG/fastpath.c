@@ -261,25 +261,39 @@ static void rtn_fast_table(const rtn_png_fast_plan *plan, const uint8_t *data, u
     }
 }
 
-// A row of palette indices packed 1, 2 or 4 bits each (the first in the high bits of its
-// byte) into a byte each: `width` of them into `out`.
-static void rtn_fast_unpack(const uint8_t *row, size_t width, int depth, uint8_t *out) {
+// For palette indices packed 1, 2 or 4 bits each (the first in the high bits of its byte):
+// the 8 / depth indices each byte value holds, in order, a byte each, in 8 bytes.
+static void rtn_fast_unpack_table(int depth, uint64_t table[256]) {
     unsigned per_byte = 8U / (unsigned)depth, mask = (1U << depth) - 1;
-    size_t x = 0;
-    for (size_t i = 0; x < width; i++) {
-        unsigned byte = row[i];
-        for (unsigned k = 1; k <= per_byte && x < width; k++, x++) out[x] = (uint8_t)((byte >> (8U - (unsigned)depth * k)) & mask);
+    for (unsigned value = 0; value < 256; value++) {
+        uint8_t indices[8] = {0};
+        for (unsigned k = 1; k <= per_byte; k++) indices[k - 1] = (uint8_t)((value >> (8U - (unsigned)depth * k)) & mask);
+        memcpy(&table[value], indices, 8);
     }
 }
 
+// A row of `width` packed indices a byte each into `out`: a table load and an 8-byte store a
+// packed byte, so up to 7 bytes past out + width are written (scratch).
+static void rtn_fast_unpack(const uint8_t *row, size_t width, int depth, const uint64_t *table, uint8_t *out) {
+    size_t per_byte = 8 / (size_t)depth, bytes = (width + per_byte - 1) / per_byte;
+    for (size_t i = 0; i < bytes; i++) memcpy(out + i * per_byte, &table[row[i]], 8);
+}
+
+// Where rows of packed indices are unpacked: the table of rtn_fast_unpack_table and a row of
+// width + 8 bytes or more. (The row API, which takes 8-bit images only, passes none.)
+typedef struct {
+    uint64_t table[256];
+    uint8_t *row;
+} rtn_fast_unpacker;
+
 // One unfiltered row of `width` pixels (`bpp` bytes each, or packed indices under 8 bits,
-// unpacked into `unpacked`, `width` bytes) to RGBA8.
+// unpacked through `unpacker` first) to RGBA8.
 static void rtn_fast_expand(const rtn_png_fast_plan *plan, const uint32_t *table, const uint8_t *key,
-                            const uint8_t *row, uint8_t *unpacked, uint8_t *out) {
+                            const uint8_t *row, const rtn_fast_unpacker *unpacker, uint8_t *out) {
     size_t width = plan->width;
     if (plan->bit_depth < 8) {
-        rtn_fast_unpack(row, width, plan->bit_depth, unpacked);
-        row = unpacked;
+        rtn_fast_unpack(row, width, plan->bit_depth, unpacker->table, unpacker->row);
+        row = unpacker->row;
     }
     switch (plan->color_type) {
     case 6:
@@ -506,11 +520,12 @@ int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *b
     // Fewer bytes a pixel: the filtered rows end where the output ends; each pair of rows is
     // unfiltered into `first` and `second` (the row above in `previous`) and expanded to their
     // places, which end before the next filtered row begins.
-    // (Rows of packed indices are unpacked into `unpacked` first, width bytes.)
+    // (Rows of packed indices are unpacked into the unpacker's row first: width + 16 bytes.)
     uint8_t *rows = calloc(1, 3 * (rowbytes + 16) + (plan->bit_depth < 8 ? width + 16 : 0));
     if (rows == NULL) return rtn_decline(plan, "out of memory");
     uint8_t *previous = rows, *first = rows + rowbytes + 16, *second = rows + 2 * (rowbytes + 16);
-    uint8_t *unpacked = rows + 3 * (rowbytes + 16);
+    rtn_fast_unpacker unpacker = {.row = rows + 3 * (rowbytes + 16)};
+    if (plan->bit_depth < 8) rtn_fast_unpack_table(plan->bit_depth, unpacker.table);
     for (size_t y = 0; y < height;) {
         const uint8_t *in = filtered + y * (rowbytes + 1);
         int pair = y + 1 < height;
@@ -521,8 +536,8 @@ int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *b
             free(rows);
             return rtn_decline(plan, "a row filter type above 4");
         }
-        rtn_fast_expand(plan, table, keyed ? key : NULL, first, unpacked, buffer + y * out_row);
-        if (pair) rtn_fast_expand(plan, table, keyed ? key : NULL, second, unpacked, buffer + (y + 1) * out_row);
+        rtn_fast_expand(plan, table, keyed ? key : NULL, first, &unpacker, buffer + y * out_row);
+        if (pair) rtn_fast_expand(plan, table, keyed ? key : NULL, second, &unpacker, buffer + (y + 1) * out_row);
         uint8_t *last = pair ? second : first;
         if (pair) second = previous;
         else first = previous;
