@@ -5,9 +5,10 @@
 #     PNGFuzzTests' "mutated PNGs give the same pixels or the same error …" over ROUNDS mutants
 #     (default 100,000; `swift test` runs 3,000): each mutant (a lying chunk length, a broken
 #     CRC, a truncation, an IHDR field or random bytes, half of them with every CRC made to match
-#     so the inflate sees the damage) of ten originals (PngSuite's 8-bit colour types, tRNS and
-#     palette files, an interlaced one, an encoder-written flat image and photo, the photo's
-#     data in several IDATs) is decoded by both paths, which must agree. About 30 s a 100,000.
+#     so the inflate sees the damage) of twelve originals (PngSuite's 8-bit colour types, tRNS
+#     and palette files, a 4-bit and a 2-bit palette, an interlaced one, an encoder-written flat
+#     image and photo, the photo's data in several IDATs) is decoded by both paths, which must
+#     agree. About 30 s a 100,000.
 #   tools/decode-paths.sh DIR...
 #     DecodePathTests' "the assets and generated images …" test, which then also decodes every
 #     PNG below each DIR both ways, from memory and from its path, and fails on any file whose

@@ -4,11 +4,11 @@
 // CPNG's settings: every ancillary chunk but tRNS skipped, user limits from DecodeLimits) then
 // decodes the file, so its pixels, warnings and errors stand for every file this path does not
 // finish. What this path accepts is a file libpng decodes without a warning:
-// - the signature, then IHDR (13 bytes: 8-bit, colour type 0, 2, 3, 4 or 6, compression 0,
-//   filter 0, no interlace, width and height 1...2^31-1);
-// - before the image data, PLTE (colour type 3 only, 1...256 entries) and tRNS (after PLTE,
-//   at most one entry per palette colour; a gray or RGB key whose samples fit in 8 bits), at
-//   most once each; ancillary chunks anywhere, skipped;
+// - the signature, then IHDR (13 bytes: 8-bit, colour type 0, 2, 3, 4 or 6, or a 1, 2 or
+//   4-bit palette; compression 0, filter 0, no interlace, width and height 1...2^31-1);
+// - before the image data, PLTE (colour type 3 only, 1...256 entries, at most 2^depth of
+//   them) and tRNS (after PLTE, at most one entry per palette colour; a gray or RGB key whose
+//   samples fit in 8 bits), at most once each; ancillary chunks anywhere, skipped;
 // - one run of consecutive IDAT chunks, then only ancillary chunks and an empty IEND;
 // - every chunk name made of letters, every length within 2^31-1 and libpng's chunk limits,
 //   every CRC matching (the IEND's too; bytes after IEND are ignored, as libpng ignores them);
@@ -80,7 +80,9 @@ int rtn_png_fast_header(const uint8_t *data, size_t size, rtn_png_fast_plan *pla
     }
     if (f[10] != 0 || f[11] != 0) return rtn_decline(plan, "compression or filter method not 0");
     if (f[12] != 0) return rtn_decline(plan, "interlaced");
-    if (depth != 8) return rtn_decline(plan, "bit depth not 8");
+    if (depth != 8 && !(color == 3 && (depth == 1 || depth == 2 || depth == 4))) {
+        return rtn_decline(plan, "bit depth not 8 (nor a 1, 2 or 4-bit palette)");
+    }
     int bpp;
     switch (color) {
     case 0: bpp = 1; break;
@@ -91,11 +93,14 @@ int rtn_png_fast_header(const uint8_t *data, size_t size, rtn_png_fast_plan *pla
     default: return rtn_decline(plan, "invalid colour type");
     }
     // 64-bit sizes: width, height < 2^31, so none of these overflow.
-    size_t rowbytes = (size_t)width * (size_t)bpp;
+    // A row of palette indices under 8 bits packs 8 / depth of them a byte, the last padded.
+    size_t rowbytes = depth == 8 ? (size_t)width * (size_t)bpp : ((size_t)width * (size_t)depth + 7) / 8;
     plan->width = width;
     plan->height = height;
     plan->color_type = color;
     plan->bpp = bpp;
+    plan->bit_depth = depth;
+    plan->row_bytes = rowbytes;
     plan->filtered_bytes = (size_t)height * (rowbytes + 1);
     plan->output_bytes = (size_t)height * (size_t)width * 4;
     plan->inflate_end = bpp == 4 ? plan->output_bytes + height : plan->output_bytes;
@@ -147,6 +152,9 @@ int rtn_png_fast_scan(const uint8_t *data, size_t size, const rtn_png_fast_limit
             if (plan->color_type != 3) return rtn_decline(plan, "PLTE in an image without a palette");
             if (seen_plte || seen_trns || idat_state != 0) return rtn_decline(plan, "PLTE out of place");
             if (length == 0 || length % 3 != 0 || length > 768) return rtn_decline(plan, "PLTE's length");
+            // libpng keeps only the colours the depth can index, and then measures tRNS
+            // against those: such a file is left to it.
+            if (length / 3 > (1U << plan->bit_depth)) return rtn_decline(plan, "PLTE longer than the bit depth indexes");
             seen_plte = 1;
             plan->plte_offset = payload;
             plan->plte_length = length;
@@ -253,17 +261,47 @@ static void rtn_fast_table(const rtn_png_fast_plan *plan, const uint8_t *data, u
     }
 }
 
-// One unfiltered row of `width` pixels (`bpp` bytes each) to RGBA8.
+// For palette indices packed 1, 2 or 4 bits each (the first in the high bits of its byte):
+// the 8 / depth indices each byte value holds, in order, a byte each, in 8 bytes.
+static void rtn_fast_unpack_table(int depth, uint64_t table[256]) {
+    unsigned per_byte = 8U / (unsigned)depth, mask = (1U << depth) - 1;
+    for (unsigned value = 0; value < 256; value++) {
+        uint8_t indices[8] = {0};
+        for (unsigned k = 1; k <= per_byte; k++) indices[k - 1] = (uint8_t)((value >> (8U - (unsigned)depth * k)) & mask);
+        memcpy(&table[value], indices, 8);
+    }
+}
+
+// A row of `width` packed indices a byte each into `out`: a table load and an 8-byte store a
+// packed byte, so up to 7 bytes past out + width are written (scratch).
+static void rtn_fast_unpack(const uint8_t *row, size_t width, int depth, const uint64_t *table, uint8_t *out) {
+    size_t per_byte = 8 / (size_t)depth, bytes = (width + per_byte - 1) / per_byte;
+    for (size_t i = 0; i < bytes; i++) memcpy(out + i * per_byte, &table[row[i]], 8);
+}
+
+// Where rows of packed indices are unpacked: the table of rtn_fast_unpack_table and a row of
+// width + 8 bytes or more. (The row API, which takes 8-bit images only, passes none.)
+typedef struct {
+    uint64_t table[256];
+    uint8_t *row;
+} rtn_fast_unpacker;
+
+// One unfiltered row of `width` pixels (`bpp` bytes each, or packed indices under 8 bits,
+// unpacked through `unpacker` first) to RGBA8.
 static void rtn_fast_expand(const rtn_png_fast_plan *plan, const uint32_t *table, const uint8_t *key,
-                            const uint8_t *row, uint8_t *out) {
+                            const uint8_t *row, const rtn_fast_unpacker *unpacker, uint8_t *out) {
     size_t width = plan->width;
+    if (plan->bit_depth < 8) {
+        rtn_fast_unpack(row, width, plan->bit_depth, unpacker->table, unpacker->row);
+        row = unpacker->row;
+    }
     switch (plan->color_type) {
     case 6:
         memcpy(out, row, width * 4);
         break;
     case 0:
     case 3:
-        for (size_t x = 0; x < width; x++) memcpy(out + 4 * x, &table[row[x]], 4);
+        rtn_png_expand_indexed(row, width, table, out);
         break;
     case 4:
         for (size_t x = 0; x < width; x++) {
@@ -448,7 +486,7 @@ int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *b
     if (filtered == NULL) return RTN_PNG_DECLINED;
 
     size_t width = plan->width, height = plan->height, bpp = (size_t)plan->bpp;
-    size_t rowbytes = width * bpp, out_row = width * 4;
+    size_t rowbytes = plan->row_bytes, out_row = width * 4;
     if (bpp == 4) {
         // In place from the top: row y moves y + 1 bytes toward the start. Two rows at a time
         // (rtn_png_unfilter_rows), the second into `spare` and then to its place, since in
@@ -482,9 +520,12 @@ int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *b
     // Fewer bytes a pixel: the filtered rows end where the output ends; each pair of rows is
     // unfiltered into `first` and `second` (the row above in `previous`) and expanded to their
     // places, which end before the next filtered row begins.
-    uint8_t *rows = calloc(3, rowbytes + 16);
+    // (Rows of packed indices are unpacked into the unpacker's row first: width + 16 bytes.)
+    uint8_t *rows = calloc(1, 3 * (rowbytes + 16) + (plan->bit_depth < 8 ? width + 16 : 0));
     if (rows == NULL) return rtn_decline(plan, "out of memory");
     uint8_t *previous = rows, *first = rows + rowbytes + 16, *second = rows + 2 * (rowbytes + 16);
+    rtn_fast_unpacker unpacker = {.row = rows + 3 * (rowbytes + 16)};
+    if (plan->bit_depth < 8) rtn_fast_unpack_table(plan->bit_depth, unpacker.table);
     for (size_t y = 0; y < height;) {
         const uint8_t *in = filtered + y * (rowbytes + 1);
         int pair = y + 1 < height;
@@ -495,8 +536,8 @@ int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *b
             free(rows);
             return rtn_decline(plan, "a row filter type above 4");
         }
-        rtn_fast_expand(plan, table, keyed ? key : NULL, first, buffer + y * out_row);
-        if (pair) rtn_fast_expand(plan, table, keyed ? key : NULL, second, buffer + (y + 1) * out_row);
+        rtn_fast_expand(plan, table, keyed ? key : NULL, first, &unpacker, buffer + y * out_row);
+        if (pair) rtn_fast_expand(plan, table, keyed ? key : NULL, second, &unpacker, buffer + (y + 1) * out_row);
         uint8_t *last = pair ? second : first;
         if (pair) second = previous;
         else first = previous;
@@ -527,8 +568,9 @@ rtn_png_fast_rows *rtn_png_fast_rows_open(rtn_png_fast_plan *plan, const uint8_t
                                           size_t capacity, int pixel_bytes, uint8_t *rgba) {
     int indexed = plan->color_type == 3 || (plan->color_type == 0 && plan->trns_length == 0);
     int rgb = plan->color_type == 2 && plan->trns_length == 0;
-    if (plan->inflate_end != plan->filtered_bytes || !(pixel_bytes == 4 || (pixel_bytes == 1 && indexed && rgba != NULL) ||
-                                                       (pixel_bytes == 3 && rgb))) {
+    // (Rows of packed indices, under 8 bits, are left to libpng's streaming read.)
+    if (plan->inflate_end != plan->filtered_bytes || plan->bit_depth != 8 ||
+        !(pixel_bytes == 4 || (pixel_bytes == 1 && indexed && rgba != NULL) || (pixel_bytes == 3 && rgb))) {
         rtn_decline(plan, "rows asked for in a form this image does not have");
         return NULL;
     }
@@ -592,7 +634,7 @@ int rtn_png_fast_rows_read(rtn_png_fast_rows *rows, uint8_t *dst, size_t stride,
     for (uint32_t i = 0; i < count; i++, rows->next_row++) {
         const uint8_t *in = rows->filtered + (size_t)rows->next_row * (rowbytes + 1);
         rtn_png_unfilter_row(in[0], in + 1, rows->previous, rowbytes, (size_t)plan->bpp, rows->current);
-        rtn_fast_expand(plan, rows->table, rows->keyed ? rows->key : NULL, rows->current, dst + (size_t)i * stride);
+        rtn_fast_expand(plan, rows->table, rows->keyed ? rows->key : NULL, rows->current, NULL, dst + (size_t)i * stride);
         uint8_t *swap = rows->previous;
         rows->previous = rows->current;
         rows->current = swap;

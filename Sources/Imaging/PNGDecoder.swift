@@ -17,9 +17,9 @@ import Foundation
 /// Every chunk's CRC-32 is checked; the image data's Adler-32 is skipped unless `options`
 /// says `verifyAdler32` (see `DecodeOptions`).
 ///
-/// Two decoders, one answer. An 8-bit, non-interlaced file whose chunks the fast path checks
-/// and takes is inflated whole by libdeflate into the bitmap itself, then unfiltered and
-/// expanded in place; every other file, and any file the fast path declines part-way, is
+/// Two decoders, one answer. An 8-bit (or 1, 2 or 4-bit palette), non-interlaced file whose
+/// chunks the fast path checks and takes is inflated whole by libdeflate into the bitmap
+/// itself, then unfiltered and expanded in place; every other file, and any file the fast path declines part-way, is
 /// decoded by libpng, whose pixels or error then stand. The fast path gives libpng's bytes
 /// (the tests compare both on every corpus and on fuzzed files); `DecodeOptions.path` can force
 /// libpng. docs/libraries.md lists which files take which path. One known leniency: a zlib

@@ -396,6 +396,32 @@ struct KernelTests {
         #expect(rtn_png_unfilter_rows(2, [1, 2, 3], 2, [1, 1, 1], [10, 20, 30], 3, 1, &out0, &out1) == 0 && out0 == [11, 22, 33] && out1 == [12, 23, 34])
     }
 
+    @Test("expand_indexed gives table[row[x]] for every pixel of rows 0...70 wide, in runs and mixed, on every path, and writes nothing past the row")
+    func expandIndexed() {
+        var random = Random(state: 57)
+        let table = (0..<256).map { _ in UInt32(truncatingIfNeeded: random.next()) }
+        for (name, kernels) in Self.paths {
+            for width in 0...70 {
+                for mixed in [false, true] {
+                    // Runs of 1...20 indices, or a new index every pixel.
+                    var row: [UInt8] = []
+                    while row.count < width {
+                        row += [UInt8](repeating: random.byte(), count: mixed ? 1 : Int(random.next() % 20) + 1)
+                    }
+                    row = Array(row.prefix(width))
+                    let expected = row.flatMap { index in withUnsafeBytes(of: table[Int(index)].littleEndian) { Array($0) } }
+                    var out = [UInt8](repeating: 0xAA, count: 4 * width + 4)
+                    kernels.png_expand_indexed(row, width, table, &out)
+                    #expect(Array(out.prefix(4 * width)) == expected, "\(name) width \(width) mixed \(mixed)")
+                    #expect(out.suffix(4) == [0xAA, 0xAA, 0xAA, 0xAA], "\(name) width \(width): wrote past the row")
+                }
+            }
+        }
+        var out = [UInt8](repeating: 0, count: 8)
+        rtn_png_expand_indexed([1, 0], 2, table, &out)
+        #expect(out == withUnsafeBytes(of: table[1].littleEndian) { Array($0) } + withUnsafeBytes(of: table[0].littleEndian) { Array($0) })
+    }
+
     @Test("nonzero_span finds the first and last sample with a bit set, and 0..<0 for a zero row")
     func nonzeroSpan() {
         for width in [0, 1, 3, 4, 5, 8, 17, 64, 101] {

@@ -129,8 +129,11 @@ struct DecodePathTests {
                      "f02n2c08.png", "f03n2c08.png", "f04n2c08.png", "z09n2c08.png"] {
             #expect(fast.contains(name), "\(name) should take the fast path")
         }
-        // Interlaced, 16-bit and sub-byte files never do.
-        #expect(!fast.contains { $0.hasPrefix("basi") || $0.contains("16") || $0.contains("g01") || $0.contains("p02") })
+        // So do 1, 2 and 4-bit palettes; interlaced, 16-bit and sub-byte gray files never do.
+        for name in ["basn3p01.png", "basn3p02.png", "basn3p04.png", "tbbn3p08.png"] {
+            #expect(fast.contains(name), "\(name) should take the fast path")
+        }
+        #expect(!fast.contains { $0.hasPrefix("basi") || $0.contains("16") || $0.contains("0g01") || $0.contains("0g02") || $0.contains("0g04") })
         #expect(fast.count >= 40, "\(fast.count) PngSuite files took the fast path")
     }
 
@@ -219,6 +222,86 @@ struct DecodePathTests {
         guard let broken = TestData.folder("broken") else { return }
         let invalid = [UInt8](try Data(contentsOf: URL(fileURLWithPath: broken + "/image-png-invalid_palette_index.png")))
         Self.compare(invalid, "invalid palette index")
+    }
+
+    /// `raw` (rows of bytes: one-byte samples, or packed indices) filtered, row y with filter
+    /// type `types[y]`, each row prefixed with its type: what an encoder writes for palette and
+    /// 8-bit gray (one byte a pixel for the filters).
+    static func filteredRows(_ raw: [[UInt8]], types: [Int]) -> [UInt8] {
+        var out: [UInt8] = []
+        for (y, row) in raw.enumerated() {
+            let above = y == 0 ? [UInt8](repeating: 0, count: row.count) : raw[y - 1]
+            out.append(UInt8(types[y]))
+            for x in row.indices {
+                let a = x == 0 ? 0 : Int(row[x - 1]), b = Int(above[x]), c = x == 0 ? 0 : Int(above[x - 1])
+                let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                let paeth = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+                let predicted = [0, a, b, (a + b) / 2, paeth][types[y]]
+                out.append(UInt8(truncatingIfNeeded: Int(row[x]) - predicted))
+            }
+        }
+        return out
+    }
+
+    @Test("palette (8, 4, 2 and 1-bit) and 8-bit gray images of widths 1...64 and wider odd ones, with and without tRNS, in runs and mixed, every filter: libpng's pixels, all on the fast path")
+    func indexedWidths() throws {
+        var random = SplitMix64(seed: 57)
+        func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) } }
+        let kinds: [(label: String, color: UInt8, depth: Int, extra: [(type: String, payload: [UInt8])], range: Int)] = [
+            ("palette of 256", 3, 8, [("PLTE", bytes(768))], 256),
+            ("palette of 200 with 100 alphas", 3, 8, [("PLTE", bytes(600)), ("tRNS", bytes(100))], 256),
+            ("palette of 3 with 2 alphas, indices past it", 3, 8, [("PLTE", [255, 0, 0, 0, 255, 0, 0, 0, 255]), ("tRNS", [0, 128])], 8),
+            ("gray", 0, 8, [], 256),
+            ("gray with a key", 0, 8, [("tRNS", [0, 7])], 16),
+            ("4-bit palette of 16 with 5 alphas", 3, 4, [("PLTE", bytes(48)), ("tRNS", bytes(5))], 16),
+            ("4-bit palette of 9, indices past it", 3, 4, [("PLTE", bytes(27))], 16),
+            ("2-bit palette of 3 with 3 alphas, index 3 past it", 3, 2, [("PLTE", bytes(9)), ("tRNS", bytes(3))], 4),
+            ("1-bit palette of 2 with 1 alpha", 3, 1, [("PLTE", bytes(6)), ("tRNS", [0])], 2),
+            ("1-bit palette of 1, index 1 past it", 3, 1, [("PLTE", bytes(3))], 2),
+        ]
+        for width in Array(1...64) + [65, 79, 127, 129, 255, 1001] {
+            for kind in kinds {
+                let height = 7
+                // Row 0 one run; 1 and 2 mixed; 3 and 4 runs of 1...40; 5 one run but its last
+                // pixel; 6 mixed. Every filter type, starting at a different one for each width.
+                let raw: [[UInt8]] = (0..<height).map { y in
+                    var row: [UInt8] = []
+                    let run = UInt8(truncatingIfNeeded: random.next() % UInt64(kind.range))
+                    while row.count < width {
+                        switch y {
+                        case 0, 5: row.append(run)
+                        case 3, 4: row += [UInt8](repeating: UInt8(truncatingIfNeeded: random.next() % UInt64(kind.range)), count: Int(random.next() % 40) + 1)
+                        default: row.append(UInt8(truncatingIfNeeded: random.next() % UInt64(kind.range)))
+                        }
+                    }
+                    row = Array(row.prefix(width))
+                    if y == 5 { row[width - 1] = run &+ 1 }
+                    return row
+                }
+                // Under 8 bits the indices are packed, the first in the high bits, and the
+                // filters work on the packed bytes.
+                let stored = kind.depth == 8 ? raw : raw.map { row in
+                    stride(from: 0, to: width, by: 8 / kind.depth).map { start in
+                        row[start ..< min(width, start + 8 / kind.depth)].enumerated().reduce(UInt8(0)) { byte, item in
+                            byte | item.element << (8 - kind.depth * (item.offset + 1))
+                        }
+                    }
+                }
+                let types = (0..<height).map { ($0 + width) % 5 }
+                var ihdr = withUnsafeBytes(of: UInt32(width).bigEndian) { Array($0) } + withUnsafeBytes(of: UInt32(height).bigEndian) { Array($0) }
+                ihdr += [UInt8(kind.depth), kind.color, 0, 0, 0]
+                let png = Self.withImageData(Self.assemble([("IHDR", ihdr)] + kind.extra + [("IEND", [])]),
+                                             filtered: Self.filteredRows(stored, types: types))
+                let label = "\(kind.label), \(width) wide"
+                let (declined, outcome) = Self.compare(png, label)
+                #expect(declined == nil, "\(label): \(declined ?? "")")
+                guard case .pixels(_, _, let bytes) = outcome else {
+                    Issue.record("\(label): libpng failed: \(outcome)")
+                    continue
+                }
+                #expect(bytes.count == width * height * 4, "\(label)")
+            }
+        }
     }
 
     @Test("image data in many IDAT chunks (empty ones, one-byte ones) is gathered, from memory and from a file, in place")

@@ -1,10 +1,10 @@
 // The whole-image fast path: PNG chunks parsed and checked here, the image data inflated by
 // libdeflate into the output bitmap itself, rows unfiltered and expanded to RGBA8 in place.
 //
-// It decodes only what it is sure libpng decodes to the same bytes: 8-bit samples, no
-// interlace, every chunk where libpng wants it with a matching CRC, a zlib stream that
-// inflates to exactly the filtered image and ends with the last IDAT byte and a matching
-// Adler-32. Anything else it declines (RTN_PNG_DECLINED, with the reason) before or during the
+// It decodes only what it is sure libpng decodes to the same bytes: 8-bit samples (or 1, 2 or
+// 4-bit palette indices), no interlace, every chunk where libpng wants it with a matching CRC,
+// a zlib stream that inflates to exactly the filtered image and ends with the last IDAT byte
+// and a matching Adler-32. Anything else it declines (RTN_PNG_DECLINED, with the reason) before or during the
 // decode, and the caller decodes the file with libpng (CPNG.h), whose answer, success or error,
 // then stands. It never reports an error of its own, never calls libpng and never longjmps.
 //
@@ -35,11 +35,12 @@ typedef struct {
 typedef struct {
     uint32_t width;
     uint32_t height;
-    /// PNG colour type: 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA (always 8-bit here).
+    /// PNG colour type: 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA (8-bit but a palette).
     int color_type;
-    /// Bytes a pixel as stored: 1, 3, 1, 2 or 4 by colour type.
+    /// Bytes a pixel as stored: 1, 3, 1, 2 or 4 by colour type (1 for packed indices too: the
+    /// filters' unit).
     int bpp;
-    /// height × (1 + width × bpp): the inflated, still filtered, image.
+    /// height × (1 + row_bytes): the inflated, still filtered, image.
     size_t filtered_bytes;
     /// width × height × 4: the RGBA8 output, rows packed.
     size_t output_bytes;
@@ -57,11 +58,18 @@ typedef struct {
     size_t trns_offset, trns_length;
     /// Why the file was declined (a static string), or NULL.
     const char *reason;
+    /// Bits a sample: 8, or 1, 2 or 4 for a palette (indices packed into bytes, which the
+    /// whole-image decode unpacks; the row API declines them).
+    int bit_depth;
+    /// Bytes a row as stored, without its filter type: width × bpp, or width × bit_depth / 8
+    /// rounded up.
+    size_t row_bytes;
 } rtn_png_fast_plan;
 
 /// Reads the signature and IHDR from the first `size` bytes of a file (33 are enough) into
 /// `plan`. RTN_PNG_OK when the fast path could take such an image, RTN_PNG_DECLINED (with
-/// `plan->reason`) otherwise: not 8-bit, interlaced, or anything libpng might see differently.
+/// `plan->reason`) otherwise: not 8-bit (nor a 1, 2 or 4-bit palette), interlaced, or anything
+/// libpng might see differently.
 /// A few comparisons.
 int rtn_png_fast_header(const uint8_t *data, size_t size, rtn_png_fast_plan *plan);
 
