@@ -102,14 +102,13 @@ enum CacheScalingBenchmark {
         struct Row { var name: String; var rates: [Int: (Double, Double, Double)] = [:] }
         var rows: [Row] = []
 
+        /// The lookup rows, measured together below: each round runs every row at every thread
+        /// count once, so a slow spell of the host (another VM, a frequency step) spreads over
+        /// all of them instead of sinking the rows that happened to run in it.
+        var lookups: [(name: String, perThread: Int, body: @Sendable (Int) -> Void)] = []
         func run(_ name: String, id: String, perThread: Int, _ body: @escaping @Sendable (Int) -> Void) {
             guard wanted(id) else { return }
-            var row = Row(name: name)
-            for threads in threadCounts {
-                FileHandle.standardError.write("cache-scaling-benchmark: \(name), \(threads) threads\n".data(using: .utf8)!)
-                row.rates[threads] = measure(threads, perThread: perThread, body)
-            }
-            rows.append(row)
+            lookups.append((name, perThread, body))
         }
 
         run("cache hits", id: "hits", perThread: operations) { thread in
@@ -144,6 +143,25 @@ enum CacheScalingBenchmark {
                     precondition(cache.cachedImage(for: k) != nil)
                 }
             }
+        }
+
+        var samples = lookups.map { _ in [Int: [Double]]() }
+        for round in 0..<rounds where !lookups.isEmpty {
+            FileHandle.standardError.write("cache-scaling-benchmark: lookups, round \(round + 1) of \(rounds): every row at \(threadCounts.map(String.init).joined(separator: ", ")) threads\n".data(using: .utf8)!)
+            for (index, row) in lookups.enumerated() {
+                for threads in threadCounts {
+                    let wall = together(threads, row.body)
+                    samples[index][threads, default: []].append(Double(threads * row.perThread) / seconds(wall) / 1e6)
+                }
+            }
+        }
+        for (index, row) in lookups.enumerated() {
+            var measured = Row(name: row.name)
+            for threads in threadCounts {
+                let rates = samples[index][threads]!
+                measured.rates[threads] = (median(rates), rates.min()!, rates.max()!)
+            }
+            rows.append(measured)
         }
 
         // Loads: 600x400 PNGs decoded by a cache with T workers.
