@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # compare-peers.sh [--corpus DIR]... [IMAGES...]: race `retention thumbnail` against vipsthumbnail,
 # ImageMagick and Pillow on the same PNG files, and print a markdown table of median wall time and
-# peak resident memory per tool, with the ratio to ours.
+# CPU time and peak resident memory per tool, with the ratio to ours.
 #
 # With --corpus DIR, one row group is the whole folder (every *.png below it, sorted): each run is
 # one process per tool over all its files, one file at a time where the tool has a choice
@@ -12,8 +12,10 @@
 # Each image is thumbnailed to fit SIZE (default 256) px by every tool, RUNS times (default 7),
 # after one untimed warm-up run each. Runs alternate tool by tool (the order rotates every round),
 # and ratios are medians of the per-round (paired) ratios, so drift in machine load hits every
-# tool alike. Wall time is measured around each run (EPOCHREALTIME); peak resident memory is
-# `Maximum resident set size` from /usr/bin/time -v. Two reference rows: `retention --version`
+# tool alike. Wall time is measured around each run (EPOCHREALTIME); CPU time (user + system of
+# the process and its threads and children) and peak resident memory (`Maximum resident set
+# size`) come from /usr/bin/time -v, CPU to its 10 ms. Pillow is called as `thumbnail` with
+# Image.Resampling.LANCZOS (its default is bicubic). Two reference rows: `retention --version`
 # (the binary's idle floor) and `retention inspect --decode` (libpng's full decode, the time floor).
 #
 # With no IMAGES and no --corpus it races on two 4000x3000 RGB PNGs made in WORK (default /tmp/retention-peers):
@@ -25,12 +27,15 @@
 # apt-get; Pillow from PyPI into a virtual environment in WORK. ImageMagick is called as
 # convert-im6.q16, because on some machines /usr/local/bin/convert is another program.
 #
-# After the table, the goals against vipsthumbnail per image: our wall time and our peak resident
-# memory each at most GOAL_WALL and GOAL_PEAK (default 0.50) of vipsthumbnail's in the same round,
-# met when every round is within the goal, not met when none is, a tie otherwise.
+# After the table, the goals, each from the paired rounds (ours ÷ the peer's in the same round):
+# met when every round is within the goal, not met when none is, a tie otherwise, with the
+# median ratio and its min-max. On every set: CPU at most GOAL_CPU (default 0.30) of
+# vipsthumbnail's and of Pillow's. On a single image (the 12 MP photos): wall time and peak
+# resident memory at most GOAL_WALL and GOAL_PEAK (default 0.50) of vipsthumbnail's. On a folder
+# (a batch): peak resident memory at most GOAL_BATCH_PEAK (default 1.00) of Pillow's.
 #
 # Environment: RETENTION (the binary; default .build/release/retention, built if missing),
-# RUNS, SIZE, WORK, GOAL_WALL, GOAL_PEAK.
+# RUNS, SIZE, WORK, GOAL_CPU, GOAL_WALL, GOAL_PEAK, GOAL_BATCH_PEAK.
 set -euo pipefail
 images=()  # files, and folders given with --corpus
 while [ $# -gt 0 ]; do
@@ -108,7 +113,8 @@ fi
 # --- the race -----------------------------------------------------------------------------
 tools=(retention vipsthumbnail imagemagick pillow)
 
-# run TOOL IMAGE: runs one thumbnail (of every file, for a folder) and prints "seconds peak_kb".
+# run TOOL IMAGE: runs one thumbnail (of every file, for a folder) and prints
+# "wall_seconds peak_kb cpu_seconds".
 run() {
   local tool=$1 image=$2 out=$WORK/out/$1.png stats=$WORK/out/time.txt
   local -a cmd
@@ -124,7 +130,7 @@ run() {
       pillow) cmd=("$PYTHON" -c 'import os, sys
 from PIL import Image
 for path in sys.argv[3:]:
-    im = Image.open(path); im.thumbnail((int(sys.argv[2]), int(sys.argv[2]))); im.save(os.path.join(sys.argv[1], os.path.basename(path)))' "$out" "$SIZE" "${files[@]}") ;;
+    im = Image.open(path); im.thumbnail((int(sys.argv[2]), int(sys.argv[2])), Image.Resampling.LANCZOS); im.save(os.path.join(sys.argv[1], os.path.basename(path)))' "$out" "$SIZE" "${files[@]}") ;;
       idle) cmd=("$RETENTION" --version) ;;
       decode) cmd=("$RETENTION" inspect --decode "${files[@]}") ;;
     esac
@@ -135,7 +141,7 @@ for path in sys.argv[3:]:
       imagemagick) cmd=("$IM" "$image" -thumbnail "${SIZE}x${SIZE}" "$out") ;;
       pillow) cmd=("$PYTHON" -c 'import sys
 from PIL import Image
-im = Image.open(sys.argv[1]); im.thumbnail((int(sys.argv[3]), int(sys.argv[3]))); im.save(sys.argv[2])' "$image" "$out" "$SIZE") ;;
+im = Image.open(sys.argv[1]); im.thumbnail((int(sys.argv[3]), int(sys.argv[3])), Image.Resampling.LANCZOS); im.save(sys.argv[2])' "$image" "$out" "$SIZE") ;;
       idle) cmd=("$RETENTION" --version) ;;
       decode) cmd=("$RETENTION" inspect --decode "$image") ;;
     esac
@@ -143,16 +149,32 @@ im = Image.open(sys.argv[1]); im.thumbnail((int(sys.argv[3]), int(sys.argv[3])))
   local start=$EPOCHREALTIME
   /usr/bin/time -v -o "$stats" "${cmd[@]}" >/dev/null 2>&1 || { say "$tool failed on $image"; exit 1; }
   local end=$EPOCHREALTIME
-  local kb
-  kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$stats")
-  awk -v a="$start" -v b="$end" -v kb="$kb" 'BEGIN { printf "%.4f %d\n", b - a, kb }'
+  awk -v a="$start" -v b="$end" -F': ' '
+    /Maximum resident set size/ { kb = $2 }
+    /User time \(seconds\)/ || /System time \(seconds\)/ { cpu += $2 }
+    END { printf "%.4f %d %.2f\n", b - a, kb, cpu }' "$stats"
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
+# goal NAME LABEL COLUMN PEER GOAL: one goal line, from the paired rounds of $results: ours ÷ PEER
+# in COLUMN (3 wall, 4 peak, 5 CPU) at most GOAL; met when every round is within it, not met
+# when none is, a tie otherwise (saying on which side the median falls).
+goal() {
+  local name=$1 label=$2 column=$3 peer=$4 goal=$5
+  awk -v c="$column" -v p="$peer" '$2 == "retention" { o[$1] = $c } $2 == p { v[$1] = $c } END { for (r in o) print o[r] / v[r] }' "$results" \
+    | sort -g | awk -v name="$name" -v label="$label" -v peer="$peer" -v goal="$goal" '{ v[NR] = $1 } END {
+        m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+        verdict = v[NR] <= goal ? "met" : v[1] > goal ? "not met" : "tie (median " (m <= goal ? "under" : "over") ")"
+        printf "- %s: %s ÷ %s %.2fx (%.2f-%.2f), goal <= %.2fx: %s\n", name, label, peer, m, v[1], v[NR], goal, verdict }' >> "$WORK/out/goals.txt"
+}
+
+# ratio TOOL COLUMN: the median of TOOL's paired ratios to ours in $results' COLUMN (3 wall, 4 peak, 5 CPU).
+ratio() { awk -v t="$1" -v c="$2" '$2 == "retention" { o[$1] = $c } $2 == t { v[$1] = $c } END { for (r in v) print v[r] / o[r] }' "$results" | median; }
+
 : > "$WORK/out/goals.txt"
-echo "| image | tool | median wall (s) | wall vs ours | median peak RSS (MB) | RSS vs ours |"
-echo "|---|---|---:|---:|---:|---:|"
+echo "| image | tool | median wall (s) | wall vs ours | median CPU (s) | CPU vs ours | median peak RSS (MB) | RSS vs ours |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|"
 for image in "${images[@]}"; do
   name=$(basename "$image")
   if [ -d "$image" ]; then
@@ -170,31 +192,27 @@ for image in "${images[@]}"; do
   for tool in "${tools[@]}" decode idle; do
     wall=$(awk -v t="$tool" '$2 == t { print $3 }' "$results" | median)
     rss=$(awk -v t="$tool" '$2 == t { print $4 / 1024 }' "$results" | median)
-    # Paired ratios: this tool's run against ours in the same round.
-    wratio=$(awk -v t="$tool" '$2 == "retention" { o[$1] = $3 } $2 == t { v[$1] = $3 } END { for (r in v) print v[r] / o[r] }' "$results" | median)
-    mratio=$(awk -v t="$tool" '$2 == "retention" { o[$1] = $4 } $2 == t { v[$1] = $4 } END { for (r in v) print v[r] / o[r] }' "$results" | median)
+    cpu=$(awk -v t="$tool" '$2 == t { print $5 }' "$results" | median)
     label=$tool
     case $tool in
       idle) label="retention --version (idle floor)" ;;
       decode) label="retention inspect --decode (libpng full decode)" ;;
+      pillow) label="pillow (thumbnail, Lanczos)" ;;
     esac
-    printf "| %s | %s | %.3f | %.2fx | %.1f | %.2fx |\n" "$name" "$label" "$wall" "$wratio" "$rss" "$mratio"
+    printf "| %s | %s | %.3f | %.2fx | %.2f | %.2fx | %.1f | %.2fx |\n" "$name" "$label" "$wall" "$(ratio "$tool" 3)" "$cpu" "$(ratio "$tool" 5)" "$rss" "$(ratio "$tool" 4)"
   done
-  # The goals against vipsthumbnail, from the paired rounds: ours ÷ vipsthumbnail at most
-  # GOAL_WALL (default 0.50) in wall time and GOAL_PEAK (0.50) in peak memory; met when every
-  # round is within it, not met when none is, a tie otherwise.
-  for measure in wall:3:"${GOAL_WALL:-0.50}" peak:4:"${GOAL_PEAK:-0.50}"; do
-    IFS=: read -r label column goal <<< "$measure"
-    awk -v c="$column" '$2 == "retention" { o[$1] = $c } $2 == "vipsthumbnail" { v[$1] = $c } END { for (r in o) print o[r] / v[r] }' "$results" \
-      | sort -g | awk -v name="$name" -v label="$label" -v goal="$goal" '{ v[NR] = $1 } END {
-          m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-          verdict = v[NR] <= goal ? "met" : v[1] > goal ? "not met" : "tie (median " (m <= goal ? "under" : "over") ")"
-          printf "- %s: %s ÷ vipsthumbnail %.2fx (%.2f-%.2f), goal <= %.2fx: %s\n", name, label, m, v[1], v[NR], goal, verdict }' >> "$WORK/out/goals.txt"
-  done
+  goal "$name" CPU 5 vipsthumbnail "${GOAL_CPU:-0.30}"
+  goal "$name" CPU 5 pillow "${GOAL_CPU:-0.30}"
+  if [ -d "$image" ]; then
+    goal "$name" peak 4 pillow "${GOAL_BATCH_PEAK:-1.00}"
+  else
+    goal "$name" wall 3 vipsthumbnail "${GOAL_WALL:-0.50}"
+    goal "$name" peak 4 vipsthumbnail "${GOAL_PEAK:-0.50}"
+  fi
   ours=$(awk '$2 == "retention" { print $4 }' "$results" | median)
   idle=$(awk '$2 == "idle" { print $4 }' "$results" | median)
   say "$name: retention peaked $(awk -v a="$ours" -v b="$idle" 'BEGIN { printf "%.1f", (a - b) / 1024 }') MB above its idle floor; $RUNS runs per tool, size $SIZE"
 done
 echo
-echo "Goals (ours ÷ vipsthumbnail per paired round, median (min-max)):"
+echo "Goals (ours ÷ the peer per paired round, median (min-max); met: every round within, not met: none, tie: some):"
 cat "$WORK/out/goals.txt"
