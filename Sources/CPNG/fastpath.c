@@ -693,6 +693,7 @@ struct rtn_png_stream_rows {
     int fd;
     size_t pos;            // the next byte of the file to read
     uint8_t *input;        // RTN_STREAM_INPUT bytes, for a file
+    size_t input_pos, input_length;
     z_stream z;
     int z_open;
     uint32_t idat_left;    // payload bytes of the current IDAT not yet handed to zlib
@@ -709,7 +710,7 @@ struct rtn_png_stream_rows {
 };
 
 // Up to `want` bytes of the file from `pos` on, handed back through `bytes` (in memory where
-// the file is, else in `input`); 0 at the file's end. One pread for a file.
+// the file is, else in `input`); 0 at the file's end. A pread of 64 KiB when `input` is spent.
 static size_t rtn_stream_take(rtn_png_stream_rows *s, size_t want, const uint8_t **bytes) {
     if (s->fd < 0) {
         size_t left = s->pos < s->size ? s->size - s->pos : 0;
@@ -718,14 +719,22 @@ static size_t rtn_stream_take(rtn_png_stream_rows *s, size_t want, const uint8_t
         s->pos += n;
         return n;
     }
-    if (want > RTN_STREAM_INPUT) want = RTN_STREAM_INPUT;
-    ssize_t got;
-    do got = pread(s->fd, s->input, want, (off_t)s->pos);
-    while (got < 0 && errno == EINTR);
-    if (got <= 0) return 0;
-    *bytes = s->input;
-    s->pos += (size_t)got;
-    return (size_t)got;
+    // `input` holds the file from `input_pos` on, `input_length` bytes: refilled, a whole
+    // buffer at a time, once `pos` leaves it (zlib has handed back every byte it was given by
+    // then: it is fed only when it has none left).
+    if (s->pos < s->input_pos || s->pos >= s->input_pos + s->input_length) {
+        ssize_t got;
+        do got = pread(s->fd, s->input, RTN_STREAM_INPUT, (off_t)s->pos);
+        while (got < 0 && errno == EINTR);
+        s->input_pos = s->pos;
+        s->input_length = got > 0 ? (size_t)got : 0;
+        if (got <= 0) return 0;
+    }
+    size_t left = s->input_pos + s->input_length - s->pos;
+    size_t n = want < left ? want : left;
+    *bytes = s->input + (s->pos - s->input_pos);
+    s->pos += n;
+    return n;
 }
 
 // Exactly `count` bytes (at most RTN_STREAM_INPUT) into `out`: 0, or -1 at the file's end.
