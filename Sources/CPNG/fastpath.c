@@ -830,7 +830,7 @@ static int rtn_stream_inflate(rtn_png_stream_rows *s, uint8_t *out, size_t count
 }
 
 rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, int fd, const rtn_png_fast_limits *limits,
-                                              int pixel_bytes, uint8_t *rgba, const char **reason) {
+                                              int verify_adler32, int pixel_bytes, uint8_t *rgba, const char **reason) {
     rtn_png_stream_rows *s = calloc(1, sizeof *s);
     if (s == NULL) {
         *reason = "out of memory";
@@ -886,6 +886,13 @@ rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, 
         s->filtered = calloc(3, rowbytes + 16);
         if (s->filtered == NULL || inflateInit2(&s->z, 15) != Z_OK) status = rtn_decline(plan, "out of memory");
         else s->z_open = 1;
+#if defined(PNG_SET_OPTION_SUPPORTED) && defined(PNG_IGNORE_ADLER32) && ZLIB_VERNUM >= 0x1290
+        // As CPNG's reader drives libpng (which then skips it the same way): the Adler-32 only
+        // when asked for, since every chunk's CRC covers the compressed bytes.
+        if (status == RTN_PNG_OK && !verify_adler32) inflateValidate(&s->z, 0);
+#else
+        (void)verify_adler32;
+#endif
         s->previous = s->filtered + rowbytes + 16;
         s->current = s->filtered + 2 * (rowbytes + 16);
     }

@@ -100,7 +100,7 @@ struct StreamedThumbnailTests {
 
     /// A 200x120 photo in five IDATs, streamed: damaged in each way below, it gives libpng's
     /// error (or libpng's thumbnail, where libpng takes the damage), never a trap.
-    @Test("a truncated IDAT, a bad CRC, a zlib error, too few rows, a bad filter type or data past the image: libpng's error text, or its thumbnail")
+    @Test("a truncated IDAT, a bad CRC, a zlib error, too few rows, a bad filter type, a wrong Adler-32 or data past the image: libpng's error text, or its thumbnail")
     func damagedData() throws {
         let folder = try TestPaths.temporaryFolder("streamed-damaged")
         defer { try? FileIO.removeTree(folder) }
@@ -142,6 +142,18 @@ struct StreamedThumbnailTests {
         var extra = DecodePathTests.chunks(DecodePathTests.withImageData(plain, filtered: rows))
         extra.insert(("IDAT", [1, 2, 3]), at: extra.count - 1)
         _ = try Self.compare(DecodePathTests.assemble(extra), size: 30, folder: folder, "an IDAT after the stream's end")
+        // A wrong Adler-32: taken as libpng takes it (skipped unless asked for), refused with
+        // libpng's error when `verifyAdler32` asks for it.
+        var adler = DecodePathTests.chunks(DecodePathTests.withImageData(plain, filtered: rows))
+        let last = adler.lastIndex { $0.type == "IDAT" }!
+        adler[last].payload[adler[last].payload.count - 1] ^= 1
+        let badAdler = DecodePathTests.assemble(adler)
+        #expect(try Self.compare(badAdler, size: 30, folder: folder, "a wrong Adler-32") != false)
+        let strict = DecodeOptions(verifyAdler32: true, thumbnailInflateBytes: 1)
+        let libpngStrict = DecodeOptions(verifyAdler32: true, path: .libpng, thumbnailInflateBytes: 0)
+        let adlerError = #expect(throws: ImagingError.self) { try Thumbnailer(maxPixelSize: 30, options: libpngStrict).thumbnail(Data(badAdler)) }
+        #expect(throws: adlerError!) { try Thumbnailer(maxPixelSize: 30, options: strict).thumbnail(Data(badAdler)) }
+        #expect(adlerError?.description == "corrupt PNG: IDAT: incorrect data check")
         #expect(truncated == "truncated PNG: unexpected end of data")
         #expect(crcText == "corrupt PNG: IDAT: CRC error")
         #expect(short == "corrupt PNG: Not enough image data")

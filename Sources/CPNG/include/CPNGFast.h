@@ -134,13 +134,14 @@ typedef struct rtn_png_stream_rows rtn_png_stream_rows;
 /// Reads the signature, IHDR and the chunks before the image data of the PNG in memory
 /// (`data`, `size` bytes; `fd` -1) or in the file `fd` (read with pread from offset 0, so the
 /// descriptor's offset is left alone; not taken), checking each chunk as `rtn_png_fast_scan`
-/// does, and readies zlib. Rows come as `rtn_png_fast_rows_open` hands them (`pixel_bytes` 4,
+/// does, and readies zlib: checking the stream's Adler-32 only when `verify_adler32` is set (or
+/// when libpng cannot skip it), as CPNG's reader has libpng do. Rows come as `rtn_png_fast_rows_open` hands them (`pixel_bytes` 4,
 /// 1 with `rgba`, or 3). NULL, with `*reason` (a static string), when the fast path declines:
 /// then read the file with libpng. Later chunks are checked as they are met (reads and
 /// `rtn_png_stream_rows_finish`). Costs the chunks' CRCs before the image data, three rows and
 /// zlib's state (about 40 KiB).
 rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, int fd, const rtn_png_fast_limits *limits,
-                                              int pixel_bytes, uint8_t *rgba, const char **reason);
+                                              int verify_adler32, int pixel_bytes, uint8_t *rgba, const char **reason);
 
 /// The next `count` rows into `dst`, rows `stride` bytes apart, inflated, their IDATs' CRCs
 /// checked, unfiltered and expanded: RTN_PNG_OK; RTN_PNG_USAGE (nothing read) past the last
@@ -149,7 +150,8 @@ rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, 
 /// stand for nothing then, and the file is read again with libpng, whose answer stands.
 int rtn_png_stream_rows_read(rtn_png_stream_rows *rows, uint8_t *dst, size_t stride, uint32_t count);
 
-/// After the last row: checks that the zlib stream ends there (its Adler-32 matching) with the
+/// After the last row: checks that the zlib stream ends there (its Adler-32 matching, when
+/// checked) with the
 /// last IDAT byte, and walks the chunks after it to IEND as `rtn_png_fast_scan` would.
 /// RTN_PNG_OK, RTN_PNG_DECLINED (then the rows stand for nothing, as above), or RTN_PNG_USAGE
 /// before the last row. Reads the rest of the file.

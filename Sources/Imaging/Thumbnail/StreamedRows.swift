@@ -17,14 +17,16 @@ final class StreamedRows {
     private let size: Int
     private let descriptor: Int32
     private let limits: rtn_png_fast_limits
+    private let verifyAdler32: Bool
     private let rowBytes: Int
     private var rows: OpaquePointer?
 
-    private init(data: UnsafePointer<UInt8>?, size: Int, descriptor: Int32, limits: rtn_png_fast_limits, rowBytes: Int) {
+    private init(data: UnsafePointer<UInt8>?, size: Int, descriptor: Int32, limits: rtn_png_fast_limits, verifyAdler32: Bool, rowBytes: Int) {
         self.data = data
         self.size = size
         self.descriptor = descriptor
         self.limits = limits
+        self.verifyAdler32 = verifyAdler32
         self.rowBytes = rowBytes
     }
 
@@ -41,20 +43,23 @@ final class StreamedRows {
     }
 
     /// For the PNG in `bytes` (alive for the run): nil unless its header is the fast path's
-    /// and its filtered image is over `allowance`. Reads the 33-byte header.
-    static func prepare(bytes: UnsafeRawBufferPointer, limits: DecodeLimits, allowance: Int) -> StreamedRows? {
+    /// and its filtered image is over `options.thumbnailInflateBytes`; the Adler-32 checked when
+    /// `options` ask libpng to. Reads the 33-byte header.
+    static func prepare(bytes: UnsafeRawBufferPointer, limits: DecodeLimits, options: DecodeOptions) -> StreamedRows? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var plan = rtn_png_fast_plan()
-        guard rtn_png_fast_header(base, bytes.count, &plan) == RTN_PNG_OK.rawValue, wanted(plan, limits: limits, allowance: allowance) else { return nil }
-        return StreamedRows(data: base, size: bytes.count, descriptor: -1, limits: limits.fastPathLimits, rowBytes: plan.row_bytes)
+        guard rtn_png_fast_header(base, bytes.count, &plan) == RTN_PNG_OK.rawValue, wanted(plan, limits: limits, allowance: options.thumbnailInflateBytes) else { return nil }
+        return StreamedRows(data: base, size: bytes.count, descriptor: -1, limits: limits.fastPathLimits, verifyAdler32: options.verifyAdler32,
+                            rowBytes: plan.row_bytes)
     }
 
     /// For the file open as `descriptor` (kept open by the run's reader): as above. One
     /// `pread` of the header; the descriptor's offset stays at 0 for libpng.
-    static func prepare(descriptor: borrowing FileDescriptor, limits: DecodeLimits, allowance: Int) throws(ImagingError) -> StreamedRows? {
+    static func prepare(descriptor: borrowing FileDescriptor, limits: DecodeLimits, options: DecodeOptions) throws(ImagingError) -> StreamedRows? {
         var plan = rtn_png_fast_plan()
-        guard try FastPathInput.header(descriptor, plan: &plan), wanted(plan, limits: limits, allowance: allowance) else { return nil }
-        return StreamedRows(data: nil, size: 0, descriptor: descriptor.rawValue, limits: limits.fastPathLimits, rowBytes: plan.row_bytes)
+        guard try FastPathInput.header(descriptor, plan: &plan), wanted(plan, limits: limits, allowance: options.thumbnailInflateBytes) else { return nil }
+        return StreamedRows(data: nil, size: 0, descriptor: descriptor.rawValue, limits: limits.fastPathLimits, verifyAdler32: options.verifyAdler32,
+                            rowBytes: plan.row_bytes)
     }
 
     /// Reads the chunks before the image data and readies zlib, rows to come `pixelBytes` a
@@ -63,7 +68,7 @@ final class StreamedRows {
     func open(pixelBytes: Int, rgba: UnsafeMutablePointer<UInt8>?) -> Bool {
         var limits = limits
         var reason: UnsafePointer<CChar>?
-        rows = rtn_png_stream_rows_open(data, size, descriptor, &limits, Int32(pixelBytes), rgba, &reason)
+        rows = rtn_png_stream_rows_open(data, size, descriptor, &limits, verifyAdler32 ? 1 : 0, Int32(pixelBytes), rgba, &reason)
         return rows != nil
     }
 

@@ -21,7 +21,8 @@ import Foundation
 /// cache's `thumbnail(maxPixelSize:)` representation is made by `init(maxPixelSize:)`.
 ///
 /// Cost: the decode's inflate and unfilter (libdeflate and the fast path's SIMD kernels for a
-/// file inflated whole, libpng streaming otherwise, about twice the CPU) plus, per source
+/// file inflated whole; zlib a row at a time and the same kernels for a larger file the fast
+/// path takes; libpng streaming otherwise, about twice the CPU) plus, per source
 /// pixel, one conversion and one multiply-add; memory is the output bitmap plus a few source
 /// and intermediate rows (`ThumbnailStats.peakWorkingBytes`), the filtered image for a file
 /// inflated whole, or the full RGBA image for interlaced files.
@@ -92,7 +93,7 @@ public struct Thumbnailer: Sendable, Hashable {
     public func thumbnail(_ data: Data, allocator: BitmapAllocator = .system, reusing scratch: ThumbnailScratch) throws(ImagingError) -> Thumbnail {
         try data.withBytes { (raw: UnsafeRawBufferPointer) throws(ImagingError) -> Thumbnail in
             let whole = inflatesWhole ? WholeImageRows.prepare(bytes: raw, limits: limits, allowance: options.thumbnailInflateBytes, scratch: scratch) : nil
-            let stream = inflatesWhole && whole == nil ? StreamedRows.prepare(bytes: raw, limits: limits, allowance: options.thumbnailInflateBytes) : nil
+            let stream = inflatesWhole && whole == nil ? StreamedRows.prepare(bytes: raw, limits: limits, options: options) : nil
             return try thumbnail(PNGReader(.memory(raw), limits: limits, options: options), allocator: allocator, whole: whole, stream: stream)
         }
     }
@@ -115,7 +116,7 @@ public struct Thumbnailer: Sendable, Hashable {
         let descriptor = try PNGReader.openChecked(path, limits: limits, size: &size)
         let whole = try WholeImageRows.prepare(descriptor: descriptor, size: size, limits: limits, allowance: options.thumbnailInflateBytes,
                                                scratch: scratch)
-        let stream = whole == nil ? try StreamedRows.prepare(descriptor: descriptor, limits: limits, allowance: options.thumbnailInflateBytes) : nil
+        let stream = whole == nil ? try StreamedRows.prepare(descriptor: descriptor, limits: limits, options: options) : nil
         return try thumbnail(PNGReader(.descriptor(descriptor.take(), path: path), limits: limits, options: options), allocator: allocator,
                              whole: whole, stream: stream)
     }
