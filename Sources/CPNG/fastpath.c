@@ -699,8 +699,8 @@ struct rtn_png_stream_rows {
     uint32_t idat_left;    // payload bytes of the current IDAT not yet handed to zlib
     uint32_t idat_crc;     // its CRC so far
     int stream_end;        // zlib reached the stream's end
-    uint8_t *filtered;     // one filtered row: its filter type and row_bytes bytes
-    uint8_t *previous, *current;
+    uint8_t *filtered;     // two filtered rows: each its filter type and row_bytes bytes
+    uint8_t *previous, *current, *second;
     uint32_t next_row;
     int pixel_bytes;
     int keyed;
@@ -883,7 +883,7 @@ rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, 
         if (pixel_bytes == 1) memcpy(rgba, s->table, sizeof s->table);
         s->keyed = rtn_fast_key(&kept, s->plte_trns, s->key);
         size_t rowbytes = plan->row_bytes;
-        s->filtered = calloc(3, rowbytes + 16);
+        s->filtered = calloc(5, rowbytes + 16);
         if (s->filtered == NULL || inflateInit2(&s->z, 15) != Z_OK) status = rtn_decline(plan, "out of memory");
         else s->z_open = 1;
 #if defined(PNG_SET_OPTION_SUPPORTED) && defined(PNG_IGNORE_ADLER32) && ZLIB_VERNUM >= 0x1290
@@ -893,8 +893,9 @@ rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, 
 #else
         (void)verify_adler32;
 #endif
-        s->previous = s->filtered + rowbytes + 16;
-        s->current = s->filtered + 2 * (rowbytes + 16);
+        s->previous = s->filtered + 2 * (rowbytes + 16);
+        s->current = s->filtered + 3 * (rowbytes + 16);
+        s->second = s->filtered + 4 * (rowbytes + 16);
     }
     if (status == RTN_PNG_OK) {
         // The zlib header, read through zlib's input so that it is inflated too.
@@ -914,19 +915,29 @@ int rtn_png_stream_rows_read(rtn_png_stream_rows *s, uint8_t *dst, size_t stride
     if (count > plan->height - s->next_row) return RTN_PNG_USAGE;
     if (s->plan.reason != NULL) return RTN_PNG_DECLINED;
     size_t rowbytes = plan->row_bytes;
-    for (uint32_t i = 0; i < count; i++, s->next_row++) {
-        if (rtn_stream_inflate(s, s->filtered, rowbytes + 1) != RTN_PNG_OK) return RTN_PNG_DECLINED;
-        if (s->filtered[0] > 4) return rtn_decline(&s->plan, "a row filter type above 4");
-        uint8_t *out = s->pixel_bytes == plan->bpp ? dst + (size_t)i * stride : s->current;
-        rtn_png_unfilter_row(s->filtered[0], s->filtered + 1, s->previous, rowbytes, (size_t)plan->bpp, out);
-        if (s->pixel_bytes == plan->bpp) {
-            memcpy(s->current, out, rowbytes);
+    int stored = s->pixel_bytes == plan->bpp;
+    for (uint32_t i = 0; i < count;) {
+        // Two rows at a time where the batch has them, unfiltered side by side
+        // (rtn_png_unfilter_rows): into their places for rows as stored, else into `current`
+        // and `second`, then expanded.
+        uint32_t n = i + 1 < count ? 2 : 1;
+        if (rtn_stream_inflate(s, s->filtered, n * (rowbytes + 1)) != RTN_PNG_OK) return RTN_PNG_DECLINED;
+        const uint8_t *a = s->filtered, *b = s->filtered + rowbytes + 1;
+        if (a[0] > 4 || (n == 2 && b[0] > 4)) return rtn_decline(&s->plan, "a row filter type above 4");
+        uint8_t *out_a = stored ? dst + (size_t)i * stride : s->current;
+        uint8_t *out_b = stored ? dst + (size_t)(i + 1) * stride : s->second;
+        if (n == 2) {
+            rtn_png_unfilter_rows(a[0], a + 1, b[0], b + 1, s->previous, rowbytes, (size_t)plan->bpp, out_a, out_b);
         } else {
-            rtn_fast_expand(plan, s->table, s->keyed ? s->key : NULL, s->current, NULL, dst + (size_t)i * stride);
+            rtn_png_unfilter_row(a[0], a + 1, s->previous, rowbytes, (size_t)plan->bpp, out_a);
         }
-        uint8_t *swap = s->previous;
-        s->previous = s->current;
-        s->current = swap;
+        if (!stored) {
+            rtn_fast_expand(plan, s->table, s->keyed ? s->key : NULL, out_a, NULL, dst + (size_t)i * stride);
+            if (n == 2) rtn_fast_expand(plan, s->table, s->keyed ? s->key : NULL, out_b, NULL, dst + (size_t)(i + 1) * stride);
+        }
+        memcpy(s->previous, n == 2 ? out_b : out_a, rowbytes);
+        i += n;
+        s->next_row += n;
     }
     return RTN_PNG_OK;
 }

@@ -138,7 +138,7 @@ typedef struct rtn_png_stream_rows rtn_png_stream_rows;
 /// when libpng cannot skip it), as CPNG's reader has libpng do. Rows come as `rtn_png_fast_rows_open` hands them (`pixel_bytes` 4,
 /// 1 with `rgba`, or 3). NULL, with `*reason` (a static string), when the fast path declines:
 /// then read the file with libpng. Later chunks are checked as they are met (reads and
-/// `rtn_png_stream_rows_finish`). Costs the chunks' CRCs before the image data, three rows and
+/// `rtn_png_stream_rows_finish`). Costs the chunks' CRCs before the image data, five rows and
 /// zlib's state (about 40 KiB).
 rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, int fd, const rtn_png_fast_limits *limits,
                                               int verify_adler32, int pixel_bytes, uint8_t *rgba, const char **reason);

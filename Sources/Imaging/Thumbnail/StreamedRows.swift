@@ -32,9 +32,9 @@ final class StreamedRows {
 
     deinit { rtn_png_stream_rows_close(rows) }
 
-    /// Bytes the streaming state holds: three rows, zlib's state and window (about 40 KiB) and,
-    /// for a file, the 64 KiB read buffer.
-    var workingBytes: Int { 3 * (rowBytes + 16) + 40 * 1024 + (descriptor >= 0 ? 64 * 1024 : 0) }
+    /// Bytes the streaming state holds: five rows (two filtered, the row above, two unfiltered),
+    /// zlib's state and window (about 40 KiB) and, for a file, the 64 KiB read buffer.
+    var workingBytes: Int { 5 * (rowBytes + 16) + 40 * 1024 + (descriptor >= 0 ? 64 * 1024 : 0) }
 
     /// True when the header `plan` is one the rows stream (8-bit samples) and its filtered
     /// image is over `allowance`, so that the whole-image inflate was not tried.
