@@ -847,6 +847,8 @@ rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, 
         status = rtn_stream_exact(s, head, 33) != 0 ? rtn_decline(plan, "no signature and IHDR") : rtn_png_fast_header(head, 33, plan);
     }
     if (status == RTN_PNG_OK && plan->bit_depth != 8) status = rtn_decline(plan, "rows of packed indices");
+    // Two filtered rows are handed to zlib as one output window, whose length is a uInt.
+    if (status == RTN_PNG_OK && plan->row_bytes > ((size_t)1 << 30)) status = rtn_decline(plan, "rows over 1 GiB");
     if (status == RTN_PNG_OK) rtn_fast_walk_init(&s->walk, plan, limits);
     // The chunks before the image data, PLTE's and tRNS's payloads kept.
     while (status == RTN_PNG_OK) {
