@@ -20,6 +20,7 @@
 // - every row's filter type 0...4.
 #include "CPNG.h"
 
+#include <errno.h>
 #include <libdeflate.h>
 #include <png.h>  // its configuration macros only: nothing here calls libpng
 #include <stdlib.h>
@@ -107,92 +108,97 @@ int rtn_png_fast_header(const uint8_t *data, size_t size, rtn_png_fast_plan *pla
     return RTN_PNG_OK;
 }
 
-int rtn_png_fast_scan(const uint8_t *data, size_t size, const rtn_png_fast_limits *limits,
-                      rtn_png_fast_plan *plan) {
-    int status = rtn_png_fast_header(data, size, plan);
-    if (status != RTN_PNG_OK) return status;
-    size_t chunk_max = limits != NULL && limits->chunk_malloc_max != 0 ? limits->chunk_malloc_max : 8000000;
+// The chunk rules of a scan, shared by the whole-file scan (rtn_png_fast_scan) and the
+// streaming rows (rtn_png_stream_rows_open), which meets the chunks one at a time.
+typedef struct {
+    size_t chunk_max, idat_max;
+    uint32_t ancillary_max, ancillary;
+    int seen_plte, seen_trns;
+    int idat_state;  // 0 before the image data, 1 in the IDAT run, 2 after it
+} rtn_fast_walk;
+
+static void rtn_fast_walk_init(rtn_fast_walk *walk, const rtn_png_fast_plan *plan, const rtn_png_fast_limits *limits) {
+    memset(walk, 0, sizeof *walk);
+    walk->chunk_max = limits != NULL && limits->chunk_malloc_max != 0 ? limits->chunk_malloc_max : 8000000;
     // libpng lets an IDAT chunk be as long as the filtered image and zlib's overhead; taking
     // no more than the filtered size (or the chunk limit) keeps inside what libpng accepts.
-    size_t idat_max = plan->filtered_bytes > chunk_max ? plan->filtered_bytes : chunk_max;
-    uint32_t ancillary_max = limits != NULL ? limits->chunk_cache_max : 0;
-    uint32_t ancillary = 0;
-    int seen_plte = 0, seen_trns = 0;
-    int idat_state = 0;  // 0 before the image data, 1 in the IDAT run, 2 after it
-    size_t pos = 33;
-    for (;;) {
-        if (size - pos < 12) return rtn_decline(plan, "the file ends before IEND");
-        const uint8_t *chunk = data + pos;
-        uint32_t length = rtn_be32(chunk);
-        const uint8_t *type = chunk + 4;
-        if (length > 0x7fffffffU) return rtn_decline(plan, "a chunk length over 2^31-1");
-        if (length > size - pos - 12) return rtn_decline(plan, "the file ends inside a chunk");
-        for (int i = 0; i < 4; i++) {
-            uint8_t c = type[i] & 0xDF;  // upper case
-            if (c < 'A' || c > 'Z') return rtn_decline(plan, "a chunk name that is not four letters");
-        }
-        int is_idat = rtn_is_type(type, "IDAT");
-        if (length > (is_idat ? idat_max : chunk_max)) return rtn_decline(plan, "a chunk over libpng's limit");
-        if (libdeflate_crc32(0, type, (size_t)length + 4) != rtn_be32(chunk + 8 + length)) {
-            return rtn_decline(plan, "a chunk's CRC does not match");
-        }
-        size_t payload = pos + 8;
-        if (is_idat) {
-            if (idat_state == 2) return rtn_decline(plan, "IDAT chunks that are not consecutive");
-            if (plan->color_type == 3 && !seen_plte) return rtn_decline(plan, "no PLTE before IDAT");
-            if (idat_state == 0) plan->first_idat = payload;
-            idat_state = 1;
-            plan->idat_count += 1;
-            plan->idat_bytes += length;
-        } else if (rtn_is_type(type, "IEND")) {
-            if (idat_state == 0) return rtn_decline(plan, "IEND before IDAT");
-            if (length != 0) return rtn_decline(plan, "IEND not empty");
-            break;
-        } else if (rtn_is_type(type, "PLTE")) {
-            if (plan->color_type != 3) return rtn_decline(plan, "PLTE in an image without a palette");
-            if (seen_plte || seen_trns || idat_state != 0) return rtn_decline(plan, "PLTE out of place");
-            if (length == 0 || length % 3 != 0 || length > 768) return rtn_decline(plan, "PLTE's length");
-            // libpng keeps only the colours the depth can index, and then measures tRNS
-            // against those: such a file is left to it.
-            if (length / 3 > (1U << plan->bit_depth)) return rtn_decline(plan, "PLTE longer than the bit depth indexes");
-            seen_plte = 1;
-            plan->plte_offset = payload;
-            plan->plte_length = length;
-        } else if (rtn_is_type(type, "tRNS")) {
-            if (seen_trns || idat_state != 0) return rtn_decline(plan, "tRNS out of place");
-            const uint8_t *t = data + payload;
-            switch (plan->color_type) {
-            case 3:
-                if (!seen_plte || length == 0 || length > plan->plte_length / 3) return rtn_decline(plan, "tRNS's length");
-                break;
-            case 0:
-                if (length != 2 || t[0] != 0) return rtn_decline(plan, "a gray tRNS that is not one 8-bit key");
-                break;
-            case 2:
-                if (length != 6 || t[0] != 0 || t[2] != 0 || t[4] != 0) return rtn_decline(plan, "an RGB tRNS that is not one 8-bit key");
-                break;
-            default:
-                return rtn_decline(plan, "tRNS in an image with alpha");
-            }
-            seen_trns = 1;
-            plan->trns_offset = payload;
-            plan->trns_length = length;
-        } else if ((type[0] & 0x20) == 0) {
-            return rtn_decline(plan, "a critical chunk other than IHDR, PLTE, IDAT and IEND");
-        } else {
-            ancillary += 1;
-            if (ancillary_max != 0 && ancillary > ancillary_max) return rtn_decline(plan, "more ancillary chunks than the limit");
-            if (idat_state == 1) idat_state = 2;
-        }
-        pos += 12 + (size_t)length;
+    walk->idat_max = plan->filtered_bytes > walk->chunk_max ? plan->filtered_bytes : walk->chunk_max;
+    walk->ancillary_max = limits != NULL ? limits->chunk_cache_max : 0;
+}
+
+// A chunk's length and name, before its payload is read: RTN_PNG_OK or RTN_PNG_DECLINED.
+static int rtn_fast_walk_header(rtn_png_fast_plan *plan, const rtn_fast_walk *walk, uint32_t length, const uint8_t *type) {
+    if (length > 0x7fffffffU) return rtn_decline(plan, "a chunk length over 2^31-1");
+    for (int i = 0; i < 4; i++) {
+        uint8_t c = type[i] & 0xDF;  // upper case
+        if (c < 'A' || c > 'Z') return rtn_decline(plan, "a chunk name that is not four letters");
     }
-    // The zlib header: deflate, no preset dictionary, a window of at most 32 KiB. libdeflate
-    // takes any distance up to 32 KiB back whatever window the header declares; so does zlib as
-    // CPNG's reader drives it (PNG_MAXIMUM_INFLATE_WINDOW). Without that option zlib would
-    // refuse a distance past the declared window, so a smaller window is then taken only when
-    // the whole image fits in it.
-    const uint8_t *z = data + plan->first_idat;
-    if (rtn_be32(z - 8) < 2) return rtn_decline(plan, "the first IDAT holds less than the zlib header");
+    if (length > (rtn_is_type(type, "IDAT") ? walk->idat_max : walk->chunk_max)) return rtn_decline(plan, "a chunk over libpng's limit");
+    return RTN_PNG_OK;
+}
+
+// A chunk whose CRC matched, its payload at `payload` (`offset` in the file): RTN_PNG_OK,
+// RTN_PNG_DECLINED, or 1 for IEND (the last chunk read).
+static int rtn_fast_walk_chunk(rtn_png_fast_plan *plan, rtn_fast_walk *walk, const uint8_t *type, uint32_t length,
+                               const uint8_t *payload, size_t offset) {
+    if (rtn_is_type(type, "IDAT")) {
+        if (walk->idat_state == 2) return rtn_decline(plan, "IDAT chunks that are not consecutive");
+        if (plan->color_type == 3 && !walk->seen_plte) return rtn_decline(plan, "no PLTE before IDAT");
+        if (walk->idat_state == 0) plan->first_idat = offset;
+        walk->idat_state = 1;
+        plan->idat_count += 1;
+        plan->idat_bytes += length;
+    } else if (rtn_is_type(type, "IEND")) {
+        if (walk->idat_state == 0) return rtn_decline(plan, "IEND before IDAT");
+        if (length != 0) return rtn_decline(plan, "IEND not empty");
+        return 1;
+    } else if (rtn_is_type(type, "PLTE")) {
+        if (plan->color_type != 3) return rtn_decline(plan, "PLTE in an image without a palette");
+        if (walk->seen_plte || walk->seen_trns || walk->idat_state != 0) return rtn_decline(plan, "PLTE out of place");
+        if (length == 0 || length % 3 != 0 || length > 768) return rtn_decline(plan, "PLTE's length");
+        // libpng keeps only the colours the depth can index, and then measures tRNS
+        // against those: such a file is left to it.
+        if (length / 3 > (1U << plan->bit_depth)) return rtn_decline(plan, "PLTE longer than the bit depth indexes");
+        walk->seen_plte = 1;
+        plan->plte_offset = offset;
+        plan->plte_length = length;
+    } else if (rtn_is_type(type, "tRNS")) {
+        if (walk->seen_trns || walk->idat_state != 0) return rtn_decline(plan, "tRNS out of place");
+        const uint8_t *t = payload;
+        switch (plan->color_type) {
+        case 3:
+            if (!walk->seen_plte || length == 0 || length > plan->plte_length / 3) return rtn_decline(plan, "tRNS's length");
+            break;
+        case 0:
+            if (length != 2 || t[0] != 0) return rtn_decline(plan, "a gray tRNS that is not one 8-bit key");
+            break;
+        case 2:
+            if (length != 6 || t[0] != 0 || t[2] != 0 || t[4] != 0) return rtn_decline(plan, "an RGB tRNS that is not one 8-bit key");
+            break;
+        default:
+            return rtn_decline(plan, "tRNS in an image with alpha");
+        }
+        walk->seen_trns = 1;
+        plan->trns_offset = offset;
+        plan->trns_length = length;
+    } else if ((type[0] & 0x20) == 0) {
+        return rtn_decline(plan, "a critical chunk other than IHDR, PLTE, IDAT and IEND");
+    } else {
+        walk->ancillary += 1;
+        if (walk->ancillary_max != 0 && walk->ancillary > walk->ancillary_max) return rtn_decline(plan, "more ancillary chunks than the limit");
+        if (walk->idat_state == 1) walk->idat_state = 2;
+    }
+    return RTN_PNG_OK;
+}
+
+// The zlib header at the image data's start (`z`, `available` bytes of it): deflate, no preset
+// dictionary, a window of at most 32 KiB. libdeflate takes any distance up to 32 KiB back
+// whatever window the header declares; so does zlib as CPNG's reader drives it
+// (PNG_MAXIMUM_INFLATE_WINDOW), and as the streaming rows drive it (a 32 KiB window). Without
+// that option zlib would refuse a distance past the declared window, so a smaller window is
+// then taken only when the whole image fits in it.
+static int rtn_fast_zlib_header(rtn_png_fast_plan *plan, const uint8_t *z, size_t available) {
+    if (available < 2) return rtn_decline(plan, "the first IDAT holds less than the zlib header");
     unsigned cmf = z[0], flg = z[1];
     if ((cmf & 0x0f) != 8 || (cmf >> 4) > 7 || ((cmf << 8) | flg) % 31 != 0 || (flg & 0x20) != 0) {
         return rtn_decline(plan, "the zlib header is not one libpng reads alike");
@@ -203,6 +209,31 @@ int rtn_png_fast_scan(const uint8_t *data, size_t size, const rtn_png_fast_limit
     }
 #endif
     return RTN_PNG_OK;
+}
+
+int rtn_png_fast_scan(const uint8_t *data, size_t size, const rtn_png_fast_limits *limits,
+                      rtn_png_fast_plan *plan) {
+    int status = rtn_png_fast_header(data, size, plan);
+    if (status != RTN_PNG_OK) return status;
+    rtn_fast_walk walk;
+    rtn_fast_walk_init(&walk, plan, limits);
+    size_t pos = 33;
+    for (;;) {
+        if (size - pos < 12) return rtn_decline(plan, "the file ends before IEND");
+        const uint8_t *chunk = data + pos;
+        uint32_t length = rtn_be32(chunk);
+        const uint8_t *type = chunk + 4;
+        if (length <= 0x7fffffffU && length > size - pos - 12) return rtn_decline(plan, "the file ends inside a chunk");
+        if (rtn_fast_walk_header(plan, &walk, length, type) != RTN_PNG_OK) return RTN_PNG_DECLINED;
+        if (libdeflate_crc32(0, type, (size_t)length + 4) != rtn_be32(chunk + 8 + length)) {
+            return rtn_decline(plan, "a chunk's CRC does not match");
+        }
+        status = rtn_fast_walk_chunk(plan, &walk, type, length, chunk + 8, pos + 8);
+        if (status == 1) break;
+        if (status != RTN_PNG_OK) return status;
+        pos += 12 + (size_t)length;
+    }
+    return rtn_fast_zlib_header(plan, data + plan->first_idat, rtn_be32(data + plan->first_idat - 8));
 }
 
 size_t rtn_png_fast_capacity(const rtn_png_fast_plan *plan, size_t staged) {
@@ -646,4 +677,310 @@ void rtn_png_fast_rows_close(rtn_png_fast_rows *rows) {
     if (rows == NULL) return;
     free(rows->previous < rows->current ? rows->previous : rows->current);
     free(rows);
+}
+
+// --- rows streamed through zlib, for images over the whole-inflate allowance ---------------
+
+// Compressed bytes read from a file a piece at a time.
+#define RTN_STREAM_INPUT ((size_t)64 * 1024)
+
+struct rtn_png_stream_rows {
+    rtn_png_fast_plan plan;
+    rtn_fast_walk walk;
+    // The source: `data` (`size` bytes) in memory, or the file `fd` read with pread.
+    const uint8_t *data;
+    size_t size;
+    int fd;
+    size_t pos;            // the next byte of the file to read
+    uint8_t *input;        // RTN_STREAM_INPUT bytes, for a file
+    size_t input_pos, input_length;
+    z_stream z;
+    int z_open;
+    uint32_t idat_left;    // payload bytes of the current IDAT not yet handed to zlib
+    uint32_t idat_crc;     // its CRC so far
+    int stream_end;        // zlib reached the stream's end
+    uint8_t *filtered;     // two filtered rows: each its filter type and row_bytes bytes
+    uint8_t *previous, *current, *second;
+    uint32_t next_row;
+    int pixel_bytes;
+    int keyed;
+    uint8_t key[3];
+    uint8_t plte_trns[768 + 256];  // PLTE's payload, then tRNS's, for rtn_fast_table
+    uint32_t table[256];
+};
+
+// Up to `want` bytes of the file from `pos` on, handed back through `bytes` (in memory where
+// the file is, else in `input`); 0 at the file's end. A pread of 64 KiB when `input` is spent.
+static size_t rtn_stream_take(rtn_png_stream_rows *s, size_t want, const uint8_t **bytes) {
+    if (s->fd < 0) {
+        size_t left = s->pos < s->size ? s->size - s->pos : 0;
+        size_t n = want < left ? want : left;
+        *bytes = s->data + s->pos;
+        s->pos += n;
+        return n;
+    }
+    // `input` holds the file from `input_pos` on, `input_length` bytes: refilled, a whole
+    // buffer at a time, once `pos` leaves it (zlib has handed back every byte it was given by
+    // then: it is fed only when it has none left).
+    if (s->pos < s->input_pos || s->pos >= s->input_pos + s->input_length) {
+        ssize_t got;
+        do got = pread(s->fd, s->input, RTN_STREAM_INPUT, (off_t)s->pos);
+        while (got < 0 && errno == EINTR);
+        s->input_pos = s->pos;
+        s->input_length = got > 0 ? (size_t)got : 0;
+        if (got <= 0) return 0;
+    }
+    size_t left = s->input_pos + s->input_length - s->pos;
+    size_t n = want < left ? want : left;
+    *bytes = s->input + (s->pos - s->input_pos);
+    s->pos += n;
+    return n;
+}
+
+// Exactly `count` bytes (at most RTN_STREAM_INPUT) into `out`: 0, or -1 at the file's end.
+static int rtn_stream_exact(rtn_png_stream_rows *s, uint8_t *out, size_t count) {
+    while (count > 0) {
+        const uint8_t *bytes;
+        size_t n = rtn_stream_take(s, count, &bytes);
+        if (n == 0) return -1;
+        memcpy(out, bytes, n);
+        out += n;
+        count -= n;
+    }
+    return 0;
+}
+
+// Reads the next chunk's length and name and checks them: RTN_PNG_OK or RTN_PNG_DECLINED.
+static int rtn_stream_chunk_header(rtn_png_stream_rows *s, uint32_t *length, uint8_t type[4]) {
+    uint8_t head[8];
+    if (rtn_stream_exact(s, head, 8) != 0) return rtn_decline(&s->plan, "the file ends before IEND");
+    *length = rtn_be32(head);
+    memcpy(type, head + 4, 4);
+    return rtn_fast_walk_header(&s->plan, &s->walk, *length, type);
+}
+
+// Reads the 4-byte CRC ending a chunk and compares it with `crc`.
+static int rtn_stream_chunk_crc(rtn_png_stream_rows *s, uint32_t crc) {
+    uint8_t stored[4];
+    if (rtn_stream_exact(s, stored, 4) != 0) return rtn_decline(&s->plan, "the file ends inside a chunk");
+    if (rtn_be32(stored) != crc) return rtn_decline(&s->plan, "a chunk's CRC does not match");
+    return RTN_PNG_OK;
+}
+
+// A chunk other than IDAT whose header was read: its payload read (the first bytes kept in
+// `keep`, `keep_size` of them at most) and CRC checked, then the walk's rules. RTN_PNG_OK,
+// RTN_PNG_DECLINED, or 1 for IEND.
+static int rtn_stream_chunk(rtn_png_stream_rows *s, uint32_t length, const uint8_t type[4], uint8_t *keep, size_t keep_size) {
+    size_t offset = s->pos;
+    uint32_t crc = libdeflate_crc32(0, type, 4);
+    size_t left = length, kept = 0;
+    while (left > 0) {
+        const uint8_t *bytes;
+        size_t n = rtn_stream_take(s, left, &bytes);
+        if (n == 0) return rtn_decline(&s->plan, "the file ends inside a chunk");
+        crc = libdeflate_crc32(crc, bytes, n);
+        if (kept < keep_size) {
+            size_t k = keep_size - kept < n ? keep_size - kept : n;
+            memcpy(keep + kept, bytes, k);
+            kept += k;
+        }
+        left -= n;
+    }
+    if (rtn_stream_chunk_crc(s, crc) != RTN_PNG_OK) return RTN_PNG_DECLINED;
+    return rtn_fast_walk_chunk(&s->plan, &s->walk, type, length, keep, offset);
+}
+
+// Hands zlib the next compressed bytes, reading the next IDAT's header (and the last one's
+// CRC) when the current one is spent: RTN_PNG_OK, or RTN_PNG_DECLINED when the IDAT run ends
+// (the zlib stream is cut short) or a chunk is wrong.
+static int rtn_stream_feed(rtn_png_stream_rows *s) {
+    while (s->idat_left == 0) {
+        if (rtn_stream_chunk_crc(s, s->idat_crc) != RTN_PNG_OK) return RTN_PNG_DECLINED;
+        uint32_t length;
+        uint8_t type[4];
+        if (rtn_stream_chunk_header(s, &length, type) != RTN_PNG_OK) return RTN_PNG_DECLINED;
+        if (!rtn_is_type(type, "IDAT")) return rtn_decline(&s->plan, "the image data ends before the image");
+        if (rtn_fast_walk_chunk(&s->plan, &s->walk, type, length, NULL, s->pos) != RTN_PNG_OK) return RTN_PNG_DECLINED;
+        s->idat_left = length;
+        s->idat_crc = libdeflate_crc32(0, type, 4);
+    }
+    const uint8_t *bytes;
+    size_t n = rtn_stream_take(s, s->idat_left, &bytes);
+    if (n == 0) return rtn_decline(&s->plan, "the file ends inside a chunk");
+    s->idat_crc = libdeflate_crc32(s->idat_crc, bytes, n);
+    s->idat_left -= (uint32_t)n;
+    s->z.next_in = (Bytef *)bytes;
+    s->z.avail_in = (uInt)n;
+    return RTN_PNG_OK;
+}
+
+// Inflates exactly `count` bytes into `out`: RTN_PNG_OK, or RTN_PNG_DECLINED (a zlib error, a
+// stream that ends first, a chunk that is wrong).
+static int rtn_stream_inflate(rtn_png_stream_rows *s, uint8_t *out, size_t count) {
+    s->z.next_out = out;
+    s->z.avail_out = (uInt)count;
+    while (s->z.avail_out > 0) {
+        if (s->stream_end) return rtn_decline(&s->plan, "the image data inflates to less than the image");
+        if (s->z.avail_in == 0 && rtn_stream_feed(s) != RTN_PNG_OK) return RTN_PNG_DECLINED;
+        int rc = inflate(&s->z, Z_NO_FLUSH);
+        if (rc == Z_STREAM_END) s->stream_end = 1;
+        else if (rc != Z_OK && rc != Z_BUF_ERROR) return rtn_decline(&s->plan, "zlib could not inflate the image data");
+    }
+    return RTN_PNG_OK;
+}
+
+rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, int fd, const rtn_png_fast_limits *limits,
+                                              int verify_adler32, int pixel_bytes, uint8_t *rgba, const char **reason) {
+    rtn_png_stream_rows *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        *reason = "out of memory";
+        return NULL;
+    }
+    s->data = data;
+    s->size = size;
+    s->fd = fd;
+    s->pixel_bytes = pixel_bytes;
+    rtn_png_fast_plan *plan = &s->plan;
+    uint8_t head[33];
+    int status = fd >= 0 && (s->input = malloc(RTN_STREAM_INPUT)) == NULL ? rtn_decline(plan, "out of memory") : RTN_PNG_OK;
+    if (status == RTN_PNG_OK) {
+        status = rtn_stream_exact(s, head, 33) != 0 ? rtn_decline(plan, "no signature and IHDR") : rtn_png_fast_header(head, 33, plan);
+    }
+    if (status == RTN_PNG_OK && plan->bit_depth != 8) status = rtn_decline(plan, "rows of packed indices");
+    // Two filtered rows are handed to zlib as one output window, whose length is a uInt.
+    if (status == RTN_PNG_OK && plan->row_bytes > ((size_t)1 << 30)) status = rtn_decline(plan, "rows over 1 GiB");
+    if (status == RTN_PNG_OK) rtn_fast_walk_init(&s->walk, plan, limits);
+    // The chunks before the image data, PLTE's and tRNS's payloads kept.
+    while (status == RTN_PNG_OK) {
+        uint32_t length;
+        uint8_t type[4];
+        if (rtn_stream_chunk_header(s, &length, type) != RTN_PNG_OK) {
+            status = RTN_PNG_DECLINED;
+            break;
+        }
+        if (rtn_is_type(type, "IDAT")) {
+            status = rtn_fast_walk_chunk(plan, &s->walk, type, length, NULL, s->pos);
+            s->idat_left = length;
+            s->idat_crc = libdeflate_crc32(0, type, 4);
+            break;
+        }
+        int is_trns = rtn_is_type(type, "tRNS");
+        uint8_t *keep = is_trns ? s->plte_trns + 768 : rtn_is_type(type, "PLTE") ? s->plte_trns : NULL;
+        status = rtn_stream_chunk(s, length, type, keep, keep == NULL ? 0 : is_trns ? 256 : 768);
+        if (status == 1) status = rtn_decline(plan, "IEND before IDAT");
+    }
+    if (status == RTN_PNG_OK && s->idat_left < 2) status = rtn_decline(plan, "the first IDAT holds less than the zlib header");
+    // The rules of rtn_png_fast_rows_open, with PLTE and tRNS where they were kept.
+    int indexed = plan->color_type == 3 || (plan->color_type == 0 && plan->trns_length == 0);
+    int rgb = plan->color_type == 2 && plan->trns_length == 0;
+    if (status == RTN_PNG_OK &&
+        !(pixel_bytes == 4 || (pixel_bytes == 1 && indexed && rgba != NULL) || (pixel_bytes == 3 && rgb))) {
+        status = rtn_decline(plan, "rows asked for in a form this image does not have");
+    }
+    if (status == RTN_PNG_OK) {
+        rtn_png_fast_plan kept = *plan;
+        kept.plte_offset = 0;
+        kept.trns_offset = 768;
+        if (plan->color_type == 0 || plan->color_type == 3) rtn_fast_table(&kept, s->plte_trns, s->table);
+        if (pixel_bytes == 1) memcpy(rgba, s->table, sizeof s->table);
+        s->keyed = rtn_fast_key(&kept, s->plte_trns, s->key);
+        size_t rowbytes = plan->row_bytes;
+        s->filtered = calloc(5, rowbytes + 16);
+        if (s->filtered == NULL || inflateInit2(&s->z, 15) != Z_OK) status = rtn_decline(plan, "out of memory");
+        else s->z_open = 1;
+#if defined(PNG_SET_OPTION_SUPPORTED) && defined(PNG_IGNORE_ADLER32) && ZLIB_VERNUM >= 0x1290
+        // As CPNG's reader drives libpng (which then skips it the same way): the Adler-32 only
+        // when asked for, since every chunk's CRC covers the compressed bytes.
+        if (status == RTN_PNG_OK && !verify_adler32) inflateValidate(&s->z, 0);
+#else
+        (void)verify_adler32;
+#endif
+        s->previous = s->filtered + 2 * (rowbytes + 16);
+        s->current = s->filtered + 3 * (rowbytes + 16);
+        s->second = s->filtered + 4 * (rowbytes + 16);
+    }
+    if (status == RTN_PNG_OK) {
+        // The zlib header, read through zlib's input so that it is inflated too.
+        status = rtn_stream_feed(s);
+        if (status == RTN_PNG_OK) status = rtn_fast_zlib_header(plan, s->z.next_in, s->z.avail_in);
+    }
+    if (status != RTN_PNG_OK) {
+        *reason = plan->reason != NULL ? plan->reason : "declined";
+        rtn_png_stream_rows_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+int rtn_png_stream_rows_read(rtn_png_stream_rows *s, uint8_t *dst, size_t stride, uint32_t count) {
+    const rtn_png_fast_plan *plan = &s->plan;
+    if (count > plan->height - s->next_row) return RTN_PNG_USAGE;
+    if (s->plan.reason != NULL) return RTN_PNG_DECLINED;
+    size_t rowbytes = plan->row_bytes;
+    int stored = s->pixel_bytes == plan->bpp;
+    for (uint32_t i = 0; i < count;) {
+        // Two rows at a time where the batch has them, unfiltered side by side
+        // (rtn_png_unfilter_rows): into their places for rows as stored, else into `current`
+        // and `second`, then expanded.
+        uint32_t n = i + 1 < count ? 2 : 1;
+        if (rtn_stream_inflate(s, s->filtered, n * (rowbytes + 1)) != RTN_PNG_OK) return RTN_PNG_DECLINED;
+        const uint8_t *a = s->filtered, *b = s->filtered + rowbytes + 1;
+        if (a[0] > 4 || (n == 2 && b[0] > 4)) return rtn_decline(&s->plan, "a row filter type above 4");
+        uint8_t *out_a = stored ? dst + (size_t)i * stride : s->current;
+        uint8_t *out_b = stored ? dst + (size_t)(i + 1) * stride : s->second;
+        if (n == 2) {
+            rtn_png_unfilter_rows(a[0], a + 1, b[0], b + 1, s->previous, rowbytes, (size_t)plan->bpp, out_a, out_b);
+        } else {
+            rtn_png_unfilter_row(a[0], a + 1, s->previous, rowbytes, (size_t)plan->bpp, out_a);
+        }
+        if (!stored) {
+            rtn_fast_expand(plan, s->table, s->keyed ? s->key : NULL, out_a, NULL, dst + (size_t)i * stride);
+            if (n == 2) rtn_fast_expand(plan, s->table, s->keyed ? s->key : NULL, out_b, NULL, dst + (size_t)(i + 1) * stride);
+        }
+        memcpy(s->previous, n == 2 ? out_b : out_a, rowbytes);
+        i += n;
+        s->next_row += n;
+    }
+    return RTN_PNG_OK;
+}
+
+int rtn_png_stream_rows_finish(rtn_png_stream_rows *s) {
+    rtn_png_fast_plan *plan = &s->plan;
+    if (plan->reason != NULL) return RTN_PNG_DECLINED;
+    if (s->next_row != plan->height) return RTN_PNG_USAGE;
+    // The stream ends here: no byte more inflates, and none is left after it.
+    uint8_t spare[1];
+    while (!s->stream_end) {
+        if (s->z.avail_in == 0 && rtn_stream_feed(s) != RTN_PNG_OK) return RTN_PNG_DECLINED;
+        s->z.next_out = spare;
+        s->z.avail_out = 1;
+        int rc = inflate(&s->z, Z_NO_FLUSH);
+        if (s->z.avail_out == 0) return rtn_decline(plan, "the image data inflates to more than the image");
+        if (rc == Z_STREAM_END) s->stream_end = 1;
+        else if (rc != Z_OK && rc != Z_BUF_ERROR) return rtn_decline(plan, "zlib could not inflate the image data");
+    }
+    if (s->z.avail_in != 0 || s->idat_left != 0) return rtn_decline(plan, "bytes after the zlib stream");
+    if (rtn_stream_chunk_crc(s, s->idat_crc) != RTN_PNG_OK) return RTN_PNG_DECLINED;
+    for (;;) {
+        uint32_t length;
+        uint8_t type[4];
+        if (rtn_stream_chunk_header(s, &length, type) != RTN_PNG_OK) return RTN_PNG_DECLINED;
+        if (rtn_is_type(type, "IDAT") && length > 0 && s->walk.idat_state == 1) return rtn_decline(plan, "bytes after the zlib stream");
+        uint8_t keep[6];
+        int status = rtn_stream_chunk(s, length, type, keep, sizeof keep);
+        if (status == 1) return RTN_PNG_OK;
+        if (status != RTN_PNG_OK) return status;
+    }
+}
+
+const char *rtn_png_stream_rows_reason(const rtn_png_stream_rows *s) {
+    return s->plan.reason != NULL ? s->plan.reason : "declined";
+}
+
+void rtn_png_stream_rows_close(rtn_png_stream_rows *s) {
+    if (s == NULL) return;
+    if (s->z_open) inflateEnd(&s->z);
+    free(s->filtered);
+    free(s->input);
+    free(s);
 }

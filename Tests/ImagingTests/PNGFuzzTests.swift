@@ -86,7 +86,7 @@ struct PNGFuzzTests {
         #expect(failed > Self.pathRounds / 10, "only \(failed) mutants failed: the mutations hardly mutated")
     }
 
-    @Test("mutated PNGs give byte-identical thumbnail files, or the same error, whether their source streams or is inflated whole")
+    @Test("mutated PNGs give byte-identical thumbnail files, or the same error, whether their source streams through libpng, is inflated whole or streams through the fast path's rows")
     func mutantThumbnailsAgreeOnBothInflatePaths() throws {
         print("PNG thumbnail inflate-path fuzz seed \(Self.seed) (RETENTION_FUZZ_SEED)")
         guard let suite = TestData.folder("pngsuite") else { return }
@@ -96,7 +96,7 @@ struct PNGFuzzTests {
         let photo = [UInt8](try PNGEncoder(compressionLevel: 6).encode(try AssetGenerator().bitmap(for: AssetSpec(.photo, 40, 30, index: 2))))
         originals.append(DecodePathTests.rechunked(photo, sizes: [3, 200, 0, 500]))
         var random = SplitMix64(seed: Self.seed &+ 47)
-        var whole = 0, failed = 0
+        var whole = 0, fast = 0, failed = 0
         let rounds = max(300, Self.pathRounds / 3)
         for round in 0..<rounds {
             var bytes = Mutations.png(originals[round % originals.count], &random)
@@ -105,10 +105,13 @@ struct PNGFuzzTests {
             let size = 5 + Int(random.next() % 20)
             let streaming = Thumbnailer(maxPixelSize: size, limits: Self.limits, options: .streamingThumbnails)
             let inflating = Thumbnailer(maxPixelSize: size, limits: Self.limits, options: DecodeOptions(thumbnailInflateBytes: 1 << 20))
+            // An allowance of one byte: the fast path's streamed rows (zlib a row at a time).
+            let fastStreaming = Thumbnailer(maxPixelSize: size, limits: Self.limits, options: DecodeOptions(thumbnailInflateBytes: 1))
             let reference: Thumbnail
             do { reference = try streaming.thumbnail(data) } catch {
                 failed += 1
                 #expect(throws: error, "seed \(Self.seed) round \(round)") { try inflating.thumbnail(data) }
+                #expect(throws: error, "seed \(Self.seed) round \(round) (streamed rows)") { try fastStreaming.thumbnail(data) }
                 continue
             }
             do {
@@ -118,9 +121,17 @@ struct PNGFuzzTests {
             } catch {
                 Issue.record("seed \(Self.seed) round \(round): streams to a thumbnail, but inflated whole fails: \(error)")
             }
+            do {
+                let thumbnail = try fastStreaming.thumbnail(data)
+                if thumbnail.stats.streamedByFastPath { fast += 1 }
+                #expect(try PNGEncoder().encode(thumbnail.bitmap) == PNGEncoder().encode(reference.bitmap), "seed \(Self.seed) round \(round) (streamed rows)")
+            } catch {
+                Issue.record("seed \(Self.seed) round \(round): streams to a thumbnail through libpng, but not through the fast path's rows: \(error)")
+            }
         }
-        print("thumbnail inflate-path fuzz: \(rounds) mutants, \(whole) inflated whole, \(failed) failed on both")
+        print("thumbnail inflate-path fuzz: \(rounds) mutants, \(whole) inflated whole, \(fast) streamed by the fast path, \(failed) failed on both")
         #expect(whole > rounds / 20, "only \(whole) mutants were inflated whole: the comparison hardly compared")
+        #expect(fast > rounds / 20, "only \(fast) mutants were streamed by the fast path: the comparison hardly compared")
         #expect(failed > rounds / 10, "only \(failed) mutants failed: the mutations hardly mutated")
     }
 

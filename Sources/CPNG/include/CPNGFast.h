@@ -126,6 +126,43 @@ int rtn_png_fast_rows_read(rtn_png_fast_rows *rows, uint8_t *dst, size_t stride,
 /// Frees the rows' state (not the caller's buffer). NULL is ignored.
 void rtn_png_fast_rows_close(rtn_png_fast_rows *rows);
 
+/// Rows inflated by zlib a row at a time, for an image whose filtered bytes are over the
+/// whole-inflate allowance: memory is a few rows, zlib's 32 KiB window and, for a file, a
+/// 64 KiB read buffer, never the image. Opaque.
+typedef struct rtn_png_stream_rows rtn_png_stream_rows;
+
+/// Reads the signature, IHDR and the chunks before the image data of the PNG in memory
+/// (`data`, `size` bytes; `fd` -1) or in the file `fd` (read with pread from offset 0, so the
+/// descriptor's offset is left alone; not taken), checking each chunk as `rtn_png_fast_scan`
+/// does, and readies zlib: checking the stream's Adler-32 only when `verify_adler32` is set (or
+/// when libpng cannot skip it), as CPNG's reader has libpng do. Rows come as `rtn_png_fast_rows_open` hands them (`pixel_bytes` 4,
+/// 1 with `rgba`, or 3). NULL, with `*reason` (a static string), when the fast path declines:
+/// then read the file with libpng. Later chunks are checked as they are met (reads and
+/// `rtn_png_stream_rows_finish`). Costs the chunks' CRCs before the image data, five rows and
+/// zlib's state (about 40 KiB).
+rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, int fd, const rtn_png_fast_limits *limits,
+                                              int verify_adler32, int pixel_bytes, uint8_t *rgba, const char **reason);
+
+/// The next `count` rows into `dst`, rows `stride` bytes apart, inflated, their IDATs' CRCs
+/// checked, unfiltered and expanded: RTN_PNG_OK; RTN_PNG_USAGE (nothing read) past the last
+/// row; RTN_PNG_DECLINED (`rtn_png_stream_rows_reason`) when the data is not the fast path's
+/// (a CRC, a zlib error, a stream that ends early, a filter type above 4): rows read so far
+/// stand for nothing then, and the file is read again with libpng, whose answer stands.
+int rtn_png_stream_rows_read(rtn_png_stream_rows *rows, uint8_t *dst, size_t stride, uint32_t count);
+
+/// After the last row: checks that the zlib stream ends there (its Adler-32 matching, when
+/// checked) with the
+/// last IDAT byte, and walks the chunks after it to IEND as `rtn_png_fast_scan` would.
+/// RTN_PNG_OK, RTN_PNG_DECLINED (then the rows stand for nothing, as above), or RTN_PNG_USAGE
+/// before the last row. Reads the rest of the file.
+int rtn_png_stream_rows_finish(rtn_png_stream_rows *rows);
+
+/// Why the rows were declined (a static string).
+const char *rtn_png_stream_rows_reason(const rtn_png_stream_rows *rows);
+
+/// Frees the rows' state (the descriptor is the caller's). NULL is ignored.
+void rtn_png_stream_rows_close(rtn_png_stream_rows *rows);
+
 /// libdeflate's version string (e.g. "1.14").
 const char *rtn_png_fast_libdeflate_version(void);
 

@@ -28,8 +28,14 @@ struct ThumbnailPipeline {
     /// prepared: its rows replace libpng's, unless the fast path declines when it inflates.
     var whole: WholeImageRows?
 
-    /// Decodes and resamples; the reader's limits were checked by the caller.
-    func run(allocator: BitmapAllocator) throws(ImagingError) -> Thumbnail {
+    /// The source streamed by the fast path (a file over the whole-inflate allowance), when
+    /// prepared: its rows replace libpng's, unless the fast path declines when it opens them.
+    var stream: StreamedRows?
+
+    /// Decodes and resamples; the reader's limits were checked by the caller. nil when the
+    /// streamed rows were declined after the first were read: the reader is untouched, and
+    /// the caller runs again without `stream`.
+    func run(allocator: BitmapAllocator) throws(ImagingError) -> Thumbnail? {
         let memory = WorkingMemory()
         let bitmap = try Bitmap(uninitializedWidth: plan.x.output, height: plan.y.output, allocator: allocator)
         memory.count(external: bitmap.byteCount)
@@ -53,21 +59,28 @@ struct ThumbnailPipeline {
         var pixelBytes = 4
         // Rows from the whole-image inflate, in the form libpng's would take (the same bytes).
         var inflated: WholeImageRows?
-        if let whole, streamed {
-            memory.count(external: whole.capacity)
+        var streaming: StreamedRows?
+        if streamed, whole != nil || stream != nil {
             let type = header.color_type
             var bytes = 4
             if compactRows, type == 3 || (type == 0 && header.has_trns == 0) { bytes = 1 }
             else if compactRows, !linearLight, type == 2, header.has_trns == 0 { bytes = 3 }
             let rgba = bytes == 1 ? try memory.allocate(UInt8.self, count: 256 * 4) : nil
-            if whole.open(pixelBytes: bytes, rgba: rgba) {
-                inflated = whole
+            var opened = false
+            if let whole {
+                memory.count(external: whole.capacity)
+                if whole.open(pixelBytes: bytes, rgba: rgba) { inflated = whole; opened = true }
+            } else if let stream {
+                memory.count(external: stream.workingBytes)
+                if stream.open(pixelBytes: bytes, rgba: rgba) { streaming = stream; opened = true }
+            }
+            if opened {
                 pixelBytes = bytes
                 if let rgba { try area.useIndexedRows(rgba: rgba, memory: memory) }
                 else if bytes == 3 { area.useRGBRows() }
             }
         }
-        if inflated == nil, streamed, compactRows {
+        if inflated == nil, streaming == nil, streamed, compactRows {
             let rgba = try memory.allocate(UInt8.self, count: 256 * 4)
             if try reader.startIndexed(rgba: rgba) {
                 try area.useIndexedRows(rgba: rgba, memory: memory)
@@ -77,7 +90,7 @@ struct ThumbnailPipeline {
                 pixelBytes = 3
             }
         }
-        if inflated == nil, pixelBytes == 4 { try reader.start() }
+        if inflated == nil, streaming == nil, pixelBytes == 4 { try reader.start() }
         var resampler: Resampler?
         if plan.needsResampler {
             resampler = try Resampler(x: plan.x.resampleOrIdentity, y: plan.y.resampleOrIdentity,
@@ -105,10 +118,13 @@ struct ThumbnailPipeline {
             while y < height {
                 let count = min(batch, height - y)
                 if let inflated { try inflated.read(into: rows, bytesPerRow: stride, count: count) }
-                else { try reader.readRows(into: rows, bytesPerRow: stride, count: count) }
+                else if let streaming {
+                    guard streaming.read(into: rows, bytesPerRow: stride, count: count) else { return nil }
+                } else { try reader.readRows(into: rows, bytesPerRow: stride, count: count) }
                 for i in 0..<count { feed(rows + i * stride, y + i) }
                 y += count
             }
+            if let streaming, !streaming.finish() { return nil }
         } else {
             let image = try memory.allocate(UInt8.self, count: height * stride)
             try reader.readImage(into: image, bytesPerRow: stride)
@@ -118,11 +134,12 @@ struct ThumbnailPipeline {
                      "thumbnail pipeline wrote \(writer.rowsWritten) of \(writer.height) rows")
 
         if inflated != nil { streamed = false }
-        let stats = ThumbnailStats(
+        var stats = ThumbnailStats(
             sourceWidth: width, sourceHeight: height,
             intermediateWidth: plan.x.intermediate, intermediateHeight: plan.y.intermediate,
             streamed: streamed, peakWorkingBytes: memory.peakBytes
         )
+        stats.streamedByFastPath = streaming != nil
         return Thumbnail(bitmap: bitmap, stats: stats)
     }
 }

@@ -21,6 +21,9 @@ public struct ThumbnailStats: Sendable, Hashable {
     /// batches (or the whole image when not streamed), accumulator rows and tables. libpng's
     /// own state (zlib's 32 KiB window and two rows) is not included.
     public var peakWorkingBytes: Int
+    /// True when the rows streamed from the fast path (zlib and the SIMD unfilter) rather than
+    /// from libpng: a source over the whole-inflate allowance (the tests count them).
+    var streamedByFastPath = false
 
     /// Stats from their parts.
     public init(sourceWidth: Int, sourceHeight: Int, intermediateWidth: Int, intermediateHeight: Int, streamed: Bool, peakWorkingBytes: Int) {

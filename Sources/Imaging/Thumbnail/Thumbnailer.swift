@@ -21,7 +21,8 @@ import Foundation
 /// cache's `thumbnail(maxPixelSize:)` representation is made by `init(maxPixelSize:)`.
 ///
 /// Cost: the decode's inflate and unfilter (libdeflate and the fast path's SIMD kernels for a
-/// file inflated whole, libpng streaming otherwise, about twice the CPU) plus, per source
+/// file inflated whole; zlib a row at a time and the same kernels for a larger file the fast
+/// path takes; libpng streaming otherwise, about twice the CPU) plus, per source
 /// pixel, one conversion and one multiply-add; memory is the output bitmap plus a few source
 /// and intermediate rows (`ThumbnailStats.peakWorkingBytes`), the filtered image for a file
 /// inflated whole, or the full RGBA image for interlaced files.
@@ -92,7 +93,8 @@ public struct Thumbnailer: Sendable, Hashable {
     public func thumbnail(_ data: Data, allocator: BitmapAllocator = .system, reusing scratch: ThumbnailScratch) throws(ImagingError) -> Thumbnail {
         try data.withBytes { (raw: UnsafeRawBufferPointer) throws(ImagingError) -> Thumbnail in
             let whole = inflatesWhole ? WholeImageRows.prepare(bytes: raw, limits: limits, allowance: options.thumbnailInflateBytes, scratch: scratch) : nil
-            return try thumbnail(PNGReader(.memory(raw), limits: limits, options: options), allocator: allocator, whole: whole)
+            let stream = inflatesWhole && whole == nil ? StreamedRows.prepare(bytes: raw, limits: limits, options: options) : nil
+            return try thumbnail(PNGReader(.memory(raw), limits: limits, options: options), allocator: allocator, whole: whole, stream: stream)
         }
     }
 
@@ -114,7 +116,9 @@ public struct Thumbnailer: Sendable, Hashable {
         let descriptor = try PNGReader.openChecked(path, limits: limits, size: &size)
         let whole = try WholeImageRows.prepare(descriptor: descriptor, size: size, limits: limits, allowance: options.thumbnailInflateBytes,
                                                scratch: scratch)
-        return try thumbnail(PNGReader(.descriptor(descriptor.take(), path: path), limits: limits, options: options), allocator: allocator, whole: whole)
+        let stream = whole == nil ? try StreamedRows.prepare(descriptor: descriptor, limits: limits, options: options) : nil
+        return try thumbnail(PNGReader(.descriptor(descriptor.take(), path: path), limits: limits, options: options), allocator: allocator,
+                             whole: whole, stream: stream)
     }
 
     /// True when the options allow a whole-image inflate.
@@ -124,7 +128,7 @@ public struct Thumbnailer: Sendable, Hashable {
     /// images go through libpng's RGBA8 expansion too, and `skipsZeroSpans: false` filters the
     /// zero (fully transparent) parts of rows as well (the tests compare each pair of paths).
     func thumbnail(_ reader: PNGReader, allocator: BitmapAllocator, compactRows: Bool = true,
-                   skipsZeroSpans: Bool = true, whole: WholeImageRows? = nil) throws(ImagingError) -> Thumbnail {
+                   skipsZeroSpans: Bool = true, whole: WholeImageRows? = nil, stream: StreamedRows? = nil) throws(ImagingError) -> Thumbnail {
         guard width >= 1, height >= 1 else {
             throw .invalidArgument("thumbnail box must be at least 1x1, got \(width)x\(height)")
         }
@@ -135,6 +139,11 @@ public struct Thumbnailer: Sendable, Hashable {
         pipeline.compactRows = compactRows
         pipeline.skipsZeroSpans = skipsZeroSpans
         pipeline.whole = whole
-        return try pipeline.run(allocator: allocator)
+        pipeline.stream = stream
+        if let thumbnail = try pipeline.run(allocator: allocator) { return thumbnail }
+        // The streamed rows were declined half-way: libpng reads the file from its start.
+        pipeline.stream = nil
+        guard let thumbnail = try pipeline.run(allocator: allocator) else { preconditionFailure("libpng's rows are never declined") }
+        return thumbnail
     }
 }

@@ -1,0 +1,175 @@
+import AssetGen
+import Foundation
+import RetentionTestSupport
+import SystemIO
+import Testing
+@testable import Imaging
+
+/// The fast path's streamed rows (zlib a row at a time, for a source over the whole-inflate
+/// allowance) against libpng's: the same thumbnail bytes, or the same error.
+@Suite("Thumbnails from the fast path's streamed rows")
+struct StreamedThumbnailTests {
+    /// An allowance of one byte: every 8-bit source the fast path takes streams through it.
+    static let streamingFast = DecodeOptions(thumbnailInflateBytes: 1)
+
+    /// The thumbnail of `png` through the streamed rows (from memory, and from a file when
+    /// `folder` is given) and through libpng: the same PNG-encoded bytes, or the same error.
+    /// Returns whether the streamed rows were used (both from memory and from the file), or nil
+    /// when libpng failed.
+    @discardableResult
+    static func compare(_ png: [UInt8], size: Int, linear: Bool = false, folder: String? = nil, _ label: String) throws -> Bool? {
+        let data = Data(png)
+        let libpng = Thumbnailer(maxPixelSize: size, linearLight: linear, options: .streamingThumbnails)
+        let fast = Thumbnailer(maxPixelSize: size, linearLight: linear, options: Self.streamingFast)
+        let path = folder.map { $0 + "/streamed.png" }
+        if let path { try data.write(to: URL(fileURLWithPath: path)) }
+        let reference: Thumbnail
+        do { reference = try libpng.thumbnail(data) } catch {
+            #expect(throws: error, "\(label)") { try fast.thumbnail(data) }
+            if let path { #expect(throws: error, "\(label) (file)") { try fast.thumbnail(contentsOf: path) } }
+            return nil
+        }
+        let expected = try PNGEncoder().encode(reference.bitmap)
+        let fromMemory = try fast.thumbnail(data)
+        #expect(try PNGEncoder().encode(fromMemory.bitmap) == expected, "\(label)")
+        #expect(fromMemory.stats.streamed, "\(label)")
+        var used = fromMemory.stats.streamedByFastPath
+        if let path {
+            let fromFile = try fast.thumbnail(contentsOf: path)
+            #expect(try PNGEncoder().encode(fromFile.bitmap) == expected, "\(label) (file)")
+            #expect(fromFile.stats.streamedByFastPath == used, "\(label) (file)")
+            used = used && fromFile.stats.streamedByFastPath
+        }
+        return used
+    }
+
+    static func ihdr(width: Int, height: Int, color: UInt8) -> [UInt8] {
+        withUnsafeBytes(of: UInt32(width).bigEndian) { Array($0) } + withUnsafeBytes(of: UInt32(height).bigEndian) { Array($0) } + [8, color, 0, 0, 0]
+    }
+
+    @Test("colour types 0, 2, 3, 4 and 6 at 8 bits, with and without tRNS, every filter type, several widths and IDAT splittings (one-byte IDATs too): libpng's thumbnail bytes, from memory and from a file")
+    func sameBytesAsLibpng() throws {
+        let folder = try TestPaths.temporaryFolder("streamed-rows")
+        defer { try? FileIO.removeTree(folder) }
+        var random = SplitMix64(seed: 57_2)
+        func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) } }
+        let kinds: [(label: String, color: UInt8, bpp: Int, extra: [(type: String, payload: [UInt8])])] = [
+            ("gray", 0, 1, []), ("gray with a key", 0, 1, [("tRNS", [0, 7])]),
+            ("RGB", 2, 3, []), ("RGB with a key", 2, 3, [("tRNS", [0, 7, 0, 9, 0, 11])]),
+            ("palette", 3, 1, [("PLTE", bytes(768))]), ("palette with alphas", 3, 1, [("PLTE", bytes(600)), ("tRNS", bytes(120))]),
+            ("gray and alpha", 4, 2, []), ("RGBA", 6, 4, []),
+        ]
+        var used = 0, compared = 0
+        for width in [1, 7, 33, 130] {
+            for kind in kinds {
+                let height = 23
+                // Any bytes are valid filtered rows: every filter type (row y's is y % 5), small
+                // values so that keys and palette entries recur, and a run of zeros.
+                var filtered: [UInt8] = []
+                for y in 0..<height {
+                    filtered.append(UInt8((y + width) % 5))
+                    filtered += (0..<(width * kind.bpp)).map { x in y == 4 ? 0 : UInt8(truncatingIfNeeded: random.next() % (x % 3 == 0 ? 256 : 12)) }
+                }
+                let plain = DecodePathTests.assemble([("IHDR", Self.ihdr(width: width, height: height, color: kind.color))] + kind.extra + [("IEND", [])])
+                let png = DecodePathTests.withImageData(plain, filtered: filtered)
+                let stream = DecodePathTests.chunks(png).filter { $0.type == "IDAT" }.flatMap(\.payload)
+                for (split, sizes) in [("one IDAT", []), ("2+100+0+1", [2, 100, 0, 1]), ("one-byte IDATs", [2] + [Int](repeating: 1, count: stream.count))] {
+                    for (size, linear) in [(5, false), (12, true), (200, false)] {
+                        let label = "\(kind.label), \(width) wide, \(split), \(size)px\(linear ? " linear" : "")"
+                        let rechunked = DecodePathTests.rechunked(png, sizes: sizes)
+                        let took = try Self.compare(rechunked, size: size, linear: linear, folder: size == 12 ? folder : nil, label)
+                        #expect(took == true, "\(label): the streamed rows were not used")
+                        compared += 1
+                        if took == true { used += 1 }
+                    }
+                }
+            }
+        }
+        print("streamed rows: \(used) of \(compared) thumbnails")
+        // Real deflate streams (Huffman blocks, matches across rows and IDATs) from the encoder.
+        let generator = AssetGenerator()
+        for spec in [AssetSpec(.photo, 301, 200, index: 4), AssetSpec(.alpha, 150, 151, index: 4), AssetSpec(.gray, 99, 64, index: 4),
+                     AssetSpec(.palette, 120, 80, index: 4)] {
+            let png = try DecodePathTests.encoded(try generator.bitmap(for: spec), PNGEncoder(compressionLevel: 6))
+            for sizes in [[], [2, 1, 1, 1, 3000, 0, 17], [2] + [Int](repeating: 1, count: 5000)] {
+                let took = try Self.compare(DecodePathTests.rechunked(png, sizes: sizes), size: 40, folder: folder, "\(spec) \(sizes.count) splits")
+                #expect(took == true, "\(spec)")
+            }
+        }
+    }
+
+    /// A 200x120 photo in five IDATs, streamed: damaged in each way below, it gives libpng's
+    /// error (or libpng's thumbnail, where libpng takes the damage), never a trap.
+    @Test("a truncated IDAT, a bad CRC, a zlib error, too few rows, a bad filter type, a wrong Adler-32 or data past the image: libpng's error text, or its thumbnail")
+    func damagedData() throws {
+        let folder = try TestPaths.temporaryFolder("streamed-damaged")
+        defer { try? FileIO.removeTree(folder) }
+        let photo = try DecodePathTests.encoded(try AssetGenerator().bitmap(for: AssetSpec(.photo, 200, 120, index: 6)), PNGEncoder(compressionLevel: 6, colorMode: .rgb))
+        let png = DecodePathTests.rechunked(photo, sizes: [2, 4000, 8000, 8000])
+        #expect(try Self.compare(png, size: 30, folder: folder, "intact") == true)
+        let chunks = DecodePathTests.chunks(png)
+        let idats = chunks.indices.filter { chunks[$0].type == "IDAT" }
+        let rowBytes = 1 + 200 * 3
+        func errorText(_ bytes: [UInt8], _ label: String) throws -> String? {
+            #expect(try Self.compare(bytes, size: 30, folder: folder, label) == nil, "\(label): libpng took it")
+            do { _ = try Thumbnailer(maxPixelSize: 30, options: Self.streamingFast).thumbnail(Data(bytes)) } catch {
+                #expect(!error.description.contains("\n"), "\(label)")
+                return error.description
+            }
+            return nil
+        }
+        // Cut inside the third IDAT.
+        var cut = [UInt8](pngSignature)
+        for chunk in chunks.prefix(idats[2]) { cut += DecodePathTests.assemble([chunk]).dropFirst(8) }
+        cut += DecodePathTests.assemble([chunks[idats[2]]]).dropFirst(8).prefix(3000)
+        let truncated = try errorText(cut, "truncated")
+        // A payload byte of the fourth IDAT changed, its CRC left.
+        var badCRC = png
+        let fourth = chunkBoundaries(png).filter { String(decoding: png[$0 + 4 ..< $0 + 8], as: UTF8.self) == "IDAT" }[3]
+        badCRC[fourth + 8 + 100] ^= 0x55
+        let crcText = try errorText(badCRC, "bad CRC")
+        // The same byte with the CRC fixed: a zlib error (or different pixels libpng agrees on).
+        let zlib = PNGFuzzTests.fixingCRCs(badCRC)
+        _ = try Self.compare(zlib, size: 30, folder: folder, "zlib damage")
+        // Stored blocks the test writes: too few rows, a filter type of 5, rows past the image.
+        let plain = DecodePathTests.assemble([("IHDR", Self.ihdr(width: 200, height: 120, color: 2)), ("IEND", [])])
+        let rows = (0..<(120 * rowBytes)).map { UInt8(truncatingIfNeeded: $0 % rowBytes == 0 ? ($0 / rowBytes) % 5 : $0 &* 13) }
+        let short = try errorText(DecodePathTests.withImageData(plain, filtered: Array(rows.prefix(100 * rowBytes))), "too few rows")
+        var five = rows
+        five[90 * rowBytes] = 5
+        let filterText = try errorText(DecodePathTests.withImageData(plain, filtered: five), "filter type 5")
+        _ = try Self.compare(DecodePathTests.withImageData(plain, filtered: rows + rows.prefix(2 * rowBytes)), size: 30, folder: folder, "two rows too many")
+        var extra = DecodePathTests.chunks(DecodePathTests.withImageData(plain, filtered: rows))
+        extra.insert(("IDAT", [1, 2, 3]), at: extra.count - 1)
+        _ = try Self.compare(DecodePathTests.assemble(extra), size: 30, folder: folder, "an IDAT after the stream's end")
+        // A wrong Adler-32: taken as libpng takes it (skipped unless asked for), refused with
+        // libpng's error when `verifyAdler32` asks for it.
+        var adler = DecodePathTests.chunks(DecodePathTests.withImageData(plain, filtered: rows))
+        let last = adler.lastIndex { $0.type == "IDAT" }!
+        adler[last].payload[adler[last].payload.count - 1] ^= 1
+        let badAdler = DecodePathTests.assemble(adler)
+        #expect(try Self.compare(badAdler, size: 30, folder: folder, "a wrong Adler-32") != false)
+        let strict = DecodeOptions(verifyAdler32: true, thumbnailInflateBytes: 1)
+        let libpngStrict = DecodeOptions(verifyAdler32: true, path: .libpng, thumbnailInflateBytes: 0)
+        let adlerError = #expect(throws: ImagingError.self) { try Thumbnailer(maxPixelSize: 30, options: libpngStrict).thumbnail(Data(badAdler)) }
+        #expect(throws: adlerError!) { try Thumbnailer(maxPixelSize: 30, options: strict).thumbnail(Data(badAdler)) }
+        #expect(adlerError?.description == "corrupt PNG: IDAT: incorrect data check")
+        #expect(truncated == "truncated PNG: unexpected end of data")
+        #expect(crcText == "corrupt PNG: IDAT: CRC error")
+        #expect(short == "corrupt PNG: Not enough image data")
+        #expect(filterText == "corrupt PNG: bad adaptive filter value")
+    }
+
+    @Test("a source streamed by the fast path holds rows, not its filtered image, in working memory")
+    func boundedByRows() throws {
+        let png = try PNGEncoder(compressionLevel: 1).encode(try AssetGenerator().bitmap(for: AssetSpec(.alpha, 1200, 900, index: 7)))
+        let filtered = 900 * (1 + 1200 * 4)
+        let streamed = try Thumbnailer(maxPixelSize: 64, options: DecodeOptions(thumbnailInflateBytes: filtered / 2)).thumbnail(png)
+        let whole = try Thumbnailer(maxPixelSize: 64, options: DecodeOptions(thumbnailInflateBytes: 2 * filtered)).thumbnail(png)
+        #expect(streamed.stats.streamedByFastPath && !whole.stats.streamed)
+        #expect(whole.stats.peakWorkingBytes >= filtered)
+        #expect(streamed.stats.peakWorkingBytes < filtered / 8, "\(streamed.stats.peakWorkingBytes) bytes of \(filtered)")
+        #expect(streamed.bitmap.hasSamePixels(as: whole.bitmap))
+        print("peak working bytes, 1200x900 RGBA: streamed \(streamed.stats.peakWorkingBytes), inflated whole \(whole.stats.peakWorkingBytes)")
+    }
+}
