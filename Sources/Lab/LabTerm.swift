@@ -55,6 +55,8 @@ public enum LabTerm: String, Sendable, Hashable, CaseIterable {
     case maxWaitP95
     /// What measures a cost table for a scenario and writes it to a file.
     case measureCosts
+    /// The file a measured cost table is written to (``ChildRunRequest/Calibration/outputPath``).
+    case costsOutput
 
     /// The term as messages spell it: the installed spelling, else `rawValue`. One lock.
     public var spelled: String { Self.spellings.withLock { $0[self] } ?? rawValue }

@@ -12,7 +12,7 @@ enum CLITerms {
         .warmup: "--warmup", .maxResident: "--max-resident", .maxGrowth: "--max-growth", .timeout: "--timeout",
         .strategies: "--strategies", .maxPlaceholders: "--max-placeholders", .maxHitches: "--max-hitches",
         .maxDecodes: "--max-decodes", .maxDisk: "--max-disk", .maxWaitP95: "--max-wait-p95",
-        .measureCosts: "`retention costs SCENARIO -o FILE`",
+        .measureCosts: "`retention costs SCENARIO -o FILE`", .costsOutput: "-o",
     ]
 
     /// Gives Lab the tool's spellings. Call before any job. O(terms).

@@ -36,6 +36,24 @@ struct ChildRunCommandTests {
         #expect(priced["decodeSpeed"] as? Double == 2)
     }
 
+    @Test("a calibration request whose output is the scenario, or a folder, is refused before any image is read, and the scenario is untouched")
+    func calibrationOutputIsChecked() async throws {
+        let dir = try CLIRunner.temporaryDirectory("child-run-output")
+        defer { try? FileIO.removeTree(dir) }
+        let scenario = try LabCommandTests.smallScenario(dir)
+        let before = try FileIO.readAll(scenario)
+        let onScenario = try await CLIRunner.run(["child-run", try Self.request("costs", ["scenarioPath": scenario, "outputPath": scenario,
+                                                                                          "strategies": ["decoded-lru"]])])
+        #expect(onScenario.status == 2, "\(onScenario.stderr)")
+        #expect(onScenario.stderr.hasPrefix("Error: -o \(scenario) is the scenario (\(scenario)), which this command reads; writing it would destroy it"),
+                "\(onScenario.stderr)")
+        #expect(try FileIO.readAll(scenario) == before, "the scenario was rewritten")
+        let onFolder = try await CLIRunner.run(["child-run", try Self.request("costs", ["scenarioPath": scenario, "outputPath": dir,
+                                                                                        "strategies": ["decoded-lru"]])])
+        #expect(onFolder.status == 2 && onFolder.stderr.hasPrefix("Error: -o: "), "\(onFolder.stderr)")
+        #expect(onFolder.stderr.split(separator: "\n").count == 1, "\(onFolder.stderr)")
+    }
+
     @Test("a malformed request is one error line naming the JSON path, exit status 64, and the command is hidden from help")
     func malformed() async throws {
         for (request, expected) in [

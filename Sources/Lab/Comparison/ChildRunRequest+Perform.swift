@@ -67,9 +67,17 @@ extension ChildRunRequest {
 
 extension ChildRunRequest.Calibration {
     /// Measures the cost table of ``strategies`` on the scenario and writes it to
-    /// ``outputPath`` (replacing it atomically); returns it. Costs about (repeats + 1) ×
-    /// (read + decode + thumbnails) per image.
+    /// ``outputPath`` (replacing it atomically); returns it. The output is checked first,
+    /// before any image is read: it must be writable (not empty, not a folder, not a link
+    /// another user planted) and not one of the files the scenario brings (`LabError.usage`
+    /// naming ``LabTerm/costsOutput``), so a request can never overwrite its own scenario,
+    /// trace or images. Costs about (repeats + 1) × (read + decode + thumbnails) per image.
     public func perform(repeats: Int = CostTable.defaultRepeats) throws -> CostTable {
+        let output = OutputCheck.Output(LabTerm.costsOutput.spelled, outputPath)
+        try OutputCheck.check(outputs: [output], inputs: [])
+        let inputs = try Experiment.Inputs(scenarioPath: scenarioPath, needing: "costs", repairTrace: true)
+        try OutputCheck.check(outputs: [output],
+                              inputs: OutputCheck.scenarioInputs(path: scenarioPath, trace: inputs.trace, images: inputs.images))
         let table = try Experiment.measureCosts(scenarioPath: scenarioPath, strategies: strategies, repeats: repeats)
         try FileIO.replace(outputPath, with: Array((table.json + "\n").utf8))
         return table

@@ -28,12 +28,7 @@ package struct CostsJob {
         try Preflight.fileDescriptors(Preflight.baseFileDescriptors, command: "costs")
         let path = try scenarioPath ?? DefaultScenario.path(announce: sink.note)
         if let outputPath {
-            try OutputCheck.check(outputs: [.init("-o", outputPath)], inputs: [])  // before the scenario's images are read
-            let inputs = try Experiment.Inputs(scenarioPath: path, needing: "costs", repairTrace: true)
-            try OutputCheck.check(outputs: [.init("-o", outputPath)],
-                                  inputs: OutputCheck.scenarioInputs(path: path, trace: inputs.trace, images: inputs.images))
-        }
-        if let outputPath {
+            // The calibration checks its output (writable, not an input) before it reads an image.
             return try ChildRunRequest.Calibration(scenarioPath: path, outputPath: outputPath, strategies: strategies).perform(repeats: repeats)
         }
         return try Experiment.measureCosts(scenarioPath: path, strategies: strategies, repeats: repeats)
