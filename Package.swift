@@ -3,7 +3,7 @@
 // Dependencies point one way: RetentionCLI → RetentionTool (a job per command) → Lab (the
 // experiment engine) → {Scenario, Retention, Visibility, MemoryProbe, DiskCache}; RetentionTool → DiskCache;
 // Scenario → {StrictJSON, Visibility, Retention, AssetGen}; Retention → {Imaging, MemoryProbe, DiskCache};
-// Imaging → CPNG → CLibdeflate (libdeflate); every module → SystemIO (the system layer) → CProcessShim. Visibility and
+// Imaging → CPNG → CLibdeflate (libdeflate), CIsal (ISA-L); every module → SystemIO (the system layer) → CProcessShim. Visibility and
 // StrictJSON depend on nothing of ours but each other. docs/ARCHITECTURE.md holds the graph;
 // tools/check-architecture.sh checks it. DiskCache knows nothing of the image cache.
 // Linux (glibc) only.
@@ -31,14 +31,20 @@ let package = Package(
     targets: [
         .target(
             name: "CPNG",
-            dependencies: ["CLibdeflate"],
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate")]
+            dependencies: ["CLibdeflate", "CIsal"],
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate"), .linkedLibrary("isal")]
         ),
         // libdeflate, the whole-image inflate of CPNG's fast path (apt-get install libdeflate-dev).
         .systemLibrary(
             name: "CLibdeflate",
             pkgConfig: "libdeflate",
             providers: [.apt(["libdeflate-dev"])]
+        ),
+        // ISA-L's igzip, the streaming inflate of CPNG's streamed rows (apt-get install libisal-dev).
+        .systemLibrary(
+            name: "CIsal",
+            pkgConfig: "libisal",
+            providers: [.apt(["libisal-dev"])]
         ),
         // The system layer: files, temporary files, owned descriptors, the one spawner, signals, cores.
         .target(name: "SystemIO", dependencies: ["CProcessShim"]),

@@ -21,8 +21,10 @@
 #include "CPNG.h"
 
 #include <errno.h>
+#include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
 #include <png.h>  // its configuration macros only: nothing here calls libpng
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -582,6 +584,45 @@ int rtn_png_fast_decode(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *b
 
 // --- rows one batch at a time, for the thumbnailer ----------------------------------------
 
+// One unfiltered row into the form the thumbnailer asked for (`pixel_bytes` a pixel): RGBA8
+// (rtn_fast_expand), or for indices packed under 8 bits, a byte an index (unpacked into the
+// unpacker's row, which has room for rtn_fast_unpack's spare bytes, then copied).
+static void rtn_fast_hand_row(const rtn_png_fast_plan *plan, const uint32_t *table, const uint8_t *key,
+                              const rtn_fast_unpacker *unpacker, int pixel_bytes, const uint8_t *row, uint8_t *out) {
+    if (pixel_bytes == 1 && plan->bit_depth < 8) {
+        rtn_fast_unpack(row, plan->width, plan->bit_depth, unpacker->table, unpacker->row);
+        memcpy(out, unpacker->row, plan->width);
+        return;
+    }
+    rtn_fast_expand(plan, table, key, row, unpacker, out);
+}
+
+// Whether rows of `plan` can be handed `pixel_bytes` a pixel (with `rgba` for a table):
+// RGBA8 always; a byte an index for palettes (packed ones too) and gray without a key; RGB8
+// for RGB without a key. Rows as stored, unfiltered straight into their places, when the
+// form is the file's own (8-bit samples).
+static int rtn_fast_rows_form(const rtn_png_fast_plan *plan, int pixel_bytes, const uint8_t *rgba) {
+    int indexed = plan->color_type == 3 || (plan->color_type == 0 && plan->trns_length == 0);
+    int rgb = plan->color_type == 2 && plan->trns_length == 0;
+    return pixel_bytes == 4 || (pixel_bytes == 1 && indexed && rgba != NULL) || (pixel_bytes == 3 && rgb);
+}
+
+static int rtn_fast_rows_as_stored(const rtn_png_fast_plan *plan, int pixel_bytes) {
+    return plan->bit_depth == 8 && pixel_bytes == plan->bpp;
+}
+
+// A row of packed indices' unpacker for `plan` (its table, and a row of width + 16 bytes), or
+// nothing for 8-bit rows: 0, or -1 out of memory.
+static int rtn_fast_unpacker_open(const rtn_png_fast_plan *plan, rtn_fast_unpacker *unpacker) {
+    unpacker->row = NULL;
+    if (plan->bit_depth == 8) return 0;
+    unpacker->row = malloc((size_t)plan->width + 16);
+    if (unpacker->row == NULL) return -1;
+    rtn_fast_unpack_table(plan->bit_depth, unpacker->table);
+    return 0;
+}
+
+
 struct rtn_png_fast_rows {
     rtn_png_fast_plan plan;
     const uint8_t *filtered;
@@ -591,23 +632,24 @@ struct rtn_png_fast_rows {
     int keyed;
     uint8_t key[3];
     uint32_t table[256];
+    rtn_fast_unpacker unpacker;  // for indices packed under 8 bits
 };
 
 void rtn_png_fast_plan_for_rows(rtn_png_fast_plan *plan) { plan->inflate_end = plan->filtered_bytes; }
 
 rtn_png_fast_rows *rtn_png_fast_rows_open(rtn_png_fast_plan *plan, const uint8_t *data, uint8_t *buffer,
                                           size_t capacity, int pixel_bytes, uint8_t *rgba) {
-    int indexed = plan->color_type == 3 || (plan->color_type == 0 && plan->trns_length == 0);
-    int rgb = plan->color_type == 2 && plan->trns_length == 0;
-    // (Rows of packed indices, under 8 bits, are left to libpng's streaming read.)
-    if (plan->inflate_end != plan->filtered_bytes || plan->bit_depth != 8 ||
-        !(pixel_bytes == 4 || (pixel_bytes == 1 && indexed && rgba != NULL) || (pixel_bytes == 3 && rgb))) {
+    if (plan->inflate_end != plan->filtered_bytes || !rtn_fast_rows_form(plan, pixel_bytes, rgba)) {
         rtn_decline(plan, "rows asked for in a form this image does not have");
         return NULL;
     }
     struct rtn_png_fast_rows *rows = calloc(1, sizeof *rows);
-    size_t rowbytes = (size_t)plan->width * (size_t)plan->bpp;
+    size_t rowbytes = plan->row_bytes;
     uint8_t *scratch = rows != NULL ? calloc(2, rowbytes + 16) : NULL;
+    if (scratch != NULL && rtn_fast_unpacker_open(plan, &rows->unpacker) != 0) {
+        free(scratch);
+        scratch = NULL;
+    }
     if (scratch == NULL) {
         free(rows);
         rtn_decline(plan, "out of memory");
@@ -639,8 +681,8 @@ rtn_png_fast_rows *rtn_png_fast_rows_open(rtn_png_fast_plan *plan, const uint8_t
 int rtn_png_fast_rows_read(rtn_png_fast_rows *rows, uint8_t *dst, size_t stride, uint32_t count) {
     const rtn_png_fast_plan *plan = &rows->plan;
     if (count > plan->height - rows->next_row) return RTN_PNG_USAGE;
-    size_t rowbytes = (size_t)plan->width * (size_t)plan->bpp;
-    if (rows->pixel_bytes == plan->bpp) {
+    size_t rowbytes = plan->row_bytes;
+    if (rtn_fast_rows_as_stored(plan, rows->pixel_bytes)) {
         // Rows as stored: each is unfiltered straight into its place, the row above read from
         // the batch (from `previous`, the last row of the batch before, for the first), so
         // every byte is written once and read back by the thumbnailer while it is in cache.
@@ -665,7 +707,8 @@ int rtn_png_fast_rows_read(rtn_png_fast_rows *rows, uint8_t *dst, size_t stride,
     for (uint32_t i = 0; i < count; i++, rows->next_row++) {
         const uint8_t *in = rows->filtered + (size_t)rows->next_row * (rowbytes + 1);
         rtn_png_unfilter_row(in[0], in + 1, rows->previous, rowbytes, (size_t)plan->bpp, rows->current);
-        rtn_fast_expand(plan, rows->table, rows->keyed ? rows->key : NULL, rows->current, NULL, dst + (size_t)i * stride);
+        rtn_fast_hand_row(plan, rows->table, rows->keyed ? rows->key : NULL, &rows->unpacker, rows->pixel_bytes, rows->current,
+                          dst + (size_t)i * stride);
         uint8_t *swap = rows->previous;
         rows->previous = rows->current;
         rows->current = swap;
@@ -676,6 +719,7 @@ int rtn_png_fast_rows_read(rtn_png_fast_rows *rows, uint8_t *dst, size_t stride,
 void rtn_png_fast_rows_close(rtn_png_fast_rows *rows) {
     if (rows == NULL) return;
     free(rows->previous < rows->current ? rows->previous : rows->current);
+    free(rows->unpacker.row);
     free(rows);
 }
 
@@ -694,11 +738,15 @@ struct rtn_png_stream_rows {
     size_t pos;            // the next byte of the file to read
     uint8_t *input;        // RTN_STREAM_INPUT bytes, for a file
     size_t input_pos, input_length;
+    // The inflater: ISA-L's (`isal`) where the first deflate block allows it
+    // (rtn_stream_first_block), else zlib's (`z`).
     z_stream z;
     int z_open;
-    uint32_t idat_left;    // payload bytes of the current IDAT not yet handed to zlib
+    struct inflate_state *isal;
+    int isal_starved;      // ISA-L's last call took all it had and gave nothing: feed it
+    uint32_t idat_left;    // payload bytes of the current IDAT not yet handed to the inflater
     uint32_t idat_crc;     // its CRC so far
-    int stream_end;        // zlib reached the stream's end
+    int stream_end;        // the inflater reached the stream's end
     uint8_t *filtered;     // two filtered rows: each its filter type and row_bytes bytes
     uint8_t *previous, *current, *second;
     uint32_t next_row;
@@ -707,6 +755,25 @@ struct rtn_png_stream_rows {
     uint8_t key[3];
     uint8_t plte_trns[768 + 256];  // PLTE's payload, then tRNS's, for rtn_fast_table
     uint32_t table[256];
+    rtn_fast_unpacker unpacker;    // for indices packed under 8 bits
+    // A helper thread (rtn_png_stream_rows_pipeline) that owns everything above the rows
+    // (the source, the chunks, zlib) until it is joined: it inflates filtered rows into `ring`
+    // while the caller unfilters them. `lock` guards `produced`, `consumed`, `helper_done`,
+    // `helper_status` and `stop`; `changed` is signalled whenever one of them changes. A
+    // pthread mutex and condition variable, since the helper is C's and waits for room.
+    int threaded;          // the helper was started and not yet joined
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int sync_ready;        // lock and changed are initialised
+    uint8_t *ring;         // `slots` filtered rows, each its filter type and row_bytes bytes
+    uint32_t slots;
+    uint32_t produced;     // rows inflated into the ring so far
+    uint32_t consumed;     // rows the caller has unfiltered (their slots are free again)
+    int helper_done;       // the helper has stopped: every row inflated, stopped, or declined
+    int helper_status;     // RTN_PNG_OK, or RTN_PNG_DECLINED with plan.reason set by the helper
+    int stop;              // the caller asks the helper to stop
+    int declined;          // the caller's side declined (read and finish then say so)
 };
 
 // Up to `want` bytes of the file from `pos` on, handed back through `bytes` (in memory where
@@ -809,14 +876,59 @@ static int rtn_stream_feed(rtn_png_stream_rows *s) {
     if (n == 0) return rtn_decline(&s->plan, "the file ends inside a chunk");
     s->idat_crc = libdeflate_crc32(s->idat_crc, bytes, n);
     s->idat_left -= (uint32_t)n;
-    s->z.next_in = (Bytef *)bytes;
-    s->z.avail_in = (uInt)n;
+    if (s->isal != NULL) {
+        s->isal->next_in = (uint8_t *)bytes;
+        s->isal->avail_in = (uint32_t)n;
+    } else {
+        s->z.next_in = (Bytef *)bytes;
+        s->z.avail_in = (uInt)n;
+    }
     return RTN_PNG_OK;
 }
 
-// Inflates exactly `count` bytes into `out`: RTN_PNG_OK, or RTN_PNG_DECLINED (a zlib error, a
-// stream that ends first, a chunk that is wrong).
+// Compressed bytes handed to the inflater and not yet taken.
+static uint32_t rtn_stream_avail_in(const rtn_png_stream_rows *s) {
+    return s->isal != NULL ? s->isal->avail_in : s->z.avail_in;
+}
+
+// One call of ISA-L writing at most `count` bytes (at most 1 GiB) at `out`, `*written` of them:
+// fed the next IDAT bytes first when the call before took every byte it had and gave nothing
+// (ISA-L keeps up to 8 bytes in its own bit buffer, so an empty input is not yet a hungry
+// inflater). RTN_PNG_OK, or RTN_PNG_DECLINED (an inflate error, a wrong Adler-32, the IDATs
+// ending, a call that takes and gives nothing).
+static int rtn_stream_isal_call(rtn_png_stream_rows *s, uint8_t *out, size_t count, size_t *written) {
+    struct inflate_state *st = s->isal;
+    if (st->avail_in == 0 && s->isal_starved) {
+        if (rtn_stream_feed(s) != RTN_PNG_OK) return RTN_PNG_DECLINED;
+        s->isal_starved = 0;
+    }
+    st->next_out = out;
+    st->avail_out = (uint32_t)count;
+    uint32_t in_before = st->avail_in;
+    if (isal_inflate(st) != ISAL_DECOMP_OK) return rtn_decline(&s->plan, "ISA-L could not inflate the image data");
+    *written = count - st->avail_out;
+    if (st->block_state == ISAL_BLOCK_FINISH) {
+        s->stream_end = 1;
+    } else if (*written == 0 && st->avail_in == in_before) {
+        if (st->avail_in != 0) return rtn_decline(&s->plan, "ISA-L made no progress");
+        s->isal_starved = 1;
+    }
+    return RTN_PNG_OK;
+}
+
+// ISA-L's side of rtn_stream_inflate.
+static int rtn_stream_isal_inflate(rtn_png_stream_rows *s, uint8_t *out, size_t count) {
+    for (size_t done = 0, written = 0; done < count; done += written) {
+        if (s->stream_end) return rtn_decline(&s->plan, "the image data inflates to less than the image");
+        if (rtn_stream_isal_call(s, out + done, count - done, &written) != RTN_PNG_OK) return RTN_PNG_DECLINED;
+    }
+    return RTN_PNG_OK;
+}
+
+// Inflates exactly `count` bytes into `out`: RTN_PNG_OK, or RTN_PNG_DECLINED (an inflate
+// error, a stream that ends first, a chunk that is wrong).
 static int rtn_stream_inflate(rtn_png_stream_rows *s, uint8_t *out, size_t count) {
+    if (s->isal != NULL) return rtn_stream_isal_inflate(s, out, count);
     s->z.next_out = out;
     s->z.avail_out = (uInt)count;
     while (s->z.avail_out > 0) {
@@ -827,6 +939,36 @@ static int rtn_stream_inflate(rtn_png_stream_rows *s, uint8_t *out, size_t count
         else if (rc != Z_OK && rc != Z_BUF_ERROR) return rtn_decline(&s->plan, "zlib could not inflate the image data");
     }
     return RTN_PNG_OK;
+}
+
+// Whether ISA-L may inflate the zlib stream starting with `bytes` (`size` in hand): 1 when its
+// first deflate block is stored, or dynamic with a header zlib reads whole from those bytes
+// (at most 4 KiB) and accepts; 0 when only zlib should (a fixed-Huffman first block, whose
+// invalid symbols 286 and 287 ISA-L need not refuse as zlib does, or a header past the bytes in
+// hand); -1 when zlib rejects the header (decline). The rule of rtn_fast_first_block, whose
+// fixed-block inflate a stream cannot afford. Blocks after the first are not checked.
+static int rtn_stream_first_block(rtn_png_fast_plan *plan, const uint8_t *bytes, size_t size) {
+    if (size < 3) return 0;
+    int type = (bytes[2] >> 1) & 3;
+    if (type == 0) return 1;
+    if (type != 2) return 0;
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit2(&z, 15) != Z_OK) return 0;
+    uint8_t out[1];
+    z.next_in = (Bytef *)bytes;
+    z.avail_in = (uInt)(size < 4096 ? size : 4096);
+    z.next_out = out;
+    z.avail_out = sizeof out;
+    int rc = Z_OK;
+    for (int call = 0; call < 3 && rc == Z_OK && !(z.data_type & 256); call++) rc = inflate(&z, Z_TREES);
+    int read_whole = rc == Z_OK && (z.data_type & 256);
+    inflateEnd(&z);
+    if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT) {
+        rtn_decline(plan, "zlib rejects the deflate stream");
+        return -1;
+    }
+    return read_whole;
 }
 
 rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, int fd, const rtn_png_fast_limits *limits,
@@ -846,7 +988,6 @@ rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, 
     if (status == RTN_PNG_OK) {
         status = rtn_stream_exact(s, head, 33) != 0 ? rtn_decline(plan, "no signature and IHDR") : rtn_png_fast_header(head, 33, plan);
     }
-    if (status == RTN_PNG_OK && plan->bit_depth != 8) status = rtn_decline(plan, "rows of packed indices");
     // Two filtered rows are handed to zlib as one output window, whose length is a uInt.
     if (status == RTN_PNG_OK && plan->row_bytes > ((size_t)1 << 30)) status = rtn_decline(plan, "rows over 1 GiB");
     if (status == RTN_PNG_OK) rtn_fast_walk_init(&s->walk, plan, limits);
@@ -871,12 +1012,10 @@ rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, 
     }
     if (status == RTN_PNG_OK && s->idat_left < 2) status = rtn_decline(plan, "the first IDAT holds less than the zlib header");
     // The rules of rtn_png_fast_rows_open, with PLTE and tRNS where they were kept.
-    int indexed = plan->color_type == 3 || (plan->color_type == 0 && plan->trns_length == 0);
-    int rgb = plan->color_type == 2 && plan->trns_length == 0;
-    if (status == RTN_PNG_OK &&
-        !(pixel_bytes == 4 || (pixel_bytes == 1 && indexed && rgba != NULL) || (pixel_bytes == 3 && rgb))) {
+    if (status == RTN_PNG_OK && !rtn_fast_rows_form(plan, pixel_bytes, rgba)) {
         status = rtn_decline(plan, "rows asked for in a form this image does not have");
     }
+    if (status == RTN_PNG_OK && rtn_fast_unpacker_open(plan, &s->unpacker) != 0) status = rtn_decline(plan, "out of memory");
     if (status == RTN_PNG_OK) {
         rtn_png_fast_plan kept = *plan;
         kept.plte_offset = 0;
@@ -904,6 +1043,21 @@ rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, 
         status = rtn_stream_feed(s);
         if (status == RTN_PNG_OK) status = rtn_fast_zlib_header(plan, s->z.next_in, s->z.avail_in);
     }
+    int first = status == RTN_PNG_OK ? rtn_stream_first_block(plan, s->z.next_in, s->z.avail_in) : 0;
+    if (first < 0) status = RTN_PNG_DECLINED;
+    if (first > 0 && (s->isal = malloc(sizeof *s->isal)) != NULL) {
+        // ISA-L from here on, given the bytes zlib was handed, the Adler-32 always checked (as
+        // libdeflate checks it for the whole-image inflate): its leniency in blocks after the
+        // first then covers only a stream that inflates to what its encoder checksummed. A
+        // wrong Adler-32 declines, and libpng's answer (the pixels, unless asked to check it)
+        // stands; about 5 % of the inflate's CPU.
+        isal_inflate_init(s->isal);
+        s->isal->crc_flag = ISAL_ZLIB;
+        s->isal->next_in = s->z.next_in;
+        s->isal->avail_in = s->z.avail_in;
+        inflateEnd(&s->z);
+        s->z_open = 0;
+    }
     if (status != RTN_PNG_OK) {
         *reason = plan->reason != NULL ? plan->reason : "declined";
         rtn_png_stream_rows_close(s);
@@ -912,20 +1066,133 @@ rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, 
     return s;
 }
 
-int rtn_png_stream_rows_read(rtn_png_stream_rows *s, uint8_t *dst, size_t stride, uint32_t count) {
+// --- the helper thread: inflate on one core, unfilter on another --------------------------
+
+// Rows the helper inflates between two looks at the lock.
+#define RTN_STREAM_BATCH 8u
+
+// The helper's body: inflates rows into the ring's free slots, a run of contiguous slots at a
+// time, until every row is in, the caller asks it to stop, or the data is declined.
+static void *rtn_stream_helper(void *arg) {
+    rtn_png_stream_rows *s = arg;
+    const uint32_t height = s->plan.height;
+    const size_t row = s->plan.row_bytes + 1;
+    // zlib's output window is a uInt: a run stays within 1 GiB (rows are at most that).
+    size_t fit = ((size_t)1 << 30) / row;
+    uint32_t most = fit == 0 ? 1 : fit < RTN_STREAM_BATCH ? (uint32_t)fit : RTN_STREAM_BATCH;
+    int status = RTN_PNG_OK;
+    uint32_t done = 0;
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        while (!s->stop && done < height && done - s->consumed >= s->slots) pthread_cond_wait(&s->changed, &s->lock);
+        if (s->stop || done == height) break;
+        uint32_t at = done % s->slots;
+        uint32_t n = s->slots - (done - s->consumed);
+        if (n > s->slots - at) n = s->slots - at;
+        if (n > height - done) n = height - done;
+        if (n > most) n = most;
+        pthread_mutex_unlock(&s->lock);
+        status = rtn_stream_inflate(s, s->ring + (size_t)at * row, (size_t)n * row);
+        pthread_mutex_lock(&s->lock);
+        if (status != RTN_PNG_OK) break;
+        done += n;
+        s->produced = done;
+        pthread_cond_broadcast(&s->changed);
+    }
+    s->helper_status = status;
+    s->helper_done = 1;
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+// Stops the helper (if it runs) and waits for it: afterwards the caller owns every field.
+static void rtn_stream_join(rtn_png_stream_rows *s) {
+    if (!s->threaded) return;
+    pthread_mutex_lock(&s->lock);
+    s->stop = 1;
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
+    pthread_join(s->thread, NULL);
+    s->threaded = 0;
+}
+
+size_t rtn_png_stream_rows_pipeline(rtn_png_stream_rows *s, size_t ring_bytes) {
+    if (s == NULL || s->threaded || s->ring != NULL || s->next_row != 0 || s->declined) return 0;
+    const size_t row = s->plan.row_bytes + 1;
+    size_t slots = ring_bytes / row;
+    if (slots < 2) slots = 2;
+    if (slots > s->plan.height) slots = s->plan.height;
+    s->ring = malloc(slots * row);
+    if (s->ring == NULL) return 0;
+    if (!s->sync_ready) {
+        if (pthread_mutex_init(&s->lock, NULL) != 0) goto fail;
+        if (pthread_cond_init(&s->changed, NULL) != 0) {
+            pthread_mutex_destroy(&s->lock);
+            goto fail;
+        }
+        s->sync_ready = 1;
+    }
+    s->slots = (uint32_t)slots;
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0) goto fail;
+    pthread_attr_setstacksize(&attr, 256 * 1024);  // zlib and the chunk walk need a few KiB
+    int started = pthread_create(&s->thread, &attr, rtn_stream_helper, s) == 0;
+    pthread_attr_destroy(&attr);
+    if (!started) goto fail;
+    s->threaded = 1;
+    return slots * row;
+fail:
+    free(s->ring);
+    s->ring = NULL;
+    return 0;
+}
+
+// The next `want` (1 or 2) filtered rows, inflated here or taken from the helper's ring
+// (fewer when the helper has fewer ready): their count, 0 when the data was declined.
+static uint32_t rtn_stream_filtered(rtn_png_stream_rows *s, uint32_t want, const uint8_t **a, const uint8_t **b) {
+    const size_t row = s->plan.row_bytes + 1;
+    if (!s->threaded) {
+        if (rtn_stream_inflate(s, s->filtered, want * row) != RTN_PNG_OK) return 0;
+        *a = s->filtered;
+        *b = s->filtered + row;
+        return want;
+    }
+    pthread_mutex_lock(&s->lock);
+    while (s->produced == s->next_row && !s->helper_done) pthread_cond_wait(&s->changed, &s->lock);
+    uint32_t ready = s->helper_status == RTN_PNG_OK ? s->produced - s->next_row : 0;
+    pthread_mutex_unlock(&s->lock);
+    if (ready == 0) return 0;  // the helper declined: its reason is the plan's once it is joined
+    *a = s->ring + (size_t)(s->next_row % s->slots) * row;
+    *b = s->ring + (size_t)((s->next_row + 1) % s->slots) * row;
+    return want < ready ? want : ready;
+}
+
+// The caller is done with the filtered rows before `next_row`: their slots are the helper's.
+static void rtn_stream_release(rtn_png_stream_rows *s) {
+    if (!s->threaded) return;
+    pthread_mutex_lock(&s->lock);
+    s->consumed = s->next_row;
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
+}
+
+static int rtn_stream_read(rtn_png_stream_rows *s, uint8_t *dst, size_t stride, uint32_t count) {
     const rtn_png_fast_plan *plan = &s->plan;
-    if (count > plan->height - s->next_row) return RTN_PNG_USAGE;
-    if (s->plan.reason != NULL) return RTN_PNG_DECLINED;
     size_t rowbytes = plan->row_bytes;
-    int stored = s->pixel_bytes == plan->bpp;
+    int stored = rtn_fast_rows_as_stored(plan, s->pixel_bytes);
+    const uint8_t *key = s->keyed ? s->key : NULL;
     for (uint32_t i = 0; i < count;) {
         // Two rows at a time where the batch has them, unfiltered side by side
         // (rtn_png_unfilter_rows): into their places for rows as stored, else into `current`
         // and `second`, then expanded.
-        uint32_t n = i + 1 < count ? 2 : 1;
-        if (rtn_stream_inflate(s, s->filtered, n * (rowbytes + 1)) != RTN_PNG_OK) return RTN_PNG_DECLINED;
-        const uint8_t *a = s->filtered, *b = s->filtered + rowbytes + 1;
-        if (a[0] > 4 || (n == 2 && b[0] > 4)) return rtn_decline(&s->plan, "a row filter type above 4");
+        const uint8_t *a, *b;
+        uint32_t n = rtn_stream_filtered(s, i + 1 < count ? 2 : 1, &a, &b);
+        if (n == 0) return RTN_PNG_DECLINED;
+        if (a[0] > 4 || (n == 2 && b[0] > 4)) {
+            rtn_stream_join(s);
+            return rtn_decline(&s->plan, "a row filter type above 4");
+        }
         uint8_t *out_a = stored ? dst + (size_t)i * stride : s->current;
         uint8_t *out_b = stored ? dst + (size_t)(i + 1) * stride : s->second;
         if (n == 2) {
@@ -933,23 +1200,46 @@ int rtn_png_stream_rows_read(rtn_png_stream_rows *s, uint8_t *dst, size_t stride
         } else {
             rtn_png_unfilter_row(a[0], a + 1, s->previous, rowbytes, (size_t)plan->bpp, out_a);
         }
+        s->next_row += n;
+        rtn_stream_release(s);
         if (!stored) {
-            rtn_fast_expand(plan, s->table, s->keyed ? s->key : NULL, out_a, NULL, dst + (size_t)i * stride);
-            if (n == 2) rtn_fast_expand(plan, s->table, s->keyed ? s->key : NULL, out_b, NULL, dst + (size_t)(i + 1) * stride);
+            rtn_fast_hand_row(plan, s->table, key, &s->unpacker, s->pixel_bytes, out_a, dst + (size_t)i * stride);
+            if (n == 2) rtn_fast_hand_row(plan, s->table, key, &s->unpacker, s->pixel_bytes, out_b, dst + (size_t)(i + 1) * stride);
         }
         memcpy(s->previous, n == 2 ? out_b : out_a, rowbytes);
         i += n;
-        s->next_row += n;
     }
     return RTN_PNG_OK;
 }
 
-int rtn_png_stream_rows_finish(rtn_png_stream_rows *s) {
+int rtn_png_stream_rows_read(rtn_png_stream_rows *s, uint8_t *dst, size_t stride, uint32_t count) {
+    if (count > s->plan.height - s->next_row) return RTN_PNG_USAGE;
+    if (s->declined) return RTN_PNG_DECLINED;
+    int status = rtn_stream_read(s, dst, stride, count);
+    if (status == RTN_PNG_DECLINED) {
+        s->declined = 1;
+        rtn_stream_join(s);  // the helper's reason, if it declined, is now the caller's to read
+    }
+    return status;
+}
+
+static int rtn_stream_finish(rtn_png_stream_rows *s) {
     rtn_png_fast_plan *plan = &s->plan;
-    if (plan->reason != NULL) return RTN_PNG_DECLINED;
     if (s->next_row != plan->height) return RTN_PNG_USAGE;
+    // The helper has inflated every row (the caller unfiltered them all) and is ending.
+    rtn_stream_join(s);
     // The stream ends here: no byte more inflates, and none is left after it.
     uint8_t spare[1];
+    if (s->isal != NULL) {
+        struct inflate_state *st = s->isal;
+        while (!s->stream_end) {
+            size_t written;
+            if (rtn_stream_isal_call(s, spare, 1, &written) != RTN_PNG_OK) return RTN_PNG_DECLINED;
+            if (written > 0) return rtn_decline(plan, "the image data inflates to more than the image");
+        }
+        // Bytes past the zlib trailer that ISA-L read ahead are whole bytes in its bit buffer.
+        if (st->read_in_length >= 8) return rtn_decline(plan, "bytes after the zlib stream");
+    }
     while (!s->stream_end) {
         if (s->z.avail_in == 0 && rtn_stream_feed(s) != RTN_PNG_OK) return RTN_PNG_DECLINED;
         s->z.next_out = spare;
@@ -959,7 +1249,7 @@ int rtn_png_stream_rows_finish(rtn_png_stream_rows *s) {
         if (rc == Z_STREAM_END) s->stream_end = 1;
         else if (rc != Z_OK && rc != Z_BUF_ERROR) return rtn_decline(plan, "zlib could not inflate the image data");
     }
-    if (s->z.avail_in != 0 || s->idat_left != 0) return rtn_decline(plan, "bytes after the zlib stream");
+    if (rtn_stream_avail_in(s) != 0 || s->idat_left != 0) return rtn_decline(plan, "bytes after the zlib stream");
     if (rtn_stream_chunk_crc(s, s->idat_crc) != RTN_PNG_OK) return RTN_PNG_DECLINED;
     for (;;) {
         uint32_t length;
@@ -973,12 +1263,29 @@ int rtn_png_stream_rows_finish(rtn_png_stream_rows *s) {
     }
 }
 
+int rtn_png_stream_rows_finish(rtn_png_stream_rows *s) {
+    if (s->declined) return RTN_PNG_DECLINED;
+    int status = rtn_stream_finish(s);
+    if (status == RTN_PNG_DECLINED) s->declined = 1;
+    return status;
+}
+
+int rtn_png_stream_rows_inflater(const rtn_png_stream_rows *s) { return s->isal != NULL; }
+
 const char *rtn_png_stream_rows_reason(const rtn_png_stream_rows *s) {
     return s->plan.reason != NULL ? s->plan.reason : "declined";
 }
 
 void rtn_png_stream_rows_close(rtn_png_stream_rows *s) {
     if (s == NULL) return;
+    rtn_stream_join(s);
+    if (s->sync_ready) {
+        pthread_cond_destroy(&s->changed);
+        pthread_mutex_destroy(&s->lock);
+    }
+    free(s->ring);
+    free(s->unpacker.row);
+    free(s->isal);
     if (s->z_open) inflateEnd(&s->z);
     free(s->filtered);
     free(s->input);

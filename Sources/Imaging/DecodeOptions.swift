@@ -28,6 +28,14 @@ public struct DecodeOptions: Sendable, Hashable {
     /// through libpng instead (about 0.45 MB of working memory whatever the image, for about
     /// 1.5–2× the CPU). Needs `path` `.automatic`.
     public var thumbnailInflateBytes: Int
+    /// True: a thumbnail whose source streams through the fast path (its filtered image over
+    /// ``thumbnailInflateBytes``) reads, checks and inflates it on a helper thread while the
+    /// calling thread unfilters and resamples the rows: two cores for one image, about 0.7 of
+    /// the wall time of one on a 12 MP photo when a core is idle, for the same CPU, a thread's
+    /// start and a ring of filtered rows (about 1 MiB). Default false: one thread an image,
+    /// for callers whose other threads already keep every core busy (a batch of many images);
+    /// `retention thumbnail` sets it when `--jobs` leaves cores idle. Needs `path` `.automatic`.
+    public var thumbnailHelperThread = false
 
     /// The default whole-image inflate allowance of a thumbnail: 32 MiB of filtered bytes, an
     /// 8 MP RGBA or 11 MP RGB image. Larger images stream, so a thumbnail's working memory stays

@@ -57,7 +57,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "fast: area average only; good: area average, then Lanczos-3.")
     var quality: Thumbnailer.Quality = .good
 
-    @Option(help: "Files processed at once (default: the cores this process may use: online cores narrowed by CPU affinity, the cgroup's CPU quota and a Slurm task's SLURM_CPUS_PER_TASK).")
+    @Option(help: "Files processed at once (default: the cores this process may use: online cores narrowed by CPU affinity, the cgroup's CPU quota and a Slurm task's SLURM_CPUS_PER_TASK). With at least twice as many jobs as files, a file over the whole-inflate allowance is inflated on a second thread while the first scales it.")
     var jobs: Int?
 
     @Option(help: ArgumentHelp("fast: the written PNGs' image data coded by Retention's own encoder (runs and literals, a Huffman table per block), about 3x less encode CPU than zlib's rle for files of about the same size; zlib: libpng and zlib at --level and --zlib-strategy (the encoder before this option). Default: fast, or zlib when --level or --zlib-strategy is given.", valueName: "fast|zlib"))

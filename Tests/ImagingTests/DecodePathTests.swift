@@ -480,6 +480,11 @@ struct WholeImageThumbnailTests {
             }
         }
         #expect(inflated >= 100, "only \(inflated) thumbnails came from a whole-image inflate")
+        // Palettes of 1, 2 and 4 bits (indices unpacked a byte each) take the whole-image inflate too.
+        for name in ["basn3p01", "basn3p02", "basn3p04", "tbbn3p08"] {
+            let thumbnail = try Thumbnailer(maxPixelSize: 7, options: Self.allowance).thumbnail(contentsOf: suite + "/\(name).png")
+            #expect(!thumbnail.stats.streamed, "\(name) streamed through libpng")
+        }
     }
 
     @Test("a scratch keeps one buffer from thumbnail to thumbnail, grows it for a larger file, gives the same pixels, and release unmaps it")

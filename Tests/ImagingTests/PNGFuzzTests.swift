@@ -90,13 +90,13 @@ struct PNGFuzzTests {
     func mutantThumbnailsAgreeOnBothInflatePaths() throws {
         print("PNG thumbnail inflate-path fuzz seed \(Self.seed) (RETENTION_FUZZ_SEED)")
         guard let suite = TestData.folder("pngsuite") else { return }
-        var originals = try ["basn2c08", "basn6a08", "basn3p08", "basn0g08", "basn4a08", "tbrn2c08", "tbbn3p08"].map {
+        var originals = try ["basn2c08", "basn6a08", "basn3p08", "basn0g08", "basn4a08", "tbrn2c08", "tbbn3p08", "basn3p02", "basn3p04"].map {
             [UInt8](try Data(contentsOf: URL(fileURLWithPath: suite + "/" + $0 + ".png")))
         }
         let photo = [UInt8](try PNGEncoder(compressionLevel: 6).encode(try AssetGenerator().bitmap(for: AssetSpec(.photo, 40, 30, index: 2))))
         originals.append(DecodePathTests.rechunked(photo, sizes: [3, 200, 0, 500]))
         var random = SplitMix64(seed: Self.seed &+ 47)
-        var whole = 0, fast = 0, failed = 0
+        var whole = 0, fast = 0, helped = 0, byISAL = 0, failed = 0
         let rounds = max(300, Self.pathRounds / 3)
         for round in 0..<rounds {
             var bytes = Mutations.png(originals[round % originals.count], &random)
@@ -107,11 +107,16 @@ struct PNGFuzzTests {
             let inflating = Thumbnailer(maxPixelSize: size, limits: Self.limits, options: DecodeOptions(thumbnailInflateBytes: 1 << 20))
             // An allowance of one byte: the fast path's streamed rows (zlib a row at a time).
             let fastStreaming = Thumbnailer(maxPixelSize: size, limits: Self.limits, options: DecodeOptions(thumbnailInflateBytes: 1))
+            // The same, the rows inflated on CPNG's helper thread.
+            var helperOptions = DecodeOptions(thumbnailInflateBytes: 1)
+            helperOptions.thumbnailHelperThread = true
+            let twoThreads = Thumbnailer(maxPixelSize: size, limits: Self.limits, options: helperOptions)
             let reference: Thumbnail
             do { reference = try streaming.thumbnail(data) } catch {
                 failed += 1
                 #expect(throws: error, "seed \(Self.seed) round \(round)") { try inflating.thumbnail(data) }
                 #expect(throws: error, "seed \(Self.seed) round \(round) (streamed rows)") { try fastStreaming.thumbnail(data) }
+                #expect(throws: error, "seed \(Self.seed) round \(round) (streamed rows, two threads)") { try twoThreads.thumbnail(data) }
                 continue
             }
             do {
@@ -124,12 +129,22 @@ struct PNGFuzzTests {
             do {
                 let thumbnail = try fastStreaming.thumbnail(data)
                 if thumbnail.stats.streamedByFastPath { fast += 1 }
+                if thumbnail.stats.inflatedByISAL { byISAL += 1 }
                 #expect(try PNGEncoder().encode(thumbnail.bitmap) == PNGEncoder().encode(reference.bitmap), "seed \(Self.seed) round \(round) (streamed rows)")
             } catch {
                 Issue.record("seed \(Self.seed) round \(round): streams to a thumbnail through libpng, but not through the fast path's rows: \(error)")
             }
+            do {
+                let thumbnail = try twoThreads.thumbnail(data)
+                if thumbnail.stats.inflatedOnHelperThread { helped += 1 }
+                #expect(try PNGEncoder().encode(thumbnail.bitmap) == PNGEncoder().encode(reference.bitmap), "seed \(Self.seed) round \(round) (streamed rows, two threads)")
+            } catch {
+                Issue.record("seed \(Self.seed) round \(round): streams to a thumbnail through libpng, but not through the helper thread's rows: \(error)")
+            }
         }
-        print("thumbnail inflate-path fuzz: \(rounds) mutants, \(whole) inflated whole, \(fast) streamed by the fast path, \(failed) failed on both")
+        print("thumbnail inflate-path fuzz: \(rounds) mutants, \(whole) inflated whole, \(fast) streamed by the fast path (\(byISAL) by ISA-L, \(helped) inflated on a helper thread), \(failed) failed on both")
+        #expect(byISAL > fast / 4, "only \(byISAL) of \(fast) streamed mutants were inflated by ISA-L")
+        #expect(helped == fast, "the helper thread streamed \(helped) mutants, one thread \(fast)")
         #expect(whole > rounds / 20, "only \(whole) mutants were inflated whole: the comparison hardly compared")
         #expect(fast > rounds / 20, "only \(fast) mutants were streamed by the fast path: the comparison hardly compared")
         #expect(failed > rounds / 10, "only \(failed) mutants failed: the mutations hardly mutated")

@@ -12,8 +12,16 @@ struct StreamedThumbnailTests {
     /// An allowance of one byte: every 8-bit source the fast path takes streams through it.
     static let streamingFast = DecodeOptions(thumbnailInflateBytes: 1)
 
+    /// As `streamingFast`, the rows inflated on CPNG's helper thread.
+    static let streamingOnTwoThreads = {
+        var options = DecodeOptions(thumbnailInflateBytes: 1)
+        options.thumbnailHelperThread = true
+        return options
+    }()
+
     /// The thumbnail of `png` through the streamed rows (from memory, and from a file when
-    /// `folder` is given) and through libpng: the same PNG-encoded bytes, or the same error.
+    /// `folder` is given; on one thread, and inflated on a helper thread) and through libpng:
+    /// the same PNG-encoded bytes, or the same error.
     /// Returns whether the streamed rows were used (both from memory and from the file), or nil
     /// when libpng failed.
     @discardableResult
@@ -21,12 +29,17 @@ struct StreamedThumbnailTests {
         let data = Data(png)
         let libpng = Thumbnailer(maxPixelSize: size, linearLight: linear, options: .streamingThumbnails)
         let fast = Thumbnailer(maxPixelSize: size, linearLight: linear, options: Self.streamingFast)
+        let twoThreads = Thumbnailer(maxPixelSize: size, linearLight: linear, options: Self.streamingOnTwoThreads)
         let path = folder.map { $0 + "/streamed.png" }
         if let path { try data.write(to: URL(fileURLWithPath: path)) }
         let reference: Thumbnail
         do { reference = try libpng.thumbnail(data) } catch {
             #expect(throws: error, "\(label)") { try fast.thumbnail(data) }
-            if let path { #expect(throws: error, "\(label) (file)") { try fast.thumbnail(contentsOf: path) } }
+            #expect(throws: error, "\(label) (two threads)") { try twoThreads.thumbnail(data) }
+            if let path {
+                #expect(throws: error, "\(label) (file)") { try fast.thumbnail(contentsOf: path) }
+                #expect(throws: error, "\(label) (file, two threads)") { try twoThreads.thumbnail(contentsOf: path) }
+            }
             return nil
         }
         let expected = try PNGEncoder().encode(reference.bitmap)
@@ -34,10 +47,17 @@ struct StreamedThumbnailTests {
         #expect(try PNGEncoder().encode(fromMemory.bitmap) == expected, "\(label)")
         #expect(fromMemory.stats.streamed, "\(label)")
         var used = fromMemory.stats.streamedByFastPath
+        #expect(!fromMemory.stats.inflatedOnHelperThread, "\(label)")
+        let helped = try twoThreads.thumbnail(data)
+        #expect(try PNGEncoder().encode(helped.bitmap) == expected, "\(label) (two threads)")
+        #expect(helped.stats.streamedByFastPath == used && helped.stats.inflatedOnHelperThread == used, "\(label) (two threads)")
         if let path {
             let fromFile = try fast.thumbnail(contentsOf: path)
             #expect(try PNGEncoder().encode(fromFile.bitmap) == expected, "\(label) (file)")
             #expect(fromFile.stats.streamedByFastPath == used, "\(label) (file)")
+            let helpedFromFile = try twoThreads.thumbnail(contentsOf: path)
+            #expect(try PNGEncoder().encode(helpedFromFile.bitmap) == expected, "\(label) (file, two threads)")
+            #expect(helpedFromFile.stats.inflatedOnHelperThread == used, "\(label) (file, two threads)")
             used = used && fromFile.stats.streamedByFastPath
         }
         return used
@@ -47,7 +67,7 @@ struct StreamedThumbnailTests {
         withUnsafeBytes(of: UInt32(width).bigEndian) { Array($0) } + withUnsafeBytes(of: UInt32(height).bigEndian) { Array($0) } + [8, color, 0, 0, 0]
     }
 
-    @Test("colour types 0, 2, 3, 4 and 6 at 8 bits, with and without tRNS, every filter type, several widths and IDAT splittings (one-byte IDATs too): libpng's thumbnail bytes, from memory and from a file")
+    @Test("colour types 0, 2, 3, 4 and 6 at 8 bits and palettes of 1, 2 and 4 bits, with and without tRNS, every filter type, several widths and IDAT splittings (one-byte IDATs too): libpng's thumbnail bytes, from memory and from a file")
     func sameBytesAsLibpng() throws {
         let folder = try TestPaths.temporaryFolder("streamed-rows")
         defer { try? FileIO.removeTree(folder) }
@@ -85,6 +105,28 @@ struct StreamedThumbnailTests {
                 }
             }
         }
+        // Palettes packed 1, 2 and 4 bits a pixel (unpacked a byte an index after the unfilter),
+        // with and without alphas.
+        for depth in [1, 2, 4] {
+            for width in [1, 7, 33] {
+                let rowBytes = (width * depth + 7) / 8, height = 19
+                var filtered: [UInt8] = []
+                for y in 0..<height { filtered += [UInt8((y + width) % 5)] + bytes(rowBytes) }
+                var header = Self.ihdr(width: width, height: height, color: 3)
+                header[8] = UInt8(depth)
+                let entries = 1 << depth
+                for alphas in [false, true] {
+                    let plain = DecodePathTests.assemble([("IHDR", header), ("PLTE", bytes(3 * entries))] + (alphas ? [("tRNS", bytes(entries - 1))] : [])
+                                                         + [("IEND", [])])
+                    let png = DecodePathTests.withImageData(plain, filtered: filtered)
+                    let label = "\(depth)-bit palette\(alphas ? " with alphas" : ""), \(width) wide"
+                    let took = try Self.compare(DecodePathTests.rechunked(png, sizes: [2, 5, 1]), size: 5, folder: folder, label)
+                    #expect(took == true, "\(label): the streamed rows were not used")
+                    compared += 1
+                    if took == true { used += 1 }
+                }
+            }
+        }
         print("streamed rows: \(used) of \(compared) thumbnails")
         // Real deflate streams (Huffman blocks, matches across rows and IDATs) from the encoder.
         let generator = AssetGenerator()
@@ -92,8 +134,13 @@ struct StreamedThumbnailTests {
                      AssetSpec(.palette, 120, 80, index: 4)] {
             let png = try DecodePathTests.encoded(try generator.bitmap(for: spec), PNGEncoder(compressionLevel: 6))
             for sizes in [[], [2, 1, 1, 1, 3000, 0, 17], [2] + [Int](repeating: 1, count: 5000)] {
-                let took = try Self.compare(DecodePathTests.rechunked(png, sizes: sizes), size: 40, folder: folder, "\(spec) \(sizes.count) splits")
+                let rechunked = DecodePathTests.rechunked(png, sizes: sizes)
+                let took = try Self.compare(rechunked, size: 40, folder: folder, "\(spec) \(sizes.count) splits")
                 #expect(took == true, "\(spec)")
+                // ISA-L inflates a dynamic first block whose header is in the first IDAT; zlib
+                // one whose first IDATs hold a byte or two.
+                let stats = try Thumbnailer(maxPixelSize: 40, options: Self.streamingFast).thumbnail(Data(rechunked)).stats
+                #expect(stats.inflatedByISAL == sizes.isEmpty, "\(spec) \(sizes.count) splits: ISA-L \(stats.inflatedByISAL)")
             }
         }
     }
@@ -143,12 +190,13 @@ struct StreamedThumbnailTests {
         extra.insert(("IDAT", [1, 2, 3]), at: extra.count - 1)
         _ = try Self.compare(DecodePathTests.assemble(extra), size: 30, folder: folder, "an IDAT after the stream's end")
         // A wrong Adler-32: taken as libpng takes it (skipped unless asked for), refused with
-        // libpng's error when `verifyAdler32` asks for it.
+        // libpng's error when `verifyAdler32` asks for it. ISA-L (a stored first block) always
+        // checks it: the streamed rows are declined and libpng's thumbnail stands.
         var adler = DecodePathTests.chunks(DecodePathTests.withImageData(plain, filtered: rows))
         let last = adler.lastIndex { $0.type == "IDAT" }!
         adler[last].payload[adler[last].payload.count - 1] ^= 1
         let badAdler = DecodePathTests.assemble(adler)
-        #expect(try Self.compare(badAdler, size: 30, folder: folder, "a wrong Adler-32") != false)
+        #expect(try Self.compare(badAdler, size: 30, folder: folder, "a wrong Adler-32") == false)
         let strict = DecodeOptions(verifyAdler32: true, thumbnailInflateBytes: 1)
         let libpngStrict = DecodeOptions(verifyAdler32: true, path: .libpng, thumbnailInflateBytes: 0)
         let adlerError = #expect(throws: ImagingError.self) { try Thumbnailer(maxPixelSize: 30, options: libpngStrict).thumbnail(Data(badAdler)) }
@@ -158,6 +206,31 @@ struct StreamedThumbnailTests {
         #expect(crcText == "corrupt PNG: IDAT: CRC error")
         #expect(short == "corrupt PNG: Not enough image data")
         #expect(filterText == "corrupt PNG: bad adaptive filter value")
+    }
+
+    /// A photo of 1500 rows of 3001 filtered bytes: the helper's ring (1 MiB, 349 rows) wraps
+    /// four times, and each thread waits for the other.
+    @Test("a tall photo inflated on the helper thread: the ring wraps, libpng's bytes; damaged in its last IDATs, libpng's error")
+    func helperThreadWrapsTheRing() throws {
+        let folder = try TestPaths.temporaryFolder("streamed-helper")
+        defer { try? FileIO.removeTree(folder) }
+        let photo = try DecodePathTests.encoded(try AssetGenerator().bitmap(for: AssetSpec(.photo, 1000, 1500, index: 8)),
+                                                PNGEncoder(compressionLevel: 1, colorMode: .rgb))
+        let rowBytes = 1 + 1000 * 3
+        #expect(1500 > 3 * (StreamedRows.ringBytesWanted / rowBytes), "the ring should wrap more than three times")
+        let png = DecodePathTests.rechunked(photo, sizes: [65536, 1, 300_000])
+        #expect(try Self.compare(png, size: 64, folder: folder, "intact") == true)
+        #expect(try Thumbnailer(maxPixelSize: 64, options: Self.streamingOnTwoThreads).thumbnail(Data(png)).stats.inflatedByISAL)
+        // A byte of the last IDAT changed and its CRC left: the helper declines after most rows.
+        var damaged = png
+        let last = chunkBoundaries(png).last { String(decoding: png[$0 + 4 ..< $0 + 8], as: UTF8.self) == "IDAT" }!
+        damaged[last + 8 + 10] ^= 0x55
+        // (compare checks the helper's error against libpng's; libpng meets the damage inflated
+        // before the chunk's end and its CRC.)
+        #expect(try Self.compare(damaged, size: 64, folder: folder, "bad CRC late") == nil)
+        #expect(throws: ImagingError.corrupt(message: "bad adaptive filter value")) {
+            try Thumbnailer(maxPixelSize: 64, options: Self.streamingOnTwoThreads).thumbnail(Data(damaged))
+        }
     }
 
     @Test("a source streamed by the fast path holds rows, not its filtered image, in working memory")

@@ -126,22 +126,37 @@ int rtn_png_fast_rows_read(rtn_png_fast_rows *rows, uint8_t *dst, size_t stride,
 /// Frees the rows' state (not the caller's buffer). NULL is ignored.
 void rtn_png_fast_rows_close(rtn_png_fast_rows *rows);
 
-/// Rows inflated by zlib a row at a time, for an image whose filtered bytes are over the
-/// whole-inflate allowance: memory is a few rows, zlib's 32 KiB window and, for a file, a
-/// 64 KiB read buffer, never the image. Opaque.
+/// Rows inflated two at a time (by ISA-L, or by zlib where the first deflate block is fixed or
+/// its header is not in the first bytes at hand: `rtn_png_stream_rows_inflater`), for an image
+/// whose filtered bytes are over the whole-inflate allowance: memory is a few rows, the
+/// inflater's state and window (ISA-L's 88 KiB, zlib's 40) and, for a file, a 64 KiB read
+/// buffer, never the image. Opaque.
 typedef struct rtn_png_stream_rows rtn_png_stream_rows;
 
 /// Reads the signature, IHDR and the chunks before the image data of the PNG in memory
 /// (`data`, `size` bytes; `fd` -1) or in the file `fd` (read with pread from offset 0, so the
 /// descriptor's offset is left alone; not taken), checking each chunk as `rtn_png_fast_scan`
-/// does, and readies zlib: checking the stream's Adler-32 only when `verify_adler32` is set (or
-/// when libpng cannot skip it), as CPNG's reader has libpng do. Rows come as `rtn_png_fast_rows_open` hands them (`pixel_bytes` 4,
+/// does, and readies the inflater. ISA-L takes a stream whose first block zlib accepts
+/// (`rtn_fast_first_block`'s rule) and always checks the Adler-32 (a mismatch declines, and
+/// libpng's answer stands); blocks after the first carry the leniency the whole-image inflate's
+/// libdeflate has (docs/libraries.md). zlib checks the Adler-32 only when `verify_adler32` is
+/// set (or when libpng cannot skip it), as CPNG's reader has libpng do. Rows come as `rtn_png_fast_rows_open` hands them (`pixel_bytes` 4,
 /// 1 with `rgba`, or 3). NULL, with `*reason` (a static string), when the fast path declines:
 /// then read the file with libpng. Later chunks are checked as they are met (reads and
 /// `rtn_png_stream_rows_finish`). Costs the chunks' CRCs before the image data, five rows and
-/// zlib's state (about 40 KiB).
+/// the inflater's state (at most 88 KiB).
 rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, int fd, const rtn_png_fast_limits *limits,
                                               int verify_adler32, int pixel_bytes, uint8_t *rgba, const char **reason);
+
+/// Before the first row is read: starts a helper thread that reads the file, checks the IDATs'
+/// CRCs and inflates the rows into a ring of about `ring_bytes` (at least two rows, at most
+/// the image's), while `rtn_png_stream_rows_read` unfilters and expands them on the caller's
+/// thread: two cores for one image. The same rows, checks and declines. Returns the ring's
+/// size in bytes, or 0 when no helper was started (no memory, no thread, rows already read):
+/// the rows then come as before, from the caller's thread alone. The helper is joined by
+/// `rtn_png_stream_rows_finish`, a declined read, or `rtn_png_stream_rows_close`. Costs a
+/// thread's start (tens of microseconds), its 256 KiB stack and the ring.
+size_t rtn_png_stream_rows_pipeline(rtn_png_stream_rows *rows, size_t ring_bytes);
 
 /// The next `count` rows into `dst`, rows `stride` bytes apart, inflated, their IDATs' CRCs
 /// checked, unfiltered and expanded: RTN_PNG_OK; RTN_PNG_USAGE (nothing read) past the last
@@ -156,6 +171,11 @@ int rtn_png_stream_rows_read(rtn_png_stream_rows *rows, uint8_t *dst, size_t str
 /// RTN_PNG_OK, RTN_PNG_DECLINED (then the rows stand for nothing, as above), or RTN_PNG_USAGE
 /// before the last row. Reads the rest of the file.
 int rtn_png_stream_rows_finish(rtn_png_stream_rows *rows);
+
+/// Which inflater the rows come from: 1 for ISA-L's (a stream whose first deflate block is
+/// stored, or dynamic with a header zlib accepts within the first IDAT bytes in hand, up to
+/// 4 KiB), 0 for zlib's (any other). O(1).
+int rtn_png_stream_rows_inflater(const rtn_png_stream_rows *rows);
 
 /// Why the rows were declined (a static string).
 const char *rtn_png_stream_rows_reason(const rtn_png_stream_rows *rows);

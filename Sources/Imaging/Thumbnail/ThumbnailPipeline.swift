@@ -71,8 +71,8 @@ struct ThumbnailPipeline {
                 memory.count(external: whole.capacity)
                 if whole.open(pixelBytes: bytes, rgba: rgba) { inflated = whole; opened = true }
             } else if let stream {
-                memory.count(external: stream.workingBytes)
                 if stream.open(pixelBytes: bytes, rgba: rgba) { streaming = stream; opened = true }
+                memory.count(external: stream.workingBytes)  // with the helper's ring, once started
             }
             if opened {
                 pixelBytes = bytes
@@ -140,6 +140,8 @@ struct ThumbnailPipeline {
             streamed: streamed, peakWorkingBytes: memory.peakBytes
         )
         stats.streamedByFastPath = streaming != nil
+        stats.inflatedOnHelperThread = streaming?.inflatesOnHelperThread ?? false
+        stats.inflatedByISAL = streaming?.inflatesWithISAL ?? false
         return Thumbnail(bitmap: bitmap, stats: stats)
     }
 }

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import FoundationEssentials
 
 /// What one thumbnail cost.
 public struct ThumbnailStats: Sendable, Hashable {
@@ -21,9 +20,14 @@ public struct ThumbnailStats: Sendable, Hashable {
     /// batches (or the whole image when not streamed), accumulator rows and tables. libpng's
     /// own state (zlib's 32 KiB window and two rows) is not included.
     public var peakWorkingBytes: Int
-    /// True when the rows streamed from the fast path (zlib and the SIMD unfilter) rather than
+    /// True when the rows streamed from the fast path (ISA-L or zlib and the SIMD unfilter) rather than
     /// from libpng: a source over the whole-inflate allowance (the tests count them).
     var streamedByFastPath = false
+    /// True when those streamed rows were inflated on a helper thread
+    /// (`DecodeOptions.thumbnailHelperThread`) while this one unfiltered and resampled them.
+    var inflatedOnHelperThread = false
+    /// True when those streamed rows were inflated by ISA-L (false: zlib).
+    var inflatedByISAL = false
 
     /// Stats from their parts.
     public init(sourceWidth: Int, sourceHeight: Int, intermediateWidth: Int, intermediateHeight: Int, streamed: Bool, peakWorkingBytes: Int) {

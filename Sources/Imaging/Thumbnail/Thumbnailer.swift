@@ -21,7 +21,8 @@ import Foundation
 /// cache's `thumbnail(maxPixelSize:)` representation is made by `init(maxPixelSize:)`.
 ///
 /// Cost: the decode's inflate and unfilter (libdeflate and the fast path's SIMD kernels for a
-/// file inflated whole; zlib a row at a time and the same kernels for a larger file the fast
+/// file inflated whole; ISA-L (or zlib) two rows at a time and the same kernels, on two threads
+/// with `DecodeOptions.thumbnailHelperThread`, for a larger file the fast
 /// path takes; libpng streaming otherwise, about twice the CPU) plus, per source
 /// pixel, one conversion and one multiply-add; memory is the output bitmap plus a few source
 /// and intermediate rows (`ThumbnailStats.peakWorkingBytes`), the filtered image for a file

@@ -35,15 +35,14 @@ final class WholeImageRows {
         scratch.giveBack(buffer, mappedBytes: mappedBytes)
     }
 
-    /// For the PNG in `bytes` (alive for the run): nil when the fast path does not take it (nor
-    /// its rows: indices packed under 8 bits stream through libpng), it is over `limits`, or
+    /// For the PNG in `bytes` (alive for the run): nil when the fast path does not take it, it is over `limits`, or
     /// its buffer would exceed `allowance` bytes. A scan of the chunks, and the buffer from
     /// `scratch` (mapped, not yet touched, unless kept from a file before).
     static func prepare(bytes: UnsafeRawBufferPointer, limits: DecodeLimits, allowance: Int, scratch: ThumbnailScratch) -> WholeImageRows? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var plan = rtn_png_fast_plan()
         var fastLimits = limits.fastPathLimits
-        guard rtn_png_fast_scan(base, bytes.count, &fastLimits, &plan) == RTN_PNG_OK.rawValue, plan.bit_depth == 8,
+        guard rtn_png_fast_scan(base, bytes.count, &fastLimits, &plan) == RTN_PNG_OK.rawValue,
               (try? limits.check(width: Int(plan.width), height: Int(plan.height))) != nil else { return nil }
         rtn_png_fast_plan_for_rows(&plan)
         let capacity = rtn_png_fast_capacity(&plan, plan.idat_count > 1 ? plan.idat_bytes : 0)
@@ -57,7 +56,7 @@ final class WholeImageRows {
     static func prepare(descriptor: borrowing FileDescriptor, size: Int, limits: DecodeLimits, allowance: Int,
                         scratch: ThumbnailScratch) throws(ImagingError) -> WholeImageRows? {
         var plan = rtn_png_fast_plan()
-        guard try FastPathInput.header(descriptor, plan: &plan), plan.bit_depth == 8,
+        guard try FastPathInput.header(descriptor, plan: &plan),
               (try? limits.check(width: Int(plan.width), height: Int(plan.height))) != nil else { return nil }
         rtn_png_fast_plan_for_rows(&plan)
         let capacity = rtn_png_fast_capacity(&plan, size)

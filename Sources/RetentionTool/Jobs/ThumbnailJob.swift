@@ -21,7 +21,8 @@ package struct ThumbnailJob {
     package var quality = Thumbnailer.Quality.good
     /// Resample in linear light instead of on the stored values.
     package var linearLight = false
-    /// Files at once; nil for the cores this process may use.
+    /// Files at once; nil for the cores this process may use. At least twice the files: each
+    /// large file also inflates on a helper thread (`DecodeOptions.thumbnailHelperThread`).
     package var jobs: Int?
     /// The compressor of the written PNGs: CPNG's fast encoder by default, or zlib at
     /// ``level`` and ``zlibStrategy``.
@@ -91,8 +92,13 @@ package struct ThumbnailJob {
         } catch {
             throw SetupError(description: error.description, isUsage: error.isUsage)
         }
+        let cores = jobs ?? Machine.availableCores
+        let workers = max(1, min(cores, plan.count))
+        var options = DecodeOptions(thumbnailInflateBytes: inflateWholeBytes)
+        // Fewer files than cores: a large file's inflate takes an idle core of its own.
+        options.thumbnailHelperThread = cores >= 2 * workers
         let thumbnailer = Thumbnailer(width: box.width, height: box.height, mode: mode, quality: quality, linearLight: linearLight,
-                                      options: DecodeOptions(thumbnailInflateBytes: inflateWholeBytes))
+                                      options: options)
         let encoder = PNGEncoder(compression: compression, compressionLevel: level, strategy: zlibStrategy)
         // The cache folder is checked before any output folder is made, so a refused cache
         // leaves nothing behind.
@@ -134,7 +140,6 @@ package struct ThumbnailJob {
             let named = skipped.prefix(5).map(PathText.display).joined(separator: ", ")
             sink.note("retention thumbnail: skipped \(SystemIO.NumberText.plural(skipped.count, "file", "files")) that \(skipped.count == 1 ? "is" : "are") not PNG: \(named)\(skipped.count > 5 ? " and \(skipped.count - 5) more" : "")")
         }
-        let workers = max(1, min(jobs ?? Machine.availableCores, plan.count))
         try Preflight.fileDescriptors(Preflight.fileDescriptors(forChildren: workers), command: "thumbnail")
         if let cache, cache.isReadOnly {
             let why: String
