@@ -769,7 +769,8 @@ struct rtn_png_stream_rows {
     uint8_t *ring;         // `slots` filtered rows, each its filter type and row_bytes bytes
     uint32_t slots;
     uint32_t produced;     // rows inflated into the ring so far
-    uint32_t consumed;     // rows the caller has unfiltered (their slots are free again)
+    uint32_t consumed;     // rows the caller has unfiltered and handed back (their slots are free)
+    uint32_t consumed_told;  // the caller's own copy of `consumed` as it last set it (no lock)
     int helper_done;       // the helper has stopped: every row inflated, stopped, or declined
     int helper_status;     // RTN_PNG_OK, or RTN_PNG_DECLINED with plan.reason set by the helper
     int stop;              // the caller asks the helper to stop
@@ -1069,7 +1070,7 @@ rtn_png_stream_rows *rtn_png_stream_rows_open(const uint8_t *data, size_t size, 
 // --- the helper thread: inflate on one core, unfilter on another --------------------------
 
 // Rows the helper inflates between two looks at the lock.
-#define RTN_STREAM_BATCH 8u
+#define RTN_STREAM_BATCH 16u
 
 // The helper's body: inflates rows into the ring's free slots, a run of contiguous slots at a
 // time, until every row is in, the caller asks it to stop, or the data is declined.
@@ -1159,6 +1160,12 @@ static uint32_t rtn_stream_filtered(rtn_png_stream_rows *s, uint32_t want, const
         return want;
     }
     pthread_mutex_lock(&s->lock);
+    if (s->produced == s->next_row && !s->helper_done && s->consumed != s->next_row) {
+        // About to wait: every slot read so far goes back first, or a helper waiting for room
+        // and this thread waiting for rows would wait for each other.
+        s->consumed = s->consumed_told = s->next_row;
+        pthread_cond_broadcast(&s->changed);
+    }
     while (s->produced == s->next_row && !s->helper_done) pthread_cond_wait(&s->changed, &s->lock);
     uint32_t ready = s->helper_status == RTN_PNG_OK ? s->produced - s->next_row : 0;
     pthread_mutex_unlock(&s->lock);
@@ -1168,9 +1175,12 @@ static uint32_t rtn_stream_filtered(rtn_png_stream_rows *s, uint32_t want, const
     return want < ready ? want : ready;
 }
 
-// The caller is done with the filtered rows before `next_row`: their slots are the helper's.
+// The caller is done with the filtered rows before `next_row`: their slots go back to the
+// helper a quarter of the ring at a time (and all of them before the caller waits for rows),
+// so that the two threads meet at the lock a few times per ring, not once per row.
 static void rtn_stream_release(rtn_png_stream_rows *s) {
-    if (!s->threaded) return;
+    if (!s->threaded || s->next_row - s->consumed_told < (s->slots + 3) / 4) return;
+    s->consumed_told = s->next_row;
     pthread_mutex_lock(&s->lock);
     s->consumed = s->next_row;
     pthread_cond_broadcast(&s->changed);

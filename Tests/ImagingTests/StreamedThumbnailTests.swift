@@ -233,6 +233,40 @@ struct StreamedThumbnailTests {
         }
     }
 
+    /// Rings of two, three and five rows, handed back a row or two at a time: neither thread
+    /// can wait for the other forever, and the rows are the one-thread rows.
+    @Test("the helper thread with the smallest rings gives the rows one thread gives, in batches of 1 to 7 rows")
+    func smallestRings() throws {
+        let png = try DecodePathTests.encoded(try AssetGenerator().bitmap(for: AssetSpec(.photo, 97, 211, index: 9)),
+                                              PNGEncoder(compressionLevel: 6, colorMode: .rgb))
+        let rowBytes = 97 * 3
+        func rows(helper: Bool, ringBytes: Int, batch: Int) throws -> [UInt8] {
+            var options = DecodeOptions(thumbnailInflateBytes: 1)
+            options.thumbnailHelperThread = helper
+            return try png.withUnsafeBytes { raw in
+                let stream = try #require(StreamedRows.prepare(bytes: raw, limits: .default, options: options))
+                #expect(stream.open(pixelBytes: 3, rgba: nil, ringBytes: ringBytes))
+                #expect(stream.inflatesOnHelperThread == helper)
+                var out = [UInt8](repeating: 0, count: 211 * rowBytes)
+                var y = 0
+                while y < 211 {
+                    let count = min(batch, 211 - y)
+                    let read = out.withUnsafeMutableBufferPointer { stream.read(into: $0.baseAddress! + y * rowBytes, bytesPerRow: rowBytes, count: count) }
+                    #expect(read)
+                    y += count
+                }
+                #expect(stream.finish())
+                return out
+            }
+        }
+        let reference = try rows(helper: false, ringBytes: 0, batch: 211)
+        for ring in [1, 3 * (rowBytes + 1), 5 * (rowBytes + 1)] {
+            for batch in [1, 2, 7] {
+                #expect(try rows(helper: true, ringBytes: ring, batch: batch) == reference, "ring \(ring) bytes, batches of \(batch)")
+            }
+        }
+    }
+
     @Test("a source streamed by the fast path holds rows, not its filtered image, in working memory")
     func boundedByRows() throws {
         let png = try PNGEncoder(compressionLevel: 1).encode(try AssetGenerator().bitmap(for: AssetSpec(.alpha, 1200, 900, index: 7)))

@@ -82,12 +82,13 @@ final class StreamedRows {
     /// Reads the chunks before the image data and readies the inflater, rows to come `pixelBytes` a
     /// pixel as `WholeImageRows.open` hands them: false when the fast path declines. The
     /// chunks' CRCs up to the first IDAT. With `DecodeOptions.thumbnailHelperThread`, starts
-    /// the thread that inflates the rows (where it cannot, the rows come from this thread).
-    func open(pixelBytes: Int, rgba: UnsafeMutablePointer<UInt8>?) -> Bool {
+    /// the thread that inflates the rows into a ring of about `ringBytes` (where it cannot, the
+    /// rows come from this thread).
+    func open(pixelBytes: Int, rgba: UnsafeMutablePointer<UInt8>?, ringBytes: Int = StreamedRows.ringBytesWanted) -> Bool {
         var limits = limits
         var reason: UnsafePointer<CChar>?
         rows = rtn_png_stream_rows_open(data, size, descriptor, &limits, verifyAdler32 ? 1 : 0, Int32(pixelBytes), rgba, &reason)
-        if let rows, helperThread { ringBytes = rtn_png_stream_rows_pipeline(rows, Self.ringBytesWanted) }
+        if let rows, helperThread { self.ringBytes = rtn_png_stream_rows_pipeline(rows, ringBytes) }
         return rows != nil
     }
 
