@@ -406,27 +406,44 @@ static int rtn_fast_key(const rtn_png_fast_plan *plan, const uint8_t *data, uint
 // literal/length symbols 286 and 287 there as length 258 where zlib says "invalid
 // literal/length code"; about one zlib inflate more for such a file. Blocks after the first
 // are not checked (docs/libraries.md).
+// zlib reads the zlib header and the dynamic block header after it from the first bytes of
+// `stream` (at most 4 KiB): its last return code (Z_MEM_ERROR when it could not start), and in
+// `*whole` whether it read the block header to its end.
+static int rtn_zlib_block_header(const uint8_t *stream, size_t size, int *whole) {
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    *whole = 0;
+    if (inflateInit2(&z, 15) != Z_OK) return Z_MEM_ERROR;
+    uint8_t out[1];
+    z.next_in = (Bytef *)stream;
+    z.avail_in = (uInt)(size < 4096 ? size : 4096);
+    z.next_out = out;
+    z.avail_out = sizeof out;
+    int rc = Z_OK;
+    for (int call = 0; call < 3 && rc == Z_OK && !(z.data_type & 256); call++) rc = inflate(&z, Z_TREES);
+    *whole = rc == Z_OK && (z.data_type & 256);
+    inflateEnd(&z);
+    return rc;
+}
+
 static int rtn_fast_first_block(rtn_png_fast_plan *plan, const uint8_t *stream, size_t size) {
     if (size < 3) return 0;  // libdeflate fails it
     int type = (stream[2] >> 1) & 3;
     if (type != 1 && type != 2) return 0;
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    uint8_t *window = type == 1 ? malloc(32768) : NULL;
-    if ((type == 1 && window == NULL) || inflateInit2(&z, 15) != Z_OK) {
-        free(window);
-        rtn_decline(plan, "out of memory");
-        return -1;
-    }
-    uint8_t out[1];
-    z.next_in = (Bytef *)stream;
     int rc = Z_OK;
     if (type == 2) {
-        z.avail_in = (uInt)(size < 4096 ? size : 4096);
-        z.next_out = out;
-        z.avail_out = sizeof out;
-        for (int call = 0; call < 3 && rc == Z_OK && !(z.data_type & 256); call++) rc = inflate(&z, Z_TREES);
+        int whole;
+        rc = rtn_zlib_block_header(stream, size, &whole);
     } else {
+        z_stream z;
+        memset(&z, 0, sizeof z);
+        uint8_t *window = malloc(32768);
+        if (window == NULL || inflateInit2(&z, 15) != Z_OK) {
+            free(window);
+            rtn_decline(plan, "out of memory");
+            return -1;
+        }
+        z.next_in = (Bytef *)stream;
         size_t left = size;
         while (rc == Z_OK) {
             if (z.avail_in == 0 && left > 0) {
@@ -438,9 +455,9 @@ static int rtn_fast_first_block(rtn_png_fast_plan *plan, const uint8_t *stream, 
             rc = inflate(&z, Z_NO_FLUSH);
             if (rc == Z_BUF_ERROR && left > 0) rc = Z_OK;
         }
+        inflateEnd(&z);
+        free(window);
     }
-    inflateEnd(&z);
-    free(window);
     if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT || rc == Z_MEM_ERROR) {
         rtn_decline(plan, "zlib rejects the deflate stream");
         return -1;
@@ -953,18 +970,8 @@ static int rtn_stream_first_block(rtn_png_fast_plan *plan, const uint8_t *bytes,
     int type = (bytes[2] >> 1) & 3;
     if (type == 0) return 1;
     if (type != 2) return 0;
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    if (inflateInit2(&z, 15) != Z_OK) return 0;
-    uint8_t out[1];
-    z.next_in = (Bytef *)bytes;
-    z.avail_in = (uInt)(size < 4096 ? size : 4096);
-    z.next_out = out;
-    z.avail_out = sizeof out;
-    int rc = Z_OK;
-    for (int call = 0; call < 3 && rc == Z_OK && !(z.data_type & 256); call++) rc = inflate(&z, Z_TREES);
-    int read_whole = rc == Z_OK && (z.data_type & 256);
-    inflateEnd(&z);
+    int read_whole;
+    int rc = rtn_zlib_block_header(bytes, size, &read_whole);
     if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT) {
         rtn_decline(plan, "zlib rejects the deflate stream");
         return -1;
