@@ -1167,13 +1167,15 @@ static uint32_t rtn_stream_filtered(rtn_png_stream_rows *s, uint32_t want, const
         return want;
     }
     pthread_mutex_lock(&s->lock);
-    if (s->produced == s->next_row && !s->helper_done && s->consumed != s->next_row) {
+    // Both rows asked for, when the helper is still to inflate the second: a pair unfilters in
+    // about the time of one row alone.
+    if (s->produced - s->next_row < want && !s->helper_done && s->consumed != s->next_row) {
         // About to wait: every slot read so far goes back first, or a helper waiting for room
         // and this thread waiting for rows would wait for each other.
         s->consumed = s->consumed_told = s->next_row;
         pthread_cond_broadcast(&s->changed);
     }
-    while (s->produced == s->next_row && !s->helper_done) pthread_cond_wait(&s->changed, &s->lock);
+    while (s->produced - s->next_row < want && !s->helper_done) pthread_cond_wait(&s->changed, &s->lock);
     uint32_t ready = s->helper_status == RTN_PNG_OK ? s->produced - s->next_row : 0;
     pthread_mutex_unlock(&s->lock);
     if (ready == 0) return 0;  // the helper declined: its reason is the plan's once it is joined
