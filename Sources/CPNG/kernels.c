@@ -185,6 +185,35 @@ RTN_INLINE void rtn_rows(rtn_thumb_target *t, const void *source, const float *t
     }
     t->row_lo = 0;  // every sample is written (or added), whatever it is
     t->row_hi = width;
+    if (from == RTN_FROM_INDEXED) {
+        // Eight pixels of one index (most of a flat image's row) take that index's products,
+        // made once per run of them: the same products, so the same sums, without a table
+        // load, a shuffle and a multiply per pixel pair.
+        int last = -1;
+        rtn_f8 vw = {0, 0, 0, 0, 0, 0, 0, 0}, vn = vw;
+        for (; x + 8 <= width; x += 8) {
+            uint64_t word;
+            memcpy(&word, bytes + x, 8);
+            if (word != (uint64_t)bytes[x] * 0x0101010101010101ull) {
+                for (size_t k = x; k < x + 8; k += 2) {
+                    rtn_f8 s = __builtin_shufflevector(samples[bytes[k]], samples[bytes[k + 1]], 0, 1, 2, 3, 4, 5, 6, 7);
+                    rtn_put2(acc, next, k, &s, weight, next_weight, fresh, has_next);
+                }
+                continue;
+            }
+            if (bytes[x] != last) {
+                last = bytes[x];
+                rtn_f8 s = __builtin_shufflevector(samples[last], samples[last], 0, 1, 2, 3, 4, 5, 6, 7);
+                vw = s * weight;
+                vn = s * next_weight;
+            }
+            for (size_t k = x; k < x + 8; k += 2) {
+                if (fresh) *(rtn_f8 *)(acc + 4 * k) = vw;
+                else *(rtn_f8 *)(acc + 4 * k) += vw;
+                if (has_next) *(rtn_f8 *)(next + 4 * k) = vn;
+            }
+        }
+    }
     // RGB: two pixels from one eight-byte load, which must stay inside the row (x + 3 <= width).
     for (; from == RTN_FROM_RGB8 && x + 3 <= width; x += 2) {
         rtn_b8 b = *(const rtn_b8 *)(bytes + 3 * x);

@@ -77,7 +77,9 @@ struct KernelTests {
         let toLinear = (0..<256).map { Float($0) * Float($0) / 255 }
         for width in [1, 2, 3, 8, 33, 257] {
             let row = (0..<width * 4).map { _ in random.byte() }
-            let indices = (0..<width).map { _ in random.byte() }
+            // Runs of one index, 16 long, between random stretches (the kernel takes eight equal
+            // indices at a time its own way: the sums must not change).
+            let indices = (0..<width).map { x in (x / 16) % 2 == 0 ? UInt8(truncatingIfNeeded: x / 16 * 37) : random.byte() }
             let palette = (0..<1024).map { _ in random.byte() }
             let start = (0..<width * 4).map { _ in random.unit() * 100 }
             let weight = random.unit()
@@ -119,7 +121,18 @@ struct KernelTests {
                     Self.into(&alone, weight: weight) { kernels.accumulate_rgba8($0, row, width, kind, toLinear) }
                     Self.into(&secondAlone, weight: 1 - weight) { kernels.accumulate_rgba8($0, row, width, kind, toLinear) }
                     #expect(fresh == alone && second == secondAlone, "\(name) fresh and next, width \(width) kind \(kind.rawValue)")
-                    results.append(acc + indexed + fresh + second)
+                    // The same through the table: stored and started as the expanded row is.
+                    var freshIndexed = [Float](repeating: .nan, count: width * 4), secondIndexed = [Float](repeating: .nan, count: width * 4)
+                    Self.into(&freshIndexed, weight: weight, fresh: true, next: &secondIndexed, nextWeight: 1 - weight) {
+                        kernels.accumulate_indexed($0, indices, width, table)
+                    }
+                    var freshExpanded = [Float](repeating: .nan, count: width * 4), secondExpanded = [Float](repeating: .nan, count: width * 4)
+                    Self.into(&freshExpanded, weight: weight, fresh: true, next: &secondExpanded, nextWeight: 1 - weight) {
+                        kernels.accumulate_rgba8($0, expanded, width, kind, toLinear)
+                    }
+                    #expect(kind == RTN_THUMB_PREMULTIPLY_WEIGHTED || (freshIndexed == freshExpanded && secondIndexed == secondExpanded),
+                            "\(name) indexed fresh and next = expanded, width \(width) kind \(kind.rawValue)")
+                    results.append(acc + indexed + fresh + second + freshIndexed + secondIndexed)
                 }
                 #expect(results.allSatisfy { $0 == results[0] }, "every path gives the same bits")
             }

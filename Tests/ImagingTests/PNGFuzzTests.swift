@@ -105,7 +105,7 @@ struct PNGFuzzTests {
             let size = 5 + Int(random.next() % 20)
             let streaming = Thumbnailer(maxPixelSize: size, limits: Self.limits, options: .streamingThumbnails)
             let inflating = Thumbnailer(maxPixelSize: size, limits: Self.limits, options: DecodeOptions(thumbnailInflateBytes: 1 << 20))
-            // An allowance of one byte: the fast path's streamed rows (zlib a row at a time).
+            // An allowance of one byte: the fast path's streamed rows (ISA-L or zlib, two rows at a time).
             let fastStreaming = Thumbnailer(maxPixelSize: size, limits: Self.limits, options: DecodeOptions(thumbnailInflateBytes: 1))
             // The same, the rows inflated on CPNG's helper thread.
             var helperOptions = DecodeOptions(thumbnailInflateBytes: 1)

@@ -5,7 +5,7 @@ import SystemIO
 import Testing
 @testable import Imaging
 
-/// The fast path's streamed rows (zlib a row at a time, for a source over the whole-inflate
+/// The fast path's streamed rows (ISA-L or zlib two rows at a time, for a source over the whole-inflate
 /// allowance) against libpng's: the same thumbnail bytes, or the same error.
 @Suite("Thumbnails from the fast path's streamed rows")
 struct StreamedThumbnailTests {
