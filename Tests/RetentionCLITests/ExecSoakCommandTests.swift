@@ -301,19 +301,22 @@ final class JUnitReader: NSObject, XMLParserDelegate {
             sleep 60
             """.utf8))
         // The soak's peak resident memory (VmHWM) and the files it holds open, looked at while
-        // it runs: a file of its own (or one deleted while open) would be output kept on disk.
+        // it runs: a file of its own in TMPDIR (or one deleted while open) would be output kept
+        // on disk. (Only those: a full run of the suite once caught one other path open for a
+        // moment, and output kept on disk would be in TMPDIR; the paths seen are printed.)
         let result = try await CLIRunner.shell("""
             TMPDIR='\(dir)' "$R" soak --exec --iterations 14 -- sh '\(dir)/chatty.sh' > '\(dir)/report' 2>&1 &
-            pid=$!; files=0; peak=0
+            pid=$!; files=0; peak=0; seen=
             while [ -d /proc/$pid ] && ! grep -q '^State:.*Z' /proc/$pid/status 2>/dev/null; do
                 # A zombie's status has no VmHWM line: keep the last figure read.
                 hwm=$(awk '/^VmHWM/ {print $2}' /proc/$pid/status 2>/dev/null); [ -n "$hwm" ] && peak=$hwm
-                n=$(for f in /proc/$pid/fd/*; do readlink "$f"; done 2>/dev/null | grep -v -e '/report$' -e '^/dev/' -e '^/proc/' -e '^/sys/fs/cgroup/' | grep -c -e '^/' -e '(deleted)')
-                [ "$n" -gt "$files" ] && files=$n
+                open=$(for f in /proc/$pid/fd/*; do readlink "$f"; done 2>/dev/null | grep -v -e '/report$' | grep -F -e '\(dir)/' -e '(deleted)')
+                n=$(printf '%s' "$open" | grep -c .)
+                [ "$n" -gt "$files" ] && { files=$n; seen=$(printf '%s' "$open" | tr '\n' ' '); }
                 sleep 0.1
             done
             wait $pid; status=$?
-            cat '\(dir)/report'; echo "status=$status peak=$peak files=$files left=$(ls '\(dir)' | grep -v -e report -e chatty.sh | wc -l)"
+            cat '\(dir)/report'; echo "status=$status peak=$peak files=$files left=$(ls '\(dir)' | grep -v -e report -e chatty.sh | wc -l) seen=$seen"
             """, timeout: 300)
         #expect(result.stdout.contains(" 16 iterations (2 warm-up, 14 measured)"), "\(result.stdout)")
         #expect(!result.stdout.contains("same read"), "no marker merged: \(result.stdout)")
