@@ -119,28 +119,23 @@ struct PNGFuzzTests {
                 #expect(throws: error, "seed \(Self.seed) round \(round) (streamed rows, two threads)") { try twoThreads.thumbnail(data) }
                 continue
             }
-            do {
-                let thumbnail = try inflating.thumbnail(data)
-                if !thumbnail.stats.streamed { whole += 1 }
-                #expect(try PNGEncoder().encode(thumbnail.bitmap) == PNGEncoder().encode(reference.bitmap), "seed \(Self.seed) round \(round)")
-            } catch {
-                Issue.record("seed \(Self.seed) round \(round): streams to a thumbnail, but inflated whole fails: \(error)")
+            // Each other path: the reference's bytes, or a failure recorded; its thumbnail.
+            func agrees(_ thumbnailer: Thumbnailer, _ path: String) -> Thumbnail? {
+                do {
+                    let thumbnail = try thumbnailer.thumbnail(data)
+                    #expect(try PNGEncoder().encode(thumbnail.bitmap) == PNGEncoder().encode(reference.bitmap), "seed \(Self.seed) round \(round) (\(path))")
+                    return thumbnail
+                } catch {
+                    Issue.record("seed \(Self.seed) round \(round): streams to a thumbnail through libpng, but not \(path): \(error)")
+                    return nil
+                }
             }
-            do {
-                let thumbnail = try fastStreaming.thumbnail(data)
+            if let thumbnail = agrees(inflating, "inflated whole"), !thumbnail.stats.streamed { whole += 1 }
+            if let thumbnail = agrees(fastStreaming, "through the fast path's rows") {
                 if thumbnail.stats.streamedByFastPath { fast += 1 }
                 if thumbnail.stats.inflatedByISAL { byISAL += 1 }
-                #expect(try PNGEncoder().encode(thumbnail.bitmap) == PNGEncoder().encode(reference.bitmap), "seed \(Self.seed) round \(round) (streamed rows)")
-            } catch {
-                Issue.record("seed \(Self.seed) round \(round): streams to a thumbnail through libpng, but not through the fast path's rows: \(error)")
             }
-            do {
-                let thumbnail = try twoThreads.thumbnail(data)
-                if thumbnail.stats.inflatedOnHelperThread { helped += 1 }
-                #expect(try PNGEncoder().encode(thumbnail.bitmap) == PNGEncoder().encode(reference.bitmap), "seed \(Self.seed) round \(round) (streamed rows, two threads)")
-            } catch {
-                Issue.record("seed \(Self.seed) round \(round): streams to a thumbnail through libpng, but not through the helper thread's rows: \(error)")
-            }
+            if let thumbnail = agrees(twoThreads, "through the helper thread's rows"), thumbnail.stats.inflatedOnHelperThread { helped += 1 }
         }
         print("thumbnail inflate-path fuzz: \(rounds) mutants, \(whole) inflated whole, \(fast) streamed by the fast path (\(byISAL) by ISA-L, \(helped) inflated on a helper thread), \(failed) failed on both")
         #expect(byISAL > fast / 4, "only \(byISAL) of \(fast) streamed mutants were inflated by ISA-L")
