@@ -4,6 +4,7 @@ import RetentionTool
 /// `retention assets …`: the images and scenarios experiments run on.
 struct Assets: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "assets",
         abstract: "Generate the procedural PNG images that experiments run on.",
         subcommands: [Generate.self]
     )
@@ -11,6 +12,7 @@ struct Assets: ParsableCommand {
     /// `retention assets generate DIR [--seed N] [--large]`.
     struct Generate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "generate",
             abstract: "Write deterministic photo-like, UI-like, alpha, grayscale and palette PNGs.",
             discussion: """
                 Writes the default set (8 photo-600x400, 8 photo-1200x900, UI, alpha, grayscale \

@@ -5,6 +5,7 @@ import RetentionTool
 /// `retention compare [SCENARIO]`: every strategy in fresh child processes, medians in a table.
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "compare",
         abstract: "Compare retention strategies on a scenario, each run in a fresh process.",
         discussion: """
             With no scenario, runs the default scenario (assets/scenarios/default.json: about 150 \

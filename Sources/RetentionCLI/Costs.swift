@@ -5,6 +5,7 @@ import SystemIO
 /// `retention costs [SCENARIO] [-o FILE]`: the cost table runs of a comparison share.
 struct Costs: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "costs",
         abstract: "Measure what reading, decoding and thumbnailing each of a scenario's images costs in CPU time.",
         discussion: """
             For each distinct image: one warm-up, then --repeat reads, full decodes and \

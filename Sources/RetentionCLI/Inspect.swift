@@ -4,6 +4,7 @@ import RetentionTool
 /// `retention inspect FILE...`: header facts per file, optionally a full decode.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "inspect",
         abstract: "Show each PNG's size, color type, bit depth, interlace and decoded bytes.",
         discussion: """
             Prints one line per file, or `FILE: error: REASON` for a file that cannot be read. \

@@ -4,6 +4,7 @@ import RetentionTool
 /// `retention merge F...`: the slices of a sharded `compare` or `sweep` as one report.
 struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "merge",
         abstract: "Join the --export-json files of a sharded compare or sweep into the report one run prints.",
         discussion: """
             Each file is one slice (--shard K/N) of the same run list: the same scenario, cost \

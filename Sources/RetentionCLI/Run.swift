@@ -7,6 +7,7 @@ import SystemIO
 /// `retention run [SCENARIO] --strategy NAME`: one strategy, in this process, measured.
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Run one retention strategy on a scenario in this process and report its memory and frames.",
         discussion: """
             Scrolls the scenario's list through the visibility simulator, feeds the events to the \

@@ -4,6 +4,7 @@ import RetentionTool
 /// `retention strategies [SCENARIO]`: the presets, and a scenario's own strategies.
 struct Strategies: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "strategies",
         abstract: "List the retention strategies: the presets and those a scenario defines.",
         discussion: "A table of each strategy's name and what it models. With a scenario, its `strategies` list is shown as resolved."
     )
