@@ -190,6 +190,8 @@ TABLES = [
          script=["tools/thumbnail-vs-decode.sh", "--kinds", "{corpus}", "7"], env={"OUT": "/dev/shm", "INFLATE_WHOLE": "0"}),
     dict(id="decode-corpora", title="Full decode against libpng, libspng, stb_image, Wuffs and libdeflate's inflate alone on both corpora, by kind",
          script=["tools/decode-vs-libpng.sh", "--corpus", "{corpus}", "--corpus", "{flatcorpus}"], env={"PAIRS": "5"}),
+    dict(id="stages", title="Where a thumbnail's CPU goes, and a full decode's, by stage",
+         script=["tools/profile-stages.py", "{corpus}", "{flatcorpus}/rgb", "{flatcorpus}/rgba", "{flatcorpus}/palette"]),
     dict(id="flat-peers", title="Thumbnails against peers on flat-colour 0.7-1.2 MP PNGs",
          script=["tools/compare-peers.sh", "--corpus", "{flatcorpus}"], env={"RUNS": "5"}, markdown=True),
     dict(id="encode-settings", title="Thumbnail PNG encoding: every filter and zlib setting",
