@@ -2,9 +2,11 @@
 """profile-stages.py [--rounds N] [--jobs N] INPUT...: where a thumbnail's CPU goes, and a
 full decode's, by stage.
 
-RETENTION names the binary (default .build/release/retention); ROUNDS the rounds (default 3).
-Each INPUT (a folder, searched recursively for *.png, or one PNG file) is made into 256 px
-thumbnails (`thumbnail --size 256 --jobs N`, outputs in a temporary folder) and decoded whole
+RETENTION names the binary (default .build/release/retention); ROUNDS the rounds (default 3);
+OUT a folder for the thumbnails (a temporary folder made inside it, and removed; default the
+system's temporary folder), whose file system the title names: replacing a file on a disk costs
+kernel time that a tmpfs (/dev/shm) leaves out. Each INPUT (a folder, searched recursively for
+*.png, or one PNG file) is made into 256 px thumbnails (`thumbnail --size 256 --jobs N`) and decoded whole
 (`inspect --decode`), ROUNDS times each, alternated. Every round runs each command twice: once
 alone, timed by the kernel's accounting of the finished child (tools/child_cpu.py), and once
 under `perf record` (cpu-clock samples at 4,999 Hz, every thread of the process). A stage's CPU is
@@ -121,12 +123,17 @@ def main(argv):
     if shutil.which("perf") is None:
         print("profile-stages: perf is not installed (apt-get install linux-perf)", file=sys.stderr)
         return 2
+    out_parent = os.environ.get("OUT") or None
+    if out_parent and not os.path.isdir(out_parent):
+        print(f"profile-stages: OUT={out_parent} is not a folder", file=sys.stderr)
+        return 2
     for path in inputs:
         files = pngs(path)
         if not files:
             print(f"profile-stages: {path}: no PNG files", file=sys.stderr)
             return 2
-        with tempfile.TemporaryDirectory(prefix="profile-stages.") as work:
+        with tempfile.TemporaryDirectory(prefix="profile-stages.", dir=out_parent) as work:
+            out_fs = subprocess.run(["df", "--output=fstype", work], capture_output=True, text=True).stdout.split()[-1:] or ["?"]
             commands = {
                 f"thumbnail --size 256 --jobs {jobs}": [retention, "thumbnail", "--size", "256", "--jobs", str(jobs),
                                                         "-o", os.path.join(work, "out"), *files],
@@ -149,8 +156,8 @@ def main(argv):
         names = list(commands)
         per_file = {name: {stage: [s[stage] * c * 1000 / len(files) for s, c in zip(stage_shares[name], cpu[name])]
                            for stage in STAGES} for name in names}
-        print(f"{path} ({len(files)} PNG{'s' if len(files) != 1 else ''}): CPU ms per file by stage, median (min-max) of {rounds} rounds;"
-              f" perf's shares times each command's CPU run alone")
+        print(f"{path} ({len(files)} PNG{'s' if len(files) != 1 else ''}, outputs on {out_fs[0]}): CPU ms per file by stage,"
+              f" median (min-max) of {rounds} round{'s' if rounds != 1 else ''}; perf's shares times each command's CPU run alone")
         print(f"{'stage':<38}" + "".join(f"{name:>30}" for name in names))
         fmt = lambda v: f"{v:.3f}"
         for stage in STAGES:
