@@ -40,11 +40,14 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from child_cpu import measure  # noqa: E402
 
+# Our encoder (any library: the functions are ours), and zlib's or libpng's writing side (only
+# in those libraries: libdeflate's inflate is called libdeflate_deflate_decompress).
+ENCODER = (r"rtn_png_encode|rtn_png_filter_row|rtn_png_source_row|rtn_crc32|PixelScan|rtn_fast_(block|build_header|chunk|"
+           r"codes|cost|count_literals|equal_mask|fixed|flush_bits|huffman|length_table|put|run|run_starts|scan|"
+           r"write_header|write_symbols)\b")
+ZLIB_WRITING = r"^png_write|^deflate|longest_match|compress_block|_tr_|fill_window|send_bits"
 # (stage, dso pattern or None, symbol pattern or None): the first rule that matches a sample's
 # library and function names its stage.
-ENCODER = (r"rtn_png_encode|rtn_png_filter_row|rtn_crc32|rtn_fast_(block|build_header|chunk|codes|cost|count_literals|"
-           r"equal_mask|fixed|flush_bits|huffman|length_table|put|run|run_starts|scan|write_header|write_symbols)\b|"
-           r"rtn_png_source_row|PixelScan|^png_write|deflate|longest_match|compress_block|_tr_|fill_window|send_bits")
 RULES = [
     ("scaler: area (vertical accumulate)", None, r"rtn_thumb_accumulate|VerticalAccumulator|AreaAccumulator"),
     ("scaler: rows (area and Lanczos)", None, r"rtn_thumb_filter_row|rtn_thumb_nonzero_span|FilterTable"),
@@ -53,6 +56,7 @@ RULES = [
     ("unfilter", None, r"rtn_png_unfilter|png_read_filter_row"),
     ("expansion to RGBA8 (palette, RGB, packed)", None, r"rtn_fast_expand|rtn_fast_unpack|rtn_png_expand|png_do_expand|png_do_unpack"),
     ("PNG encoder", None, ENCODER),
+    ("PNG encoder", r"^libz\.|^libpng", ZLIB_WRITING),
     ("inflate", r"libdeflate|libisal|libz\.", None),
     ("kernel", r"^\[kernel", None),
     ("start-up and Swift runtime", r"^ld-linux|libswift|libFoundation|libdispatch|libBlocksRuntime|libicu|libstdc\+\+|libgcc", None),
