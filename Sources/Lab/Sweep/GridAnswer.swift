@@ -27,12 +27,13 @@ public struct GridAnswer: Sendable, Hashable, Codable {
                 guard mine.count == upTo.count, mine.allSatisfy({ $0.failures.isEmpty }) else { continue }
                 let peak = mine.map(\.row.peakBytes).max() ?? 0
                 let logical = mine.map(\.row.logicalPeakBytes).max() ?? 0
-                // Cheaper resident peak by more than noise wins. Within noise, the smaller logical
-                // peak (the model's own figure, the same in every run) decides, and on a tie the
-                // first found (plan order, smaller knob) stays: two points that keep the same
-                // bytes get the same answer in every process, whatever their resident noise.
+                // Cheaper resident peak by more than noise (SweepOutcome.peakTie) wins. Within
+                // noise, the smaller logical peak (the model's own figure, the same in every run)
+                // decides, and on a tie the first found (plan order, smaller knob) stays: two
+                // points that keep the same bytes get the same answer in every process, whatever
+                // their resident noise.
                 if let current = best {
-                    let cheaper = abs(peak - current.peak) > SweepOutcome.peakNoiseBytes ? peak < current.peak : logical < current.logical
+                    let cheaper = abs(peak - current.peak) > SweepOutcome.peakTie(min(peak, current.peak)) ? peak < current.peak : logical < current.logical
                     if cheaper { best = (strategy, value, peak, logical) }
                 } else {
                     best = (strategy, value, peak, logical)

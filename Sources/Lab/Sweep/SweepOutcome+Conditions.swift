@@ -22,7 +22,7 @@ extension SweepOutcome {
         let holding = points.filter { $0.valuesHeld == widest }
         let cheapest = holding.compactMap(\.peakBytes).min() ?? 0
         // Peaks within noise of the cheapest tie; of those, the first in the order given.
-        let tied = holding.filter { ($0.peakBytes ?? 0) - cheapest <= peakNoiseBytes }
+        let tied = holding.filter { ($0.peakBytes ?? 0) - cheapest <= peakTie(cheapest) }
         let best = tied[0]
         let value = best.holdsUpTo ?? 0
         let label = "\(best.strategy) \(SweepSetting(key: key, value: value))"

@@ -94,11 +94,11 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
         }
         let meeting = candidates.filter { $0.failures.isEmpty }
         if let lowest = meeting.min(by: cheaper) {
-            // Peaks within the repeats' spread of the lowest (at least 0.5 MB, the noise of
-            // resident memory between identical runs) are a tie; of tied points the smallest
-            // value is named, so a re-run gives the same answer.
+            // Peaks within the repeats' spread of the lowest (at least 2 % of it or 1 MB, the
+            // noise of resident memory between identical runs) are a tie; of tied points the
+            // smallest value is named, so a re-run gives the same answer.
             func width(_ row: ComparisonSummary.Row) -> Int { row.peakSpread.count == 2 ? row.peakSpread[1] - row.peakSpread[0] : 0 }
-            let tied = meeting.filter { $0.row.peakBytes - lowest.row.peakBytes <= max(width(lowest.row), width($0.row), Self.peakNoiseBytes) }
+            let tied = meeting.filter { $0.row.peakBytes - lowest.row.peakBytes <= max(width(lowest.row), width($0.row), Self.peakTie(lowest.row.peakBytes)) }
             // A category has no smallest value: its tied points are named in plan order.
             func rank(_ entry: Entry) -> (Int, Int) {
                 let order = plan.strategies.firstIndex(of: entry.point.strategy) ?? 0
@@ -137,9 +137,15 @@ public struct SweepOutcome: Sendable, Hashable, Codable {
         }
     }
 
-    /// Peak differences up to this are a tie whatever the spread: identical runs differ by a few
-    /// hundred KB of resident memory.
+    /// Peak differences up to this were a tie whatever the spread. Sweeps now tie peaks within
+    /// ``ComparisonSummary/peakEffect`` (2 % of the peak or 1 MB), as compare's rankings do:
+    /// 0.5 MB let the answer of a grid flip between two runs of the same points.
+    @available(*, deprecated, message: "sweeps tie peaks within ComparisonSummary.peakEffect.of(_:), as compare's rankings do")
     public static let peakNoiseBytes = 500_000
+
+    /// The peak difference from `cheapest` bytes that is still a tie: ``ComparisonSummary/peakEffect``,
+    /// what a host's noise can open between two runs of the same point. O(1).
+    static func peakTie(_ cheapest: Int) -> Int { ComparisonSummary.peakEffect.of(cheapest) }
 
     /// The constraints `row` breaks in its worst repeat, in words; a failed run breaks them all.
     static func failures(_ row: ComparisonSummary.Row, _ c: SweepConstraints) -> [String] {
